@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ResultCode } from '@freight/contracts/api';
+import { translate } from '@freight/contracts/messages';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { modules } from './modules/index.ts';
+import { createMailer, type Mailer } from './modules/mail/service.ts';
+import { auditPlugin } from './plugins/audit.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { envelopePlugin } from './plugins/envelope.ts';
+import { tenantPlugin } from './plugins/tenant.ts';
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  /** Tests pass their own; otherwise built from `SMTP_URL`. */
+  mailer?: Mailer;
+  /** Serve the built web app (off in API tests). */
+  serveWeb?: boolean;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : { level: config.LOG_LEVEL, redact: ['req.headers.accesstoken', 'req.headers.cookie'] },
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate(
+    'mailer',
+    options.mailer === undefined ? createMailer(config.SMTP_URL, config.MAIL_FROM) : options.mailer,
+  );
+
+  // Clients POST with no body for calls that take no input; treat it as `{}`.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const error = new Error('invalid JSON') as Error & { statusCode: number };
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        // Ant Design writes its styles at run time.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Freight portal API', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'none' } });
+
+  await app.register(envelopePlugin);
+  await app.register(tenantPlugin);
+  await app.register(authPlugin);
+  await app.register(auditPlugin);
+
+  for (const module of modules) await app.register(module, { prefix: '/api' });
+
+  const serveWeb = options.serveWeb ?? true;
+  if (serveWeb && existsSync(join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const wantsApi = path.startsWith('/api/') || path === '/api' || request.method !== 'GET';
+    if (!wantsApi && serveWeb && existsSync(join(webDist, 'index.html'))) {
+      // The browser router owns every other path (SPEC section 2: unknown paths go to /404 there).
+      return reply.type('text/html; charset=utf-8').sendFile('index.html', webDist, { maxAge: 0 });
+    }
+    return reply.status(404).send({
+      code: ResultCode.NotFound,
+      msg: translate(request.language ?? 'zh-CN', 'error.routeNotFound'),
+      data: null,
+    });
+  });
+
+  return app;
+}

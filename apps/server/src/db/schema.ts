@@ -1,0 +1,8 @@
+// The tables of every module, for typed queries and the migration history.
+export * from '../modules/auth/schema.ts';
+export * from '../modules/customers/schema.ts';
+export * from '../modules/mail/schema.ts';
+export * from '../modules/oplog/schema.ts';
+export * from '../modules/rbac/schema.ts';
+export * from '../modules/site/schema.ts';
+export * from '../modules/uploads/schema.ts';

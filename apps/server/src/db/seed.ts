@@ -1,0 +1,130 @@
+import type { Identity } from '@freight/contracts/identity';
+
+import { createUser, findUserByEmail } from '../modules/auth/service.ts';
+import { createInvitationCode, createOrganisation } from '../modules/customers/service.ts';
+import { BUILTIN_ROLES } from '../modules/rbac/builtin-roles.ts';
+import { roles } from '../modules/rbac/schema.ts';
+import { assignRoles, roleIdsByCode, setRoleGrants, syncMenu } from '../modules/rbac/service.ts';
+import { createTenant, DEFAULT_TENANT_CODE } from '../modules/site/service.ts';
+import type { Db, DbOrTx } from './client.ts';
+
+/** Built-in roles of a tenant, created once; later starts leave staff's changes to them alone. */
+export async function ensureBuiltinRoles(db: DbOrTx, tenantId: number): Promise<Map<string, number>> {
+  for (const role of BUILTIN_ROLES) {
+    const [created] = await db
+      .insert(roles)
+      .values({
+        tenantId,
+        code: role.code,
+        name: role.name,
+        nameEn: role.nameEn,
+        description: role.description,
+        builtin: true,
+      })
+      .onConflictDoNothing()
+      .returning({ id: roles.id });
+    if (created) await setRoleGrants(db, tenantId, created.id, role.menuIds, role.buttonKeys);
+  }
+  // The administrator always keeps every page, so new pages of a new release reach it.
+  const ids = await roleIdsByCode(
+    db,
+    tenantId,
+    BUILTIN_ROLES.map((r) => r.code),
+  );
+  const admin = BUILTIN_ROLES.find((r) => r.code === 'admin');
+  const adminId = ids.get('admin');
+  if (admin && adminId) await setRoleGrants(db, tenantId, adminId, admin.menuIds, admin.buttonKeys);
+  return ids;
+}
+
+export const DEMO_PASSWORD = 'Demo@123456';
+
+export interface DemoAccount {
+  email: string;
+  identity: Identity;
+  role: string;
+  label: string;
+}
+
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  { email: 'admin@example.com', identity: 'employee', role: 'admin', label: 'staff administrator' },
+  { email: 'editor@example.com', identity: 'employee', role: 'editor', label: 'staff editor' },
+  { email: 'branch@example.com', identity: 'branch', role: 'branch', label: 'branch office' },
+  { email: 'agent@example.com', identity: 'agent', role: 'agent', label: 'agent (under the branch)' },
+  {
+    email: 'customer@example.com',
+    identity: 'customer',
+    role: 'customer',
+    label: 'customer (under the agent)',
+  },
+  { email: 'direct@example.com', identity: 'customer', role: 'customer', label: 'direct customer' },
+];
+
+/** A tenant with its roles and one user per identity; used by the demo seed and by tests. */
+export async function seedTenant(
+  db: Db,
+  input: { code: string; name: string; emailDomain?: string; password?: string },
+) {
+  const tenant = await createTenant(db, { code: input.code, name: input.name });
+  const roleIds = await ensureBuiltinRoles(db, tenant.id);
+  const domain = input.emailDomain ?? 'example.com';
+  const password = input.password ?? DEMO_PASSWORD;
+  const email = (account: DemoAccount) => account.email.replace('@example.com', `@${domain}`);
+
+  const existing = await findUserByEmail(db, tenant.id, email(DEMO_ACCOUNTS[0] as DemoAccount));
+  if (existing) return { tenant, roleIds, created: false };
+
+  await db.transaction(async (tx) => {
+    const branch = await createOrganisation(tx, tenant.id, { type: 'branch', name: 'East Coast Branch' });
+    const agent = await createOrganisation(tx, tenant.id, {
+      type: 'agent',
+      name: 'Harbor Freight Agency',
+      parentId: branch.id,
+    });
+    const customer = await createOrganisation(tx, tenant.id, {
+      type: 'customer',
+      name: 'Acme Imports',
+      parentId: agent.id,
+    });
+    const direct = await createOrganisation(tx, tenant.id, { type: 'customer', name: 'Northwind Traders' });
+    await createInvitationCode(tx, tenant.id, agent.id, { code: 'AGENT001' });
+    await createInvitationCode(tx, tenant.id, branch.id, { code: 'BRANCH01' });
+    const orgOf: Record<string, number | null> = {
+      'admin@': null,
+      'editor@': null,
+      'branch@': branch.id,
+      'agent@': agent.id,
+      'customer@': customer.id,
+      'direct@': direct.id,
+    };
+    const companyOf: Record<string, string> = {
+      'branch@': branch.name,
+      'agent@': agent.name,
+      'customer@': customer.name,
+      'direct@': direct.name,
+    };
+    for (const account of DEMO_ACCOUNTS) {
+      const prefix = `${account.email.split('@')[0]}@`;
+      const user = await createUser(tx, tenant.id, {
+        email: email(account),
+        password,
+        identity: account.identity,
+        organisationId: orgOf[prefix] ?? null,
+        name: account.label,
+        company: companyOf[prefix] ?? input.name,
+      });
+      const roleId = roleIds.get(account.role);
+      if (roleId) await assignRoles(tx, tenant.id, user.id, [roleId]);
+    }
+  });
+  return { tenant, roleIds, created: true };
+}
+
+/** Start-up work that keeps the database in step with this release: the menu. */
+export async function syncReferenceData(db: Db): Promise<void> {
+  await syncMenu(db);
+}
+
+export async function seedDemo(db: Db) {
+  return seedTenant(db, { code: DEFAULT_TENANT_CODE, name: '货运门户' });
+}

@@ -1,0 +1,280 @@
+import { languageFromLocale, ResultCode } from '@freight/contracts/api';
+import {
+  changePasswordBody,
+  loginFields,
+  REGISTRATION_OPTIONS,
+  type RegisterBody,
+  registerBody,
+  retrievePasswordBody,
+  saveProfileBody,
+  setLocaleBody,
+  verificationCodeBody,
+} from '@freight/contracts/auth';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, badField } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/context.ts';
+import { createOrganisation, organisationForInvitation } from '../customers/service.ts';
+import { assignRoles, roleIdsByCode } from '../rbac/service.ts';
+import { decryptParam, loginKeyPair } from './keys.ts';
+import { users } from './schema.ts';
+import {
+  changePassword,
+  consumeVerificationCode,
+  createUser,
+  findUser,
+  login,
+  requestPasswordReset,
+  requestVerificationCode,
+  resetPassword,
+  revokeSession,
+  setLocale,
+} from './service.ts';
+
+/** Where e-mailed links point: the configured public URL, or the origin the browser used. */
+function originOf(request: FastifyRequest): string {
+  if (request.server.config.PUBLIC_URL) return request.server.config.PUBLIC_URL.replace(/\/$/, '');
+  return `${request.protocol}://${request.host}`;
+}
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const open = { public: true } as const;
+
+  app.post('/publicKey', { config: open, schema: { tags: ['auth'] } }, async () => {
+    const { publicKey } = await loginKeyPair(app.db);
+    return { publicKey, mockServer: false };
+  });
+
+  app.post(
+    '/admin/auth/getVerificationCode',
+    { config: { ...open, audit: 'auth.code' }, schema: { tags: ['auth'], body: verificationCodeBody } },
+    async (request, reply) => {
+      await requestVerificationCode(app.db, app.mailer, {
+        tenantId: request.tenant.id,
+        siteName: request.tenant.branding.siteName,
+        email: request.body.email,
+        purpose: request.body.purpose,
+        ip: request.ip,
+        language: request.language,
+      });
+      reply.messageKey = 'auth.codeSent';
+      return null;
+    },
+  );
+
+  const loginSchema = {
+    tags: ['auth'],
+    body: z.object({
+      param: z.string().max(4096).optional(),
+      email: z.string().optional(),
+      password: z.string().optional(),
+      code: z.string().optional(),
+    }),
+  };
+  const loginHandler = async (request: FastifyRequest<{ Body: z.infer<typeof loginSchema.body> }>) => {
+    let payload: unknown = request.body;
+    if (request.body.param) {
+      payload = decryptParam((await loginKeyPair(app.db)).privateKey, request.body.param);
+      if (!payload) throw new AppError(ResultCode.BadInput, 'auth.decryptFailed');
+    }
+    const fields = loginFields.parse(payload);
+    const { token, user } = await login(app.db, {
+      tenantId: request.tenant.id,
+      email: fields.email,
+      passwordDigest: fields.password,
+      code: fields.code,
+      ip: request.ip,
+      userAgent: String(request.headers['user-agent'] ?? ''),
+      ttlHours: app.config.SESSION_TTL_HOURS,
+    });
+    request.auditTarget = `user:${user.id}`;
+    return { token };
+  };
+  app.post(
+    '/admin/auth/login',
+    { config: { ...open, audit: 'auth.login' }, schema: loginSchema },
+    loginHandler,
+  );
+  app.post('/login', { config: { ...open, audit: 'auth.login' }, schema: loginSchema }, loginHandler);
+
+  const logoutHandler = async (request: FastifyRequest) => {
+    await revokeSession(app.db, currentUser(request).sessionHash);
+    return null;
+  };
+  app.post('/logout', { config: { audit: 'auth.logout' }, schema: { tags: ['auth'] } }, logoutHandler);
+  app.post(
+    '/admin/auth/logout',
+    { config: { audit: 'auth.logout' }, schema: { tags: ['auth'] } },
+    logoutHandler,
+  );
+
+  app.post(
+    '/admin/auth/options',
+    { config: open, schema: { tags: ['auth'] } },
+    async () => REGISTRATION_OPTIONS,
+  );
+
+  const registerHandler = async (request: FastifyRequest, body: RegisterBody) => {
+    const tenantId = request.tenant.id;
+    const parent = body.invitationCode
+      ? await organisationForInvitation(app.db, tenantId, body.invitationCode)
+      : null;
+    if (body.invitationCode && !parent) throw badField('invitationCode', 'auth.invitationInvalid');
+    const user = await app.db.transaction(async (tx) => {
+      if (!(await consumeVerificationCode(tx, tenantId, body.email, 'register', body.code)))
+        throw badField('code', 'auth.codeInvalid');
+      const organisation = await createOrganisation(tx, tenantId, {
+        type: 'customer',
+        name: body.company,
+        parentId: parent?.id ?? null,
+        contactName: `${body.name} ${body.surname}`,
+        contactEmail: body.email,
+        contactPhone: body.phone,
+      });
+      const { email, code: _code, invitationCode: _inv, password, confirmPassword: _c, ...profile } = body;
+      const created = await createUser(tx, tenantId, {
+        email,
+        password,
+        identity: 'customer',
+        organisationId: organisation.id,
+        name: `${body.name} ${body.surname}`,
+        company: body.company,
+        phone: body.phone,
+        locale: request.language === 'en-US' ? 'en' : 'zh_CN',
+        profile,
+      });
+      const roleIds = await roleIdsByCode(tx, tenantId, ['customer']);
+      await assignRoles(tx, tenantId, created.id, [...roleIds.values()]);
+      return created;
+    });
+    request.auditTarget = `user:${user.id}`;
+    return { id: user.id };
+  };
+  const registerRoute = {
+    config: { ...open, audit: 'auth.register' },
+    schema: { tags: ['auth'], body: registerBody },
+  };
+  app.post('/admin/auth/register', registerRoute, async (request, reply) => {
+    const result = await registerHandler(request, request.body);
+    reply.messageKey = 'auth.registered';
+    return result;
+  });
+  app.post('/register', registerRoute, async (request, reply) => {
+    const result = await registerHandler(request, request.body);
+    reply.messageKey = 'auth.registered';
+    return result;
+  });
+
+  app.post(
+    '/admin/auth/retrievePassword',
+    {
+      config: { ...open, audit: 'auth.retrievePassword' },
+      schema: { tags: ['auth'], body: z.record(z.string(), z.unknown()) },
+    },
+    async (request, reply) => {
+      const body = retrievePasswordBody.parse(
+        'token' in request.body ? request.body : { email: request.body.email },
+      );
+      if ('token' in body) {
+        await resetPassword(app.db, {
+          tenantId: request.tenant.id,
+          token: body.token,
+          password: body.password,
+        });
+        reply.messageKey = 'auth.passwordReset';
+      } else {
+        await requestPasswordReset(app.db, app.mailer, {
+          tenantId: request.tenant.id,
+          siteName: request.tenant.branding.siteName,
+          email: body.email,
+          origin: originOf(request),
+          language: request.language,
+        });
+        reply.messageKey = 'auth.resetSent';
+      }
+      return null;
+    },
+  );
+
+  const userInfo = async (request: FastifyRequest) => {
+    const me = currentUser(request);
+    const row = await findUser(app.db, me.tenantId, me.id);
+    if (!row) throw new AppError(ResultCode.SessionInvalid, 'error.sessionInvalid');
+    const hidden = request.tenant.settings.batchOrderHiddenUserIds.includes(row.id);
+    return {
+      userInfo: {
+        id: row.id,
+        email: row.email,
+        name: row.name,
+        company: row.company,
+        phone: row.phone,
+        identity: row.identity,
+        organisationId: row.organisationId,
+        avatar: row.avatarUrl,
+        language: languageFromLocale(row.locale),
+      },
+      language: row.locale,
+      permissions: me.roles,
+      config: { showBatchOrder: !hidden },
+    };
+  };
+  app.post('/admin/auth/getInfo', { schema: { tags: ['auth'] } }, userInfo);
+  app.post('/admin/admin/info', { schema: { tags: ['auth'] } }, userInfo);
+  app.post('/admin/admin/quotationConfig', { schema: { tags: ['auth'] } }, async (request) => {
+    const info = await userInfo(request);
+    return info.config;
+  });
+
+  app.post(
+    '/admin/auth/setLocale',
+    { config: { audit: 'auth.setLocale' }, schema: { tags: ['auth'], body: setLocaleBody } },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const language = languageFromLocale(request.body.locale);
+      await setLocale(app.db, me.tenantId, me.id, language);
+      request.language = language;
+      reply.messageKey = 'auth.localeSet';
+      return { language: request.body.locale };
+    },
+  );
+
+  app.post(
+    '/admin/admin/saveProfile',
+    { config: { audit: 'profile.save' }, schema: { tags: ['profile'], body: saveProfileBody } },
+    async (request) => {
+      const me = currentUser(request);
+      await app.db
+        .update(users)
+        .set({
+          name: request.body.name,
+          phone: request.body.phone,
+          company: request.body.company,
+          ...(request.body.avatarUrl !== undefined ? { avatarUrl: request.body.avatarUrl } : {}),
+        })
+        .where(and(eq(users.tenantId, me.tenantId), eq(users.id, me.id)));
+      request.auditTarget = `user:${me.id}`;
+      return null;
+    },
+  );
+
+  app.post(
+    '/admin/admin/changePassword',
+    { config: { audit: 'profile.changePassword' }, schema: { tags: ['profile'], body: changePasswordBody } },
+    async (request, reply) => {
+      const me = currentUser(request);
+      await changePassword(app.db, {
+        tenantId: me.tenantId,
+        userId: me.id,
+        oldPassword: request.body.oldPassword,
+        password: request.body.password,
+        keepSessionHash: me.sessionHash,
+      });
+      reply.messageKey = 'auth.passwordChanged';
+      return null;
+    },
+  );
+};
+
+export default routes;

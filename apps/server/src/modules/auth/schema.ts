@@ -1,0 +1,138 @@
+import type { Identity } from '@freight/contracts/identity';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
+
+export interface RegistrationProfile {
+  name: string;
+  surname: string;
+  phone: string;
+  wechat?: string;
+  company: string;
+  address1: string;
+  address2?: string;
+  zipcode: string;
+  city: string;
+  state: string;
+  country: string;
+  licenseUrl: string;
+  business: string[];
+  monthlyVolume: string;
+  goodsTypes: string[];
+  transportMethods: string[];
+  preferredLocations: string[];
+}
+
+export const users = pgTable(
+  'users',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    identity: text('identity').$type<Identity>().notNull(),
+    /** Null for staff; the organisation the user belongs to otherwise. */
+    organisationId: bigint('organisation_id', { mode: 'number' }),
+    name: text('name').notNull(),
+    company: text('company').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    avatarUrl: text('avatar_url'),
+    /** `zh_CN` or `en`, as setLocale sends it. */
+    locale: text('locale').notNull().default('zh_CN'),
+    enabled: boolean('enabled').notNull().default(true),
+    profile: jsonb('profile').$type<RegistrationProfile>(),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('users_tenant_email').on(t.tenantId, sql`lower(${t.email})`),
+    index('users_tenant_org').on(t.tenantId, t.organisationId),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the token; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    tenantId: tenantId(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_user').on(t.tenantId, t.userId)],
+);
+
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    email: text('email').notNull(),
+    purpose: text('purpose').$type<'login' | 'register'>().notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('verification_codes_email').on(t.tenantId, t.email, t.createdAt),
+  ],
+);
+
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    tenantId: tenantId(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('password_resets_user').on(t.tenantId, t.userId)],
+);
+
+/** Failed sign-ins, counted per e-mail for the lock-out; kept in the database so every copy agrees. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    email: text('email').notNull(),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('login_failures_email').on(t.tenantId, t.email, t.createdAt),
+  ],
+);
+
+/** The RSA key pair for encrypted sign-in payloads (SPEC section 7 `/publicKey`), shared by every copy. */
+export const serverKeys = pgTable('server_keys', {
+  name: text('name').primaryKey(),
+  publicKey: text('public_key').notNull(),
+  privateKey: text('private_key').notNull(),
+  createdAt: createdAt(),
+});

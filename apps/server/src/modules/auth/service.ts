@@ -1,0 +1,397 @@
+import { type Language, localeFromLanguage, ResultCode } from '@freight/contracts/api';
+import type { Identity } from '@freight/contracts/identity';
+import { translate } from '@freight/contracts/messages';
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import {
+  hashPassword,
+  randomDigits,
+  randomToken,
+  sha256Hex,
+  verifyPasswordDigest,
+} from '../../lib/crypto.ts';
+import { AppError, badField, tooMany } from '../../lib/errors.ts';
+import type { Mailer } from '../mail/service.ts';
+import { sendMail } from '../mail/service.ts';
+import {
+  loginFailures,
+  passwordResets,
+  type RegistrationProfile,
+  sessions,
+  users,
+  verificationCodes,
+} from './schema.ts';
+
+export const CODE_TTL_MINUTES = 10;
+export const CODE_RESEND_SECONDS = 60;
+export const CODE_MAX_PER_HOUR = 10;
+export const CODE_MAX_ATTEMPTS = 5;
+export const RESET_TTL_MINUTES = 30;
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_LOCK_MINUTES = 15;
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+const normEmail = (email: string) => email.trim().toLowerCase();
+
+export type UserRow = typeof users.$inferSelect;
+
+export async function findUserByEmail(db: DbOrTx, tenantId: number, email: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.email}) = ${normEmail(email)}`))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findUser(db: DbOrTx, tenantId: number, userId: number): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface NewUser {
+  email: string;
+  password: string;
+  identity: Identity;
+  organisationId?: number | null;
+  name: string;
+  company?: string;
+  phone?: string;
+  locale?: string;
+  profile?: RegistrationProfile;
+}
+
+export async function createUser(db: DbOrTx, tenantId: number, input: NewUser): Promise<UserRow> {
+  const [row] = await db
+    .insert(users)
+    .values({
+      tenantId,
+      email: normEmail(input.email),
+      passwordHash: await hashPassword(input.password),
+      identity: input.identity,
+      organisationId: input.organisationId ?? null,
+      name: input.name,
+      company: input.company ?? '',
+      phone: input.phone ?? '',
+      locale: input.locale ?? 'zh_CN',
+      profile: input.profile,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw badField('email', 'auth.emailTaken');
+  return row;
+}
+
+/* ---------- verification codes ---------- */
+
+export interface CodeRequest {
+  tenantId: number;
+  siteName: string;
+  email: string;
+  purpose: 'login' | 'register';
+  ip: string;
+  language: Language;
+}
+
+/**
+ * Sends a 6-digit code. For sign-in the answer is the same whether or not the e-mail is known, so
+ * the form does not reveal who has an account; only a known, enabled user gets the mail.
+ */
+export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: CodeRequest): Promise<void> {
+  const email = normEmail(req.email);
+  const [last] = await db
+    .select({ createdAt: verificationCodes.createdAt })
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.tenantId, req.tenantId), eq(verificationCodes.email, email)))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  if (last) {
+    const waited = (Date.now() - last.createdAt.getTime()) / 1000;
+    if (waited < CODE_RESEND_SECONDS)
+      throw tooMany('auth.codeTooSoon', { seconds: Math.ceil(CODE_RESEND_SECONDS - waited) });
+  }
+  const [recent] = await db
+    .select({ n: count() })
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.tenantId, req.tenantId),
+        eq(verificationCodes.email, email),
+        gt(verificationCodes.createdAt, minutesAgo(60)),
+      ),
+    );
+  if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) throw tooMany('auth.codeLimit');
+
+  const user = await findUserByEmail(db, req.tenantId, email);
+  if (req.purpose === 'register' && user) throw badField('email', 'auth.emailTaken');
+
+  const code = randomDigits(6);
+  await db.insert(verificationCodes).values({
+    tenantId: req.tenantId,
+    email,
+    purpose: req.purpose,
+    codeHash: sha256Hex(`${email}:${code}`),
+    ip: req.ip,
+    expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+  });
+  if (req.purpose === 'login' && !user?.enabled) return;
+  await sendMail(db, mailer, {
+    tenantId: req.tenantId,
+    to: email,
+    subject: translate(req.language, 'mail.codeSubject', { site: req.siteName }),
+    text: translate(req.language, 'mail.codeBody', { code, minutes: CODE_TTL_MINUTES }),
+  });
+}
+
+/** Checks and spends the newest live code; wrong guesses count against it, and it dies after five. */
+export async function consumeVerificationCode(
+  db: DbOrTx,
+  tenantId: number,
+  email: string,
+  purpose: 'login' | 'register',
+  code: string,
+): Promise<boolean> {
+  const address = normEmail(email);
+  const [live] = await db
+    .select()
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.tenantId, tenantId),
+        eq(verificationCodes.email, address),
+        eq(verificationCodes.purpose, purpose),
+        isNull(verificationCodes.usedAt),
+        gt(verificationCodes.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  if (!live || live.attempts >= CODE_MAX_ATTEMPTS) return false;
+  if (live.codeHash !== sha256Hex(`${address}:${code}`)) {
+    await db
+      .update(verificationCodes)
+      .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+      .where(and(eq(verificationCodes.tenantId, tenantId), eq(verificationCodes.id, live.id)));
+    return false;
+  }
+  // Spending is conditional, so two requests racing with the same code succeed once.
+  const spent = await db
+    .update(verificationCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(verificationCodes.tenantId, tenantId),
+        eq(verificationCodes.id, live.id),
+        isNull(verificationCodes.usedAt),
+      ),
+    )
+    .returning({ id: verificationCodes.id });
+  return spent.length === 1;
+}
+
+/* ---------- sessions ---------- */
+
+export async function createSession(
+  db: DbOrTx,
+  input: { tenantId: number; userId: number; ip: string; userAgent: string; ttlHours: number },
+): Promise<string> {
+  const token = randomToken();
+  await db.insert(sessions).values({
+    tokenHash: sha256Hex(token),
+    tenantId: input.tenantId,
+    userId: input.userId,
+    ip: input.ip,
+    userAgent: input.userAgent.slice(0, 300),
+    expiresAt: new Date(Date.now() + input.ttlHours * 3_600_000),
+  });
+  return token;
+}
+
+/** The live session behind a token, within this tenant, with its enabled user. */
+export async function findSession(db: DbOrTx, tenantId: number, token: string) {
+  const tokenHash = sha256Hex(token);
+  const [row] = await db
+    .select({ user: users, tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        eq(sessions.tenantId, tenantId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
+        eq(users.enabled, true),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeSession(db: DbOrTx, tokenHash: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** Ends every session of a user, or every one but `keepHash` (the caller's own, after a password change). */
+export async function revokeUserSessions(db: DbOrTx, tenantId: number, userId: number, keepHash?: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        keepHash ? sql`${sessions.tokenHash} <> ${keepHash}` : undefined,
+      ),
+    );
+}
+
+/* ---------- sign-in ---------- */
+
+export interface LoginInput {
+  tenantId: number;
+  email: string;
+  passwordDigest: string;
+  code: string;
+  ip: string;
+  userAgent: string;
+  ttlHours: number;
+}
+
+/**
+ * E-mail, password digest and e-mailed code, all three or nothing. Every failure gives the same
+ * message, so the answer never says which part was wrong or whether the account exists.
+ */
+export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: string; user: UserRow }> {
+  const email = normEmail(input.email);
+  const [failures] = await db
+    .select({ n: count() })
+    .from(loginFailures)
+    .where(
+      and(
+        eq(loginFailures.tenantId, input.tenantId),
+        eq(loginFailures.email, email),
+        gt(loginFailures.createdAt, minutesAgo(LOGIN_LOCK_MINUTES)),
+      ),
+    );
+  if ((failures?.n ?? 0) >= LOGIN_MAX_FAILURES) throw tooMany('auth.loginLocked');
+
+  const fail = async () => {
+    await db.insert(loginFailures).values({ tenantId: input.tenantId, email, ip: input.ip });
+    return new AppError(ResultCode.BadInput, 'auth.loginFailed');
+  };
+  const user = await findUserByEmail(db, input.tenantId, email);
+  const passwordOk = user ? await verifyPasswordDigest(user.passwordHash, input.passwordDigest) : false;
+  if (!user || !passwordOk) throw await fail();
+  if (!(await consumeVerificationCode(db, input.tenantId, email, 'login', input.code))) throw await fail();
+  if (!user.enabled) throw new AppError(ResultCode.Forbidden, 'auth.accountDisabled');
+
+  await db
+    .delete(loginFailures)
+    .where(and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.email, email)));
+  await db
+    .update(users)
+    .set({ lastLoginAt: new Date() })
+    .where(and(eq(users.tenantId, input.tenantId), eq(users.id, user.id)));
+  const token = await createSession(db, { ...input, userId: user.id });
+  return { token, user };
+}
+
+/* ---------- passwords ---------- */
+
+export async function setPassword(db: DbOrTx, tenantId: number, userId: number, password: string) {
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), passwordChangedAt: new Date() })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+export async function changePassword(
+  db: DbOrTx,
+  input: { tenantId: number; userId: number; oldPassword: string; password: string; keepSessionHash: string },
+) {
+  const user = await findUser(db, input.tenantId, input.userId);
+  if (!user || !(await verifyPasswordDigest(user.passwordHash, sha256Hex(input.oldPassword))))
+    throw badField('oldPassword', 'auth.oldPasswordWrong');
+  await setPassword(db, input.tenantId, input.userId, input.password);
+  await revokeUserSessions(db, input.tenantId, input.userId, input.keepSessionHash);
+}
+
+/** Mails a single-use reset link; says the same whether or not the e-mail is known. */
+export async function requestPasswordReset(
+  db: DbOrTx,
+  mailer: Mailer,
+  input: { tenantId: number; siteName: string; email: string; origin: string; language: Language },
+): Promise<void> {
+  const user = await findUserByEmail(db, input.tenantId, input.email);
+  if (!user?.enabled) return;
+  const [recent] = await db
+    .select({ n: count() })
+    .from(passwordResets)
+    .where(
+      and(
+        eq(passwordResets.tenantId, input.tenantId),
+        eq(passwordResets.userId, user.id),
+        gt(passwordResets.createdAt, minutesAgo(60)),
+      ),
+    );
+  if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) throw tooMany('auth.codeLimit');
+  const token = randomToken();
+  await db.insert(passwordResets).values({
+    tokenHash: sha256Hex(token),
+    tenantId: input.tenantId,
+    userId: user.id,
+    expiresAt: new Date(Date.now() + RESET_TTL_MINUTES * 60_000),
+  });
+  const language = user.locale === 'en' ? 'en-US' : input.language;
+  const link = `${input.origin}/forgotPassword?token=${token}`;
+  await sendMail(db, mailer, {
+    tenantId: input.tenantId,
+    to: user.email,
+    subject: translate(language, 'mail.resetSubject', { site: input.siteName }),
+    text: translate(language, 'mail.resetBody', { link, minutes: RESET_TTL_MINUTES }),
+  });
+}
+
+export async function resetPassword(
+  db: DbOrTx,
+  input: { tenantId: number; token: string; password: string },
+): Promise<void> {
+  const [spent] = await db
+    .update(passwordResets)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(passwordResets.tokenHash, sha256Hex(input.token)),
+        eq(passwordResets.tenantId, input.tenantId),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: passwordResets.userId });
+  if (!spent) throw badField('token', 'auth.resetInvalid');
+  await setPassword(db, input.tenantId, spent.userId, input.password);
+  await revokeUserSessions(db, input.tenantId, spent.userId);
+}
+
+export async function setLocale(db: DbOrTx, tenantId: number, userId: number, language: Language) {
+  await db
+    .update(users)
+    .set({ locale: localeFromLanguage(language) })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+export async function setUserEnabled(db: DbOrTx, tenantId: number, userId: number, enabled: boolean) {
+  const [row] = await db
+    .update(users)
+    .set({ enabled })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .returning({ id: users.id });
+  if (!row) return false;
+  if (!enabled) await revokeUserSessions(db, tenantId, userId);
+  return true;
+}

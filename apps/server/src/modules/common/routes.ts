@@ -1,0 +1,46 @@
+import { zipField } from '@freight/contracts/validation';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { publicBranding } from '../site/service.ts';
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/common/params/getServerTime',
+    { config: { public: true }, schema: { tags: ['common'] } },
+    async () => {
+      const now = new Date();
+      return { time: now.toISOString(), timestamp: now.getTime() };
+    },
+  );
+
+  app.post(
+    '/common/params/getInfoByDomain',
+    { config: { public: true }, schema: { tags: ['common'] } },
+    async (request) => publicBranding(request.tenant, request.host),
+  );
+
+  /** Checks an address's shape (SPEC section 5); carriers' own address checks plug in with the truck module. */
+  app.post(
+    '/common/params/checkAddress',
+    {
+      schema: {
+        tags: ['common'],
+        body: z.object({
+          address1: z.string().trim().min(1).max(200),
+          city: z.string().trim().min(1).max(60),
+          state: z.string().trim().min(1).max(60),
+          zipcode: zipField,
+          country: z.string().trim().min(1).max(60),
+        }),
+      },
+    },
+    async (request) => ({ valid: true, normalized: request.body }),
+  );
+
+  /** Ads for the top strip: the tenant's own list until an external ad service is configured. */
+  app.get('/common/ads', { schema: { tags: ['common'] } }, async () => ({
+    list: [] as { title: string; url: string }[],
+  }));
+};
+
+export default routes;

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsync } from 'fastify';
+import authRoutes from './auth/routes.ts';
+import commonRoutes from './common/routes.ts';
+import mailRoutes from './mail/routes.ts';
+import noticeRoutes from './notices/routes.ts';
+import oplogRoutes from './oplog/routes.ts';
+import rbacRoutes from './rbac/routes.ts';
+import rechargeRoutes from './recharge/routes.ts';
+import siteRoutes from './site/routes.ts';
+import staffRoutes from './staff/routes.ts';
+import statusRoutes from './status/routes.ts';
+import uploadRoutes from './uploads/routes.ts';
+
+/** Every business module's routes, mounted under /api. */
+export const modules: FastifyPluginAsync[] = [
+  statusRoutes,
+  siteRoutes,
+  authRoutes,
+  rbacRoutes,
+  staffRoutes,
+  oplogRoutes,
+  mailRoutes,
+  uploadRoutes,
+  commonRoutes,
+  rechargeRoutes,
+  noticeRoutes,
+];

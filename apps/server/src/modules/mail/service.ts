@@ -1,0 +1,59 @@
+import { ResultCode } from '@freight/contracts/api';
+import { and, desc, eq } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { DbOrTx } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+import { outbox } from './schema.ts';
+
+export interface MailMessage {
+  tenantId: number;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Delivers a stored message; null when no SMTP is configured (the outbox is then the mailbox). */
+export type Mailer = {
+  deliver(message: { to: string; subject: string; text: string }): Promise<void>;
+} | null;
+
+export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
+  if (!smtpUrl) return null;
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async deliver(message) {
+      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+    },
+  };
+}
+
+/** Stores the message, then hands it to SMTP when there is one; a failed delivery is kept and reported. */
+export async function sendMail(db: DbOrTx, mailer: Mailer, message: MailMessage): Promise<void> {
+  const [row] = await db
+    .insert(outbox)
+    .values({ ...message, status: 'stored' })
+    .returning({ id: outbox.id });
+  if (!mailer || !row) return;
+  try {
+    await mailer.deliver(message);
+    await db
+      .update(outbox)
+      .set({ status: 'sent', sentAt: new Date() })
+      .where(and(eq(outbox.tenantId, message.tenantId), eq(outbox.id, row.id)));
+  } catch (error) {
+    await db
+      .update(outbox)
+      .set({ status: 'failed', error: String(error).slice(0, 500) })
+      .where(and(eq(outbox.tenantId, message.tenantId), eq(outbox.id, row.id)));
+    throw new AppError(ResultCode.ServerError, 'error.mailFailed');
+  }
+}
+
+export async function listOutbox(db: DbOrTx, tenantId: number, to?: string, limit = 50) {
+  return db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.tenantId, tenantId), to ? eq(outbox.to, to.toLowerCase()) : undefined))
+    .orderBy(desc(outbox.id))
+    .limit(limit);
+}

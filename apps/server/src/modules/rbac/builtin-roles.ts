@@ -1,0 +1,82 @@
+import { flattenMenu } from '@freight/contracts/menu';
+
+const all = flattenMenu();
+const allPages = all.map((m) => m.id);
+const allButtons = all.flatMap((m) => (m.buttons ?? []).map((b) => b.key));
+
+const without = (ids: number[], drop: number[]) => ids.filter((id) => !drop.includes(id));
+
+/** Pages of the business a customer runs itself: quoting, orders, its own money, addresses, work orders. */
+const customerPages = [
+  20, 21, 22, 23, 24, 25, 27, 28, 30, 31, 32, 33, 40, 80, 81, 82, 84, 85, 86, 87, 111, 112, 113, 115, 116,
+  117, 50, 51, 60, 61, 62, 63, 90, 92,
+];
+const customerButtons = [
+  'order:cancel',
+  'address:save',
+  'address:delete',
+  'address:import',
+  'order:export',
+  'account:export',
+  'express-account:export',
+  'express-order:export',
+];
+
+export interface BuiltinRole {
+  code: string;
+  name: string;
+  nameEn: string;
+  description: string;
+  menuIds: number[];
+  buttonKeys: string[];
+}
+
+/** The roles every tenant starts with; staff can add their own and re-grant these. */
+export const BUILTIN_ROLES: BuiltinRole[] = [
+  {
+    code: 'admin',
+    name: '超级管理员',
+    nameEn: 'Administrator',
+    description: 'All pages and actions',
+    menuIds: allPages,
+    buttonKeys: allButtons,
+  },
+  {
+    code: 'editor',
+    name: '运营',
+    nameEn: 'Operations editor',
+    description: 'Runs the business; no rights, staff or manual balance adjustments',
+    menuIds: without(allPages, [11, 120, 121, 78]),
+    buttonKeys: allButtons.filter(
+      (k) =>
+        !k.startsWith('role:') &&
+        !k.startsWith('staff:') &&
+        !k.endsWith('account:adjust') &&
+        k !== 'operation-log:export',
+    ),
+  },
+  {
+    code: 'branch',
+    name: '分公司',
+    nameEn: 'Branch office',
+    description: 'A branch office and its agents and customers',
+    menuIds: [...customerPages, 71, 72, 73, 75, 76, 77, 91],
+    buttonKeys: customerButtons,
+  },
+  {
+    code: 'agent',
+    name: '代理',
+    nameEn: 'Agent',
+    description: 'An agent and its customers',
+    menuIds: [...customerPages, 71, 75, 91],
+    buttonKeys: customerButtons,
+  },
+  {
+    code: 'customer',
+    name: '客户',
+    nameEn: 'Customer',
+    description: 'A shipper',
+    menuIds: customerPages,
+    buttonKeys: customerButtons,
+  },
+];

@@ -1,0 +1,31 @@
+import { bigint, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from '../../db/columns.ts';
+
+export interface TenantBranding {
+  siteName: string;
+  buttonColor: string;
+  logoUrl: string | null;
+  logoCollapsedUrl: string | null;
+  faviconUrl: string | null;
+  copyright: string;
+  filingNumber: string;
+  /** Host names on which the filing number is shown (SPEC section 1: only on certain hosts). */
+  filingHosts: string[];
+}
+
+export interface TenantSettings {
+  /** Accounts (user ids) for which the top bar's batch-order buttons are hidden (SPEC section 1). */
+  batchOrderHiddenUserIds: number[];
+}
+
+/** One row a tenant; `code` is the host name with dots turned to dashes (SPEC section 1). */
+export const tenants = pgTable('tenants', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  branding: jsonb('branding').$type<TenantBranding>().notNull(),
+  settings: jsonb('settings').$type<TenantSettings>().notNull(),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

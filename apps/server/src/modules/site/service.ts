@@ -1,0 +1,91 @@
+import { isIP } from 'node:net';
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import type { RequestTenant } from '../../plugins/context.ts';
+import { type TenantBranding, type TenantSettings, tenants } from './schema.ts';
+
+export const DEFAULT_TENANT_CODE = 'default';
+
+export const DEFAULT_BRANDING: TenantBranding = {
+  siteName: '货运门户',
+  buttonColor: '#FF6D1F',
+  logoUrl: null,
+  logoCollapsedUrl: null,
+  faviconUrl: null,
+  copyright: '',
+  filingNumber: '',
+  filingHosts: [],
+};
+
+export const DEFAULT_SETTINGS: TenantSettings = { batchOrderHiddenUserIds: [] };
+
+/** SPEC section 1: the host name with dots turned to dashes names the tenant; local hosts use the default. */
+export function tenantCodeForHost(host: string): string {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '');
+  if (!name || name === 'localhost' || name.endsWith('.localhost') || isIP(name)) return DEFAULT_TENANT_CODE;
+  return name.replace(/\./g, '-');
+}
+
+function toRequestTenant(row: typeof tenants.$inferSelect): RequestTenant {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    branding: { ...DEFAULT_BRANDING, ...row.branding },
+    settings: { ...DEFAULT_SETTINGS, ...row.settings },
+  };
+}
+
+export async function findTenantByCode(db: DbOrTx, code: string): Promise<RequestTenant | null> {
+  const [row] = await db.select().from(tenants).where(eq(tenants.code, code)).limit(1);
+  return row && !row.disabledAt ? toRequestTenant(row) : null;
+}
+
+export async function createTenant(
+  db: DbOrTx,
+  input: { code: string; name: string; branding?: Partial<TenantBranding> },
+): Promise<RequestTenant> {
+  const [row] = await db
+    .insert(tenants)
+    .values({
+      code: input.code,
+      name: input.name,
+      branding: { ...DEFAULT_BRANDING, siteName: input.name.slice(0, 20), ...input.branding },
+      settings: DEFAULT_SETTINGS,
+    })
+    .onConflictDoNothing({ target: tenants.code })
+    .returning();
+  if (row) return toRequestTenant(row);
+  const existing = await findTenantByCode(db, input.code);
+  if (!existing) throw new Error(`tenant ${input.code} exists but is disabled`);
+  return existing;
+}
+
+export async function updateBranding(db: DbOrTx, tenantId: number, branding: TenantBranding): Promise<void> {
+  await db.update(tenants).set({ branding }).where(eq(tenants.id, tenantId));
+}
+
+export async function updateSettings(db: DbOrTx, tenantId: number, settings: TenantSettings): Promise<void> {
+  await db.update(tenants).set({ settings }).where(eq(tenants.id, tenantId));
+}
+
+/** What the browser needs to brand the page for this host (SPEC section 1). */
+export function publicBranding(tenant: RequestTenant, host: string) {
+  const hostname = host.toLowerCase().replace(/:\d+$/, '');
+  const b = tenant.branding;
+  return {
+    tenant: tenant.code,
+    siteName: b.siteName,
+    color_data: { button: b.buttonColor },
+    buttonColor: b.buttonColor,
+    logoUrl: b.logoUrl,
+    logoCollapsedUrl: b.logoCollapsedUrl,
+    faviconUrl: b.faviconUrl,
+    copyright: b.copyright,
+    filingNumber: b.filingHosts.includes(hostname) ? b.filingNumber : '',
+  };
+}

@@ -1,0 +1,171 @@
+import { staffListQuery, staffSaveBody, staffStatusBody } from '@freight/contracts/rbac';
+import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { sendXlsx } from '../../lib/xlsx.ts';
+import { currentUser } from '../../plugins/context.ts';
+import { users } from '../auth/schema.ts';
+import { createUser, findUser, findUserByEmail, setUserEnabled } from '../auth/service.ts';
+import { userRoles } from '../rbac/schema.ts';
+import { assignRoles, existingRoleIds, rolesOfUsers } from '../rbac/service.ts';
+
+type StaffFilter = Omit<z.infer<typeof staffListQuery>, 'page' | 'limit'>;
+
+function staffWhere(db: Db, tenantId: number, f: StaffFilter): SQL | undefined {
+  return and(
+    eq(users.tenantId, tenantId),
+    eq(users.identity, 'employee'),
+    f.keyword ? or(ilike(users.email, `%${f.keyword}%`), ilike(users.name, `%${f.keyword}%`)) : undefined,
+    f.enabled === undefined ? undefined : eq(users.enabled, f.enabled),
+    f.roleId
+      ? inArray(
+          users.id,
+          // Staff holding the role, within this tenant.
+          db
+            .select({ id: userRoles.userId })
+            .from(userRoles)
+            .where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.roleId, f.roleId))),
+        )
+      : undefined,
+  );
+}
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const view = { permission: '/staff-management' } as const;
+
+  const staffRows = async (tenantId: number, filter: StaffFilter, page?: { page: number; limit: number }) => {
+    const query = app.db
+      .select({
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        phone: users.phone,
+        enabled: users.enabled,
+        lastLoginAt: users.lastLoginAt,
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .where(staffWhere(app.db, tenantId, filter))
+      .orderBy(asc(users.id));
+    const rows = page
+      ? await query.limit(page.limit).offset((page.page - 1) * page.limit)
+      : await query.limit(50_000);
+    const rolesByUser = await rolesOfUsers(
+      app.db,
+      tenantId,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => ({ ...r, roles: rolesByUser.get(r.id) ?? [] }));
+  };
+
+  app.post(
+    '/admin/staff/list',
+    { config: view, schema: { tags: ['staff'], body: staffListQuery } },
+    async (request) => {
+      const { page, limit, ...filter } = request.body;
+      const [list, [total]] = await Promise.all([
+        staffRows(request.tenant.id, filter, { page, limit }),
+        app.db
+          .select({ n: count() })
+          .from(users)
+          .where(staffWhere(app.db, request.tenant.id, filter)),
+      ]);
+      return { list, total: total?.n ?? 0, page, limit };
+    },
+  );
+
+  app.post(
+    '/admin/staff/export',
+    { config: { ...view, raw: true }, schema: { tags: ['staff'], body: staffListQuery } },
+    async (request, reply) => {
+      const { page: _p, limit: _l, ...filter } = request.body;
+      const rows = await staffRows(request.tenant.id, filter);
+      const en = request.language === 'en-US';
+      return sendXlsx(
+        reply,
+        en ? 'staff.xlsx' : '员工.xlsx',
+        [
+          { header: en ? 'E-mail' : '邮箱', value: (r) => r.email, width: 30 },
+          { header: en ? 'Name' : '姓名', value: (r) => r.name },
+          { header: en ? 'Phone' : '电话', value: (r) => r.phone },
+          {
+            header: en ? 'Roles' : '角色',
+            value: (r) => r.roles.map((x) => (en ? x.nameEn : x.name)).join(', '),
+          },
+          {
+            header: en ? 'Status' : '状态',
+            value: (r) => (r.enabled ? (en ? 'Enabled' : '启用') : en ? 'Disabled' : '禁用'),
+          },
+          { header: en ? 'Last sign-in' : '最近登录', value: (r) => r.lastLoginAt },
+          { header: en ? 'Created' : '创建时间', value: (r) => r.createdAt },
+        ],
+        rows,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/staff/save',
+    {
+      config: { permission: 'staff:save', audit: 'staff.save' },
+      schema: { tags: ['staff'], body: staffSaveBody },
+    },
+    async (request) => {
+      const tenantId = request.tenant.id;
+      const body = request.body;
+      const roleIds = await existingRoleIds(app.db, tenantId, body.roleIds);
+      if (roleIds.length !== new Set(body.roleIds).size) throw badField('roleIds', 'validation.invalid');
+      const id = await app.db.transaction(async (tx) => {
+        if (body.id) {
+          const existing = await findUser(tx, tenantId, body.id);
+          if (!existing) throw notFound();
+          if (existing.identity !== 'employee') throw conflict('staff.notStaff');
+          const other = await findUserByEmail(tx, tenantId, body.email);
+          if (other && other.id !== existing.id) throw badField('email', 'auth.emailTaken');
+          await tx
+            .update(users)
+            .set({ email: body.email, name: body.name, phone: body.phone })
+            .where(and(eq(users.tenantId, tenantId), eq(users.id, existing.id)));
+          await assignRoles(tx, tenantId, existing.id, roleIds);
+          return existing.id;
+        }
+        if (!body.password) throw badField('password', 'staff.passwordRequired');
+        const created = await createUser(tx, tenantId, {
+          email: body.email,
+          password: body.password,
+          identity: 'employee',
+          name: body.name,
+          phone: body.phone,
+          company: request.tenant.name,
+        });
+        await assignRoles(tx, tenantId, created.id, roleIds);
+        return created.id;
+      });
+      request.auditTarget = `user:${id}`;
+      return { id };
+    },
+  );
+
+  app.post(
+    '/admin/staff/setStatus',
+    {
+      config: { permission: 'staff:status', audit: 'staff.status' },
+      schema: { tags: ['staff'], body: staffStatusBody },
+    },
+    async (request) => {
+      const tenantId = request.tenant.id;
+      const me = currentUser(request);
+      request.auditTarget = `user:${request.body.id}`;
+      if (request.body.id === me.id && !request.body.enabled) throw conflict('staff.cannotDisableSelf');
+      const target = await findUser(app.db, tenantId, request.body.id);
+      if (!target) throw notFound();
+      if (target.identity !== 'employee') throw conflict('staff.notStaff');
+      await setUserEnabled(app.db, tenantId, target.id, request.body.enabled);
+      return null;
+    },
+  );
+};
+
+export default routes;

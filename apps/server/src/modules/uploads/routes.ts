@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badField, notFound } from '../../lib/errors.ts';
+import { findUpload, localUploadStore, MAX_IMAGE_BYTES, saveImage } from './service.ts';
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const store = localUploadStore(app.config.DATA_DIR);
+
+  /** SPEC section 7: form data in, `data` a list of URLs out. Registration uploads its licence before sign-in. */
+  const uploadImage = async (request: import('fastify').FastifyRequest) => {
+    const file = await request.file({ limits: { fileSize: MAX_IMAGE_BYTES + 1 } }).catch(() => undefined);
+    if (!file) throw badField('file', 'validation.fileMissing');
+    const bytes = await file.toBuffer().catch(() => null);
+    if (!bytes || file.file.truncated) throw badField('file', 'validation.imageTooLarge');
+    const saved = await saveImage(app.db, store, {
+      tenantId: request.tenant.id,
+      userId: request.user?.id ?? null,
+      bytes,
+      originalName: file.filename,
+    });
+    request.auditTarget = `upload:${saved.key}`;
+    return [saved.url];
+  };
+  const uploadConfig = { public: true, audit: 'upload.image' } as const;
+  app.post('/common/upload/images', { config: uploadConfig, schema: { tags: ['upload'] } }, uploadImage);
+  app.post('/common/upload/uploadOss', { config: uploadConfig, schema: { tags: ['upload'] } }, uploadImage);
+  app.post(
+    '/common/upload/uploadNanJin',
+    { config: uploadConfig, schema: { tags: ['upload'] } },
+    uploadImage,
+  );
+
+  app.get(
+    '/uploads/:key',
+    {
+      config: { public: true, raw: true },
+      schema: {
+        tags: ['upload'],
+        params: z.object({ key: z.string().regex(/^[A-Za-z0-9_-]+\.[a-z]{2,4}$/) }),
+      },
+    },
+    async (request, reply) => {
+      const row = await findUpload(app.db, request.tenant.id, request.params.key);
+      if (!row) throw notFound();
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+      reply.header('x-content-type-options', 'nosniff');
+      return reply.type(row.mime).send(store.open(row.key));
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,66 @@
+import type { Language } from '@freight/contracts/api';
+import type { Identity } from '@freight/contracts/identity';
+import type { MessageKey } from '@freight/contracts/messages';
+import type { Config } from '../config.ts';
+import type { Database, Db } from '../db/client.ts';
+import type { TenantBranding, TenantSettings } from '../modules/site/schema.ts';
+
+export interface RequestTenant {
+  id: number;
+  code: string;
+  name: string;
+  branding: TenantBranding;
+  settings: TenantSettings;
+}
+
+export interface RequestUser {
+  id: number;
+  tenantId: number;
+  email: string;
+  name: string;
+  company: string;
+  identity: Identity;
+  organisationId: number | null;
+  locale: string;
+  /** Role codes (`admin`, `editor`, ...) and the identity, for the client's route metadata. */
+  roles: string[];
+  /** Granted menu paths and button keys. */
+  grants: Set<string>;
+  sessionHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+  }
+  interface FastifyRequest {
+    tenant: RequestTenant;
+    user: RequestUser | null;
+    language: Language;
+    /** Set by a handler to tell the audit log which record it touched. */
+    auditTarget?: string;
+  }
+  interface FastifyReply {
+    /** The success message key of the envelope; `ok` by default. */
+    messageKey?: MessageKey;
+    messageParams?: Record<string, string | number>;
+  }
+  interface FastifyContextConfig {
+    /** No session needed. */
+    public?: boolean;
+    /** The grant (menu path or button key) the caller must hold. */
+    permission?: string;
+    /** Writes the call to the operation log under this action name. */
+    audit?: string;
+    /** The handler writes the raw reply (files, HTML): no envelope. */
+    raw?: boolean;
+  }
+}
+
+/** The signed-in user; routes without `public` are guarded, so it is always there in their handlers. */
+export function currentUser(request: { user: RequestUser | null }): RequestUser {
+  if (!request.user) throw new Error('route is public but asked for the user');
+  return request.user;
+}

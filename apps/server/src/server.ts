@@ -1,0 +1,49 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, ensureBuiltinRoles, seedDemo, syncReferenceData } from './db/seed.ts';
+import { createTenant, DEFAULT_TENANT_CODE } from './modules/site/service.ts';
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await syncReferenceData(database.db);
+  let seeded = false;
+  if (config.SEED_DEMO) {
+    seeded = (await seedDemo(database.db)).created;
+  } else {
+    const tenant = await createTenant(database.db, { code: DEFAULT_TENANT_CODE, name: 'Freight portal' });
+    await ensureBuiltinRoles(database.db, tenant.id);
+  }
+
+  const app = await buildApp({ config, database });
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const url = `http://localhost:${config.PORT}`;
+  const lines = [
+    '',
+    `Freight portal is running at ${url}`,
+    `Database: ${database.kind === 'pglite' ? `embedded (${config.DATA_DIR}/db)` : 'PostgreSQL'}`,
+    config.SMTP_URL
+      ? 'E-mail: SMTP'
+      : `E-mail: no SMTP configured; codes and links appear at ${url}/api/dev/mailbox`,
+  ];
+  if (seeded) {
+    lines.push('', `Demo sign-ins (password ${DEMO_PASSWORD} for each):`);
+    for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.label}`);
+  }
+  console.log(lines.join('\n'));
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import {
+  codeField,
+  emailField,
+  englishField,
+  hashedPasswordField,
+  passwordField,
+  phoneField,
+  zipField,
+} from './validation.ts';
+
+export const verificationCodeBody = z.object({
+  email: emailField,
+  purpose: z.enum(['login', 'register']).default('login'),
+});
+
+export const loginFields = z.object({ email: emailField, password: hashedPasswordField, code: codeField });
+/** The sign-in payload, plain or RSA-encrypted as `param` (SPEC section 7). */
+export const loginBody = z.union([z.object({ param: z.string().min(1).max(4096) }), loginFields]);
+
+const newPassword = {
+  password: passwordField,
+  confirmPassword: z.string(),
+};
+const passwordsMatch = <T extends { password: string; confirmPassword: string }>(
+  v: T,
+  ctx: z.RefinementCtx,
+) => {
+  if (v.password !== v.confirmPassword)
+    ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'validation.passwordMismatch' });
+};
+
+const requiredText = (max = 100) => z.string().trim().min(1).max(max);
+
+export const registrationProfile = z.object({
+  name: requiredText(50),
+  surname: requiredText(50),
+  phone: phoneField,
+  wechat: z.string().trim().max(50).optional().default(''),
+  company: requiredText(100),
+  address1: requiredText(200).pipe(englishField),
+  address2: z.string().trim().max(200).pipe(englishField).optional().default(''),
+  zipcode: zipField,
+  city: requiredText(60).pipe(englishField),
+  state: requiredText(60).pipe(englishField),
+  country: requiredText(60),
+  licenseUrl: z.string().trim().min(1).max(500),
+  business: z.array(z.enum(['truck', 'express'])).min(1),
+  monthlyVolume: requiredText(40),
+  goodsTypes: z.array(z.string().trim().min(1).max(60)).min(1).max(20),
+  transportMethods: z.array(z.string().trim().min(1).max(60)).min(1).max(10),
+  preferredLocations: z.array(z.string().trim().min(1).max(120)).length(3),
+});
+
+export const registerBody = registrationProfile
+  .extend({
+    email: emailField,
+    code: codeField,
+    invitationCode: z.string().trim().max(32).optional().default(''),
+    ...newPassword,
+  })
+  .superRefine(passwordsMatch);
+export type RegisterBody = z.infer<typeof registerBody>;
+
+export const retrievePasswordBody = z.union([
+  z.object({ token: z.string().min(10).max(200), ...newPassword }).superRefine(passwordsMatch),
+  z.object({ email: emailField }),
+]);
+
+export const changePasswordBody = z
+  .object({ oldPassword: z.string().min(1).max(128), ...newPassword })
+  .superRefine(passwordsMatch);
+
+export const setLocaleBody = z.object({ locale: z.enum(['en', 'zh_CN']), token: z.string().optional() });
+
+export const saveProfileBody = z.object({
+  name: requiredText(50),
+  phone: z.union([phoneField, z.literal('')]).default(''),
+  company: z.string().trim().max(100).default(''),
+  avatarUrl: z.string().trim().max(500).nullable().optional(),
+});
+
+/** Choices offered by the registration form (`/admin/auth/options`). */
+export const REGISTRATION_OPTIONS = {
+  business: [
+    { value: 'truck', label: '卡车运输', label_en: 'Truck freight' },
+    { value: 'express', label: '快递', label_en: 'Express parcels' },
+  ],
+  monthlyVolume: [
+    { value: '<50', label: '50 票以下', label_en: 'Under 50 shipments' },
+    { value: '50-200', label: '50-200 票', label_en: '50 to 200 shipments' },
+    { value: '200-1000', label: '200-1000 票', label_en: '200 to 1,000 shipments' },
+    { value: '>1000', label: '1000 票以上', label_en: 'Over 1,000 shipments' },
+  ],
+  goodsTypes: [
+    { value: 'general', label: '普通货物', label_en: 'General cargo' },
+    { value: 'electronics', label: '电子产品', label_en: 'Electronics' },
+    { value: 'furniture', label: '家具', label_en: 'Furniture' },
+    { value: 'apparel', label: '服装纺织', label_en: 'Apparel and textiles' },
+    { value: 'food', label: '食品', label_en: 'Food' },
+    { value: 'machinery', label: '机械设备', label_en: 'Machinery' },
+    { value: 'dangerous', label: '危险品', label_en: 'Dangerous goods' },
+  ],
+  transportMethods: [
+    { value: 'LTL', label: '零担 (LTL)', label_en: 'LTL' },
+    { value: 'FTL', label: '整车 (FTL)', label_en: 'FTL' },
+    { value: 'express', label: '快递', label_en: 'Express' },
+  ],
+} as const;

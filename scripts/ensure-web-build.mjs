@@ -1,0 +1,23 @@
+// Builds the web app when its build is missing or older than its sources, so `npm start` serves it.
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const web = new URL('../apps/web/', import.meta.url).pathname;
+const contracts = new URL('../packages/contracts/src/', import.meta.url).pathname;
+const stamp = join(web, 'dist', 'index.html');
+
+function newest(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+const sources = [join(web, 'src'), join(web, 'index.html'), join(web, 'vite.config.ts'), join(web, 'public'), contracts].filter(
+  existsSync,
+);
+const stale = !existsSync(stamp) || Math.max(...sources.map(newest)) > statSync(stamp).mtimeMs;
+if (stale) {
+  console.log('Building the web app…');
+  execSync('npm run build -w @freight/web', { stdio: 'inherit' });
+}

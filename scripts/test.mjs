@@ -1,0 +1,76 @@
+// `npm test`: lint, typecheck, the server suite on the embedded database and on PostgreSQL, then the
+// browser suite. Prints one closing line with the totals.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+
+const root = new URL('..', import.meta.url).pathname;
+const reports = join(root, 'test-results');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const totals = { passed: 0, failed: 0 };
+
+function run(title, command, args, env = {}) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+}
+
+async function postgresAnswers() {
+  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let ok = run('lint', 'npx', ['biome', 'check', '.']);
+ok = run('typecheck', 'npm', ['run', 'typecheck']) && ok;
+
+const vitest = (name, env) =>
+  run(`server tests (${name})`, 'npx', [
+    'vitest', 'run', '--root', 'apps/server', '--reporter=default', '--reporter=json',
+    `--outputFile.json=${join(reports, `server-${name}.json`)}`,
+  ], env);
+
+ok = vitest('pglite', { TEST_DB: 'pglite' }) && ok;
+countVitest(join(reports, 'server-pglite.json'));
+
+if (await postgresAnswers()) {
+  ok = vitest('postgres', { TEST_DB: 'pg', TEST_DATABASE_URL: pgUrl }) && ok;
+  countVitest(join(reports, 'server-postgres.json'));
+} else if (process.env.CI) {
+  console.error(`\nPostgreSQL does not answer at ${pgUrl}; CI needs it for the money tests.`);
+  ok = false;
+} else {
+  console.warn(`\nWARNING: PostgreSQL does not answer at ${pgUrl}: the PostgreSQL run was not done.`);
+  console.warn('Set TEST_DATABASE_URL to a server (trust or password in the URL) to run it.');
+}
+
+ok = run('web build', 'node', ['scripts/ensure-web-build.mjs']) && ok;
+ok = run('browser tests', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'e2e.json'),
+}) && ok;
+countPlaywright(join(reports, 'e2e.json'));
+
+console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
+process.exit(ok && totals.failed === 0 ? 0 : 1);
