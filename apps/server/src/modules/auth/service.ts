@@ -2,7 +2,7 @@ import { type Language, localeFromLanguage, ResultCode } from '@freight/contract
 import type { Identity } from '@freight/contracts/identity';
 import { translate } from '@freight/contracts/messages';
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import {
   hashPassword,
   randomDigits,
@@ -211,23 +211,34 @@ export async function createSession(
   return token;
 }
 
-/** The live session behind a token, within this tenant, with its enabled user. */
-export async function findSession(db: DbOrTx, tenantId: number, token: string) {
-  const tokenHash = sha256Hex(token);
-  const [row] = await db
+function prepareFindSession(db: Db) {
+  return db
     .select({ user: users, tokenHash: sessions.tokenHash })
     .from(sessions)
     .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
     .where(
       and(
-        eq(sessions.tokenHash, tokenHash),
-        eq(sessions.tenantId, tenantId),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        eq(sessions.tenantId, sql.placeholder('tenantId')),
         isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, new Date()),
+        gt(sessions.expiresAt, sql`now()`),
         eq(users.enabled, true),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('find_session');
+}
+// Every authenticated request runs this lookup, so it is planned once per database handle.
+const findSessionStatements = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
+
+/** The live session behind a token, within this tenant, with its enabled user. */
+export async function findSession(db: Db, tenantId: number, token: string) {
+  let statement = findSessionStatements.get(db);
+  if (!statement) {
+    statement = prepareFindSession(db);
+    findSessionStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({ tokenHash: sha256Hex(token), tenantId });
   return row ?? null;
 }
 

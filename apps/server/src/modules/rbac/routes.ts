@@ -19,7 +19,7 @@ import {
 const routes: FastifyPluginAsyncZod = async (app) => {
   const myMenu = async (request: FastifyRequest) => {
     const me = currentUser(request);
-    return menuTreeFor(app.db, await grantsForUser(app.db, me.tenantId, me.id));
+    return menuTreeFor(await grantsForUser(app.db, me.tenantId, me.id));
   };
   app.post('/menu/navigate', { schema: { tags: ['rbac'] } }, myMenu);
   app.post('/admin/role/getUserRole', { schema: { tags: ['rbac'] } }, async (request) => ({

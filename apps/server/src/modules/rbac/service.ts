@@ -58,7 +58,28 @@ export interface UserGrants {
 const pathById = new Map(flattenMenu().map((m) => [m.id, m.path]));
 const parentById = new Map(flattenMenu().map((m) => [m.id, m.parentId]));
 
+/**
+ * Grants are read on every request, so they are kept for a few seconds per user. Any role change in
+ * this process clears the cache at once; other copies of the server see it within the TTL.
+ */
+const GRANTS_TTL_MS = 5_000;
+const grantsCache = new Map<string, { grants: UserGrants; until: number }>();
+
+export function forgetCachedGrants(): void {
+  grantsCache.clear();
+}
+
 export async function grantsForUser(db: DbOrTx, tenantId: number, userId: number): Promise<UserGrants> {
+  const key = `${tenantId}:${userId}`;
+  const hit = grantsCache.get(key);
+  if (hit && hit.until > Date.now()) return hit.grants;
+  const grants = await readGrants(db, tenantId, userId);
+  if (grantsCache.size > 10_000) grantsCache.clear();
+  grantsCache.set(key, { grants, until: Date.now() + GRANTS_TTL_MS });
+  return grants;
+}
+
+async function readGrants(db: DbOrTx, tenantId: number, userId: number): Promise<UserGrants> {
   const rows = await db
     .select({ code: roles.code, menuId: roleGrants.menuId, buttonKey: roleGrants.buttonKey })
     .from(userRoles)
@@ -98,9 +119,23 @@ export interface MenuNode {
 }
 
 /** The menu tree as this user may see it. */
-export async function menuTreeFor(db: DbOrTx, grants: UserGrants): Promise<MenuNode[]> {
-  const items = await db.select().from(menuItems).orderBy(asc(menuItems.sort));
-  const visible = items.filter((i) => grants.menuIds.has(i.id));
+const menuRows = flattenMenu().map((item) => ({
+  id: item.id,
+  parentId: item.parentId,
+  name: item.name,
+  nameEn: item.name_en,
+  icon: item.icon,
+  path: item.path,
+  component: item.component,
+  isShow: item.is_show,
+  permissions: [...(item.permissions ?? [])],
+  keepAlive: item.keepAlive !== false,
+  buttons: [...(item.buttons ?? [])],
+}));
+
+/** The menu tree as this user may see it; the menu is part of the release, so it is read from code. */
+export function menuTreeFor(grants: UserGrants): MenuNode[] {
+  const visible = menuRows.filter((i) => grants.menuIds.has(i.id));
   const build = (parentId: number | null): MenuNode[] =>
     visible
       .filter((i) => i.parentId === parentId)
@@ -240,6 +275,7 @@ export async function setRoleGrants(
   const pages = new Set(menuIds);
   for (const key of buttonKeys) pages.add(menuOfButton.get(key) as number);
   await db.delete(roleGrants).where(and(eq(roleGrants.tenantId, tenantId), eq(roleGrants.roleId, roleId)));
+  forgetCachedGrants();
   const rows = [
     ...[...pages].map((menuId) => ({ tenantId, roleId, menuId, buttonKey: '' })),
     ...buttonKeys.map((key) => ({

@@ -1,0 +1,113 @@
+/**
+ * `npm run bench`: throughput of the platform's hot calls, each next to a bare Fastify route measured
+ * in the same run on the same machine, so the printed ratios mean something anywhere.
+ */
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { testConfig } from '../apps/server/src/config.ts';
+import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
+import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
+
+async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
+  const result = await autocannon({ url, connections: 10, duration: DURATION, ...options });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function bareBaseline(): Promise<number> {
+  const bare = Fastify();
+  bare.get('/ping', async () => ({ code: 200, msg: 'ok', data: null }));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = bare.server.address() as AddressInfo;
+  const value = await rps(`http://127.0.0.1:${port}/ping`);
+  await bare.close();
+  return value;
+}
+
+async function openBenchDatabase(kind: 'pglite' | 'postgres'): Promise<Database | null> {
+  if (kind === 'pglite') return openDatabase({ dataDir: null });
+  const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch {
+    console.warn(`PostgreSQL does not answer at ${adminUrl}: its run is left out.`);
+    return null;
+  }
+  const name = `fp_bench_${process.pid}`;
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
+  const database = await openBenchDatabase(kind);
+  if (!database) return;
+  await syncReferenceData(database.db);
+  const { tenant } = await seedTenant(database.db, { code: 'default', name: 'Bench' });
+  const app = await buildApp({ config: testConfig(), database, mailer: null, serveWeb: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  // Sign-in: each needs its own live code, so the bench stores known codes for the admin first.
+  const email = 'admin@example.com';
+  const logins = 60;
+  const codes = Array.from({ length: logins }, (_, i) => String(100000 + i));
+  const started = performance.now();
+  let token = '';
+  for (const code of codes) {
+    await database.db.insert(verificationCodes).values({
+      tenantId: tenant.id,
+      email,
+      purpose: 'login',
+      codeHash: sha256(`${email}:${code}`),
+      expiresAt: new Date(Date.now() + 600_000),
+    });
+    const res = await fetch(`${base}/api/admin/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: sha256('Demo@123456'), code }),
+    });
+    const body = (await res.json()) as { data: { token: string } };
+    token = body.data.token;
+  }
+  const signInPerSecond = logins / ((performance.now() - started) / 1000);
+
+  const headers = { accesstoken: token, 'content-type': 'application/json' };
+  const menu = await rps(`${base}/api/menu/navigate`, { method: 'POST', headers, body: '{}' });
+  const waitNum = await rps(`${base}/api/admin/recharge/waitNum`, { headers });
+  await app.close();
+  await database.close();
+
+  const row = (name: string, value: number) =>
+    console.log(`${kind.padEnd(9)} ${name.padEnd(26)} ${value.toFixed(0).padStart(8)} req/s   ${(value / baseline).toFixed(3)} × bare`);
+  row('sign-in (argon2id, 1 conn)', signInPerSecond);
+  row('menu fetch', menu);
+  row('waitNum poll', waitNum);
+}
+
+const baseline = await bareBaseline();
+console.log(`baseline  bare Fastify route          ${baseline.toFixed(0).padStart(8)} req/s   1.000 × bare`);
+await benchPortal('pglite', baseline);
+await benchPortal('postgres', baseline);

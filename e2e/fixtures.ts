@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'Demo@123456';
+export const screenshotDir = new URL('./artifacts/screenshots/', import.meta.url).pathname;
+
+/** The newest code the portal mailed to this address, from the dev mailbox (no SMTP in the suite). */
+export async function mailedCode(request: APIRequestContext, email: string): Promise<string> {
+  const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`);
+  const body = await res.json();
+  const text: string = body.data.list[0]?.text ?? '';
+  const code = /\b(\d{6})\b/.exec(text)?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
+
+export async function mailedText(request: APIRequestContext, email: string): Promise<string> {
+  const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`);
+  return (await res.json()).data.list[0]?.text ?? '';
+}
+
+/** Signs in through the login page the way a person does: password, then the code from the mail. */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(password);
+  // Codes may only be re-sent after 60 s; each test signs a user in at most once a minute, or reuses
+  // a session, so a fresh code is always available here.
+  await page.getByTestId('login-get-code').click();
+  await expect(page.getByTestId('login-get-code')).toBeDisabled();
+  const code = await mailedCode(page.request, email);
+  await page.getByTestId('login-code').fill(code);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/home/);
+}
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
