@@ -64,6 +64,8 @@ const zhCN = {
   'staff.passwordRequired': '新建员工需要设置初始密码',
   'staff.cannotDisableSelf': '不能禁用自己的账号',
   'staff.notStaff': '该账号不是员工账号',
+  'accounts.frozen': '账户已冻结,无法扣款',
+  'accounts.insufficient': '可用余额不足',
   'mail.codeSubject': '{{site}} 验证码',
   'mail.codeBody': '您的验证码是 {{code}},{{minutes}} 分钟内有效。如非本人操作,请忽略本邮件。',
   'mail.resetSubject': '{{site}} 重置密码',
@@ -131,6 +133,8 @@ const enUS: Record<MessageKey, string> = {
   'staff.passwordRequired': 'A new staff member needs an initial password',
   'staff.cannotDisableSelf': 'You cannot disable your own account',
   'staff.notStaff': 'This account is not a staff account',
+  'accounts.frozen': 'The account is frozen; it cannot be debited',
+  'accounts.insufficient': 'Not enough available funds',
   'mail.codeSubject': '{{site}} verification code',
   'mail.codeBody':
     'Your verification code is {{code}}. It is valid for {{minutes}} minutes. If you did not ask for it, ignore this e-mail.',

@@ -1,4 +1,5 @@
 // The tables of every module, for typed queries and the migration history.
+export * from '../modules/accounts/schema.ts';
 export * from '../modules/auth/schema.ts';
 export * from '../modules/customers/schema.ts';
 export * from '../modules/mail/schema.ts';

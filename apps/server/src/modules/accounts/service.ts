@@ -1,0 +1,137 @@
+import type { BusinessLine, LedgerType } from '@freight/contracts/accounts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { conflict } from '../../lib/errors.ts';
+import { accounts, ledgerEntries } from './schema.ts';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export async function ensureAccount(db: DbOrTx, tenantId: number, organisationId: number, line: BusinessLine) {
+  await db.insert(accounts).values({ tenantId, organisationId, line }).onConflictDoNothing();
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.tenantId, tenantId), eq(accounts.organisationId, organisationId), eq(accounts.line, line)))
+    .limit(1);
+  if (!row) throw new Error('account vanished after insert');
+  return row;
+}
+
+export async function findAccount(db: DbOrTx, tenantId: number, accountId: number): Promise<AccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export const available = (a: Pick<AccountRow, 'balance' | 'creditLimit' | 'frozen'>) => a.balance + a.creditLimit - a.frozen;
+
+export interface Movement {
+  tenantId: number;
+  accountId: number;
+  type: LedgerType;
+  /** Signed cents: positive credits the account, negative debits it. */
+  amount: bigint;
+  refType?: string;
+  refId?: string;
+  operatorId?: number | null;
+  note?: string;
+  /** A second movement with the same key changes nothing (see `MovementResult.repeated`). */
+  idempotencyKey?: string;
+}
+
+export interface MovementResult {
+  entryId: number;
+  balanceAfter: bigint;
+  /** The movement had already been made under this idempotency key; nothing changed now. */
+  repeated: boolean;
+}
+
+export class InsufficientFundsError extends Error {}
+
+/**
+ * Moves money on one account and writes its ledger row, in one transaction. A debit is a single
+ * conditional UPDATE (available funds checked by the database under the row lock), never
+ * read-then-write, so concurrent debits cannot overdraw. Throws InsufficientFundsError, or a 409
+ * when the account is frozen.
+ */
+export async function moveMoney(db: DbOrTx, movement: Movement): Promise<MovementResult> {
+  return db.transaction(async (tx) => {
+    if (movement.idempotencyKey) {
+      const [done] = await tx
+        .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.tenantId, movement.tenantId), eq(ledgerEntries.idempotencyKey, movement.idempotencyKey)))
+        .limit(1);
+      if (done) return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
+    }
+    const isDebit = movement.amount < 0n;
+    const [updated] = await tx
+      .update(accounts)
+      .set({ balance: sql`${accounts.balance} + ${movement.amount}`, updatedAt: new Date() })
+      .where(
+        and(
+          eq(accounts.tenantId, movement.tenantId),
+          eq(accounts.id, movement.accountId),
+          isDebit ? eq(accounts.status, 'normal') : undefined,
+          isDebit
+            ? sql`${accounts.balance} + ${accounts.creditLimit} - ${accounts.frozen} + ${movement.amount} >= 0`
+            : undefined,
+        ),
+      )
+      .returning({ balance: accounts.balance });
+    if (!updated) {
+      const account = await findAccount(tx, movement.tenantId, movement.accountId);
+      if (!account) throw new Error(`account ${movement.accountId} not found`);
+      if (account.status !== 'normal') throw conflict('accounts.frozen');
+      throw new InsufficientFundsError();
+    }
+    const inserted = await tx
+      .insert(ledgerEntries)
+      .values({
+        tenantId: movement.tenantId,
+        accountId: movement.accountId,
+        type: movement.type,
+        amount: movement.amount,
+        balanceAfter: updated.balance,
+        refType: movement.refType ?? '',
+        refId: movement.refId ?? '',
+        operatorId: movement.operatorId ?? null,
+        note: movement.note ?? '',
+        idempotencyKey: movement.idempotencyKey ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: ledgerEntries.id });
+    if (!inserted[0]) {
+      // A concurrent call with the same key committed first: undo this one, report theirs.
+      throw new RepeatedMovement();
+    }
+    return { entryId: inserted[0].id, balanceAfter: updated.balance, repeated: false };
+  }).catch(async (error) => {
+    if (!(error instanceof RepeatedMovement) || !movement.idempotencyKey) throw error;
+    const [done] = await db
+      .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.tenantId, movement.tenantId), eq(ledgerEntries.idempotencyKey, movement.idempotencyKey)))
+      .limit(1);
+    if (!done) throw error;
+    return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
+  });
+}
+
+class RepeatedMovement extends Error {}
+
+/** Accounts whose balance differs from the sum of their ledger rows (the money invariant); empty when sound. */
+export async function ledgerMismatches(db: DbOrTx, tenantId?: number) {
+  const result = await db.execute(sql`
+    select a.tenant_id, a.id, a.balance_cents, coalesce(sum(l.amount_cents), 0) as ledger_sum
+    from accounts a
+    left join ledger_entries l on l.tenant_id = a.tenant_id and l.account_id = a.id
+    ${tenantId === undefined ? sql`` : sql`where a.tenant_id = ${tenantId}`}
+    group by a.tenant_id, a.id, a.balance_cents
+    having a.balance_cents <> coalesce(sum(l.amount_cents), 0)
+  `);
+  return (result as unknown as { rows: unknown[] }).rows ?? (result as unknown as unknown[]);
+}
