@@ -38,6 +38,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const config = request.routeOptions.config;
     if (config?.public || !request.routeOptions.url) return;
     if (!request.user) throw sessionInvalid();
-    if (config?.permission && !request.user.grants.has(config.permission)) throw forbidden();
+    const needed = config?.permission;
+    if (!needed) return;
+    const grants = request.user.grants;
+    if (typeof needed === 'string' ? !grants.has(needed) : !needed.some((key) => grants.has(key))) throw forbidden();
   });
 });

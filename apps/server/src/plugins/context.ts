@@ -50,8 +50,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No session needed. */
     public?: boolean;
-    /** The grant (menu path or button key) the caller must hold. */
-    permission?: string;
+    /** The grant (menu path or button key) the caller must hold; with a list, any one of them. */
+    permission?: string | readonly string[];
     /** Writes the call to the operation log under this action name. */
     audit?: string;
     /** The handler writes the raw reply (files, HTML): no envelope. */

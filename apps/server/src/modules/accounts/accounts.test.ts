@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createTestApp, type TestContext } from '../../../test/helpers.ts';
 import type { Db } from '../../db/client.ts';
 import { createOrganisation } from '../customers/service.ts';
-import { ledgerEntries } from './schema.ts';
+import { accounts, ledgerEntries } from './schema.ts';
 import { ensureAccount, findAccount, InsufficientFundsError, ledgerMismatches, moveMoney } from './service.ts';
 
 let ctx: TestContext;
@@ -58,10 +58,10 @@ describe('moving money', () => {
 
   it('lets a debit use the credit limit but not the frozen amount', async () => {
     const accountId = await freshAccount(1_000n);
-    await db.execute(
-      // Credit and freeze are set directly here; their own calls come with the account management module.
-      `update accounts set credit_limit_cents = 500, frozen_cents = 200 where id = ${accountId}` as never,
-    );
+    await db
+      .update(accounts)
+      .set({ creditLimit: 500n, frozen: 200n })
+      .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId)));
     await moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1_300n });
     await expect(moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1n })).rejects.toBeInstanceOf(
       InsufficientFundsError,

@@ -1,6 +1,7 @@
 import type { OrganisationType } from '@freight/contracts/identity';
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, like, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import type { RequestUser } from '../../plugins/context.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { invitationCodes, organisations } from './schema.ts';
 
@@ -100,4 +101,42 @@ export async function createInvitationCode(
     .values({ tenantId, code, organisationId, createdBy: options.createdBy, expiresAt: options.expiresAt })
     .onConflictDoNothing();
   return code;
+}
+
+/**
+ * Which organisations a user may see (ARCHITECTURE section 5): staff see the whole tenant; a branch,
+ * agent or customer sees its own organisation and everything under it, never a sibling's.
+ */
+export type OrganisationScope = { kind: 'tenant'; tenantId: number } | { kind: 'subtree'; tenantId: number; path: string };
+
+export async function organisationScope(db: DbOrTx, user: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>): Promise<OrganisationScope> {
+  if (user.identity === 'employee') return { kind: 'tenant', tenantId: user.tenantId };
+  const own = user.organisationId ? await findOrganisation(db, user.tenantId, user.organisationId) : null;
+  // A user without an organisation sees nothing: a path no organisation has.
+  return { kind: 'subtree', tenantId: user.tenantId, path: own?.path ?? '/none/' };
+}
+
+/** Condition on `organisations` for a scope. */
+export function scopeCondition(scope: OrganisationScope): SQL | undefined {
+  return and(
+    eq(organisations.tenantId, scope.tenantId),
+    scope.kind === 'subtree' ? like(organisations.path, `${scope.path}%`) : undefined,
+  );
+}
+
+/**
+ * A subquery of the organisation ids a scope covers, for other modules to filter their own rows by
+ * (`inArray(accounts.organisationId, visibleOrganisationIds(db, scope))`) without reading this table.
+ */
+export function visibleOrganisationIds(db: DbOrTx, scope: OrganisationScope) {
+  return db.select({ id: organisations.id }).from(organisations).where(scopeCondition(scope));
+}
+
+export async function canSeeOrganisation(db: DbOrTx, scope: OrganisationScope, organisationId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(and(scopeCondition(scope), eq(organisations.id, organisationId)))
+    .limit(1);
+  return Boolean(row);
 }
