@@ -31,6 +31,17 @@ const ADMIN_EDITOR = ['admin', 'editor'] as const;
 
 const b = (key: string, name: string, name_en: string): MenuButton => ({ key, name, name_en });
 
+/** Buttons of the customer pages; the same keys on the truck and express pages. */
+const CUSTOMER_BUTTONS: readonly MenuButton[] = [
+  b('customer:save', '新增/编辑', 'Add / edit'),
+  b('customer:status', '启用/禁用', 'Enable / disable'),
+  b('customer:export', '导出', 'Export'),
+  b('customer:invite', '邀请码', 'Invitation codes'),
+  b('customer:price', '价格等级', 'Price levels'),
+  b('account:freeze', '冻结/解冻', 'Freeze / unfreeze'),
+  b('account:credit', '授信额度', 'Credit limit'),
+];
+
 const page = (
   id: number,
   path: string,
@@ -250,6 +261,7 @@ export const MENU: readonly MenuDefinition[] = [
       '代理客户管理',
       'Agent customers',
       'UserSwitchOutlined',
+      { buttons: CUSTOMER_BUTTONS },
     ),
     page(
       72,
@@ -258,8 +270,11 @@ export const MENU: readonly MenuDefinition[] = [
       '直客管理',
       'Direct customers',
       'UserOutlined',
+      { buttons: CUSTOMER_BUTTONS },
     ),
-    page(73, '/allCustomer', 'AllCustomers', '全部客户', 'All customers', 'TeamOutlined'),
+    page(73, '/allCustomer', 'AllCustomers', '全部客户', 'All customers', 'TeamOutlined', {
+      buttons: CUSTOMER_BUTTONS,
+    }),
     page(
       74,
       '/expressBranchManagement',
@@ -269,6 +284,7 @@ export const MENU: readonly MenuDefinition[] = [
       'ApartmentOutlined',
       {
         permissions: ADMIN_EDITOR,
+        buttons: [b('branch:save', '保存', 'Save'), b('branch:status', '启用/禁用', 'Enable / disable')],
       },
     ),
     page(
@@ -278,6 +294,7 @@ export const MENU: readonly MenuDefinition[] = [
       '快递代理客户',
       'Express agent customers',
       'UserSwitchOutlined',
+      { buttons: CUSTOMER_BUTTONS },
     ),
     page(
       76,
@@ -286,6 +303,7 @@ export const MENU: readonly MenuDefinition[] = [
       '快递直客',
       'Express direct customers',
       'UserOutlined',
+      { buttons: CUSTOMER_BUTTONS },
     ),
     page(
       77,
@@ -294,6 +312,7 @@ export const MENU: readonly MenuDefinition[] = [
       '快递全部客户',
       'All express customers',
       'TeamOutlined',
+      { buttons: CUSTOMER_BUTTONS },
     ),
     page(78, '/staff-management', 'StaffManagement', '员工管理', 'Staff', 'IdcardOutlined', {
       permissions: ADMIN_EDITOR,

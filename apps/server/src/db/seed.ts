@@ -1,4 +1,6 @@
+import { BUSINESS_LINES } from '@freight/contracts/accounts';
 import type { Identity } from '@freight/contracts/identity';
+import { ensureAccount } from '../modules/accounts/service.ts';
 
 import { createUser, findUserByEmail } from '../modules/auth/service.ts';
 import { createInvitationCode, createOrganisation } from '../modules/customers/service.ts';
@@ -87,6 +89,8 @@ export async function seedTenant(
       parentId: agent.id,
     });
     const direct = await createOrganisation(tx, tenant.id, { type: 'customer', name: 'Northwind Traders' });
+    for (const org of [branch, agent, customer, direct])
+      for (const line of BUSINESS_LINES) await ensureAccount(tx, tenant.id, org.id, line);
     await createInvitationCode(tx, tenant.id, agent.id, { code: 'AGENT001' });
     await createInvitationCode(tx, tenant.id, branch.id, { code: 'BRANCH01' });
     const orgOf: Record<string, number | null> = {

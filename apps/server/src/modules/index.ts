@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import accountRoutes from './accounts/routes.ts';
 import authRoutes from './auth/routes.ts';
 import commonRoutes from './common/routes.ts';
+import customerRoutes from './customers/routes.ts';
 import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
 import oplogRoutes from './oplog/routes.ts';
@@ -22,6 +24,8 @@ export const modules: FastifyPluginAsync[] = [
   mailRoutes,
   uploadRoutes,
   commonRoutes,
+  customerRoutes,
+  accountRoutes,
   rechargeRoutes,
   noticeRoutes,
 ];

@@ -41,6 +41,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const needed = config?.permission;
     if (!needed) return;
     const grants = request.user.grants;
-    if (typeof needed === 'string' ? !grants.has(needed) : !needed.some((key) => grants.has(key))) throw forbidden();
+    if (typeof needed === 'string' ? !grants.has(needed) : !needed.some((key) => grants.has(key)))
+      throw forbidden();
   });
 });

@@ -7,10 +7,16 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError, type z } from 'zod';
 import { AppError } from '../lib/errors.ts';
 
+/**
+ * The language of the answer: the one the client asks for (the web app always sends its current UI
+ * language), else the signed-in user's saved language, else Chinese.
+ */
 export function languageOf(request: FastifyRequest): Language {
-  if (request.user) return languageFromLocale(request.user.locale);
   const header = String(request.headers['accept-language'] ?? '').toLowerCase();
-  return header.startsWith('en') ? 'en-US' : 'zh-CN';
+  if (header.startsWith('en')) return 'en-US';
+  if (header.startsWith('zh')) return 'zh-CN';
+  if (request.user) return languageFromLocale(request.user.locale);
+  return 'zh-CN';
 }
 
 function send(reply: FastifyReply, status: number, code: number, msg: string, data: unknown = null) {

@@ -4,7 +4,13 @@ import { createTenant, createTestApp, type TestContext } from '../../../test/hel
 import type { Db } from '../../db/client.ts';
 import { createOrganisation } from '../customers/service.ts';
 import { accounts, ledgerEntries } from './schema.ts';
-import { ensureAccount, findAccount, InsufficientFundsError, ledgerMismatches, moveMoney } from './service.ts';
+import {
+  ensureAccount,
+  findAccount,
+  InsufficientFundsError,
+  ledgerMismatches,
+  moveMoney,
+} from './service.ts';
 
 let ctx: TestContext;
 let db: Db;
@@ -38,7 +44,14 @@ async function ledgerOf(accountId: number) {
 describe('moving money', () => {
   it('credits and debits with one ledger row each, carrying the balance after', async () => {
     const accountId = await freshAccount(10_000n);
-    const debit = await moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -2_550n, refType: 'order', refId: 'T1' });
+    const debit = await moveMoney(db, {
+      tenantId,
+      accountId,
+      type: 'order_payment',
+      amount: -2_550n,
+      refType: 'order',
+      refId: 'T1',
+    });
     expect(debit.balanceAfter).toBe(7_450n);
     const rows = await ledgerOf(accountId);
     expect(rows.map((r) => [r.type, r.amount, r.balanceAfter])).toEqual([
@@ -49,9 +62,9 @@ describe('moving money', () => {
 
   it('refuses a debit beyond available funds and writes no ledger row', async () => {
     const accountId = await freshAccount(1_000n);
-    await expect(moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1_001n })).rejects.toBeInstanceOf(
-      InsufficientFundsError,
-    );
+    await expect(
+      moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1_001n }),
+    ).rejects.toBeInstanceOf(InsufficientFundsError);
     expect((await findAccount(db, tenantId, accountId))?.balance).toBe(1_000n);
     expect(await ledgerOf(accountId)).toHaveLength(1);
   });
@@ -63,16 +76,28 @@ describe('moving money', () => {
       .set({ creditLimit: 500n, frozen: 200n })
       .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId)));
     await moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1_300n });
-    await expect(moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1n })).rejects.toBeInstanceOf(
-      InsufficientFundsError,
-    );
+    await expect(
+      moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1n }),
+    ).rejects.toBeInstanceOf(InsufficientFundsError);
     expect((await findAccount(db, tenantId, accountId))?.balance).toBe(-300n);
   });
 
   it('changes nothing the second time a movement with the same key is made, and says so', async () => {
     const accountId = await freshAccount(5_000n);
-    const first = await moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1_000n, idempotencyKey: 'pay:A' });
-    const second = await moveMoney(db, { tenantId, accountId, type: 'order_payment', amount: -1_000n, idempotencyKey: 'pay:A' });
+    const first = await moveMoney(db, {
+      tenantId,
+      accountId,
+      type: 'order_payment',
+      amount: -1_000n,
+      idempotencyKey: 'pay:A',
+    });
+    const second = await moveMoney(db, {
+      tenantId,
+      accountId,
+      type: 'order_payment',
+      amount: -1_000n,
+      idempotencyKey: 'pay:A',
+    });
     expect(first.repeated).toBe(false);
     expect(second).toEqual({ entryId: first.entryId, balanceAfter: 4_000n, repeated: true });
     expect((await findAccount(db, tenantId, accountId))?.balance).toBe(4_000n);
@@ -82,7 +107,13 @@ describe('moving money', () => {
     const accountId = await freshAccount();
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        moveMoney(db, { tenantId, accountId, type: 'recharge', amount: 30_000n, idempotencyKey: 'recharge:42' }),
+        moveMoney(db, {
+          tenantId,
+          accountId,
+          type: 'recharge',
+          amount: 30_000n,
+          idempotencyKey: 'recharge:42',
+        }),
       ),
     );
     expect(results.filter((r) => !r.repeated)).toHaveLength(1);
@@ -102,7 +133,8 @@ describe('moving money', () => {
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(ok).toHaveLength(n);
     expect(refused).toHaveLength(200 - n);
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientFundsError);
+    for (const r of refused)
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientFundsError);
     expect((await findAccount(db, tenantId, accountId))?.balance).toBe(0n);
     expect(await ledgerOf(accountId)).toHaveLength(n + 1);
   });

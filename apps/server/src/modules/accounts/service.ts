@@ -1,23 +1,38 @@
 import type { BusinessLine, LedgerType } from '@freight/contracts/accounts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict } from '../../lib/errors.ts';
 import { accounts, ledgerEntries } from './schema.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
-export async function ensureAccount(db: DbOrTx, tenantId: number, organisationId: number, line: BusinessLine) {
+export async function ensureAccount(
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+  line: BusinessLine,
+) {
   await db.insert(accounts).values({ tenantId, organisationId, line }).onConflictDoNothing();
   const [row] = await db
     .select()
     .from(accounts)
-    .where(and(eq(accounts.tenantId, tenantId), eq(accounts.organisationId, organisationId), eq(accounts.line, line)))
+    .where(
+      and(
+        eq(accounts.tenantId, tenantId),
+        eq(accounts.organisationId, organisationId),
+        eq(accounts.line, line),
+      ),
+    )
     .limit(1);
   if (!row) throw new Error('account vanished after insert');
   return row;
 }
 
-export async function findAccount(db: DbOrTx, tenantId: number, accountId: number): Promise<AccountRow | null> {
+export async function findAccount(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+): Promise<AccountRow | null> {
   const [row] = await db
     .select()
     .from(accounts)
@@ -26,7 +41,8 @@ export async function findAccount(db: DbOrTx, tenantId: number, accountId: numbe
   return row ?? null;
 }
 
-export const available = (a: Pick<AccountRow, 'balance' | 'creditLimit' | 'frozen'>) => a.balance + a.creditLimit - a.frozen;
+export const available = (a: Pick<AccountRow, 'balance' | 'creditLimit' | 'frozen'>) =>
+  a.balance + a.creditLimit - a.frozen;
 
 export interface Movement {
   tenantId: number;
@@ -58,67 +74,79 @@ export class InsufficientFundsError extends Error {}
  * when the account is frozen.
  */
 export async function moveMoney(db: DbOrTx, movement: Movement): Promise<MovementResult> {
-  return db.transaction(async (tx) => {
-    if (movement.idempotencyKey) {
-      const [done] = await tx
+  return db
+    .transaction(async (tx) => {
+      if (movement.idempotencyKey) {
+        const [done] = await tx
+          .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
+          .from(ledgerEntries)
+          .where(
+            and(
+              eq(ledgerEntries.tenantId, movement.tenantId),
+              eq(ledgerEntries.idempotencyKey, movement.idempotencyKey),
+            ),
+          )
+          .limit(1);
+        if (done) return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
+      }
+      const isDebit = movement.amount < 0n;
+      const [updated] = await tx
+        .update(accounts)
+        .set({ balance: sql`${accounts.balance} + ${movement.amount}`, updatedAt: new Date() })
+        .where(
+          and(
+            eq(accounts.tenantId, movement.tenantId),
+            eq(accounts.id, movement.accountId),
+            isDebit ? eq(accounts.status, 'normal') : undefined,
+            isDebit
+              ? sql`${accounts.balance} + ${accounts.creditLimit} - ${accounts.frozen} + ${movement.amount} >= 0`
+              : undefined,
+          ),
+        )
+        .returning({ balance: accounts.balance });
+      if (!updated) {
+        const account = await findAccount(tx, movement.tenantId, movement.accountId);
+        if (!account) throw new Error(`account ${movement.accountId} not found`);
+        if (account.status !== 'normal') throw conflict('accounts.frozen');
+        throw new InsufficientFundsError();
+      }
+      const inserted = await tx
+        .insert(ledgerEntries)
+        .values({
+          tenantId: movement.tenantId,
+          accountId: movement.accountId,
+          type: movement.type,
+          amount: movement.amount,
+          balanceAfter: updated.balance,
+          refType: movement.refType ?? '',
+          refId: movement.refId ?? '',
+          operatorId: movement.operatorId ?? null,
+          note: movement.note ?? '',
+          idempotencyKey: movement.idempotencyKey ?? null,
+        })
+        .onConflictDoNothing()
+        .returning({ id: ledgerEntries.id });
+      if (!inserted[0]) {
+        // A concurrent call with the same key committed first: undo this one, report theirs.
+        throw new RepeatedMovement();
+      }
+      return { entryId: inserted[0].id, balanceAfter: updated.balance, repeated: false };
+    })
+    .catch(async (error) => {
+      if (!(error instanceof RepeatedMovement) || !movement.idempotencyKey) throw error;
+      const [done] = await db
         .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
         .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.tenantId, movement.tenantId), eq(ledgerEntries.idempotencyKey, movement.idempotencyKey)))
+        .where(
+          and(
+            eq(ledgerEntries.tenantId, movement.tenantId),
+            eq(ledgerEntries.idempotencyKey, movement.idempotencyKey),
+          ),
+        )
         .limit(1);
-      if (done) return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
-    }
-    const isDebit = movement.amount < 0n;
-    const [updated] = await tx
-      .update(accounts)
-      .set({ balance: sql`${accounts.balance} + ${movement.amount}`, updatedAt: new Date() })
-      .where(
-        and(
-          eq(accounts.tenantId, movement.tenantId),
-          eq(accounts.id, movement.accountId),
-          isDebit ? eq(accounts.status, 'normal') : undefined,
-          isDebit
-            ? sql`${accounts.balance} + ${accounts.creditLimit} - ${accounts.frozen} + ${movement.amount} >= 0`
-            : undefined,
-        ),
-      )
-      .returning({ balance: accounts.balance });
-    if (!updated) {
-      const account = await findAccount(tx, movement.tenantId, movement.accountId);
-      if (!account) throw new Error(`account ${movement.accountId} not found`);
-      if (account.status !== 'normal') throw conflict('accounts.frozen');
-      throw new InsufficientFundsError();
-    }
-    const inserted = await tx
-      .insert(ledgerEntries)
-      .values({
-        tenantId: movement.tenantId,
-        accountId: movement.accountId,
-        type: movement.type,
-        amount: movement.amount,
-        balanceAfter: updated.balance,
-        refType: movement.refType ?? '',
-        refId: movement.refId ?? '',
-        operatorId: movement.operatorId ?? null,
-        note: movement.note ?? '',
-        idempotencyKey: movement.idempotencyKey ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: ledgerEntries.id });
-    if (!inserted[0]) {
-      // A concurrent call with the same key committed first: undo this one, report theirs.
-      throw new RepeatedMovement();
-    }
-    return { entryId: inserted[0].id, balanceAfter: updated.balance, repeated: false };
-  }).catch(async (error) => {
-    if (!(error instanceof RepeatedMovement) || !movement.idempotencyKey) throw error;
-    const [done] = await db
-      .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.tenantId, movement.tenantId), eq(ledgerEntries.idempotencyKey, movement.idempotencyKey)))
-      .limit(1);
-    if (!done) throw error;
-    return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
-  });
+      if (!done) throw error;
+      return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
+    });
 }
 
 class RepeatedMovement extends Error {}
@@ -134,4 +162,116 @@ export async function ledgerMismatches(db: DbOrTx, tenantId?: number) {
     having a.balance_cents <> coalesce(sum(l.amount_cents), 0)
   `);
   return (result as unknown as { rows: unknown[] }).rows ?? (result as unknown as unknown[]);
+}
+
+/* ---------- account management by staff ---------- */
+
+async function recordEvent(
+  tx: DbOrTx,
+  account: AccountRow,
+  type: LedgerType,
+  operatorId: number,
+  note: string,
+): Promise<void> {
+  // Status and credit changes move no money: a zero row keeps them in the account's history.
+  await tx.insert(ledgerEntries).values({
+    tenantId: account.tenantId,
+    accountId: account.id,
+    type,
+    amount: 0n,
+    balanceAfter: account.balance,
+    operatorId,
+    note,
+    refType: 'account',
+    refId: String(account.id),
+  });
+}
+
+export async function freezeAccount(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  operatorId: number,
+  reason: string,
+) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(accounts)
+      .set({ status: 'frozen', updatedAt: new Date() })
+      .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId), eq(accounts.status, 'normal')))
+      .returning();
+    if (!row) throw conflict('accounts.alreadyFrozen');
+    await recordEvent(tx, row, 'freeze', operatorId, reason);
+    return row;
+  });
+}
+
+export async function unfreezeAccount(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  operatorId: number,
+  reason: string,
+) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(accounts)
+      .set({ status: 'normal', updatedAt: new Date() })
+      .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId), eq(accounts.status, 'frozen')))
+      .returning();
+    if (!row) throw conflict('accounts.notFrozen');
+    await recordEvent(tx, row, 'unfreeze', operatorId, reason);
+    return row;
+  });
+}
+
+/** A new credit limit; refused when it would leave the account owing more than it may. */
+export async function setCreditLimit(
+  db: DbOrTx,
+  input: { tenantId: number; accountId: number; creditLimit: bigint; operatorId: number; reason: string },
+) {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.tenantId, input.tenantId), eq(accounts.id, input.accountId)))
+      .for('update');
+    if (!before) return null;
+    if (before.balance + input.creditLimit - before.frozen < 0n) throw conflict('accounts.creditBelowUsed');
+    const [row] = await tx
+      .update(accounts)
+      .set({ creditLimit: input.creditLimit, updatedAt: new Date() })
+      .where(and(eq(accounts.tenantId, input.tenantId), eq(accounts.id, input.accountId)))
+      .returning();
+    if (!row) return null;
+    await recordEvent(
+      tx,
+      row,
+      'credit_limit',
+      input.operatorId,
+      `${before.creditLimit} -> ${input.creditLimit}: ${input.reason}`,
+    );
+    return row;
+  });
+}
+
+/** Summaries of the accounts of these organisations on one line, keyed by organisation. */
+export async function accountsOfOrganisations(
+  db: DbOrTx,
+  tenantId: number,
+  organisationIds: number[],
+  line: BusinessLine,
+) {
+  if (organisationIds.length === 0) return new Map<number, AccountRow>();
+  const rows = await db
+    .select()
+    .from(accounts)
+    .where(
+      and(
+        eq(accounts.tenantId, tenantId),
+        eq(accounts.line, line),
+        inArray(accounts.organisationId, organisationIds),
+      ),
+    );
+  return new Map(rows.map((r) => [r.organisationId, r]));
 }

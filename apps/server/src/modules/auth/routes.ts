@@ -1,3 +1,4 @@
+import { BUSINESS_LINES } from '@freight/contracts/accounts';
 import { languageFromLocale, ResultCode } from '@freight/contracts/api';
 import {
   changePasswordBody,
@@ -16,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { ensureAccount } from '../accounts/service.ts';
 import { createOrganisation, organisationForInvitation } from '../customers/service.ts';
 import { assignRoles, roleIdsByCode } from '../rbac/service.ts';
 import { decryptParam, loginKeyPair } from './keys.ts';
@@ -77,7 +79,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     let payload: unknown = request.body;
     if (request.body.param) {
       payload = decryptParam((await loginKeyPair(app.db)).privateKey, request.body.param);
-      if (!payload) throw new AppError(ResultCode.BadInput, 'auth.decryptFailed');
+      if (!payload) throw badField('param', 'auth.decryptFailed');
     }
     const fields = loginFields.parse(payload);
     const { token, user } = await login(app.db, {
@@ -145,6 +147,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         locale: request.language === 'en-US' ? 'en' : 'zh_CN',
         profile,
       });
+      for (const line of BUSINESS_LINES) await ensureAccount(tx, tenantId, organisation.id, line);
       const roleIds = await roleIdsByCode(tx, tenantId, ['customer']);
       await assignRoles(tx, tenantId, created.id, [...roleIds.values()]);
       return created;

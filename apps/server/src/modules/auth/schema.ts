@@ -113,7 +113,10 @@ export const passwordResets = pgTable(
   (t) => [index('password_resets_user').on(t.tenantId, t.userId)],
 );
 
-/** Failed sign-ins, counted per e-mail for the lock-out; kept in the database so every copy agrees. */
+/**
+ * Sign-in attempts not (yet) successful, counted per e-mail for the lock-out; a success clears them. Kept
+ * in the database so every copy agrees.
+ */
 export const loginFailures = pgTable(
   'login_failures',
   {

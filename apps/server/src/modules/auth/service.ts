@@ -1,7 +1,7 @@
 import { type Language, localeFromLanguage, ResultCode } from '@freight/contracts/api';
 import type { Identity } from '@freight/contracts/identity';
 import { translate } from '@freight/contracts/messages';
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import {
   hashPassword,
@@ -147,7 +147,7 @@ export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: C
   });
 }
 
-/** Checks and spends the newest live code; wrong guesses count against it, and it dies after five. */
+/** Checks and spends the newest live code; every guess uses up one of its five attempts. */
 export async function consumeVerificationCode(
   db: DbOrTx,
   tenantId: number,
@@ -170,14 +170,21 @@ export async function consumeVerificationCode(
     )
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
-  if (!live || live.attempts >= CODE_MAX_ATTEMPTS) return false;
-  if (live.codeHash !== sha256Hex(`${address}:${code}`)) {
-    await db
-      .update(verificationCodes)
-      .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-      .where(and(eq(verificationCodes.tenantId, tenantId), eq(verificationCodes.id, live.id)));
-    return false;
-  }
+  if (!live) return false;
+  // The attempt is claimed before the guess is compared, so parallel guesses share the same five.
+  const [claimed] = await db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(verificationCodes.tenantId, tenantId),
+        eq(verificationCodes.id, live.id),
+        isNull(verificationCodes.usedAt),
+        lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS),
+      ),
+    )
+    .returning({ id: verificationCodes.id });
+  if (!claimed || live.codeHash !== sha256Hex(`${address}:${code}`)) return false;
   // Spending is conditional, so two requests racing with the same code succeed once.
   const spent = await db
     .update(verificationCodes)
@@ -279,6 +286,11 @@ export interface LoginInput {
  */
 export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: string; user: UserRow }> {
   const email = normEmail(input.email);
+  // The attempt is written down before it is judged, so parallel guesses count against the same ten.
+  const [attempt] = await db
+    .insert(loginFailures)
+    .values({ tenantId: input.tenantId, email, ip: input.ip })
+    .returning({ id: loginFailures.id });
   const [failures] = await db
     .select({ n: count() })
     .from(loginFailures)
@@ -289,17 +301,26 @@ export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: str
         gt(loginFailures.createdAt, minutesAgo(LOGIN_LOCK_MINUTES)),
       ),
     );
-  if ((failures?.n ?? 0) >= LOGIN_MAX_FAILURES) throw tooMany('auth.loginLocked');
+  if ((failures?.n ?? 0) > LOGIN_MAX_FAILURES) {
+    // A refused attempt was never judged, so it does not prolong the lock.
+    if (attempt)
+      await db
+        .delete(loginFailures)
+        .where(and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.id, attempt.id)));
+    throw tooMany('auth.loginLocked');
+  }
 
-  const fail = async () => {
-    await db.insert(loginFailures).values({ tenantId: input.tenantId, email, ip: input.ip });
-    return new AppError(ResultCode.BadInput, 'auth.loginFailed');
-  };
+  const failed = () => new AppError(ResultCode.BadInput, 'auth.loginFailed');
   const user = await findUserByEmail(db, input.tenantId, email);
-  const passwordOk = user ? await verifyPasswordDigest(user.passwordHash, input.passwordDigest) : false;
-  if (!user || !passwordOk) throw await fail();
-  if (!(await consumeVerificationCode(db, input.tenantId, email, 'login', input.code))) throw await fail();
-  if (!user.enabled) throw new AppError(ResultCode.Forbidden, 'auth.accountDisabled');
+  // An unknown e-mail costs the same argon2 check as a known one, so the timing does not tell them apart.
+  const passwordOk = await verifyPasswordDigest(
+    user?.passwordHash ?? (await unknownUserHash()),
+    input.passwordDigest,
+  );
+  if (!user || !passwordOk) throw failed();
+  if (!(await consumeVerificationCode(db, input.tenantId, email, 'login', input.code))) throw failed();
+  // Not a permission problem of a signed-in user (401 sends the client to /401): the account's state.
+  if (!user.enabled) throw new AppError(ResultCode.Conflict, 'auth.accountDisabled');
 
   await db
     .delete(loginFailures)
@@ -310,6 +331,12 @@ export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: str
     .where(and(eq(users.tenantId, input.tenantId), eq(users.id, user.id)));
   const token = await createSession(db, { ...input, userId: user.id });
   return { token, user };
+}
+
+let unknownUserHashPromise: Promise<string> | undefined;
+function unknownUserHash(): Promise<string> {
+  unknownUserHashPromise ??= hashPassword(randomToken());
+  return unknownUserHashPromise;
 }
 
 /* ---------- passwords ---------- */
@@ -405,4 +432,59 @@ export async function setUserEnabled(db: DbOrTx, tenantId: number, userId: numbe
   if (!row) return false;
   if (!enabled) await revokeUserSessions(db, tenantId, userId);
   return true;
+}
+
+/** How many users each of these organisations has. */
+export async function countUsersByOrganisation(db: DbOrTx, tenantId: number, organisationIds: number[]) {
+  if (organisationIds.length === 0) return new Map<number, number>();
+  const rows = await db
+    .select({ organisationId: users.organisationId, n: count() })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), inArray(users.organisationId, organisationIds)))
+    .groupBy(users.organisationId);
+  return new Map(rows.map((r) => [r.organisationId as number, r.n]));
+}
+
+export async function usersOfOrganisation(db: DbOrTx, tenantId: number, organisationId: number) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      phone: users.phone,
+      identity: users.identity,
+      enabled: users.enabled,
+      lastLoginAt: users.lastLoginAt,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.organisationId, organisationId)))
+    .orderBy(users.id);
+}
+
+/** Enables or disables every user of an organisation; disabling ends their sessions. */
+export async function setOrganisationUsersEnabled(
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+  enabled: boolean,
+) {
+  const changed = await db
+    .update(users)
+    .set({ enabled })
+    .where(and(eq(users.tenantId, tenantId), eq(users.organisationId, organisationId)))
+    .returning({ id: users.id });
+  if (!enabled) for (const u of changed) await revokeUserSessions(db, tenantId, u.id);
+}
+
+export async function updateUserProfile(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+  fields: { email?: string; name?: string; phone?: string },
+) {
+  await db
+    .update(users)
+    .set({ ...fields, ...(fields.email ? { email: normEmail(fields.email) } : {}) })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }

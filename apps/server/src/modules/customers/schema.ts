@@ -1,8 +1,10 @@
 import type { OrganisationType } from '@freight/contracts/identity';
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -51,4 +53,24 @@ export const invitationCodes = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('invitation_codes_code').on(t.tenantId, t.code),
   ],
+);
+
+/**
+ * The markup a parent sets for a child organisation, per business line and optionally per product or
+ * channel (`productKey` empty means every one of the line). The child's price = the parent's price
+ * with this markup on top; see `priceChain` in the contracts.
+ */
+export const priceLevels = pgTable(
+  'price_levels',
+  {
+    tenantId: tenantId(),
+    organisationId: bigint('organisation_id', { mode: 'number' }).notNull(),
+    line: text('line').$type<'truck' | 'express'>().notNull(),
+    productKey: text('product_key').notNull().default(''),
+    markupPercentBp: integer('markup_percent_bp').notNull().default(0),
+    markupFixedCents: bigint('markup_fixed_cents', { mode: 'bigint' }).notNull().default(sql`0`),
+    updatedBy: bigint('updated_by', { mode: 'number' }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.organisationId, t.line, t.productKey] })],
 );

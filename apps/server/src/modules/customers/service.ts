@@ -1,9 +1,11 @@
+import type { Markup } from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
-import { and, eq, gt, isNull, like, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
-import type { RequestUser } from '../../plugins/context.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { invitationCodes, organisations } from './schema.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import { invitationCodes, organisations, priceLevels } from './schema.ts';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
 
@@ -107,9 +109,14 @@ export async function createInvitationCode(
  * Which organisations a user may see (ARCHITECTURE section 5): staff see the whole tenant; a branch,
  * agent or customer sees its own organisation and everything under it, never a sibling's.
  */
-export type OrganisationScope = { kind: 'tenant'; tenantId: number } | { kind: 'subtree'; tenantId: number; path: string };
+export type OrganisationScope =
+  | { kind: 'tenant'; tenantId: number }
+  | { kind: 'subtree'; tenantId: number; path: string };
 
-export async function organisationScope(db: DbOrTx, user: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>): Promise<OrganisationScope> {
+export async function organisationScope(
+  db: DbOrTx,
+  user: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>,
+): Promise<OrganisationScope> {
   if (user.identity === 'employee') return { kind: 'tenant', tenantId: user.tenantId };
   const own = user.organisationId ? await findOrganisation(db, user.tenantId, user.organisationId) : null;
   // A user without an organisation sees nothing: a path no organisation has.
@@ -132,11 +139,234 @@ export function visibleOrganisationIds(db: DbOrTx, scope: OrganisationScope) {
   return db.select({ id: organisations.id }).from(organisations).where(scopeCondition(scope));
 }
 
-export async function canSeeOrganisation(db: DbOrTx, scope: OrganisationScope, organisationId: number): Promise<boolean> {
+export async function canSeeOrganisation(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  organisationId: number,
+): Promise<boolean> {
   const [row] = await db
     .select({ id: organisations.id })
     .from(organisations)
     .where(and(scopeCondition(scope), eq(organisations.id, organisationId)))
     .limit(1);
   return Boolean(row);
+}
+
+/* ---------- organisation management ---------- */
+
+export type ListKind = import('@freight/contracts/customers').CustomerListKind;
+
+const parentOrg = alias(organisations, 'parent_org');
+
+/** Rows of one customer page, within the caller's scope. */
+export function organisationListCondition(
+  scope: OrganisationScope,
+  filter: { kind: ListKind; keyword?: string; enabled?: boolean; parentId?: number },
+): SQL | undefined {
+  const byKind: Record<ListKind, SQL | undefined> = {
+    branch: eq(organisations.type, 'branch'),
+    agent: eq(organisations.type, 'agent'),
+    agentCustomer: and(eq(organisations.type, 'customer'), eq(parentOrg.type, 'agent')),
+    directCustomer: and(
+      eq(organisations.type, 'customer'),
+      or(isNull(organisations.parentId), eq(parentOrg.type, 'branch')),
+    ),
+    allCustomer: eq(organisations.type, 'customer'),
+  };
+  const keyword = filter.keyword ? `%${filter.keyword}%` : null;
+  return and(
+    scopeCondition(scope),
+    byKind[filter.kind],
+    keyword
+      ? or(
+          ilike(organisations.name, keyword),
+          ilike(organisations.contactName, keyword),
+          ilike(organisations.contactEmail, keyword),
+          ilike(organisations.contactPhone, keyword),
+        )
+      : undefined,
+    filter.enabled === undefined ? undefined : eq(organisations.enabled, filter.enabled),
+    filter.parentId ? eq(organisations.parentId, filter.parentId) : undefined,
+  );
+}
+
+export async function listOrganisations(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  filter: Parameters<typeof organisationListCondition>[1],
+  page?: { page: number; limit: number },
+) {
+  const condition = organisationListCondition(scope, filter);
+  const base = db
+    .select({
+      id: organisations.id,
+      type: organisations.type,
+      name: organisations.name,
+      parentId: organisations.parentId,
+      parentName: parentOrg.name,
+      parentType: parentOrg.type,
+      contactName: organisations.contactName,
+      contactEmail: organisations.contactEmail,
+      contactPhone: organisations.contactPhone,
+      enabled: organisations.enabled,
+      createdAt: organisations.createdAt,
+    })
+    .from(organisations)
+    .leftJoin(
+      parentOrg,
+      and(eq(parentOrg.tenantId, organisations.tenantId), eq(parentOrg.id, organisations.parentId)),
+    )
+    .where(condition)
+    .orderBy(desc(organisations.id));
+  const list = page
+    ? await base.limit(page.limit).offset((page.page - 1) * page.limit)
+    : await base.limit(50_000);
+  const [total] = await db
+    .select({ n: count() })
+    .from(organisations)
+    .leftJoin(
+      parentOrg,
+      and(eq(parentOrg.tenantId, organisations.tenantId), eq(parentOrg.id, organisations.parentId)),
+    )
+    .where(condition);
+  return { list, total: total?.n ?? 0 };
+}
+
+export async function updateOrganisation(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+  fields: { name: string; contactName: string; contactEmail: string; contactPhone: string },
+) {
+  await db
+    .update(organisations)
+    .set(fields)
+    .where(and(eq(organisations.tenantId, tenantId), eq(organisations.id, id)));
+}
+
+/** Enables or disables one organisation; disabling is refused while enabled organisations hang under it. */
+export async function setOrganisationEnabled(db: DbOrTx, tenantId: number, id: number, enabled: boolean) {
+  if (!enabled) {
+    const [child] = await db
+      .select({ id: organisations.id })
+      .from(organisations)
+      .where(
+        and(
+          eq(organisations.tenantId, tenantId),
+          eq(organisations.parentId, id),
+          eq(organisations.enabled, true),
+        ),
+      )
+      .limit(1);
+    if (child) return 'hasActiveChildren' as const;
+  }
+  await db
+    .update(organisations)
+    .set({ enabled })
+    .where(and(eq(organisations.tenantId, tenantId), eq(organisations.id, id)));
+  return 'ok' as const;
+}
+
+export async function listInvitationCodes(db: DbOrTx, tenantId: number, organisationId: number) {
+  return db
+    .select()
+    .from(invitationCodes)
+    .where(and(eq(invitationCodes.tenantId, tenantId), eq(invitationCodes.organisationId, organisationId)))
+    .orderBy(desc(invitationCodes.id));
+}
+
+export async function revokeInvitationCode(db: DbOrTx, tenantId: number, organisationId: number, id: number) {
+  const rows = await db
+    .update(invitationCodes)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(invitationCodes.tenantId, tenantId),
+        eq(invitationCodes.organisationId, organisationId),
+        eq(invitationCodes.id, id),
+        isNull(invitationCodes.revokedAt),
+      ),
+    )
+    .returning({ id: invitationCodes.id });
+  return rows.length === 1;
+}
+
+/* ---------- price levels ---------- */
+
+export async function priceLevelsOf(db: DbOrTx, tenantId: number, organisationId: number) {
+  return db
+    .select()
+    .from(priceLevels)
+    .where(and(eq(priceLevels.tenantId, tenantId), eq(priceLevels.organisationId, organisationId)));
+}
+
+export async function savePriceLevel(
+  db: DbOrTx,
+  input: {
+    tenantId: number;
+    organisationId: number;
+    line: 'truck' | 'express';
+    productKey: string;
+    markupPercentBp: number;
+    markupFixedCents: bigint;
+    updatedBy: number;
+  },
+) {
+  await db
+    .insert(priceLevels)
+    .values(input)
+    .onConflictDoUpdate({
+      target: [priceLevels.tenantId, priceLevels.organisationId, priceLevels.line, priceLevels.productKey],
+      set: {
+        markupPercentBp: input.markupPercentBp,
+        markupFixedCents: input.markupFixedCents,
+        updatedBy: input.updatedBy,
+        updatedAt: new Date(),
+      },
+    });
+}
+
+/**
+ * The markups from the top of the tree down to this organisation, for one line and product: what the
+ * truck and express modules apply to the operator's cost to price each level of an order. A product's
+ * own level wins over the line's default; a level with none set adds nothing.
+ */
+export async function markupChain(
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+  line: 'truck' | 'express',
+  productKey = '',
+): Promise<{ organisationId: number; type: OrganisationType; markup: Markup }[]> {
+  const org = await findOrganisation(db, tenantId, organisationId);
+  if (!org) return [];
+  const ids = org.path.split('/').filter(Boolean).map(Number);
+  const [orgs, levels] = await Promise.all([
+    db
+      .select({ id: organisations.id, type: organisations.type })
+      .from(organisations)
+      .where(and(eq(organisations.tenantId, tenantId), inArray(organisations.id, ids))),
+    db
+      .select()
+      .from(priceLevels)
+      .where(
+        and(
+          eq(priceLevels.tenantId, tenantId),
+          inArray(priceLevels.organisationId, ids),
+          eq(priceLevels.line, line),
+          inArray(priceLevels.productKey, productKey ? ['', productKey] : ['']),
+        ),
+      ),
+  ]);
+  const typeOf = new Map(orgs.map((o) => [o.id, o.type]));
+  return ids.map((id) => {
+    const own = levels.filter((l) => l.organisationId === id);
+    const level =
+      own.find((l) => l.productKey === productKey && productKey) ?? own.find((l) => l.productKey === '');
+    return {
+      organisationId: id,
+      type: typeOf.get(id) ?? 'customer',
+      markup: { percentBp: level?.markupPercentBp ?? 0, fixedCents: level?.markupFixedCents ?? 0n },
+    };
+  });
 }

@@ -22,6 +22,15 @@ const customerButtons = [
   'express-order:export',
 ];
 
+/** What a branch or agent may do with the organisations under it. */
+const organisationButtons = [
+  'customer:save',
+  'customer:status',
+  'customer:export',
+  'customer:invite',
+  'customer:price',
+];
+
 export interface BuiltinRole {
   code: string;
   name: string;
@@ -61,7 +70,7 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     nameEn: 'Branch office',
     description: 'A branch office and its agents and customers',
     menuIds: [...customerPages, 71, 72, 73, 75, 76, 77, 91],
-    buttonKeys: customerButtons,
+    buttonKeys: [...customerButtons, ...organisationButtons],
   },
   {
     code: 'agent',
@@ -69,7 +78,7 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     nameEn: 'Agent',
     description: 'An agent and its customers',
     menuIds: [...customerPages, 71, 75, 91],
-    buttonKeys: customerButtons,
+    buttonKeys: [...customerButtons, ...organisationButtons],
   },
   {
     code: 'customer',

@@ -1,0 +1,373 @@
+import { applyMarkup, priceChain } from '@freight/contracts/customers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  badFields,
+  call,
+  createTenant,
+  createTestApp,
+  signIn,
+  signInAs,
+  type TestContext,
+  type TestTenant,
+} from '../../../test/helpers.ts';
+import { ledgerMismatches } from '../accounts/service.ts';
+import { markupChain } from './service.ts';
+
+let ctx: TestContext;
+let t: TestTenant;
+let other: TestTenant;
+const tokens: Record<string, string> = {};
+
+const post = (url: string, body: unknown, who: string, tenant = t) =>
+  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  t = await createTenant(ctx);
+  other = await createTenant(ctx);
+  for (const who of ['admin', 'editor', 'branch', 'agent', 'customer', 'direct'] as const)
+    tokens[who] = await signInAs(ctx, t, who);
+  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
+});
+afterEach(async () => {
+  expect(await ledgerMismatches(ctx.database.db)).toEqual([]);
+});
+afterAll(() => ctx.close());
+
+async function list(who: string, kind: string, extra: Record<string, unknown> = {}) {
+  const res = await post(
+    '/api/admin/customer/list',
+    { kind, line: 'truck', page: 1, limit: 50, ...extra },
+    who,
+  );
+  return res.json();
+}
+
+async function createOrg(who: string, body: Record<string, unknown>) {
+  const email = `u${Math.random().toString(36).slice(2, 10)}@${t.tenant.code}.example.com`;
+  const res = await post(
+    '/api/admin/customer/save',
+    { user: { email, name: 'First user', password: 'secret123' }, ...body },
+    who,
+  );
+  return { res, email, id: res.json().data?.id as number };
+}
+
+describe('organisation lists and visibility', () => {
+  it('shows staff every branch, and the branch page to nobody else', async () => {
+    const branches = await list('admin', 'branch');
+    expect(branches.code).toBe(200);
+    expect(branches.data.list.map((o: any) => o.name)).toContain('East Coast Branch');
+    expect(branches.data.list[0].account).toMatchObject({
+      balance: '0.00',
+      available: '0.00',
+      status: 'normal',
+    });
+    expect((await list('agent', 'branch')).code).toBe(401);
+    expect((await list('customer', 'agentCustomer')).code).toBe(401);
+  });
+
+  it("lets an agent see its own customers and never another agent's", async () => {
+    const branchId = (await list('admin', 'branch')).data.list.find(
+      (o: any) => o.name === 'East Coast Branch',
+    ).id;
+    const rival = await createOrg('admin', { type: 'agent', parentId: branchId, name: 'Rival Agency' });
+    expect(rival.res.json().code).toBe(200);
+    const rivalCustomer = await createOrg('admin', {
+      type: 'customer',
+      parentId: rival.id,
+      name: 'Rival Shipper',
+    });
+    expect(rivalCustomer.res.json().code).toBe(200);
+
+    const mine = (await list('agent', 'agentCustomer')).data.list.map((o: any) => o.name);
+    expect(mine).toContain('Acme Imports');
+    expect(mine).not.toContain('Rival Shipper');
+    const theirs = (await list('admin', 'agentCustomer')).data.list.map((o: any) => o.name);
+    expect(theirs).toEqual(expect.arrayContaining(['Acme Imports', 'Rival Shipper']));
+
+    // Ids of another agent's customer reveal nothing either.
+    const info = await post('/api/admin/customer/info', { id: rivalCustomer.id }, 'agent');
+    expect(info.json().code).toBe(404);
+    const users = await post('/api/admin/customer/users', { id: rivalCustomer.id }, 'agent');
+    expect(users.json().code).toBe(404);
+  });
+
+  it('lists direct customers apart from agent customers', async () => {
+    const direct = (await list('admin', 'directCustomer')).data.list.map((o: any) => o.name);
+    expect(direct).toContain('Northwind Traders');
+    expect(direct).not.toContain('Acme Imports');
+  });
+
+  it('filters by keyword and enabled, and pages', async () => {
+    const hit = await list('admin', 'allCustomer', { keyword: 'acme' });
+    expect(hit.data.list.map((o: any) => o.name)).toEqual(['Acme Imports']);
+    const page = await list('admin', 'allCustomer', { limit: 10, page: 1 });
+    expect(page.data.total).toBeGreaterThanOrEqual(2);
+    const bad = await post('/api/admin/customer/list', { kind: 'allCustomer', limit: 7 }, 'admin');
+    expect(badFields(bad)).toEqual(['limit']);
+  });
+
+  it("keeps another tenant's organisations out of reach", async () => {
+    const ours = (await list('admin', 'allCustomer')).data.list[0].id;
+    const res = await post('/api/admin/customer/info', { id: ours }, 'otherAdmin', other);
+    expect(res.json().code).toBe(404);
+    const theirList = await post('/api/admin/customer/list', { kind: 'allCustomer' }, 'otherAdmin', other);
+    expect(theirList.json().data.list.map((o: any) => o.name)).not.toContain('Rival Shipper');
+  });
+});
+
+describe('creating and changing organisations', () => {
+  it('creates a customer under an agent with its first user, who can sign in and sees only itself', async () => {
+    const acme = (await list('agent', 'agentCustomer')).data.list[0];
+    const created = await createOrg('agent', {
+      type: 'customer',
+      parentId: acme.parentId,
+      name: 'Agent Made Ltd',
+    });
+    expect(created.res.json().code).toBe(200);
+    const token = await signIn(ctx, t, created.email, 'secret123');
+    const info = await call(ctx, 'POST', '/api/admin/admin/info', {}, { host: t.host, token });
+    expect(info.json().data.userInfo.identity).toBe('customer');
+    expect(info.json().data.permissions).toEqual(['customer']);
+  });
+
+  it('refuses a type the parent may not have, and a parent outside the scope', async () => {
+    const acme = (await list('agent', 'agentCustomer')).data.list[0];
+    const agentUnderAgent = await createOrg('agent', {
+      type: 'agent',
+      parentId: acme.parentId,
+      name: 'Sub Agent',
+    });
+    expect(agentUnderAgent.res.json().code).toBe(400);
+    expect(badFields(agentUnderAgent.res)).toEqual(['parentId']);
+    const branchByAgent = await createOrg('agent', { type: 'branch', parentId: null, name: 'Rogue Branch' });
+    expect(badFields(branchByAgent.res)).toEqual(['parentId']);
+    const direct = (await list('admin', 'directCustomer')).data.list.find(
+      (o: any) => o.name === 'Northwind Traders',
+    );
+    const underForeign = await createOrg('agent', { type: 'customer', parentId: direct.id, name: 'X' });
+    expect(badFields(underForeign.res)).toEqual(['parentId']);
+  });
+
+  it('names every bad field of a save', async () => {
+    const res = await post(
+      '/api/admin/customer/save',
+      { type: 'planet', name: '', contactEmail: 'nope' },
+      'admin',
+    );
+    expect(res.statusCode).toBe(400);
+    expect(badFields(res)).toEqual(expect.arrayContaining(['type', 'name', 'contactEmail']));
+  });
+
+  it('disables an organisation with its users, whose sessions end', async () => {
+    const org = await createOrg('admin', { type: 'customer', parentId: null, name: 'Short Lived Co' });
+    const token = await signIn(ctx, t, org.email, 'secret123');
+    const off = await post('/api/admin/customer/setStatus', { id: org.id, enabled: false }, 'admin');
+    expect(off.json().code).toBe(200);
+    const after = await call(ctx, 'POST', '/api/admin/admin/info', {}, { host: t.host, token });
+    expect(after.json().code).toBe(300);
+    const branchId = (await list('admin', 'branch')).data.list.find(
+      (o: any) => o.name === 'East Coast Branch',
+    ).id;
+    const blocked = await post('/api/admin/customer/setStatus', { id: branchId, enabled: false }, 'admin');
+    expect(blocked.json().code).toBe(409);
+  });
+
+  it('lets nobody manage their own organisation', async () => {
+    expect((await list('customer', 'allCustomer')).code).toBe(401);
+    const branchId = (await list('admin', 'branch')).data.list.find(
+      (o: any) => o.name === 'East Coast Branch',
+    ).id;
+    const own = await post('/api/admin/customer/setStatus', { id: branchId, enabled: false }, 'branch');
+    expect(own.json().code).toBe(401);
+    const rename = await post(
+      '/api/admin/customer/save',
+      { id: branchId, type: 'branch', name: 'Mine now' },
+      'branch',
+    );
+    expect(rename.json().code).toBe(401);
+  });
+});
+
+describe('invitation codes', () => {
+  it('issues a code that places a registering shipper under the agent', async () => {
+    const acme = (await list('agent', 'agentCustomer')).data.list[0];
+    const issued = await post(
+      '/api/admin/customer/invitationCreate',
+      { organisationId: acme.parentId, expiresInDays: 7 },
+      'agent',
+    );
+    const code = issued.json().data.code as string;
+    expect(code).toMatch(/^[A-Z0-9]{4,}$/);
+    const listed = await post('/api/admin/customer/invitations', { id: acme.parentId }, 'agent');
+    expect(listed.json().data.list.map((c: any) => c.code)).toContain(code);
+
+    const email = `shipper@${t.tenant.code}.example.com`;
+    await call(
+      ctx,
+      'POST',
+      '/api/admin/auth/getVerificationCode',
+      { email, purpose: 'register' },
+      { host: t.host },
+    );
+    const { listOutbox } = await import('../mail/service.ts');
+    const [mail] = await listOutbox(ctx.database.db, t.tenant.id, email, 1);
+    const regCode = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
+    const reg = await call(
+      ctx,
+      'POST',
+      '/api/register',
+      {
+        email,
+        code: regCode,
+        password: 'secret123',
+        confirmPassword: 'secret123',
+        invitationCode: code,
+        name: 'Ann',
+        surname: 'Lee',
+        phone: '13800138000',
+        company: 'Invited Goods',
+        address1: '1 Main St',
+        zipcode: '90001',
+        city: 'Los Angeles',
+        state: 'CA',
+        country: 'US',
+        licenseUrl: '/api/uploads/x.png',
+        business: ['truck'],
+        monthlyVolume: '<50',
+        goodsTypes: ['general'],
+        transportMethods: ['LTL'],
+        preferredLocations: ['LA', 'NY', 'TX'],
+      },
+      { host: t.host },
+    );
+    expect(reg.json().code).toBe(200);
+    const mine = (await list('agent', 'agentCustomer')).data.list.map((o: any) => o.name);
+    expect(mine).toContain('Invited Goods');
+
+    const revoked = await post(
+      '/api/admin/customer/invitationRevoke',
+      { organisationId: acme.parentId, id: listed.json().data.list[0].id },
+      'agent',
+    );
+    expect(revoked.json().code).toBe(200);
+  });
+});
+
+describe('price levels', () => {
+  it('prices each level with the markups its parents set, to the cent', async () => {
+    const acme = (await list('admin', 'agentCustomer')).data.list.find((o: any) => o.name === 'Acme Imports');
+    const agentId = acme.parentId as number;
+    const branchId = (await list('admin', 'branch')).data.list.find(
+      (o: any) => o.name === 'East Coast Branch',
+    ).id;
+    // Staff set the branch's markup, the branch sets its agent's, the agent sets its customer's.
+    const set = async (who: string, organisationId: number, markupPercent: string, markupFixed: string) =>
+      (
+        await post(
+          '/api/admin/customer/priceLevelSave',
+          { organisationId, line: 'truck', markupPercent, markupFixed },
+          who,
+        )
+      ).json().code;
+    expect(await set('admin', branchId, '10', '0.00')).toBe(200);
+    expect(await set('branch', agentId, '5.50', '2.00')).toBe(200);
+    expect(await set('agent', acme.id, '3', '0.99')).toBe(200);
+    // Nobody sets its own markup.
+    expect(await set('agent', agentId, '0', '0.00')).toBe(401);
+
+    const chain = await markupChain(ctx.database.db, t.tenant.id, acme.id, 'truck');
+    expect(chain.map((c) => c.type)).toEqual(['branch', 'agent', 'customer']);
+    const prices = priceChain(
+      100_00n,
+      chain.map((c) => c.markup),
+    );
+    // 100.00 -> +10 % = 110.00 -> +5.5 % = 116.05 + 2.00 = 118.05 -> +3 % = 121.5915 ≈ 121.59 + 0.99 = 122.58
+    expect(prices).toEqual([100_00n, 110_00n, 118_05n, 122_58n]);
+    const read = await post('/api/admin/customer/priceLevels', { id: agentId }, 'branch');
+    expect(read.json().data.list).toEqual([
+      expect.objectContaining({ line: 'truck', markupPercent: '5.50', markupFixed: '2.00' }),
+    ]);
+  });
+
+  it('rounds half up to the cent', () => {
+    expect(applyMarkup(1_00n, { percentBp: 50, fixedCents: 0n })).toBe(1_01n); // 1.005 -> 1.01
+    expect(applyMarkup(99n, { percentBp: 50, fixedCents: 0n })).toBe(99n); // 0.99495 -> 0.99
+  });
+});
+
+describe('account management', () => {
+  async function acmeAccountId() {
+    const acme = (await list('admin', 'agentCustomer')).data.list.find((o: any) => o.name === 'Acme Imports');
+    return acme.account.id as number;
+  }
+
+  it('adjusts a balance with a reason, as a ledger row and an operation-log row', async () => {
+    const accountId = await acmeAccountId();
+    const up = await post(
+      '/api/admin/account/adjust',
+      { accountId, amount: '150.25', reason: 'opening balance' },
+      'admin',
+    );
+    expect(up.json().data.balanceAfter).toBe('150.25');
+    const tooMuch = await post(
+      '/api/admin/account/adjust',
+      { accountId, amount: '-150.26', reason: 'oops' },
+      'admin',
+    );
+    expect(tooMuch.json().code).toBe(409);
+    expect(tooMuch.json().msg).toBe('Not enough available funds');
+    const noReason = await post('/api/admin/account/adjust', { accountId, amount: '1' }, 'admin');
+    expect(badFields(noReason)).toEqual(['reason']);
+    // The editor may not adjust balances.
+    const editor = await post('/api/admin/account/adjust', { accountId, amount: '1', reason: 'x' }, 'editor');
+    expect(editor.json().code).toBe(401);
+    const log = await post(
+      '/api/admin/operationLog/list',
+      { action: 'account.adjust', page: 1, limit: 10 },
+      'admin',
+    );
+    expect(log.json().data.list.map((r: any) => r.resultCode)).toEqual(expect.arrayContaining([200, 409]));
+  });
+
+  it('freezes and unfreezes with a reason; a frozen account cannot be debited', async () => {
+    const accountId = await acmeAccountId();
+    const frozen = await post('/api/admin/account/freeze', { accountId, reason: 'dispute' }, 'admin');
+    expect(frozen.json().data.status).toBe('frozen');
+    expect(
+      (await post('/api/admin/account/freeze', { accountId, reason: 'again' }, 'admin')).json().code,
+    ).toBe(409);
+    const debit = await post(
+      '/api/admin/account/adjust',
+      { accountId, amount: '-1.00', reason: 'test' },
+      'admin',
+    );
+    expect(debit.json().code).toBe(409);
+    const thawed = await post('/api/admin/account/unfreeze', { accountId, reason: 'settled' }, 'admin');
+    expect(thawed.json().data.status).toBe('normal');
+  });
+
+  it('sets a credit limit that raises the available funds', async () => {
+    const accountId = await acmeAccountId();
+    const res = await post(
+      '/api/admin/account/setCreditLimit',
+      { accountId, creditLimit: '500.00', reason: 'good payer' },
+      'admin',
+    );
+    expect(res.json().data.creditLimit).toBe('500.00');
+    expect(Number(res.json().data.available)).toBeGreaterThanOrEqual(500);
+    const bad = await post(
+      '/api/admin/account/setCreditLimit',
+      { accountId, creditLimit: '5.001', reason: 'x' },
+      'admin',
+    );
+    expect(badFields(bad)).toEqual(['creditLimit']);
+  });
+
+  it("refuses another tenant's staff", async () => {
+    const accountId = await acmeAccountId();
+    const res = await post('/api/admin/account/freeze', { accountId, reason: 'x' }, 'otherAdmin', other);
+    expect(res.json().code).toBe(404);
+  });
+});

@@ -1,0 +1,439 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
+import {
+  CHILD_TYPES,
+  type CustomerListKind,
+  customerListQuery,
+  formatPercentBp,
+  invitationCreateBody,
+  organisationSaveBody,
+  organisationStatusBody,
+  organisationUserSaveBody,
+  parsePercentBp,
+  priceLevelSaveBody,
+} from '@freight/contracts/customers';
+import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { idBody } from '@freight/contracts/rbac';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { sendXlsx } from '../../lib/xlsx.ts';
+import { currentUser, type RequestUser } from '../../plugins/context.ts';
+import { accountsOfOrganisations, available, ensureAccount } from '../accounts/service.ts';
+import {
+  countUsersByOrganisation,
+  createUser,
+  findUser,
+  findUserByEmail,
+  setOrganisationUsersEnabled,
+  setUserEnabled,
+  updateUserProfile,
+  usersOfOrganisation,
+} from '../auth/service.ts';
+import { assignRoles, roleIdsByCode } from '../rbac/service.ts';
+import {
+  canSeeOrganisation,
+  createInvitationCode,
+  createOrganisation,
+  findOrganisation,
+  listInvitationCodes,
+  listOrganisations,
+  type OrganisationRow,
+  organisationScope,
+  priceLevelsOf,
+  revokeInvitationCode,
+  savePriceLevel,
+  setOrganisationEnabled,
+  updateOrganisation,
+} from './service.ts';
+
+/** The page behind each list, per business line: holding it is what lets a user read that list. */
+const PAGE_OF: Record<CustomerListKind, Record<BusinessLine, string>> = {
+  branch: { truck: '/branchManagement', express: '/expressBranchManagement' },
+  agent: { truck: '/branchManagement', express: '/expressBranchManagement' },
+  agentCustomer: { truck: '/general-customer-management', express: '/deliveryAgentCustomerManagement' },
+  directCustomer: { truck: '/directCustomerManagement', express: '/deliveryDirectCustomerManagement' },
+  allCustomer: { truck: '/allCustomer', express: '/expressAllCustomer' },
+};
+const ANY_CUSTOMER_PAGE = [...new Set(Object.values(PAGE_OF).flatMap((p) => Object.values(p)))];
+const SAVE_KEYS = ['branch:save', 'customer:save'];
+const STATUS_KEYS = ['branch:status', 'customer:status'];
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+
+  /** The organisation, if the caller's scope covers it; 404 otherwise, so ids of others reveal nothing. */
+  async function visibleOrganisation(user: RequestUser, id: number): Promise<OrganisationRow> {
+    const scope = await organisationScope(db, user);
+    const org = await findOrganisation(db, user.tenantId, id);
+    if (!org || !(await canSeeOrganisation(db, scope, id))) throw notFound();
+    return org;
+  }
+
+  /** An organisation the caller manages: one below its own (staff manage all). */
+  async function managedOrganisation(user: RequestUser, id: number): Promise<OrganisationRow> {
+    const org = await visibleOrganisation(user, id);
+    if (user.identity !== 'employee' && org.id === user.organisationId) throw forbidden();
+    return org;
+  }
+
+  const listRows = async (
+    request: FastifyRequest,
+    query: z.infer<typeof customerListQuery>,
+    paged: boolean,
+  ) => {
+    const me = currentUser(request);
+    if (!me.grants.has(PAGE_OF[query.kind][query.line])) throw forbidden();
+    const scope = await organisationScope(db, me);
+    const { page, limit, line, kind, keyword, enabled, parentId } = query;
+    const { list, total } = await listOrganisations(
+      db,
+      scope,
+      { kind, keyword, enabled, parentId },
+      paged ? { page, limit } : undefined,
+    );
+    const ids = list.map((o) => o.id);
+    const [accounts, userCounts] = await Promise.all([
+      accountsOfOrganisations(db, me.tenantId, ids, line),
+      countUsersByOrganisation(db, me.tenantId, ids),
+    ]);
+    const rows = list.map((o) => {
+      const a = accounts.get(o.id);
+      return {
+        ...o,
+        userCount: userCounts.get(o.id) ?? 0,
+        account: a
+          ? {
+              id: a.id,
+              status: a.status,
+              balance: formatMoney(a.balance),
+              creditLimit: formatMoney(a.creditLimit),
+              frozen: formatMoney(a.frozen),
+              deposit: formatMoney(a.deposit),
+              available: formatMoney(available(a)),
+            }
+          : null,
+      };
+    });
+    return { list: rows, total, page, limit };
+  };
+
+  app.post(
+    '/admin/customer/list',
+    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: customerListQuery } },
+    async (request) => listRows(request, request.body, true),
+  );
+
+  app.post(
+    '/admin/customer/export',
+    {
+      config: { permission: 'customer:export', raw: true },
+      schema: { tags: ['customers'], body: customerListQuery },
+    },
+    async (request, reply) => {
+      const { list } = await listRows(request, request.body, false);
+      const en = request.language === 'en-US';
+      const typeName = (t: string) =>
+        en ? t : (({ branch: '分公司', agent: '代理', customer: '客户' } as Record<string, string>)[t] ?? t);
+      return sendXlsx(
+        reply,
+        en ? 'organisations.xlsx' : '客户.xlsx',
+        [
+          { header: 'ID', value: (r) => r.id, width: 8 },
+          { header: en ? 'Name' : '名称', value: (r) => r.name, width: 30 },
+          { header: en ? 'Type' : '类型', value: (r) => typeName(r.type), width: 10 },
+          { header: en ? 'Parent' : '上级', value: (r) => r.parentName ?? '', width: 26 },
+          { header: en ? 'Contact' : '联系人', value: (r) => r.contactName },
+          { header: en ? 'E-mail' : '邮箱', value: (r) => r.contactEmail, width: 28 },
+          { header: en ? 'Phone' : '电话', value: (r) => r.contactPhone },
+          { header: en ? 'Balance' : '余额', value: (r) => r.account?.balance ?? '0.00' },
+          { header: en ? 'Credit limit' : '授信额度', value: (r) => r.account?.creditLimit ?? '0.00' },
+          { header: en ? 'Available' : '可用余额', value: (r) => r.account?.available ?? '0.00' },
+          {
+            header: en ? 'Status' : '状态',
+            value: (r) => (r.enabled ? (en ? 'Enabled' : '启用') : en ? 'Disabled' : '禁用'),
+          },
+          { header: en ? 'Created' : '创建时间', value: (r) => r.createdAt },
+        ],
+        list,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/customer/info',
+    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: idBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await visibleOrganisation(me, request.body.id);
+      const parent = org.parentId ? await findOrganisation(db, me.tenantId, org.parentId) : null;
+      return { ...org, parentName: parent?.name ?? null, parentType: parent?.type ?? null };
+    },
+  );
+
+  app.post(
+    '/admin/customer/save',
+    {
+      config: { permission: SAVE_KEYS, audit: 'customer.save' },
+      schema: { tags: ['customers'], body: organisationSaveBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const body = request.body;
+      if (body.id) {
+        const org = await managedOrganisation(me, body.id);
+        if (org.type !== body.type) throw badField('type', 'customers.cannotChangeType');
+        const { name, contactName, contactEmail, contactPhone } = body;
+        await updateOrganisation(db, me.tenantId, org.id, { name, contactName, contactEmail, contactPhone });
+        request.auditTarget = `organisation:${org.id}`;
+        return { id: org.id };
+      }
+      // Where the new organisation may hang: under the platform (staff only) or under a visible parent.
+      let parentType: keyof typeof CHILD_TYPES = 'platform';
+      if (body.parentId) {
+        const scope = await organisationScope(db, me);
+        const parent = await findOrganisation(db, me.tenantId, body.parentId);
+        if (!parent || !(await canSeeOrganisation(db, scope, parent.id)))
+          throw badField('parentId', 'customers.parentNotVisible');
+        parentType = parent.type;
+      } else if (me.identity !== 'employee') {
+        throw badField('parentId', 'customers.parentNotVisible');
+      }
+      if (!CHILD_TYPES[parentType].includes(body.type))
+        throw badField('parentId', 'customers.parentNotAllowed');
+      if (!body.user) throw badField('user', 'customers.userRequired');
+      const firstUser = body.user;
+      if (await findUserByEmail(db, me.tenantId, firstUser.email))
+        throw badField('user.email', 'auth.emailTaken');
+      const id = await db.transaction(async (tx) => {
+        const org = await createOrganisation(tx, me.tenantId, {
+          type: body.type,
+          name: body.name,
+          parentId: body.parentId,
+          contactName: body.contactName || firstUser.name,
+          contactEmail: body.contactEmail || firstUser.email,
+          contactPhone: body.contactPhone,
+        });
+        const user = await createUser(tx, me.tenantId, {
+          email: firstUser.email,
+          password: firstUser.password,
+          identity: body.type,
+          organisationId: org.id,
+          name: firstUser.name,
+          company: body.name,
+        });
+        const roleIds = await roleIdsByCode(tx, me.tenantId, [body.type]);
+        await assignRoles(tx, me.tenantId, user.id, [...roleIds.values()]);
+        await ensureAccount(tx, me.tenantId, org.id, 'truck');
+        await ensureAccount(tx, me.tenantId, org.id, 'express');
+        return org.id;
+      });
+      request.auditTarget = `organisation:${id}`;
+      return { id };
+    },
+  );
+
+  app.post(
+    '/admin/customer/setStatus',
+    {
+      config: { permission: STATUS_KEYS, audit: 'customer.status' },
+      schema: { tags: ['customers'], body: organisationStatusBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await managedOrganisation(me, request.body.id);
+      request.auditTarget = `organisation:${org.id}`;
+      await db.transaction(async (tx) => {
+        const outcome = await setOrganisationEnabled(tx, me.tenantId, org.id, request.body.enabled);
+        if (outcome === 'hasActiveChildren') throw conflict('customers.hasActiveChildren');
+        // An organisation's users follow it: disabled with it (their sessions end), enabled with it.
+        await setOrganisationUsersEnabled(tx, me.tenantId, org.id, request.body.enabled);
+      });
+      return null;
+    },
+  );
+
+  /* ----- the users of an organisation ----- */
+
+  app.post(
+    '/admin/customer/users',
+    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: idBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await visibleOrganisation(me, request.body.id);
+      return { list: await usersOfOrganisation(db, me.tenantId, org.id) };
+    },
+  );
+
+  app.post(
+    '/admin/customer/userSave',
+    {
+      config: { permission: SAVE_KEYS, audit: 'customer.userSave' },
+      schema: { tags: ['customers'], body: organisationUserSaveBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const body = request.body;
+      const org = await managedOrganisation(me, body.organisationId);
+      const other = await findUserByEmail(db, me.tenantId, body.email);
+      if (body.id) {
+        const user = await findUser(db, me.tenantId, body.id);
+        if (!user || user.organisationId !== org.id) throw notFound();
+        if (other && other.id !== user.id) throw badField('email', 'auth.emailTaken');
+        await updateUserProfile(db, me.tenantId, user.id, {
+          email: body.email,
+          name: body.name,
+          phone: body.phone,
+        });
+        request.auditTarget = `user:${user.id}`;
+        return { id: user.id };
+      }
+      if (other) throw badField('email', 'auth.emailTaken');
+      if (!body.password) throw badField('password', 'staff.passwordRequired');
+      const password = body.password;
+      const id = await db.transaction(async (tx) => {
+        const user = await createUser(tx, me.tenantId, {
+          email: body.email,
+          password,
+          identity: org.type,
+          organisationId: org.id,
+          name: body.name,
+          phone: body.phone,
+          company: org.name,
+        });
+        const roleIds = await roleIdsByCode(tx, me.tenantId, [org.type]);
+        await assignRoles(tx, me.tenantId, user.id, [...roleIds.values()]);
+        return user.id;
+      });
+      request.auditTarget = `user:${id}`;
+      return { id };
+    },
+  );
+
+  app.post(
+    '/admin/customer/userStatus',
+    {
+      config: { permission: STATUS_KEYS, audit: 'customer.userStatus' },
+      schema: {
+        tags: ['customers'],
+        body: z.object({ id: z.number().int().positive(), enabled: z.boolean() }),
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const user = await findUser(db, me.tenantId, request.body.id);
+      if (!user?.organisationId) throw notFound();
+      await managedOrganisation(me, user.organisationId);
+      request.auditTarget = `user:${user.id}`;
+      await setUserEnabled(db, me.tenantId, user.id, request.body.enabled);
+      return null;
+    },
+  );
+
+  /* ----- invitation codes ----- */
+
+  app.post(
+    '/admin/customer/invitations',
+    { config: { permission: 'customer:invite' }, schema: { tags: ['customers'], body: idBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await visibleOrganisation(me, request.body.id);
+      const rows = await listInvitationCodes(db, me.tenantId, org.id);
+      return {
+        list: rows.map((r) => ({
+          id: r.id,
+          code: r.code,
+          expiresAt: r.expiresAt,
+          revokedAt: r.revokedAt,
+          createdAt: r.createdAt,
+          live: !r.revokedAt && (!r.expiresAt || r.expiresAt > new Date()),
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/admin/customer/invitationCreate',
+    {
+      config: { permission: 'customer:invite', audit: 'customer.invitationCreate' },
+      schema: { tags: ['customers'], body: invitationCreateBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await visibleOrganisation(me, request.body.organisationId);
+      // Only organisations that can have customers under them hand out codes.
+      if (org.type === 'customer') throw badField('organisationId', 'customers.parentNotAllowed');
+      const days = request.body.expiresInDays;
+      const code = await createInvitationCode(db, me.tenantId, org.id, {
+        createdBy: me.id,
+        expiresAt: days ? new Date(Date.now() + days * 86_400_000) : undefined,
+      });
+      request.auditTarget = `organisation:${org.id}`;
+      return { code };
+    },
+  );
+
+  app.post(
+    '/admin/customer/invitationRevoke',
+    {
+      config: { permission: 'customer:invite', audit: 'customer.invitationRevoke' },
+      schema: {
+        tags: ['customers'],
+        body: z.object({ organisationId: z.number().int().positive(), id: z.number().int().positive() }),
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await visibleOrganisation(me, request.body.organisationId);
+      if (!(await revokeInvitationCode(db, me.tenantId, org.id, request.body.id))) throw notFound();
+      return null;
+    },
+  );
+
+  /* ----- price levels ----- */
+
+  app.post(
+    '/admin/customer/priceLevels',
+    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: idBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await visibleOrganisation(me, request.body.id);
+      const rows = await priceLevelsOf(db, me.tenantId, org.id);
+      return {
+        list: rows.map((r) => ({
+          line: r.line,
+          productKey: r.productKey,
+          markupPercent: formatPercentBp(r.markupPercentBp),
+          markupFixed: formatMoney(r.markupFixedCents),
+          updatedAt: r.updatedAt,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/admin/customer/priceLevelSave',
+    {
+      config: { permission: 'customer:price', audit: 'customer.priceLevel' },
+      schema: { tags: ['customers'], body: priceLevelSaveBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      // A parent sets what its children pay; nobody sets their own markup.
+      const org = await managedOrganisation(me, request.body.organisationId);
+      await savePriceLevel(db, {
+        tenantId: me.tenantId,
+        organisationId: org.id,
+        line: request.body.line,
+        productKey: request.body.productKey,
+        markupPercentBp: parsePercentBp(request.body.markupPercent),
+        markupFixedCents: parseMoney(request.body.markupFixed),
+        updatedBy: me.id,
+      });
+      request.auditTarget = `organisation:${org.id}`;
+      return null;
+    },
+  );
+};
+
+export default routes;
