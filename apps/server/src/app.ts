@@ -92,13 +92,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
+  await app.register(envelopePlugin);
   await app.register(swagger, {
     openapi: { info: { title: 'Freight portal API', version: '0.1.0' } },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'none' } });
-
-  await app.register(envelopePlugin);
   await app.register(tenantPlugin);
   await app.register(authPlugin);
   await app.register(auditPlugin);

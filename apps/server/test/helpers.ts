@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
+import { users, verificationCodes } from '../src/db/schema.ts';
 import { DEMO_PASSWORD, seedTenant, syncReferenceData } from '../src/db/seed.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
+import { createUser } from '../src/modules/auth/service.ts';
 import type { Mailer } from '../src/modules/mail/service.ts';
 import { listOutbox } from '../src/modules/mail/service.ts';
+import { assignRoles } from '../src/modules/rbac/service.ts';
 
 /**
  * Each test file gets its own database: PGlite in memory, or with TEST_DB=pg a fresh database on
@@ -43,7 +48,12 @@ export interface TestContext {
 }
 
 export async function createTestApp(
-  options: { config?: Partial<Config>; mailer?: Mailer } = {},
+  options: {
+    config?: Partial<Config>;
+    mailer?: Mailer;
+    /** Adds routes (a deliberately failing one, say) before the app is sealed. */
+    extend?: (app: FastifyInstance) => void | Promise<void>;
+  } = {},
 ): Promise<TestContext> {
   const database = await openTestDatabase();
   await syncReferenceData(database.db);
@@ -53,6 +63,7 @@ export async function createTestApp(
     mailer: options.mailer ?? null,
     serveWeb: false,
   });
+  await options.extend?.(app);
   await app.ready();
   return {
     app,
@@ -64,6 +75,9 @@ export async function createTestApp(
   };
 }
 
+/** The demo identities every test tenant has (see DEMO_ACCOUNTS). */
+export type Who = 'admin' | 'editor' | 'branch' | 'agent' | 'customer' | 'direct';
+
 /** A tenant of its own with the demo users, on host `<code>.test` (tenant code `<code>-test`). */
 export async function createTenant(ctx: TestContext, name = `t${randomBytes(3).toString('hex')}`) {
   const host = `${name}.test`;
@@ -72,8 +86,7 @@ export async function createTenant(ctx: TestContext, name = `t${randomBytes(3).t
     name,
     emailDomain: `${name}.example.com`,
   });
-  const email = (who: 'admin' | 'editor' | 'branch' | 'agent' | 'customer' | 'direct') =>
-    `${who}@${name}.example.com`;
+  const email = (who: Who) => `${who}@${name}.example.com`;
   return { tenant, roleIds, host, email, password: DEMO_PASSWORD };
 }
 
@@ -94,7 +107,8 @@ export function codeIn(text: string | undefined): string {
 export interface CallOptions {
   host: string;
   token?: string;
-  language?: 'zh-CN' | 'en-US';
+  /** Sent as Accept-Language (zh-CN unless told); null sends none, so the user's saved language counts. */
+  language?: 'zh-CN' | 'en-US' | null;
 }
 
 /** POST (or GET) a JSON call the way the browser does. */
@@ -107,7 +121,8 @@ export async function call(
 ): Promise<
   LightMyRequestResponse & { body: string; json<T = { code: number; msg: string; data: any }>(): T }
 > {
-  const headers: Record<string, string> = { host: opts.host, 'accept-language': opts.language ?? 'zh-CN' };
+  const headers: Record<string, string> = { host: opts.host };
+  if (opts.language !== null) headers['accept-language'] = opts.language ?? 'zh-CN';
   if (opts.token) headers.accesstoken = opts.token;
   return ctx.app.inject({
     method,
@@ -137,4 +152,132 @@ export async function signIn(
   const token = res.json().data?.token as string | undefined;
   if (!token) throw new Error(`login failed: ${res.body}`);
   return token;
+}
+
+/**
+ * Moves this address's earlier codes an hour back, so the resend and hourly limits do not stand in
+ * the way of a test that signs the same user in again. The codes stay valid until they expire.
+ */
+export async function allowNewCode(ctx: TestContext, tenantId: number, email: string) {
+  await ctx.database.db
+    .update(verificationCodes)
+    .set({ createdAt: sql`${verificationCodes.createdAt} - interval '61 minutes'` })
+    .where(and(eq(verificationCodes.tenantId, tenantId), eq(verificationCodes.email, email.toLowerCase())));
+}
+
+/** Signs a demo identity in through the real flow (code request, outbox, login); returns the token. */
+export async function signInAs(ctx: TestContext, t: TestTenant, who: Who): Promise<string> {
+  await allowNewCode(ctx, t.tenant.id, t.email(who));
+  return signIn(ctx, t, t.email(who));
+}
+
+/** The id of a user of the tenant, by e-mail. */
+export async function userIdOf(ctx: TestContext, tenantId: number, email: string): Promise<number> {
+  const [row] = await ctx.database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.email, email.toLowerCase())));
+  if (!row) throw new Error(`no user ${email}`);
+  return row.id;
+}
+
+/** Field names of a 400 answer, in order. */
+export function badFields(res: { json(): { data: any } }): string[] {
+  return (res.json().data?.fields ?? []).map((f: { field: string }) => f.field);
+}
+
+/** The message given for one field of a 400 answer. */
+export function fieldMessage(res: { json(): { data: any } }, field: string): string | undefined {
+  return (res.json().data?.fields ?? []).find((f: { field: string }) => f.field === field)?.message;
+}
+
+export type MultipartPart =
+  | { name: string; value: string }
+  | { name: string; filename: string; contentType: string; content: Buffer };
+
+/** A multipart/form-data body built by hand, as a browser's FormData would send it. */
+export function multipartBody(parts: MultipartPart[]): { payload: Buffer; contentType: string } {
+  const boundary = `----fp${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    if ('value' in part) {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`,
+        ),
+      );
+    } else {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`,
+        ),
+        part.content,
+        Buffer.from('\r\n'),
+      );
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** POSTs a multipart form. */
+export async function postMultipart(
+  ctx: TestContext,
+  url: string,
+  parts: MultipartPart[],
+  opts: CallOptions,
+) {
+  const { payload, contentType } = multipartBody(parts);
+  const headers: Record<string, string> = { host: opts.host, 'content-type': contentType };
+  if (opts.language !== null) headers['accept-language'] = opts.language ?? 'zh-CN';
+  if (opts.token) headers.accesstoken = opts.token;
+  return ctx.app.inject({ method: 'POST', url, headers, payload });
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A real PNG: `width` x `height` pixels of one RGB colour; `padding` adds a text chunk to make it bigger. */
+export function makePng(width = 2, height = 2, padding = 0): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  const chunks = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    ...(padding > 0
+      ? [pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(padding, 0x61)]))]
+      : []),
+    pngChunk('IDAT', deflateSync(pixels)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ];
+  return Buffer.concat(chunks);
+}
+
+/** One more user in the tenant (a staff member with the editor role unless told), for tests that spend it. */
+export async function addUser(
+  ctx: TestContext,
+  t: TestTenant,
+  options: { email?: string; role?: string; identity?: 'employee' | 'customer'; password?: string } = {},
+) {
+  const email = options.email ?? `u${randomBytes(4).toString('hex')}@${t.tenant.code}.example.com`;
+  const user = await createUser(ctx.database.db, t.tenant.id, {
+    email,
+    password: options.password ?? t.password,
+    identity: options.identity ?? 'employee',
+    name: `User ${email.split('@')[0]}`,
+  });
+  const roleId = t.roleIds.get(options.role ?? 'editor');
+  if (roleId) await assignRoles(ctx.database.db, t.tenant.id, user.id, [roleId]);
+  return { id: user.id, email };
 }

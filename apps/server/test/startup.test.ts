@@ -9,7 +9,11 @@ const serverEntry = new URL('../src/server.ts', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'fp-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
@@ -35,7 +39,9 @@ async function waitFor(check: () => boolean, ms = 60_000) {
 
 describe('configuration', () => {
   it('stops with a message naming each wrong variable', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/);
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,
+    );
     expect(loadConfig({}).PORT).toBe(8083);
   });
 
@@ -52,7 +58,7 @@ describe('start, stop and start again', () => {
     const first = start({ PORT: port, DATA_DIR: dataDir });
     await waitFor(() => first.output().includes('is running at'));
     expect(first.output()).toContain('admin@example.com');
-    const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
+    const health: any = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
     expect(health.data.database).toMatchObject({ kind: 'pglite', ok: true });
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
@@ -66,8 +72,10 @@ describe('start, stop and start again', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'admin@example.com' }),
     });
-    expect((await code.json()).code).toBe(200);
-    const mailbox = await (await fetch(`http://127.0.0.1:${port}/api/dev/mailbox?to=admin@example.com`)).json();
+    expect(((await code.json()) as any).code).toBe(200);
+    const mailbox = await (
+      await fetch(`http://127.0.0.1:${port}/api/dev/mailbox?to=admin@example.com`)
+    ).json();
     expect(mailbox.data.list).toHaveLength(1);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);

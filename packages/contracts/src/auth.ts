@@ -107,3 +107,10 @@ export const REGISTRATION_OPTIONS = {
     { value: 'express', label: '快递', label_en: 'Express' },
   ],
 } as const;
+
+export const quotationConfigBody = z.object({
+  defaultLine: z.enum(['truck', 'express']).default('truck'),
+  defaultInsurance: z.boolean().default(false),
+  defaultPickupAddressId: z.number().int().positive().nullable().default(null),
+  defaultCurrency: z.enum(['USD', 'CNY']).default('USD'),
+});

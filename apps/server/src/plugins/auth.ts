@@ -36,7 +36,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
   app.addHook('preValidation', async (request) => {
     const config = request.routeOptions.config;
-    if (config?.public || !request.routeOptions.url) return;
+    const url = request.routeOptions.url;
+    // The API description is public; it says what the calls are, never whose data.
+    if (config?.public || !url || url.startsWith('/api/docs')) return;
     if (!request.user) throw sessionInvalid();
     const needed = config?.permission;
     if (!needed) return;

@@ -28,6 +28,7 @@ function send(reply: FastifyReply, status: number, code: number, msg: string, da
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || reply.statusCode >= 400) return payload;
+    if (request.routeOptions.url?.startsWith('/api/docs')) return payload;
     if (payload && typeof payload === 'object' && 'code' in payload && 'msg' in payload) return payload;
     const language = request.language ?? languageOf(request);
     return {

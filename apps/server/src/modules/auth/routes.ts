@@ -3,6 +3,7 @@ import { languageFromLocale, ResultCode } from '@freight/contracts/api';
 import {
   changePasswordBody,
   loginFields,
+  quotationConfigBody,
   REGISTRATION_OPTIONS,
   type RegisterBody,
   registerBody,
@@ -220,7 +221,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
       language: row.locale,
       permissions: me.roles,
-      config: { showBatchOrder: !hidden },
+      config: {
+        showBatchOrder: !hidden,
+        quotation: row.quotationConfig ?? quotationConfigBody.parse({}),
+      },
     };
   };
   app.post('/admin/auth/getInfo', { schema: { tags: ['auth'] } }, userInfo);
@@ -229,6 +233,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const info = await userInfo(request);
     return info.config;
   });
+
+  app.post(
+    '/express/customer/setQuotationConfig',
+    {
+      config: { audit: 'profile.quotationConfig' },
+      schema: { tags: ['profile'], body: quotationConfigBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      await app.db
+        .update(users)
+        .set({ quotationConfig: request.body })
+        .where(and(eq(users.tenantId, me.tenantId), eq(users.id, me.id)));
+      return request.body;
+    },
+  );
 
   app.post(
     '/admin/auth/setLocale',

@@ -14,6 +14,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
 
+export interface QuotationConfig {
+  defaultLine: 'truck' | 'express';
+  defaultInsurance: boolean;
+  defaultPickupAddressId: number | null;
+  defaultCurrency: 'USD' | 'CNY';
+}
+
 export interface RegistrationProfile {
   name: string;
   surname: string;
@@ -52,6 +59,8 @@ export const users = pgTable(
     locale: text('locale').notNull().default('zh_CN'),
     enabled: boolean('enabled').notNull().default(true),
     profile: jsonb('profile').$type<RegistrationProfile>(),
+    /** The user's own quoting preferences (`/express/customer/setQuotationConfig`). */
+    quotationConfig: jsonb('quotation_config').$type<QuotationConfig>(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -377,7 +377,8 @@ export async function requestPasswordReset(
         gt(passwordResets.createdAt, minutesAgo(60)),
       ),
     );
-  if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) throw tooMany('auth.codeLimit');
+  // Past the limit nothing more is mailed, but the answer stays the one an unknown address gets.
+  if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) return;
   const token = randomToken();
   await db.insert(passwordResets).values({
     tokenHash: sha256Hex(token),
