@@ -73,7 +73,7 @@ describe('start, stop and start again', () => {
       body: JSON.stringify({ email: 'admin@example.com' }),
     });
     expect(((await code.json()) as any).code).toBe(200);
-    const mailbox = await (
+    const mailbox: any = await (
       await fetch(`http://127.0.0.1:${port}/api/dev/mailbox?to=admin@example.com`)
     ).json();
     expect(mailbox.data.list).toHaveLength(1);
