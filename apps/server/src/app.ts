@@ -49,7 +49,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       config.LOG_LEVEL === 'silent'
         ? false
         : { level: config.LOG_LEVEL, redact: ['req.headers.accesstoken', 'req.headers.cookie'] },
-    trustProxy: true,
+    // Only a proxy on this host or the private network may name the client; anyone else could forge the
+    // address the operation log keeps.
+    trustProxy: 'loopback, linklocal, uniquelocal',
     bodyLimit: 2 * 1024 * 1024,
     requestIdHeader: 'x-request-id',
     routerOptions: { ignoreTrailingSlash: true },

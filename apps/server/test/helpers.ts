@@ -35,6 +35,16 @@ export async function openTestDatabase(): Promise<Database> {
       await database.close();
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
+      // The pool's end resolves before its sockets are gone; a forced drop would then kill live
+      // connections, which report an unhandled FATAL 57P01. Wait for them to leave first.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await dropper.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await dropper.query(`drop database if exists ${name} with (force)`);
       await dropper.end();
     },

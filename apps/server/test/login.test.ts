@@ -359,15 +359,59 @@ describe('session', () => {
     const { email, id } = await addUser(ctx, t, { identity: 'customer', role: 'customer' });
     const token = await signIn(ctx, t, email);
     const shown = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
-    expect(shown.json().data).toEqual({ showBatchOrder: true });
+    expect(shown.json().data).toMatchObject({ showBatchOrder: true });
     await updateSettings(ctx.database.db, t.tenant.id, { batchOrderHiddenUserIds: [id] });
     ctx.app.forgetTenant(t.tenant.code);
     const hidden = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
-    expect(hidden.json().data).toEqual({ showBatchOrder: false });
+    expect(hidden.json().data).toMatchObject({ showBatchOrder: false });
     const info = await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: t.host, token });
-    expect(info.json().data.config).toEqual({ showBatchOrder: false });
+    expect(info.json().data.config).toMatchObject({ showBatchOrder: false });
     await updateSettings(ctx.database.db, t.tenant.id, { batchOrderHiddenUserIds: [] });
     ctx.app.forgetTenant(t.tenant.code);
+  });
+
+  it('saves the quotation settings of the user, filling the defaults', async () => {
+    const { email } = await addUser(ctx, t, { identity: 'customer', role: 'customer' });
+    const token = await signIn(ctx, t, email);
+    const before = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+    expect(before.json().data.quotation).toEqual({
+      defaultLine: 'truck',
+      defaultInsurance: false,
+      defaultPickupAddressId: null,
+      defaultCurrency: 'USD',
+    });
+    const saved = await call(
+      ctx,
+      'POST',
+      '/api/express/customer/setQuotationConfig',
+      { defaultLine: 'express', defaultInsurance: true },
+      { host: t.host, token },
+    );
+    expect(saved.json().code).toBe(200);
+    const after = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+    expect(after.json().data.quotation).toEqual({
+      defaultLine: 'express',
+      defaultInsurance: true,
+      defaultPickupAddressId: null,
+      defaultCurrency: 'USD',
+    });
+    const bad = await call(
+      ctx,
+      'POST',
+      '/api/express/customer/setQuotationConfig',
+      { defaultCurrency: 'EUR', defaultPickupAddressId: -3 },
+      { host: t.host, token },
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(badFields(bad).sort()).toEqual(['defaultCurrency', 'defaultPickupAddressId']);
+    const anonymous = await call(
+      ctx,
+      'POST',
+      '/api/express/customer/setQuotationConfig',
+      {},
+      { host: t.host },
+    );
+    expect(anonymous.json().code).toBe(300);
   });
 
   it('lists the registration options without a session', async () => {

@@ -46,3 +46,11 @@ export const sessionInvalid = (key: MessageKey = 'error.sessionInvalid') =>
   new AppError(ResultCode.SessionInvalid, key);
 export const tooMany = (key: MessageKey = 'error.tooMany', params = {}) =>
   new AppError(ResultCode.TooMany, key, params);
+
+/** A PostgreSQL unique-constraint violation (23505), as thrown by either driver through Drizzle. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

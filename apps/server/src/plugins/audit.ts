@@ -9,7 +9,7 @@ export const auditPlugin = fp(async (app: FastifyInstance) => {
     if (!action) return payload;
     const match = typeof payload === 'string' ? /^\{"code":(\d+)/.exec(payload) : null;
     const resultCode = match ? Number(match[1]) : reply.statusCode < 400 ? 200 : reply.statusCode;
-    const user = request.user;
+    const user = request.user ?? request.auditUser;
     try {
       await writeOperationLog(app.db, {
         tenantId: request.tenant.id,

@@ -41,6 +41,8 @@ declare module 'fastify' {
     language: Language;
     /** Set by a handler to tell the audit log which record it touched. */
     auditTarget?: string;
+    /** Set by a handler that signs someone in: who the log names when there was no session yet. */
+    auditUser?: { id: number | null; email: string };
   }
   interface FastifyReply {
     /** The success message key of the envelope; `ok` by default. */

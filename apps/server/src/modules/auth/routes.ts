@@ -28,6 +28,7 @@ import {
   consumeVerificationCode,
   createUser,
   findUser,
+  findUserByEmail,
   login,
   requestPasswordReset,
   requestVerificationCode,
@@ -83,6 +84,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (!payload) throw badField('param', 'auth.decryptFailed');
     }
     const fields = loginFields.parse(payload);
+    // The e-mail may have come encrypted: give the log the address that was tried.
+    request.auditUser = { id: null, email: fields.email };
     const { token, user } = await login(app.db, {
       tenantId: request.tenant.id,
       email: fields.email,
@@ -93,6 +96,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       ttlHours: app.config.SESSION_TTL_HOURS,
     });
     request.auditTarget = `user:${user.id}`;
+    request.auditUser = { id: user.id, email: user.email };
     return { token };
   };
   app.post(
@@ -125,9 +129,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       ? await organisationForInvitation(app.db, tenantId, body.invitationCode)
       : null;
     if (body.invitationCode && !parent) throw badField('invitationCode', 'auth.invitationInvalid');
+    if (await findUserByEmail(app.db, tenantId, body.email)) throw badField('email', 'auth.emailTaken');
+    // Outside the transaction: a wrong guess must stay counted when the registration is refused.
+    if (!(await consumeVerificationCode(app.db, tenantId, body.email, 'register', body.code)))
+      throw badField('code', 'auth.codeInvalid');
     const user = await app.db.transaction(async (tx) => {
-      if (!(await consumeVerificationCode(tx, tenantId, body.email, 'register', body.code)))
-        throw badField('code', 'auth.codeInvalid');
       const organisation = await createOrganisation(tx, tenantId, {
         type: 'customer',
         name: body.company,

@@ -103,10 +103,17 @@ export interface CodeRequest {
  */
 export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: CodeRequest): Promise<void> {
   const email = normEmail(req.email);
+  // Per purpose: the registration code does not hold up the code for the first sign-in right after.
   const [last] = await db
     .select({ createdAt: verificationCodes.createdAt })
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.tenantId, req.tenantId), eq(verificationCodes.email, email)))
+    .where(
+      and(
+        eq(verificationCodes.tenantId, req.tenantId),
+        eq(verificationCodes.email, email),
+        eq(verificationCodes.purpose, req.purpose),
+      ),
+    )
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   if (last) {
@@ -130,21 +137,33 @@ export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: C
   if (req.purpose === 'register' && user) throw badField('email', 'auth.emailTaken');
 
   const code = randomDigits(6);
-  await db.insert(verificationCodes).values({
-    tenantId: req.tenantId,
-    email,
-    purpose: req.purpose,
-    codeHash: sha256Hex(`${email}:${code}`),
-    ip: req.ip,
-    expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
-  });
+  const [stored] = await db
+    .insert(verificationCodes)
+    .values({
+      tenantId: req.tenantId,
+      email,
+      purpose: req.purpose,
+      codeHash: sha256Hex(`${email}:${code}`),
+      ip: req.ip,
+      expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+    })
+    .returning({ id: verificationCodes.id });
   if (req.purpose === 'login' && !user?.enabled) return;
-  await sendMail(db, mailer, {
-    tenantId: req.tenantId,
-    to: email,
-    subject: translate(req.language, 'mail.codeSubject', { site: req.siteName }),
-    text: translate(req.language, 'mail.codeBody', { code, minutes: CODE_TTL_MINUTES }),
-  });
+  try {
+    await sendMail(db, mailer, {
+      tenantId: req.tenantId,
+      to: email,
+      subject: translate(req.language, 'mail.codeSubject', { site: req.siteName }),
+      text: translate(req.language, 'mail.codeBody', { code, minutes: CODE_TTL_MINUTES }),
+    });
+  } catch (error) {
+    // A code that never left does not count against the resend limit: the user may ask again at once.
+    if (stored)
+      await db
+        .delete(verificationCodes)
+        .where(and(eq(verificationCodes.tenantId, req.tenantId), eq(verificationCodes.id, stored.id)));
+    throw error;
+  }
 }
 
 /** Checks and spends the newest live code; every guess uses up one of its five attempts. */

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../lib/errors.ts';
 import { listOutbox } from './service.ts';
+
+const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.') || ip === '::ffff:127.0.0.1';
 
 /**
  * The dev mailbox: with no SMTP configured, the messages the portal would have sent, so codes and
@@ -15,6 +18,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['dev'], querystring: z.object({ to: z.string().optional() }) },
     },
     async (request) => {
+      // Only from this machine: a server that forgot NODE_ENV=production still never shows codes to others.
+      if (!isLoopback(request.ip)) throw notFound();
       const rows = await listOutbox(app.db, request.tenant.id, request.query.to);
       return {
         list: rows.map((r) => ({

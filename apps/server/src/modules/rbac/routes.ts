@@ -2,17 +2,19 @@ import { idBody, roleListQuery, roleSaveBody } from '@freight/contracts/rbac';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { roles } from './schema.ts';
 import {
   findRole,
+  forgetCachedGrants,
   fullMenuTree,
   grantsForUser,
   listRoles,
   menuTreeFor,
   roleGrantsOf,
   setRoleGrants,
+  unknownGrantField,
   usersHoldingRole,
 } from './service.ts';
 
@@ -78,26 +80,36 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         )
         .limit(1);
       if (clash) throw badField('name', 'rbac.roleNameTaken');
-      const saved = await app.db.transaction(async (tx) => {
-        let roleId = id;
-        if (roleId) {
-          const [row] = await tx
-            .update(roles)
-            .set(fields)
-            .where(and(eq(roles.tenantId, tenantId), eq(roles.id, roleId)))
-            .returning({ id: roles.id });
-          if (!row) throw notFound();
-        } else {
-          const [row] = await tx
-            .insert(roles)
-            .values({ tenantId, ...fields })
-            .returning({ id: roles.id });
-          roleId = row?.id as number;
-        }
-        if (!(await setRoleGrants(tx, tenantId, roleId, menuIds, buttonKeys)))
-          throw badField('menuIds', 'rbac.unknownMenu');
-        return roleId;
-      });
+      const unknown = unknownGrantField(menuIds, buttonKeys);
+      if (unknown) throw badField(unknown, 'rbac.unknownMenu');
+      const saved = await app.db
+        .transaction(async (tx) => {
+          let roleId = id;
+          if (roleId) {
+            const [row] = await tx
+              .update(roles)
+              .set(fields)
+              .where(and(eq(roles.tenantId, tenantId), eq(roles.id, roleId)))
+              .returning({ id: roles.id });
+            if (!row) throw notFound();
+          } else {
+            const [row] = await tx
+              .insert(roles)
+              .values({ tenantId, ...fields })
+              .returning({ id: roles.id });
+            roleId = row?.id as number;
+          }
+          if (!(await setRoleGrants(tx, tenantId, roleId, menuIds, buttonKeys)))
+            throw badField('menuIds', 'rbac.unknownMenu');
+          return roleId;
+        })
+        .catch((error: unknown) => {
+          // Two saves of the same new name at once: the unique index decides, and the loser hears why.
+          if (isUniqueViolation(error)) throw badField('name', 'rbac.roleNameTaken');
+          throw error;
+        });
+      // Dropped again now the grants are committed (see setRoleGrants).
+      forgetCachedGrants();
       request.auditTarget = `role:${saved}`;
       return { id: saved };
     },

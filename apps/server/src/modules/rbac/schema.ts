@@ -42,7 +42,11 @@ export const roles = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('roles_code').on(t.tenantId, t.code)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('roles_code').on(t.tenantId, t.code),
+    uniqueIndex('roles_name').on(t.tenantId, t.name),
+  ],
 );
 
 /** A grant is a menu item, or a button key within one. */

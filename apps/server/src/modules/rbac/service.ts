@@ -63,14 +63,25 @@ const parentById = new Map(flattenMenu().map((m) => [m.id, m.parentId]));
  * this process clears the cache at once; other copies of the server see it within the TTL.
  */
 const GRANTS_TTL_MS = 5_000;
+// Keyed by database handle too, so two databases in one process never share an entry.
 const grantsCache = new Map<string, { grants: UserGrants; until: number }>();
+const databaseKeys = new WeakMap<object, number>();
+let nextDatabaseKey = 1;
+function databaseKey(db: object): number {
+  let key = databaseKeys.get(db);
+  if (!key) {
+    key = nextDatabaseKey++;
+    databaseKeys.set(db, key);
+  }
+  return key;
+}
 
 export function forgetCachedGrants(): void {
   grantsCache.clear();
 }
 
 export async function grantsForUser(db: DbOrTx, tenantId: number, userId: number): Promise<UserGrants> {
-  const key = `${tenantId}:${userId}`;
+  const key = `${databaseKey(db)}:${tenantId}:${userId}`;
   const hit = grantsCache.get(key);
   if (hit && hit.until > Date.now()) return hit.grants;
   const grants = await readGrants(db, tenantId, userId);
@@ -188,6 +199,10 @@ export async function roleIdsByCode(
   return new Map(rows.filter((r) => r.code).map((r) => [r.code as string, r.id]));
 }
 
+/**
+ * Replaces a user's roles. The cached grants are dropped here; a caller inside a transaction drops them
+ * again after the commit, so a request read in between cannot keep the old grants.
+ */
 export async function assignRoles(
   db: DbOrTx,
   tenantId: number,
@@ -197,6 +212,7 @@ export async function assignRoles(
   await db.delete(userRoles).where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.userId, userId)));
   if (roleIds.length > 0)
     await db.insert(userRoles).values(roleIds.map((roleId) => ({ tenantId, userId, roleId })));
+  forgetCachedGrants();
 }
 
 /* ---------- role management ---------- */
@@ -256,6 +272,16 @@ export async function roleGrantsOf(db: DbOrTx, tenantId: number, roleId: number)
     menuIds: [...new Set(rows.filter((r) => !r.buttonKey).map((r) => r.menuId))],
     buttonKeys: [...new Set(rows.filter((r) => r.buttonKey).map((r) => r.buttonKey))],
   };
+}
+
+/** The request field holding a menu id or button key the product does not have, if any. */
+export function unknownGrantField(
+  menuIds: readonly number[],
+  buttonKeys: readonly string[],
+): 'menuIds' | 'buttonKeys' | null {
+  if (menuIds.some((id) => !knownMenuIds.has(id))) return 'menuIds';
+  if (buttonKeys.some((k) => !knownButtonKeys.has(k))) return 'buttonKeys';
+  return null;
 }
 
 const menuOfButton = new Map(

@@ -9,7 +9,7 @@ import { currentUser } from '../../plugins/context.ts';
 import { users } from '../auth/schema.ts';
 import { createUser, findUser, findUserByEmail, setUserEnabled } from '../auth/service.ts';
 import { userRoles } from '../rbac/schema.ts';
-import { assignRoles, existingRoleIds, rolesOfUsers } from '../rbac/service.ts';
+import { assignRoles, existingRoleIds, forgetCachedGrants, rolesOfUsers } from '../rbac/service.ts';
 
 type StaffFilter = Omit<z.infer<typeof staffListQuery>, 'page' | 'limit'>;
 
@@ -143,6 +143,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         await assignRoles(tx, tenantId, created.id, roleIds);
         return created.id;
       });
+      // Dropped again now the roles are committed (see assignRoles).
+      forgetCachedGrants();
       request.auditTarget = `user:${id}`;
       return { id };
     },

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "roles_name" ON "roles" USING btree ("tenant_id","name");

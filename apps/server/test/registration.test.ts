@@ -1,0 +1,295 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organisations, userRoles, users, verificationCodes } from '../src/db/schema.ts';
+import { sha256Hex } from '../src/lib/crypto.ts';
+import { createInvitationCode } from '../src/modules/customers/service.ts';
+import {
+  allowNewCode,
+  badFields,
+  call,
+  codeIn,
+  createTenant,
+  createTestApp,
+  fieldMessage,
+  lastMailTo,
+  signIn,
+  type TestContext,
+  type TestTenant,
+} from './helpers.ts';
+
+let ctx: TestContext;
+let t: TestTenant;
+let other: TestTenant;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  t = await createTenant(ctx);
+  other = await createTenant(ctx);
+});
+afterAll(() => ctx.close());
+
+let counter = 0;
+const freshEmail = () => `shipper${++counter}-${Date.now()}@${t.tenant.code}.example.com`;
+
+function form(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Lei',
+    surname: 'Li',
+    phone: '13800138000',
+    wechat: 'lilei',
+    company: `Shipper Co ${counter}`,
+    address1: '100 Main Street',
+    address2: 'Suite 5',
+    zipcode: '90001',
+    city: 'Los Angeles',
+    state: 'CA',
+    country: 'US',
+    licenseUrl: '/api/uploads/licence.png',
+    business: ['truck', 'express'],
+    monthlyVolume: '50-200',
+    goodsTypes: ['general', 'electronics'],
+    transportMethods: ['LTL'],
+    preferredLocations: ['Los Angeles', 'Chicago', 'New York'],
+    password: 'Shipper-1',
+    confirmPassword: 'Shipper-1',
+    ...overrides,
+  };
+}
+
+async function registerCode(email: string, tenant = t): Promise<string> {
+  await allowNewCode(ctx, tenant.tenant.id, email);
+  const res = await call(
+    ctx,
+    'POST',
+    '/api/admin/auth/getVerificationCode',
+    { email, purpose: 'register' },
+    { host: tenant.host },
+  );
+  expect(res.json().code).toBe(200);
+  return codeIn((await lastMailTo(ctx, tenant.tenant.id, email))?.text);
+}
+
+const register = (
+  body: object,
+  url = '/api/admin/auth/register',
+  language: 'zh-CN' | 'en-US' = 'zh-CN',
+  host = t.host,
+) => call(ctx, 'POST', url, body, { host, language });
+
+async function organisationOfUser(tenantId: number, email: string) {
+  const [row] = await ctx.database.db
+    .select({ user: users, organisation: organisations })
+    .from(users)
+    .innerJoin(
+      organisations,
+      and(eq(organisations.tenantId, users.tenantId), eq(organisations.id, users.organisationId)),
+    )
+    .where(and(eq(users.tenantId, tenantId), eq(users.email, email)));
+  return row;
+}
+
+async function organisationByName(tenantId: number, name: string) {
+  const [row] = await ctx.database.db
+    .select()
+    .from(organisations)
+    .where(and(eq(organisations.tenantId, tenantId), eq(organisations.name, name)));
+  return row;
+}
+
+describe('registration', () => {
+  for (const url of ['/api/admin/auth/register', '/api/register']) {
+    it(`places a shipper with the agent's invitation code under that agent (${url})`, async () => {
+      const email = freshEmail();
+      const code = await registerCode(email);
+      const res = await register({ ...form(), email, code, invitationCode: 'AGENT001' }, url, 'en-US');
+      expect(res.json()).toMatchObject({ code: 200, msg: 'Registration complete, please sign in' });
+
+      const agent = await organisationByName(t.tenant.id, 'Harbor Freight Agency');
+      const row = await organisationOfUser(t.tenant.id, email);
+      expect(row?.user.identity).toBe('customer');
+      expect(row?.user.id).toBe(res.json().data.id);
+      expect(row?.organisation.type).toBe('customer');
+      expect(row?.organisation.parentId).toBe(agent?.id);
+      expect(row?.organisation.path).toBe(`${agent?.path}${row?.organisation.id}/`);
+      expect(row?.organisation.name).toBe(form().company);
+      expect(row?.user.profile).toMatchObject({ city: 'Los Angeles', business: ['truck', 'express'] });
+      expect(row?.user.profile).not.toHaveProperty('password');
+      expect(row?.user.passwordHash).not.toContain('Shipper-1');
+
+      const granted = await ctx.database.db
+        .select()
+        .from(userRoles)
+        .where(and(eq(userRoles.tenantId, t.tenant.id), eq(userRoles.userId, row?.user.id ?? 0)));
+      expect(granted.map((g) => g.roleId)).toEqual([t.roleIds.get('customer')]);
+    });
+  }
+
+  it('lets the new shipper sign in right away and see the customer menu', async () => {
+    const email = freshEmail();
+    const code = await registerCode(email);
+    expect((await register({ ...form(), email, code, invitationCode: 'agent001' })).json().code).toBe(200);
+    const token = await signIn(ctx, t, email, 'Shipper-1');
+    const menu = await call(ctx, 'POST', '/api/menu/navigate', {}, { host: t.host, token });
+    const paths = JSON.stringify(menu.json().data);
+    expect(paths).toContain('"/mail"');
+    expect(paths).not.toContain('"/staff-management"');
+  });
+
+  it('makes a direct customer without an invitation code', async () => {
+    const email = freshEmail();
+    const code = await registerCode(email);
+    const res = await register({ ...form(), email, code });
+    expect(res.json().code).toBe(200);
+    const row = await organisationOfUser(t.tenant.id, email);
+    expect(row?.organisation.parentId).toBeNull();
+    expect(row?.organisation.path).toBe(`/${row?.organisation.id}/`);
+  });
+
+  it('refuses an unknown invitation code, naming it, and keeps the code for another try', async () => {
+    const email = freshEmail();
+    const code = await registerCode(email);
+    const res = await register({ ...form(), email, code, invitationCode: 'NOPE0000' }, undefined, 'en-US');
+    expect(res.statusCode).toBe(400);
+    expect(badFields(res)).toEqual(['invitationCode']);
+    expect(fieldMessage(res, 'invitationCode')).toBe('The invitation code is not valid');
+    const zh = await register({ ...form(), email, code, invitationCode: 'NOPE0000' });
+    expect(fieldMessage(zh, 'invitationCode')).toBe('邀请码无效');
+    expect((await register({ ...form(), email, code, invitationCode: 'AGENT001' })).json().code).toBe(200);
+  });
+
+  it("refuses another tenant's invitation code", async () => {
+    const email = `x${Date.now()}@${other.tenant.code}.example.com`;
+    const code = await registerCode(email, other);
+    const agentOfT = await organisationByName(t.tenant.id, 'Harbor Freight Agency');
+    const onlyInT = await createInvitationCode(ctx.database.db, t.tenant.id, agentOfT?.id ?? 0, {
+      code: `ONLYT${counter}`,
+    });
+    const res = await register(
+      { ...form(), email, code, invitationCode: onlyInT },
+      undefined,
+      'zh-CN',
+      other.host,
+    );
+    expect(badFields(res)).toEqual(['invitationCode']);
+  });
+
+  it('names every missing required field', async () => {
+    const res = await register({}, '/api/register', 'en-US');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe(400);
+    const fields = badFields(res);
+    for (const field of [
+      'email',
+      'code',
+      'name',
+      'surname',
+      'phone',
+      'company',
+      'address1',
+      'zipcode',
+      'city',
+      'state',
+      'country',
+      'licenseUrl',
+      'business',
+      'monthlyVolume',
+      'goodsTypes',
+      'transportMethods',
+      'preferredLocations',
+      'password',
+    ])
+      expect(fields).toContain(field);
+    expect(fieldMessage(res, 'company')).toBe('Corporate name is required');
+  });
+
+  it('names malformed fields in the language of the request', async () => {
+    const res = await register({
+      ...form(),
+      email: 'bad',
+      code: '12',
+      phone: '2345',
+      zipcode: 'ABCDE',
+      address1: '北京路 1 号',
+      preferredLocations: ['one'],
+    });
+    expect(badFields(res).sort()).toEqual(
+      ['address1', 'code', 'email', 'phone', 'preferredLocations', 'zipcode'].sort(),
+    );
+    expect(fieldMessage(res, 'phone')).toBe('请输入 11 位以 1 开头的手机号');
+    expect(fieldMessage(res, 'zipcode')).toBe('请输入 5 位数字邮编');
+    expect(fieldMessage(res, 'address1')).toBe('地址 1只能填写英文和数字');
+  });
+
+  it('names confirmPassword when the two passwords differ, and a short password', async () => {
+    const email = freshEmail();
+    const mismatch = await register({ ...form({ confirmPassword: 'Shipper-2' }), email, code: '123456' });
+    expect(badFields(mismatch)).toEqual(['confirmPassword']);
+    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('两次输入密码不一致');
+    const short = await register(
+      { ...form({ password: '123', confirmPassword: '123' }), email, code: '123456' },
+      undefined,
+      'en-US',
+    );
+    expect(badFields(short)).toEqual(['password']);
+    expect(fieldMessage(short, 'password')).toBe('The password needs at least 6 characters');
+  });
+
+  it('needs a code requested for registration, not one for sign-in', async () => {
+    const email = freshEmail();
+    await ctx.database.db.insert(verificationCodes).values({
+      tenantId: t.tenant.id,
+      email,
+      purpose: 'login',
+      codeHash: sha256Hex(`${email}:135790`),
+      expiresAt: new Date(Date.now() + 600_000),
+    });
+    const res = await register({ ...form(), email, code: '135790' }, undefined, 'en-US');
+    expect(res.statusCode).toBe(400);
+    expect(badFields(res)).toEqual(['code']);
+    expect(fieldMessage(res, 'code')).toBe('The code is wrong or has expired');
+    const [user] = await ctx.database.db
+      .select()
+      .from(users)
+      .where(and(eq(users.tenantId, t.tenant.id), eq(users.email, email)));
+    expect(user).toBeUndefined();
+  });
+
+  it('kills a registration code after five wrong tries', async () => {
+    const email = freshEmail();
+    const code = await registerCode(email);
+    const wrong = code === '111111' ? '222222' : '111111';
+    for (let i = 0; i < 5; i++) {
+      const res = await register({ ...form(), email, code: wrong });
+      expect(badFields(res)).toEqual(['code']);
+    }
+    const right = await register({ ...form(), email, code });
+    expect(badFields(right)).toEqual(['code']);
+  });
+
+  it('refuses an e-mail that is already registered, naming email, when asking for a code and when registering', async () => {
+    const taken = t.email('customer');
+    const codeRequest = await call(
+      ctx,
+      'POST',
+      '/api/admin/auth/getVerificationCode',
+      { email: taken, purpose: 'register' },
+      { host: t.host, language: 'en-US' },
+    );
+    expect(codeRequest.statusCode).toBe(400);
+    expect(badFields(codeRequest)).toEqual(['email']);
+    expect(fieldMessage(codeRequest, 'email')).toBe('This e-mail is already registered');
+
+    const res = await register({ ...form(), email: taken.toUpperCase(), code: '123456' });
+    expect(res.statusCode).toBe(400);
+    expect(badFields(res)).toEqual(['email']);
+    expect(fieldMessage(res, 'email')).toBe('该邮箱已注册');
+  });
+
+  it('refuses registering the same address twice, naming email', async () => {
+    const email = freshEmail();
+    const code = await registerCode(email);
+    expect((await register({ ...form(), email, code })).json().code).toBe(200);
+    const again = await register({ ...form(), email, code });
+    expect(badFields(again)).toEqual(['email']);
+  });
+});

@@ -1,0 +1,184 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenants } from '../src/db/schema.ts';
+import { createTenant as createBareTenant, DEFAULT_TENANT_CODE } from '../src/modules/site/service.ts';
+import {
+  badFields,
+  call,
+  createTenant,
+  createTestApp,
+  fieldMessage,
+  signInAs,
+  type TestContext,
+  type TestTenant,
+} from './helpers.ts';
+
+let ctx: TestContext;
+let t: TestTenant;
+let other: TestTenant;
+let admin: string;
+let editor: string;
+let customer: string;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  // This file's database is its own, so it may hold the default tenant that local and unknown hosts use.
+  await createBareTenant(ctx.database.db, {
+    code: DEFAULT_TENANT_CODE,
+    name: 'Default portal',
+    branding: { buttonColor: '#00AA00' },
+  });
+  t = await createTenant(ctx);
+  other = await createTenant(ctx);
+  admin = await signInAs(ctx, t, 'admin');
+  editor = await signInAs(ctx, t, 'editor');
+  customer = await signInAs(ctx, t, 'customer');
+});
+afterAll(() => ctx.close());
+
+const hostConfig = (host: string, url = '/api/admin/auth/getHostConfig') =>
+  call(ctx, 'POST', url, {}, { host });
+
+const siteBody = (overrides: Record<string, unknown> = {}) => ({
+  siteName: '测试站点',
+  buttonColor: '#1A2B3C',
+  logoUrl: '/api/uploads/logo.png',
+  logoCollapsedUrl: null,
+  faviconUrl: null,
+  copyright: '© Test',
+  filingNumber: '',
+  filingHosts: [],
+  ...overrides,
+});
+
+const save = (body: object, token = admin, language: 'zh-CN' | 'en-US' = 'zh-CN', host = t.host) =>
+  call(ctx, 'POST', '/api/admin/site/save', body, { host, token, language });
+
+describe('branding by host', () => {
+  it("answers the tenant's branding for its host on both paths", async () => {
+    for (const url of ['/api/admin/auth/getHostConfig', '/api/common/params/getInfoByDomain']) {
+      const res = await hostConfig(other.host, url);
+      expect(res.json().code).toBe(200);
+      expect(res.json().data).toMatchObject({
+        tenant: other.tenant.code,
+        siteName: other.tenant.name,
+        buttonColor: '#FF6D1F',
+        color_data: { button: '#FF6D1F' },
+        filingNumber: '',
+      });
+    }
+  });
+
+  it('reads the host without regard to case or port', async () => {
+    const res = await hostConfig(`${other.host.toUpperCase()}:8443`);
+    expect(res.json().data.tenant).toBe(other.tenant.code);
+  });
+
+  it('gives localhost, IP addresses and unknown hosts the default tenant', async () => {
+    for (const host of [
+      'localhost',
+      'localhost:8083',
+      '127.0.0.1:8083',
+      '[::1]:8083',
+      'unknown.example.org',
+    ]) {
+      const res = await hostConfig(host);
+      expect(res.json().data, host).toMatchObject({
+        tenant: DEFAULT_TENANT_CODE,
+        siteName: 'Default portal',
+        buttonColor: '#00AA00',
+      });
+    }
+  });
+});
+
+describe('site configuration', () => {
+  it('saves the branding and the host answers it at once', async () => {
+    const res = await save(siteBody());
+    expect(res.json().code).toBe(200);
+    const config = await hostConfig(t.host);
+    expect(config.json().data).toMatchObject({
+      siteName: '测试站点',
+      buttonColor: '#1A2B3C',
+      logoUrl: '/api/uploads/logo.png',
+      copyright: '© Test',
+    });
+    const info = await call(ctx, 'POST', '/api/admin/site/info', {}, { host: t.host, token: admin });
+    expect(info.json().data).toEqual(siteBody());
+    const [row] = await ctx.database.db.select().from(tenants).where(eq(tenants.id, t.tenant.id));
+    expect(row?.branding.siteName).toBe('测试站点');
+  });
+
+  it('leaves the other tenants alone', async () => {
+    await save(siteBody({ siteName: 'Only mine' }));
+    expect((await hostConfig(other.host)).json().data.siteName).toBe(other.tenant.name);
+    expect((await hostConfig('localhost')).json().data.siteName).toBe('Default portal');
+  });
+
+  it('shows the filing number only on the hosts configured for it', async () => {
+    await save(siteBody({ filingNumber: '沪ICP备12345678号', filingHosts: [t.host.toUpperCase()] }));
+    expect((await hostConfig(t.host)).json().data.filingNumber).toBe('沪ICP备12345678号');
+    expect((await hostConfig(`${t.host}:443`)).json().data.filingNumber).toBe('沪ICP备12345678号');
+    // The same tenant reached under another name of its host shows none.
+    const dashed = await hostConfig(t.tenant.code);
+    expect(dashed.json().data.tenant).toBe(t.tenant.code);
+    expect(dashed.json().data.filingNumber).toBe('');
+    await save(siteBody({ filingNumber: '沪ICP备12345678号', filingHosts: [] }));
+    expect((await hostConfig(t.host)).json().data.filingNumber).toBe('');
+  });
+
+  it('refuses a site name over 20 characters with the site-name message', async () => {
+    const zh = await save(siteBody({ siteName: '站'.repeat(21) }));
+    expect(zh.statusCode).toBe(400);
+    expect(badFields(zh)).toEqual(['siteName']);
+    expect(fieldMessage(zh, 'siteName')).toBe('站点名称最多 20 个字符');
+    expect(zh.json().msg).toBe('站点名称最多 20 个字符');
+    const en = await save(siteBody({ siteName: 'x'.repeat(21) }), admin, 'en-US');
+    expect(fieldMessage(en, 'siteName')).toBe('The site name takes at most 20 characters');
+    expect((await save(siteBody({ siteName: '站'.repeat(20) }))).json().code).toBe(200);
+  });
+
+  it('refuses a colour that is not #RRGGBB', async () => {
+    for (const buttonColor of ['red', '#FFF', '#GGGGGG', 'FF6D1F']) {
+      const res = await save(siteBody({ buttonColor }), admin, 'en-US');
+      expect(badFields(res), buttonColor).toEqual(['buttonColor']);
+      expect(fieldMessage(res, 'buttonColor')).toBe('Please enter a colour such as #FF6D1F');
+    }
+    const zh = await save(siteBody({ buttonColor: 'red' }));
+    expect(fieldMessage(zh, 'buttonColor')).toBe('请输入正确的颜色值,如 #FF6D1F');
+  });
+
+  it('names missing fields and an empty site name', async () => {
+    const res = await save({ siteName: '' });
+    expect(res.statusCode).toBe(400);
+    expect(badFields(res)).toEqual(
+      expect.arrayContaining(['siteName', 'buttonColor', 'copyright', 'filingNumber', 'filingHosts']),
+    );
+    expect(fieldMessage(res, 'siteName')).toBe('站点名称不能为空');
+  });
+
+  it('lets the editor read and save the site', async () => {
+    expect(
+      (await call(ctx, 'POST', '/api/admin/site/info', {}, { host: t.host, token: editor })).json().code,
+    ).toBe(200);
+    expect((await save(siteBody({ siteName: 'By the editor' }), editor)).json().code).toBe(200);
+    expect((await hostConfig(t.host)).json().data.siteName).toBe('By the editor');
+  });
+
+  it('refuses the customer with code 401, and a caller without a session with code 300', async () => {
+    const info = await call(ctx, 'POST', '/api/admin/site/info', {}, { host: t.host, token: customer });
+    expect(info.json().code).toBe(401);
+    const saved = await save(siteBody({ siteName: 'Hijacked' }), customer);
+    expect(saved.statusCode).toBe(403);
+    expect(saved.json().code).toBe(401);
+    const anonymous = await call(ctx, 'POST', '/api/admin/site/save', siteBody(), { host: t.host });
+    expect(anonymous.json().code).toBe(300);
+    expect((await hostConfig(t.host)).json().data.siteName).not.toBe('Hijacked');
+  });
+
+  it("does not let a token of one tenant save another tenant's site", async () => {
+    const res = await save(siteBody({ siteName: 'Cross' }), admin, 'zh-CN', other.host);
+    expect(res.json().code).toBe(300);
+    expect((await hostConfig(other.host)).json().data.siteName).toBe(other.tenant.name);
+  });
+});

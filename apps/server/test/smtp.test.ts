@@ -1,0 +1,156 @@
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outbox, verificationCodes } from '../src/db/schema.ts';
+import { sha256Hex } from '../src/lib/crypto.ts';
+import { createMailer } from '../src/modules/mail/service.ts';
+import {
+  addUser,
+  call,
+  codeIn,
+  createTenant,
+  createTestApp,
+  type TestContext,
+  type TestTenant,
+} from './helpers.ts';
+
+/** A real SMTP server on a free local port; every message it accepts is parsed and kept. */
+function startSmtp(port = 0) {
+  const received: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  const listening = new Promise<number>((resolve, reject) => {
+    const net = server.listen(port, '127.0.0.1', () => resolve((net.address() as AddressInfo).port));
+    net.once('error', reject);
+  });
+  return {
+    received,
+    listening,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let smtp: ReturnType<typeof startSmtp>;
+let port: number;
+let ctx: TestContext;
+let t: TestTenant;
+
+beforeAll(async () => {
+  smtp = startSmtp();
+  port = await smtp.listening;
+  ctx = await createTestApp({
+    mailer: createMailer(`smtp://127.0.0.1:${port}`, 'Portal <no-reply@example.com>'),
+  });
+  t = await createTenant(ctx);
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+const mailFor = (to: string) => smtp.received.filter((m) => m.to && JSON.stringify(m.to).includes(to)).at(-1);
+
+const outboxRows = (to: string) =>
+  ctx.database.db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.tenantId, t.tenant.id), eq(outbox.to, to)));
+
+describe('mail over SMTP', () => {
+  it('delivers the sign-in code by SMTP, and the code from the mail signs in', async () => {
+    const { email } = await addUser(ctx, t);
+    const res = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
+    expect(res.json().code).toBe(200);
+
+    const mail = mailFor(email);
+    expect(mail).toBeDefined();
+    expect(mail?.from?.value[0]?.address).toBe('no-reply@example.com');
+    expect(mail?.from?.value[0]?.name).toBe('Portal');
+    expect(mail?.subject).toBe(`${t.tenant.branding.siteName} 验证码`);
+    const code = codeIn(mail?.text);
+
+    const [row] = await outboxRows(email);
+    expect(row?.status).toBe('sent');
+    expect(row?.sentAt).toBeInstanceOf(Date);
+
+    const login = await call(
+      ctx,
+      'POST',
+      '/api/admin/auth/login',
+      { email, password: sha256Hex(t.password), code },
+      { host: t.host },
+    );
+    expect(login.json().code).toBe(200);
+    expect(login.json().data.token).toEqual(expect.any(String));
+  });
+
+  it('delivers the password reset link by SMTP', async () => {
+    const { email } = await addUser(ctx, t);
+    const res = await call(
+      ctx,
+      'POST',
+      '/api/admin/auth/retrievePassword',
+      { email },
+      { host: t.host, language: 'en-US' },
+    );
+    expect(res.json().code).toBe(200);
+    const mail = mailFor(email);
+    expect(mail?.subject).toBe(`${t.tenant.branding.siteName} password reset`);
+    expect(mail?.text).toMatch(
+      new RegExp(`http://${t.host.replace('.', '\\.')}/forgotPassword\\?token=\\S+`),
+    );
+  });
+
+  it('answers a 500 envelope with the mail-failed message when SMTP is down, and keeps the mail as failed', async () => {
+    const { email } = await addUser(ctx, t);
+    await smtp.close();
+    try {
+      const res = await call(
+        ctx,
+        'POST',
+        '/api/admin/auth/getVerificationCode',
+        { email },
+        { host: t.host, language: 'en-US' },
+      );
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({
+        code: 500,
+        msg: 'The e-mail could not be sent, please try again later',
+        data: null,
+      });
+      expect(res.body).not.toMatch(/ECONNREFUSED|at .*\.ts/);
+      const [row] = await outboxRows(email);
+      expect(row?.status).toBe('failed');
+      expect(row?.error).toMatch(/ECONNREFUSED|connect/i);
+      // The code that never arrived is gone, so the address can ask again at once.
+      const codes = await ctx.database.db
+        .select()
+        .from(verificationCodes)
+        .where(and(eq(verificationCodes.tenantId, t.tenant.id), eq(verificationCodes.email, email)));
+      expect(codes).toHaveLength(0);
+
+      const zh = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
+      expect(zh.json()).toMatchObject({ code: 500, msg: '邮件发送失败,请稍后再试' });
+    } finally {
+      smtp = startSmtp(port);
+      await smtp.listening;
+    }
+    const retry = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
+    expect(retry.json().code).toBe(200);
+    expect(mailFor(email)).toBeDefined();
+  });
+});
