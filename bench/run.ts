@@ -9,7 +9,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { testConfig } from '../apps/server/src/config.ts';
-import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
 
@@ -18,7 +18,8 @@ const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 
 async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
   const result = await autocannon({ url, connections: 10, duration: DURATION, ...options });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -101,7 +102,9 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   await database.close();
 
   const row = (name: string, value: number) =>
-    console.log(`${kind.padEnd(9)} ${name.padEnd(26)} ${value.toFixed(0).padStart(8)} req/s   ${(value / baseline).toFixed(3)} × bare`);
+    console.log(
+      `${kind.padEnd(9)} ${name.padEnd(26)} ${value.toFixed(0).padStart(8)} req/s   ${(value / baseline).toFixed(3)} × bare`,
+    );
   row('sign-in (argon2id, 1 conn)', signInPerSecond);
   row('menu fetch', menu);
   row('waitNum poll', waitNum);

@@ -13,9 +13,13 @@ function newest(path) {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-const sources = [join(web, 'src'), join(web, 'index.html'), join(web, 'vite.config.ts'), join(web, 'public'), contracts].filter(
-  existsSync,
-);
+const sources = [
+  join(web, 'src'),
+  join(web, 'index.html'),
+  join(web, 'vite.config.ts'),
+  join(web, 'public'),
+  contracts,
+].filter(existsSync);
 const stale = !existsSync(stamp) || Math.max(...sources.map(newest)) > statSync(stamp).mtimeMs;
 if (stale) {
   console.log('Building the web app…');

@@ -47,10 +47,20 @@ let ok = run('lint', 'npx', ['biome', 'check', '.']);
 ok = run('typecheck', 'npm', ['run', 'typecheck']) && ok;
 
 const vitest = (name, env) =>
-  run(`server tests (${name})`, 'npx', [
-    'vitest', 'run', '--root', 'apps/server', '--reporter=default', '--reporter=json',
-    `--outputFile.json=${join(reports, `server-${name}.json`)}`,
-  ], env);
+  run(
+    `server tests (${name})`,
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--root',
+      'apps/server',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reports, `server-${name}.json`)}`,
+    ],
+    env,
+  );
 
 ok = vitest('pglite', { TEST_DB: 'pglite' }) && ok;
 countVitest(join(reports, 'server-pglite.json'));
@@ -67,9 +77,10 @@ if (await postgresAnswers()) {
 }
 
 ok = run('web build', 'node', ['scripts/ensure-web-build.mjs']) && ok;
-ok = run('browser tests', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
-  PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'e2e.json'),
-}) && ok;
+ok =
+  run('browser tests', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'e2e.json'),
+  }) && ok;
 countPlaywright(join(reports, 'e2e.json'));
 
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
