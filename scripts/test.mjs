@@ -62,6 +62,18 @@ const vitest = (name, env) =>
     env,
   );
 
+ok =
+  run('contract tests', 'npx', [
+    'vitest',
+    'run',
+    '--root',
+    'packages/contracts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${join(reports, 'contracts.json')}`,
+  ]) && ok;
+countVitest(join(reports, 'contracts.json'));
+
 ok = vitest('pglite', { TEST_DB: 'pglite' }) && ok;
 countVitest(join(reports, 'server-pglite.json'));
 
