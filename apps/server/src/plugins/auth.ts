@@ -37,8 +37,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {
     const config = request.routeOptions.config;
     const url = request.routeOptions.url;
-    // The API description is public; it says what the calls are, never whose data.
-    if (config?.public || !url || url.startsWith('/api/docs')) return;
+    // Only the API is guarded: the web app's files are public, and so is the API description, which
+    // says what the calls are, never whose data.
+    if (config?.public || !url?.startsWith('/api/') || url.startsWith('/api/docs')) return;
     if (!request.user) throw sessionInvalid();
     const needed = config?.permission;
     if (!needed) return;

@@ -1,0 +1,105 @@
+import { App as AntApp, Spin } from 'antd';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { setHttpHooks } from '../lib/http.ts';
+import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
+import type { Branding } from './branding.ts';
+import { AppLayout } from './layout/AppLayout.tsx';
+import { useSession } from './session.tsx';
+
+const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
+const StatusPage = lazy(() => import('../features/status/StatusPage.tsx'));
+const ErrorPage = lazy(() => import('../features/errors/ErrorPage.tsx'));
+
+function Loading() {
+  const { t } = useTranslation();
+  return (
+    <div style={{ display: 'grid', placeItems: 'center', height: '100vh' }}>
+      <Spin size="large" tip={t('app.loading')}>
+        <div style={{ width: 120, height: 60 }} />
+      </Spin>
+    </div>
+  );
+}
+
+/** Lets the HTTP client navigate and toast from outside React. */
+function HttpBridge() {
+  const navigate = useNavigate();
+  const { message } = AntApp.useApp();
+  useEffect(() => {
+    setHttpHooks({
+      navigate: (path) => navigate(path),
+      error: (text) => void message.error(text, 3),
+      loading: (on) =>
+        on ? void message.loading({ content: '…', key: 'doEdit', duration: 0 }) : message.destroy('doEdit'),
+    });
+  }, [navigate, message]);
+  return null;
+}
+
+/** SPEC section 4, session guard: no token goes to login; with one, user info and menus load first. */
+function Guard({ branding }: { branding: Branding | undefined }) {
+  const session = useSession();
+  const location = useLocation();
+  const [failed, setFailed] = useState(false);
+  const token = getToken();
+  useEffect(() => {
+    if (!token || session.loaded || failed) return;
+    session.loadSession().catch(() => {
+      clearSession();
+      setFailed(true);
+    });
+  }, [token, session, failed]);
+  if (!token || failed) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!session.loaded) return <Loading />;
+  return <AppLayout branding={branding} />;
+}
+
+/** /login with a live token goes to the root. */
+function PublicOnly({ children }: { children: ReactNode }) {
+  return getToken() ? <Navigate to="/" replace /> : children;
+}
+
+export function AppRoutes({ branding }: { branding: Branding | undefined }) {
+  // SPEC section 4: a change to the stored token (another tab signed in or out) reloads the page.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === STORAGE.token) window.location.reload();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+  return (
+    <BrowserRouter>
+      <HttpBridge />
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route
+            path="/login"
+            element={
+              <PublicOnly>
+                <LoginPage branding={branding} />
+              </PublicOnly>
+            }
+          />
+          <Route path="/register" element={<RegisterPage branding={branding} />} />
+          <Route path="/forgotPassword" element={<ForgotPasswordPage branding={branding} />} />
+          <Route path="/test" element={<StatusPage />} />
+          <Route path="/test2" element={<StatusPage />} />
+          <Route path="/ceshi" element={<StatusPage />} />
+          <Route path="/401" element={<ErrorPage code={401} />} />
+          <Route path="/404" element={<ErrorPage code={404} />} />
+          <Route path="/error">
+            <Route path="401" element={<ErrorPage code={401} />} />
+            <Route path="404" element={<ErrorPage code={404} />} />
+          </Route>
+          <Route path="/" element={<Navigate to="/home" replace />} />
+          <Route path="*" element={<Guard branding={branding} />} />
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,456 @@
+import {
+  BgColorsOutlined,
+  CarOutlined,
+  DownloadOutlined,
+  ExpandOutlined,
+  FileExcelOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  NotificationOutlined,
+  ProfileOutlined,
+  ReloadOutlined,
+  TranslationOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { flattenMenu } from '@freight/contracts/menu';
+import type { MenuProps } from 'antd';
+import {
+  App,
+  Avatar,
+  Badge,
+  Breadcrumb,
+  Button,
+  Drawer,
+  Dropdown,
+  FloatButton,
+  Grid,
+  Layout,
+  Menu,
+  Space,
+  Spin,
+  Tooltip,
+} from 'antd';
+import { Activity, Suspense, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
+import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { MenuIcon } from '../../components/MenuIcon.tsx';
+import type { Branding } from '../branding.ts';
+import { ErrorLogButton } from '../error-log.tsx';
+import { useNoticePopups } from '../notices.ts';
+import { PageContext } from '../page-context.tsx';
+import { flattenPages, isMenuNode, type MenuNode, routeAllowed, useSession } from '../session.tsx';
+import { useTheme } from '../theme.tsx';
+import { VIEWS } from '../views.tsx';
+import { useWaitCounts } from '../wait-counts.ts';
+import { AdStrip } from './AdStrip.tsx';
+import { FeatureUpdates } from './FeatureUpdates.tsx';
+import { TabsBar, type VisitedTab } from './TabsBar.tsx';
+import { ThemeDrawer } from './ThemeDrawer.tsx';
+
+const { Header, Sider, Content, Footer } = Layout;
+const HOME = '/home';
+const KEEP_ALIVE_MAX = 99;
+const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
+
+/** Ids that carry waiting-count badges (SPEC section 2). */
+const DOT_FOR = { 8: 'waitNum', 110: 'expressWaitNum' } as const;
+const COUNT_FOR = { 26: 'waitNum', 122: 'expressWaitNum' } as const;
+
+export function AppLayout({ branding }: { branding: Branding | undefined }) {
+  const { t, i18n } = useTranslation();
+  const en = i18n.language === 'en-US';
+  const { modal, message } = App.useApp();
+  const session = useSession();
+  const { settings, update } = useTheme();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const screens = Grid.useBreakpoint();
+  // SPEC section 9: below 992 px the layout is mobile.
+  const mobile = screens.lg === false;
+  const counts = useWaitCounts(Boolean(session.token));
+  useNoticePopups(Boolean(session.token));
+
+  const pages = useMemo(() => flattenPages(session.menus), [session.menus]);
+  const byPath = useMemo(() => new Map(pages.map((p) => [p.node.paths, p])), [pages]);
+  const label = (node: MenuNode) => (en ? node.name_en : node.name);
+  const [tabs, setTabs] = useState<VisitedTab[]>([]);
+  const [reloadKey, setReloadKey] = useState(0);
+  const [pulsing, setPulsing] = useState(false);
+  const [openKeys, setOpenKeys] = useState<string[]>([]);
+  const [themeOpen, setThemeOpen] = useState(false);
+  const [updatesOpen, setUpdatesOpen] = useState(false);
+  const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
+  const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
+
+  const path = location.pathname === '/' ? HOME : location.pathname;
+  const current = byPath.get(path);
+
+  // A visited page becomes a tab; home is always there and pinned. Titles are looked up when drawn,
+  // so they follow the language.
+  useEffect(() => {
+    if (!current) return;
+    setTabs((list) => {
+      let next = list;
+      if (byPath.has(HOME) && !next.some((tab) => tab.path === HOME))
+        next = [{ path: HOME, search: '', pinned: true }, ...next];
+      const entry = { path, search: location.search, pinned: path === HOME };
+      const at = next.findIndex((tab) => tab.path === path);
+      if (at >= 0) next = next.map((tab, i) => (i === at ? entry : tab));
+      else next = [...next, entry].slice(-KEEP_ALIVE_MAX);
+      return next;
+    });
+  }, [path, location.search, current, byPath]);
+
+  // SPEC section 2: one submenu open at a time.
+  useEffect(() => {
+    if (current?.parents[0]) setOpenKeys([current.parents[0].paths]);
+  }, [current]);
+
+  // SPEC section 9: on mobile the sidebar folds itself after 2 s.
+  useEffect(() => {
+    if (!mobile || settings.collapsed) return;
+    const timer = window.setTimeout(() => update({ collapsed: true }), 2000);
+    return () => window.clearTimeout(timer);
+  }, [mobile, settings.collapsed, update]);
+
+  if (!current) {
+    // A product page this user was not granted is a 401; anything else does not exist.
+    return <Navigate to={PRODUCT_PATHS.has(path) ? '/401' : '/404'} replace />;
+  }
+  if (!routeAllowed(current.node, session.permissions)) return <Navigate to="/401" replace />;
+
+  const badgeFor = (node: MenuNode) => {
+    const dot = DOT_FOR[node.id as keyof typeof DOT_FOR];
+    const count = COUNT_FOR[node.id as keyof typeof COUNT_FOR];
+    if (dot) return <Badge dot={counts[dot] > 0} offset={[6, 0]} data-testid={`menu-dot-${node.id}`} />;
+    if (count)
+      return (
+        <Badge count={counts[count]} size="small" offset={[6, 0]} data-testid={`menu-count-${node.id}`} />
+      );
+    return null;
+  };
+
+  const menuItems = (nodes: MenuNode[]): MenuProps['items'] =>
+    nodes
+      .filter((node) => node.is_show === 1)
+      .map((node) => ({
+        key: node.paths,
+        icon: <MenuIcon name={node.icon} />,
+        label: (
+          <span data-testid={`menu-${node.paths}`}>
+            {label(node)}
+            {badgeFor(node)}
+          </span>
+        ),
+        children: node.haveChildMenu === 1 ? menuItems(node.subList.filter(isMenuNode)) : undefined,
+      }));
+
+  const go = (target: string) => {
+    navigate(target);
+    if (mobile) setMobileMenuOpen(false);
+  };
+
+  const closeTabs = (paths: string[]) => {
+    const remaining = tabs.filter((tab) => !paths.includes(tab.path) || tab.pinned);
+    setTabs(remaining);
+    if (paths.includes(path)) {
+      const last = remaining[remaining.length - 1];
+      navigate(last ? `${last.path}${last.search}` : '/');
+    }
+  };
+
+  const logout = () =>
+    modal.confirm({
+      title: t('shell.dialogTitle'),
+      content: t('shell.logoutConfirm'),
+      okText: t('shell.ok'),
+      cancelText: t('shell.cancel'),
+      okButtonProps: { className: 'logout-confirm' },
+      onOk: async () => {
+        await session.signOut();
+        navigate('/login');
+      },
+    });
+
+  const toggleFullscreen = async () => {
+    try {
+      if (document.fullscreenElement) await document.exitFullscreen();
+      else await document.documentElement.requestFullscreen();
+    } catch {
+      message.error(t('shell.fullscreenFailed'));
+    }
+  };
+
+  const reload = () => {
+    setReloadKey((k) => k + 1);
+    setPulsing(true);
+    window.setTimeout(() => setPulsing(false), 1000);
+  };
+
+  const menu = (
+    <Menu
+      mode={settings.layout === 'horizontal' && !mobile ? 'horizontal' : 'inline'}
+      theme={settings.layout === 'horizontal' && !mobile ? 'light' : 'dark'}
+      selectedKeys={[path]}
+      openKeys={settings.layout === 'horizontal' ? undefined : openKeys}
+      onOpenChange={(keys) => setOpenKeys(keys.slice(-1))}
+      onClick={({ key }) => go(key)}
+      items={menuItems(session.menus)}
+      style={{ borderInlineEnd: 0, flex: 1, minWidth: 0 }}
+      data-testid="side-menu"
+    />
+  );
+
+  const logo = (collapsed: boolean) => (
+    <a
+      className="logo"
+      href="/home"
+      onClick={(e) => {
+        e.preventDefault();
+        go(HOME);
+      }}
+      data-testid="logo"
+    >
+      {collapsed ? (
+        branding?.logoCollapsedUrl ? (
+          <img src={branding.logoCollapsedUrl} alt="" />
+        ) : (
+          <span className="logo-mark">{(branding?.siteName ?? '').slice(0, 1)}</span>
+        )
+      ) : branding?.logoUrl ? (
+        <img src={branding.logoUrl} alt={branding.siteName} />
+      ) : (
+        <span className="logo-text">{branding?.siteName}</span>
+      )}
+    </a>
+  );
+
+  const renderPage = (tab: VisitedTab) => {
+    const page = byPath.get(tab.path);
+    if (!page) return null;
+    const View = VIEWS[page.node.component];
+    const buttons = page.node.subList.filter((b) => !isMenuNode(b)).map((b) => b.component);
+    return (
+      <PageContext.Provider value={{ path: tab.path, search: tab.search, title: label(page.node), buttons }}>
+        <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} tip={t('app.loading')} />}>
+          {View ? <View /> : <ComingSoon title={label(page.node)} />}
+        </Suspense>
+      </PageContext.Provider>
+    );
+  };
+
+  // Visited pages stay mounted but hidden (keep-alive), except the ones the SPEC says are not cached.
+  const activeTab = tabs.find((tab) => tab.path === path) ?? {
+    path,
+    search: location.search,
+    title: '',
+    pinned: false,
+  };
+  const kept = tabs.filter((tab) => byPath.get(tab.path)?.node.meta?.keepAlive !== false);
+  const content = (
+    <>
+      {kept.map((tab) => (
+        <Activity
+          key={tab.path === path ? `${tab.path}#${reloadKey}` : tab.path}
+          mode={tab.path === path ? 'visible' : 'hidden'}
+        >
+          {renderPage(tab)}
+        </Activity>
+      ))}
+      {kept.some((tab) => tab.path === path) ? null : (
+        <div key={`${path}#${reloadKey}`}>{renderPage(activeTab)}</div>
+      )}
+    </>
+  );
+
+  const languageMenu = {
+    items: [
+      { key: 'zh-CN', label: <span data-testid="lang-zh">简体中文</span> },
+      { key: 'en-US', label: <span data-testid="lang-en">English</span> },
+    ],
+    onClick: ({ key }: { key: string }) => void session.setLanguage(key as 'zh-CN' | 'en-US'),
+  };
+
+  const header = (
+    <Header className={`app-header${settings.fixedHeader ? ' fixed' : ''}`}>
+      {settings.layout === 'horizontal' && !mobile ? (
+        <>
+          {logo(false)}
+          {menu}
+        </>
+      ) : (
+        <Space>
+          <Button
+            type="text"
+            aria-label={settings.collapsed ? t('shell.expand') : t('shell.collapse')}
+            icon={settings.collapsed && !mobile ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={() => (mobile ? setMobileMenuOpen(true) : update({ collapsed: !settings.collapsed }))}
+            data-testid="menu-toggle"
+          />
+          {mobile ? null : (
+            <Breadcrumb
+              items={[
+                {
+                  title: t('shell.home'),
+                  href: '/home',
+                  onClick: (e) => {
+                    e.preventDefault();
+                    go(HOME);
+                  },
+                },
+                ...current.parents.map((p) => ({ title: label(p) })),
+                ...(path === HOME ? [] : [{ title: label(current.node) }]),
+              ]}
+            />
+          )}
+        </Space>
+      )}
+      <Space className="header-actions" size={4} wrap={false}>
+        {mobile ? null : (
+          <>
+            <Button
+              size="small"
+              type="primary"
+              ghost
+              icon={<CarOutlined />}
+              onClick={() => go('/mail')}
+              data-testid="top-truck-quote"
+            >
+              {t('shell.truckQuote')}
+            </Button>
+            {session.config.showBatchOrder ? (
+              <>
+                <Button
+                  size="small"
+                  icon={<FileExcelOutlined />}
+                  onClick={() => setBatch('truck')}
+                  data-testid="top-truck-batch"
+                >
+                  {t('shell.truckBatch')}
+                </Button>
+                <Button
+                  size="small"
+                  icon={<FileExcelOutlined />}
+                  onClick={() => setBatch('express')}
+                  data-testid="top-express-batch"
+                >
+                  {t('shell.expressBatch')}
+                </Button>
+              </>
+            ) : null}
+            <Button size="small" icon={<ProfileOutlined />} onClick={() => go('/freightRule')}>
+              {t('shell.freightRules')}
+            </Button>
+            <Button size="small" icon={<NotificationOutlined />} onClick={() => setUpdatesOpen(true)}>
+              {t('shell.featureUpdates')}
+            </Button>
+          </>
+        )}
+        <Dropdown menu={languageMenu} trigger={['click']}>
+          <Button
+            type="text"
+            icon={<TranslationOutlined />}
+            data-testid="lang-switch"
+            aria-label={t('shell.language')}
+          />
+        </Dropdown>
+        <Tooltip title={t('shell.downloadCenter')}>
+          <Button type="text" icon={<DownloadOutlined />} onClick={() => go('/downloadCenter')} />
+        </Tooltip>
+        <Tooltip title={t('shell.fullscreen')}>
+          <Button type="text" icon={<ExpandOutlined />} onClick={() => void toggleFullscreen()} />
+        </Tooltip>
+        <Tooltip title={t('shell.theme')}>
+          <Button
+            type="text"
+            icon={<BgColorsOutlined />}
+            onClick={() => setThemeOpen(true)}
+            data-testid="theme-open"
+          />
+        </Tooltip>
+        <Tooltip title={t('shell.reload')}>
+          <Button
+            type="text"
+            icon={<ReloadOutlined spin={pulsing} />}
+            onClick={reload}
+            data-testid="reload-route"
+          />
+        </Tooltip>
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              { key: 'profile', label: <span data-testid="menu-profile">{t('shell.personalCenter')}</span> },
+              { key: 'logout', label: <span data-testid="logout">{t('shell.logout')}</span> },
+            ],
+            onClick: ({ key }) => (key === 'profile' ? go('/profile') : logout()),
+          }}
+        >
+          <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="avatar-menu">
+            <Avatar size="small" src={session.userInfo?.avatar || undefined} icon={<UserOutlined />} />
+            {mobile ? null : <span>{session.userInfo?.name}</span>}
+          </Space>
+        </Dropdown>
+      </Space>
+    </Header>
+  );
+
+  const siderWidth = settings.collapsed ? 70 : 200;
+  const vertical = settings.layout === 'vertical' || mobile;
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      {vertical && !mobile ? (
+        <Sider
+          width={200}
+          collapsedWidth={70}
+          collapsed={settings.collapsed}
+          className="app-sider"
+          theme="dark"
+        >
+          {logo(settings.collapsed)}
+          {menu}
+        </Sider>
+      ) : null}
+      {mobile ? (
+        <Drawer
+          placement="left"
+          open={mobileMenuOpen}
+          onClose={() => setMobileMenuOpen(false)}
+          width={200}
+          styles={{ body: { padding: 0, background: '#001529' } }}
+        >
+          {logo(false)}
+          {menu}
+        </Drawer>
+      ) : null}
+      <Layout style={{ marginInlineStart: vertical && !mobile ? siderWidth : 0, transition: 'margin 0.2s' }}>
+        {header}
+        <AdStrip />
+        {settings.tabs ? (
+          <TabsBar
+            tabs={tabs}
+            titleOf={(tab) => {
+              const page = byPath.get(tab.path);
+              return page ? label(page.node) : tab.path;
+            }}
+            active={path}
+            onSelect={(tab) => navigate(`${tab.path}${tab.search}`)}
+            onClose={closeTabs}
+          />
+        ) : null}
+        <Content className="app-content">{content}</Content>
+        <Footer className="app-footer">
+          {branding?.copyright ? <div>{branding.copyright}</div> : null}
+          {branding?.filingNumber ? <div data-testid="filing-number">{branding.filingNumber}</div> : null}
+        </Footer>
+      </Layout>
+      <FloatButton.BackTop visibilityHeight={200} />
+      <ErrorLogButton />
+      <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
+      <FeatureUpdates open={updatesOpen} onClose={() => setUpdatesOpen(false)} />
+      <BatchImportDialog line={batch ?? 'truck'} open={batch !== null} onClose={() => setBatch(null)} />
+    </Layout>
+  );
+}

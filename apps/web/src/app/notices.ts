@@ -1,0 +1,94 @@
+import { App } from 'antd';
+import DOMPurify from 'dompurify';
+import { createElement, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { post } from '../lib/http.ts';
+
+export interface Notice {
+  id: number;
+  type: number;
+  title: string;
+  content: string;
+  pop_theme?: string;
+  order_type: number;
+  order_sn: string;
+}
+
+/** SPEC section 2: where a notice's view button leads, by its order type. */
+export function noticeTarget(notice: Notice): string {
+  const sn = encodeURIComponent(notice.order_sn ?? '');
+  switch (notice.order_type) {
+    case 1:
+      return `/orderList?id=${sn}`;
+    case 2:
+      return `/work-order-copy?sn=${sn}`;
+    case 3:
+      return `/accountDetails?id=${sn}`;
+    case 4:
+      return `/expressOrderList?sn=${sn}`;
+    case 5:
+      return `/abnormalBilling?sn=${sn}`;
+    default:
+      return `/notification?content=${encodeURIComponent(notice.title)}&type=2`;
+  }
+}
+
+/** On load: type 1 notices as staggered toasts at the bottom right, others as 700px dialogs. */
+export function useNoticePopups(signedIn: boolean) {
+  const { notification, modal } = App.useApp();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  useEffect(() => {
+    if (!signedIn) return;
+    let cancelled = false;
+    const timers: number[] = [];
+    post<{ list: Notice[] }>('/admin/notice/userNotices', { type: 0 })
+      .then(({ list }) => {
+        if (cancelled) return;
+        list.forEach((notice, index) => {
+          // Notices carry HTML; it was sanitised on write and is sanitised again here before it is shown.
+          const html = { __html: DOMPurify.sanitize(notice.content) };
+          if (notice.type === 1) {
+            timers.push(
+              window.setTimeout(() => {
+                const key = `notice-${notice.id}`;
+                notification.info({
+                  key,
+                  placement: 'bottomRight',
+                  duration: 5,
+                  title: notice.title,
+                  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
+                  description: createElement('div', { dangerouslySetInnerHTML: html }),
+                  actions: createElement(
+                    'a',
+                    {
+                      onClick: () => {
+                        notification.destroy(key);
+                        navigate(noticeTarget(notice));
+                      },
+                    },
+                    t('shell.view'),
+                  ),
+                });
+              }, index * 500),
+            );
+          } else {
+            modal.info({
+              width: 700,
+              title: notice.title,
+              style: { top: `${index + 15}vh` },
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
+              content: createElement('div', { style: { minHeight: 300 }, dangerouslySetInnerHTML: html }),
+              okText: t('shell.ok'),
+            });
+          }
+        });
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+      for (const id of timers) window.clearTimeout(id);
+    };
+  }, [signedIn, notification, modal, navigate, t]);
+}

@@ -1,0 +1,87 @@
+import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
+import { App, Button, Image, Space, Upload } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, upload } from '../lib/http.ts';
+
+const MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * One image, under 2 MB (SPEC section 5); choosing another replaces it, removing asks first. The value
+ * is the URL the server answered with.
+ */
+export function ImageUpload({
+  value,
+  onChange,
+  testId,
+}: {
+  value?: string | null;
+  onChange?: (url: string | null) => void;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Space align="start">
+      {value ? (
+        <Image
+          src={value}
+          width={96}
+          height={96}
+          style={{ objectFit: 'contain', border: '1px solid #eee' }}
+        />
+      ) : null}
+      <Space direction="vertical">
+        <Upload
+          accept="image/png,image/jpeg,image/gif,image/webp,image/x-icon"
+          showUploadList={false}
+          maxCount={1}
+          beforeUpload={async (file) => {
+            if (file.size > MAX_BYTES) {
+              message.error(t('validation.imageTooLarge'));
+              return Upload.LIST_IGNORE;
+            }
+            setBusy(true);
+            try {
+              const [url] = await upload<string[]>('/common/upload/images', file);
+              onChange?.(url ?? null);
+            } catch (error) {
+              if (error instanceof ApiError) message.error(error.message);
+            } finally {
+              setBusy(false);
+            }
+            return false;
+          }}
+        >
+          <Button icon={<UploadOutlined />} loading={busy} data-testid={testId}>
+            {t('register.upload')}
+          </Button>
+        </Upload>
+        {value ? (
+          <Button
+            icon={<DeleteOutlined />}
+            danger
+            onClick={() =>
+              modal.confirm({
+                title: t('shell.dialogTitle'),
+                content: t('upload.removeConfirm'),
+                okText: t('shell.ok'),
+                cancelText: t('shell.cancel'),
+                onOk: () => {
+                  onChange?.(null);
+                  message.success(t('upload.removed'));
+                },
+                onCancel: () => {
+                  message.info(t('upload.cancelled'));
+                },
+              })
+            }
+          >
+            {t('common.delete')}
+          </Button>
+        ) : null}
+      </Space>
+    </Space>
+  );
+}

@@ -1,0 +1,83 @@
+import { PAGE_SIZES } from '@freight/contracts/api';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { TablePaginationConfig } from 'antd';
+import { Button, Card, Form, type FormInstance, Space } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { post } from '../lib/http.ts';
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/**
+ * The one list-page pattern: filters posted with page and limit, the answer's page shown in a table
+ * with the SPEC's pager (sizes 10 to 200, default 10, total, jumper).
+ */
+export function useServerList<T>(url: string, filters: object) {
+  const { t } = useTranslation();
+  const [paging, setPaging] = useState({ page: 1, limit: 10 });
+  const query = useQuery({
+    queryKey: [url, filters, paging],
+    queryFn: () => post<Page<T>>(url, { ...filters, ...paging }),
+    placeholderData: keepPreviousData,
+  });
+  const pagination: TablePaginationConfig = {
+    current: paging.page,
+    pageSize: paging.limit,
+    total: query.data?.total ?? 0,
+    showSizeChanger: true,
+    showQuickJumper: true,
+    pageSizeOptions: PAGE_SIZES.map(String),
+    showTotal: (total) => t('common.total', { total }),
+    onChange: (page, limit) => setPaging({ page: limit === paging.limit ? page : 1, limit }),
+  };
+  return {
+    rows: query.data?.list ?? [],
+    loading: query.isFetching,
+    pagination,
+    refetch: query.refetch,
+    resetPage: () => setPaging((p) => ({ ...p, page: 1 })),
+    paging,
+  };
+}
+
+export function FilterBar<T>({
+  form,
+  onSearch,
+  children,
+  extra,
+}: {
+  form: FormInstance<T>;
+  onSearch: (values: T) => void;
+  children: ReactNode;
+  extra?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card size="small" style={{ marginBottom: 12 }}>
+      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+        {children}
+        <Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit" data-testid="filter-search">
+              {t('common.search')}
+            </Button>
+            <Button
+              onClick={() => {
+                form.resetFields();
+                onSearch(form.getFieldsValue());
+              }}
+            >
+              {t('common.reset')}
+            </Button>
+          </Space>
+        </Form.Item>
+        {extra ? <Form.Item style={{ marginLeft: 'auto', marginRight: 0 }}>{extra}</Form.Item> : null}
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,139 @@
+import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
+import { App, Button, Form, Input, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { Branding } from '../../app/branding.ts';
+import { useSession } from '../../app/session.tsx';
+import { ApiError, applyFieldErrors } from '../../lib/http.ts';
+import { AuthFrame } from './AuthFrame.tsx';
+import { login, requestCode } from './api.ts';
+import { useCodeCountdown } from './useCodeCountdown.ts';
+
+interface LoginForm {
+  email: string;
+  password: string;
+  code: string;
+}
+
+export default function LoginPage({ branding }: { branding: Branding | undefined }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<LoginForm>();
+  const session = useSession();
+  const navigate = useNavigate();
+  const countdown = useCodeCountdown();
+  const [sending, setSending] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+
+  const sendCode = async () => {
+    const { email } = await form.validateFields(['email']);
+    setSending(true);
+    try {
+      await requestCode(email, 'login');
+      message.success(t('auth.codeSent'));
+      countdown.start();
+    } catch (error) {
+      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const submit = async (values: LoginForm) => {
+    setSubmitting(true);
+    try {
+      const token = await login(values.email.trim(), values.password, values.code.trim());
+      if (!token) {
+        message.error(t('shell.noToken'));
+        return;
+      }
+      await session.signIn(token);
+      message.success(t('login.success'));
+      navigate('/home', { replace: true });
+    } catch (error) {
+      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthFrame branding={branding}>
+      <Typography.Title level={2}>{t('login.title')}</Typography.Title>
+      <Form form={form} layout="vertical" size="large" onFinish={submit} requiredMark={false}>
+        <Form.Item
+          name="email"
+          label={t('login.email')}
+          rules={[
+            { required: true, message: t('login.emailPlaceholder') },
+            { type: 'email', message: t('validation.email') },
+          ]}
+        >
+          <Input
+            prefix={<MailOutlined />}
+            placeholder={t('login.emailPlaceholder')}
+            autoComplete="username"
+            data-testid="login-email"
+          />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('login.password')}
+          rules={[{ required: true, message: t('login.passwordPlaceholder') }]}
+        >
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('login.passwordPlaceholder')}
+            autoComplete="current-password"
+            data-testid="login-password"
+          />
+        </Form.Item>
+        <Form.Item label={t('login.code')} required>
+          <Space.Compact style={{ width: '100%' }}>
+            <Form.Item
+              name="code"
+              noStyle
+              rules={[
+                { required: true, message: t('login.codePlaceholder') },
+                { pattern: /^\d{6}$/, message: t('validation.code') },
+              ]}
+            >
+              <Input
+                prefix={<SafetyOutlined />}
+                placeholder={t('login.codePlaceholder')}
+                maxLength={6}
+                data-testid="login-code"
+              />
+            </Form.Item>
+            <Button
+              onClick={sendCode}
+              loading={sending}
+              disabled={countdown.seconds > 0}
+              data-testid="login-get-code"
+              style={{ minWidth: 130 }}
+            >
+              {countdown.seconds > 0 ? t('login.resend', { seconds: countdown.seconds }) : t('login.getCode')}
+            </Button>
+          </Space.Compact>
+        </Form.Item>
+        <Form.Item>
+          <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Space style={{ justifyContent: 'space-between', width: '100%' }}>
+        <Link to="/forgotPassword" data-testid="forgot-link">
+          {t('login.forgot')}
+        </Link>
+        <span>
+          {t('login.noAccount')}{' '}
+          <Link to="/register" data-testid="register-link">
+            {t('login.register')}
+          </Link>
+        </span>
+      </Space>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,27 @@
+import { messages } from '@freight/contracts/messages';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { readJson, STORAGE } from '../lib/storage.ts';
+import { enUS } from './en-US.ts';
+import { zhCN } from './zh-CN.ts';
+
+export type UiLanguage = 'zh-CN' | 'en-US';
+
+export function storedLanguage(): UiLanguage {
+  return readJson<string>(STORAGE.language, 'zh-CN') === 'en-US' ? 'en-US' : 'zh-CN';
+}
+
+// Flat keys with dots in them ('error.network'), shared with the server's catalogue.
+void i18n.use(initReactI18next).init({
+  resources: {
+    'zh-CN': { translation: { ...messages['zh-CN'], ...zhCN } },
+    'en-US': { translation: { ...messages['en-US'], ...enUS } },
+  },
+  lng: storedLanguage(),
+  fallbackLng: 'zh-CN',
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+});
+
+export default i18n;

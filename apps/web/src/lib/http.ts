@@ -1,0 +1,148 @@
+import type { Envelope } from '@freight/contracts/api';
+import i18n from '../i18n/index.ts';
+import { clearSession, getToken } from './storage.ts';
+
+/** SPEC section 8: 200 and 0 succeed, 300 is a dead session, 401 is not allowed. */
+const SUCCESS = new Set([200, 0]);
+const INVALID = 300;
+const NO_PERMISSION = 401;
+const TIMEOUT_MS = 60_000;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly fields: FieldError[] = [],
+    readonly data: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+interface Hooks {
+  navigate(path: string): void;
+  error(text: string): void;
+  loading(on: boolean): void;
+  onApiError?(entry: { url: string; message: string; details: string }): void;
+}
+let hooks: Hooks = {
+  navigate: (path) => window.location.assign(path),
+  error: (text) => console.error(text),
+  loading: () => undefined,
+};
+/** The app shell plugs in navigation, toasts and the loading mask once it is mounted. */
+export function setHttpHooks(next: Partial<Hooks>): void {
+  hooks = { ...hooks, ...next };
+}
+
+function headers(json: boolean): Record<string, string> {
+  const h: Record<string, string> = { 'Accept-Language': i18n.language === 'en-US' ? 'en-US' : 'zh-CN' };
+  if (json) h['Content-Type'] = 'application/json;charset=UTF-8';
+  const token = getToken();
+  if (token) h.accessToken = token;
+  return h;
+}
+
+async function send(url: string, init: RequestInit): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  // SPEC section 7: calls whose URL says doEdit show a loading mask.
+  const masked = url.includes('doEdit');
+  if (masked) hooks.loading(true);
+  try {
+    return await fetch(`/api${url}`, { ...init, signal: controller.signal });
+  } catch {
+    const text = i18n.t('error.network');
+    hooks.error(text);
+    hooks.onApiError?.({ url, message: text, details: 'no response' });
+    throw new ApiError(-1, text);
+  } finally {
+    clearTimeout(timer);
+    if (masked) hooks.loading(false);
+  }
+}
+
+async function unwrap<T>(url: string, response: Response): Promise<T> {
+  let body: Envelope<T> | null = null;
+  try {
+    body = (await response.json()) as Envelope<T>;
+  } catch {
+    body = null;
+  }
+  if (!body || typeof body.code !== 'number') {
+    const text = i18n.t('error.network');
+    hooks.error(text);
+    throw new ApiError(response.status, text);
+  }
+  if (SUCCESS.has(body.code)) return body.data;
+  const fields = ((body.data as { fields?: FieldError[] } | null)?.fields ?? []) as FieldError[];
+  hooks.onApiError?.({ url, message: body.msg, details: JSON.stringify(body.data ?? null) });
+  if (body.code === INVALID) {
+    hooks.error(body.msg || i18n.t('shell.backendError', { code: body.code }));
+    clearSession();
+    hooks.navigate('/login');
+  } else if (body.code === NO_PERMISSION) {
+    hooks.navigate('/401');
+  }
+  throw new ApiError(body.code, body.msg, fields, body.data);
+}
+
+export async function post<T = unknown>(url: string, payload: unknown = {}): Promise<T> {
+  const response = await send(url, {
+    method: 'POST',
+    headers: headers(true),
+    body: JSON.stringify(payload ?? {}),
+  });
+  return unwrap<T>(url, response);
+}
+
+export async function get<T = unknown>(url: string): Promise<T> {
+  const response = await send(url, { method: 'GET', headers: headers(false) });
+  return unwrap<T>(url, response);
+}
+
+export async function upload<T = string[]>(url: string, file: File, field = 'file'): Promise<T> {
+  const form = new FormData();
+  form.append(field, file);
+  const response = await send(url, { method: 'POST', headers: headers(false), body: form });
+  return unwrap<T>(url, response);
+}
+
+/** Posts filters and saves the spreadsheet the server answers with. */
+export async function download(url: string, payload: unknown, fallbackName: string): Promise<void> {
+  const response = await send(url, {
+    method: 'POST',
+    headers: headers(true),
+    body: JSON.stringify(payload ?? {}),
+  });
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('application/json')) {
+    await unwrap(url, response);
+    return;
+  }
+  const blob = await response.blob();
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*=UTF-8''([^;]+)/.exec(disposition);
+  const name = match?.[1] ? decodeURIComponent(match[1]) : fallbackName;
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+/** Marks form fields from a 400 answer; returns true when there were any. */
+export function applyFieldErrors(error: unknown, setFields: (fields: never) => void): boolean {
+  if (!(error instanceof ApiError) || error.fields.length === 0) return false;
+  const fields = error.fields.map((f) => ({
+    name: f.field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+    errors: [f.message],
+  }));
+  setFields(fields as never);
+  return true;
+}

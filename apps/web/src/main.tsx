@@ -1,0 +1,56 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { StrictMode, useEffect } from 'react';
+import { createRoot } from 'react-dom/client';
+import { useTranslation } from 'react-i18next';
+import { AppRoutes } from './app/App.tsx';
+import { useBranding } from './app/branding.ts';
+import { ErrorLogProvider } from './app/error-log.tsx';
+import { SessionProvider } from './app/session.tsx';
+import { applyShades, ThemeProvider, useTheme } from './app/theme.tsx';
+import './i18n/index.ts';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+});
+
+function Root() {
+  const { i18n } = useTranslation();
+  const branding = useBranding();
+  const { primaryFor } = useTheme();
+  const primary = primaryFor(branding?.buttonColor);
+  const en = i18n.language === 'en-US';
+  useEffect(() => applyShades(primary), [primary]);
+  useEffect(() => {
+    dayjs.locale(en ? 'en' : 'zh-cn');
+    document.documentElement.lang = en ? 'en' : 'zh-CN';
+  }, [en]);
+  return (
+    <ConfigProvider locale={en ? enUS : zhCN} theme={{ token: { colorPrimary: primary, borderRadius: 6 } }}>
+      <AntApp message={{ duration: 3 }}>
+        <ErrorLogProvider>
+          <SessionProvider>
+            <AppRoutes branding={branding} />
+          </SessionProvider>
+        </ErrorLogProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+const container = document.getElementById('root');
+if (container)
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <ThemeProvider>
+          <Root />
+        </ThemeProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
