@@ -10,9 +10,89 @@ test('the staff administrator signs in with the mailed code and sees the whole m
   await expect(menu.getByTestId('menu-/area-rights')).toBeVisible();
   await expect(menu.getByTestId('menu-/area-customers')).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}home-admin-zh.png` });
+
+  // Tabs: open three pages, close one, then close the others; home stays pinned.
   await menu.getByTestId('menu-/area-rights').click();
   await menu.getByTestId('menu-/basicSettings').click();
-  await expect(page).toHaveURL(/\/basicSettings$/);
   await expect(page.getByRole('cell', { name: 'Administrator' })).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}roles-zh.png` });
+  await menu.getByTestId('menu-/operationLog').click();
+  await expect(page.getByRole('cell', { name: 'auth.login' }).first()).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}operation-log-zh.png` });
+  await menu.getByTestId('menu-/area-site').click();
+  await menu.getByTestId('menu-/site-configuration').click();
+  await expect(page.getByTestId('site-name')).toHaveValue('货运门户');
+  const tabs = page.getByTestId('tabs-bar');
+  await expect(tabs.getByTestId('tab-/basicSettings')).toBeVisible();
+  await tabs.getByTestId('tab-close-/site-configuration').click();
+  // Closing the active tab goes to the last one left.
+  await expect(page).toHaveURL(/\/operationLog$/);
+  await expect(tabs.getByTestId('tab-/site-configuration')).toHaveCount(0);
+  await page.getByTestId('tabs-actions').click();
+  await page.getByRole('menuitem', { name: '关闭其他' }).click();
+  await expect(tabs.getByTestId('tab-/basicSettings')).toHaveCount(0);
+  await expect(tabs.getByTestId('tab-/home')).toBeVisible();
+  await expect(tabs.getByTestId('tab-/operationLog')).toBeVisible();
+
+  // A page whose module comes later shows a proper empty state.
+  await page.goto('/orderList');
+  await expect(page.getByText('该功能模块将在后续版本中上线')).toBeVisible();
+  // Unknown paths go to /404.
+  await page.goto('/no-such-page');
+  await expect(page).toHaveURL(/\/404$/);
+});
+
+test('the language and the theme stay after a reload, in every string', async ({ page }) => {
+  await signIn(page, 'editor@example.com');
+  const menu = page.getByTestId('side-menu');
+  // The editor runs the business but has no rights management.
+  await expect(menu.getByTestId('menu-/area-rights')).toHaveCount(0);
+  await expect(menu.getByTestId('menu-/area-site')).toBeVisible();
+
+  await page.getByTestId('lang-switch').click();
+  await page.getByTestId('lang-en').click();
+  await expect(menu.getByTestId('menu-/area-orders')).toHaveText('Orders');
+  await page.getByTestId('theme-open').click();
+  await page.getByTestId('theme-green').click();
+  await page.getByTestId('layout-horizontal').click();
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(page.getByTestId('side-menu').getByTestId('menu-/area-orders')).toHaveText('Orders');
+  const theme = await page.evaluate(() => JSON.parse(localStorage.getItem('theme') ?? '{}'));
+  expect(theme).toMatchObject({ theme: 'green', layout: 'horizontal' });
+  const primary = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary'));
+  expect(primary.trim().toLowerCase()).toBe('#13a66c');
+  await expect(page.getByTestId('home-greeting')).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}home-editor-en-horizontal.png` });
+  // The server keeps the language too: messages now come back in English.
+  const info = await page.evaluate(async () => {
+    const res = await fetch('/api/admin/admin/info', { method: 'POST', headers: { accessToken: localStorage.getItem('token') ?? '' } });
+    return (await res.json()).data.language;
+  });
+  expect(info).toBe('en');
+  await page.getByTestId('theme-open').click();
+  await page.getByRole('button', { name: 'Reset' }).click();
+});
+
+test('a customer sees its own pages only, and is sent to 401 for staff pages', async ({ page }) => {
+  await signIn(page, 'customer@example.com');
+  const menu = page.getByTestId('side-menu');
+  await expect(menu.getByTestId('menu-/area-quotation')).toBeVisible();
+  await expect(menu.getByTestId('menu-/area-rights')).toHaveCount(0);
+  await expect(menu.getByTestId('menu-/area-customers')).toHaveCount(0);
+  await page.goto('/basicSettings');
+  await expect(page).toHaveURL(/\/401$/);
+  await page.screenshot({ path: `${screenshotDir}401-zh.png` });
+});
+
+test('logging out asks first, ends the session and returns to the sign-in page', async ({ page }) => {
+  await signIn(page, 'branch@example.com');
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  await page.getByTestId('avatar-menu').click();
+  await page.getByTestId('logout').click();
+  await expect(page.getByText('您确定要退出吗')).toBeVisible();
+  await page.locator('.logout-confirm').click();
+  await expect(page).toHaveURL(/\/login$/);
+  const res = await page.request.post('/api/admin/admin/info', { headers: { accessToken: token ?? '' } });
+  expect((await res.json()).code).toBe(300);
 });

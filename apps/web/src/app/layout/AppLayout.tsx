@@ -30,7 +30,7 @@ import {
   Spin,
   Tooltip,
 } from 'antd';
-import { Activity, Suspense, useEffect, useMemo, useState } from 'react';
+import { Activity, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
@@ -57,6 +57,31 @@ const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
 /** Ids that carry waiting-count badges (SPEC section 2). */
 const DOT_FOR = { 8: 'waitNum', 110: 'expressWaitNum' } as const;
 const COUNT_FOR = { 26: 'waitNum', 122: 'expressWaitNum' } as const;
+
+/** A top-bar button: icon and label, or the icon alone with the label as its tooltip. */
+function TopAction(props: {
+  compact: boolean;
+  primary?: boolean;
+  icon: ReactNode;
+  label: string;
+  onClick: () => void;
+  testId: string;
+}) {
+  const button = (
+    <Button
+      size="small"
+      type={props.primary ? 'primary' : 'default'}
+      ghost={props.primary}
+      icon={props.icon}
+      onClick={props.onClick}
+      data-testid={props.testId}
+      aria-label={props.label}
+    >
+      {props.compact ? null : props.label}
+    </Button>
+  );
+  return props.compact ? <Tooltip title={props.label}>{button}</Tooltip> : button;
+}
 
 export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const { t, i18n } = useTranslation();
@@ -273,6 +298,8 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
     onClick: ({ key }: { key: string }) => void session.setLanguage(key as 'zh-CN' | 'en-US'),
   };
 
+  // The top menu needs the room: in the horizontal layout the top-bar buttons show icons only.
+  const compact = settings.layout === 'horizontal';
   const header = (
     <Header className={`app-header${settings.fixedHeader ? ' fixed' : ''}`}>
       {settings.layout === 'horizontal' && !mobile ? (
@@ -310,42 +337,46 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       <Space className="header-actions" size={4} wrap={false}>
         {mobile ? null : (
           <>
-            <Button
-              size="small"
-              type="primary"
-              ghost
+            <TopAction
+              compact={compact}
+              primary
               icon={<CarOutlined />}
+              label={t('shell.truckQuote')}
               onClick={() => go('/mail')}
-              data-testid="top-truck-quote"
-            >
-              {t('shell.truckQuote')}
-            </Button>
+              testId="top-truck-quote"
+            />
             {session.config.showBatchOrder ? (
               <>
-                <Button
-                  size="small"
+                <TopAction
+                  compact={compact}
                   icon={<FileExcelOutlined />}
+                  label={t('shell.truckBatch')}
                   onClick={() => setBatch('truck')}
-                  data-testid="top-truck-batch"
-                >
-                  {t('shell.truckBatch')}
-                </Button>
-                <Button
-                  size="small"
+                  testId="top-truck-batch"
+                />
+                <TopAction
+                  compact={compact}
                   icon={<FileExcelOutlined />}
+                  label={t('shell.expressBatch')}
                   onClick={() => setBatch('express')}
-                  data-testid="top-express-batch"
-                >
-                  {t('shell.expressBatch')}
-                </Button>
+                  testId="top-express-batch"
+                />
               </>
             ) : null}
-            <Button size="small" icon={<ProfileOutlined />} onClick={() => go('/freightRule')}>
-              {t('shell.freightRules')}
-            </Button>
-            <Button size="small" icon={<NotificationOutlined />} onClick={() => setUpdatesOpen(true)}>
-              {t('shell.featureUpdates')}
-            </Button>
+            <TopAction
+              compact={compact}
+              icon={<ProfileOutlined />}
+              label={t('shell.freightRules')}
+              onClick={() => go('/freightRule')}
+              testId="top-freight-rules"
+            />
+            <TopAction
+              compact={compact}
+              icon={<NotificationOutlined />}
+              label={t('shell.featureUpdates')}
+              onClick={() => setUpdatesOpen(true)}
+              testId="top-updates"
+            />
           </>
         )}
         <Dropdown menu={languageMenu} trigger={['click']}>
