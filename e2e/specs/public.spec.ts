@@ -55,8 +55,11 @@ test('a shipper registers with an invitation code and signs in', async ({ page }
   await page.getByTitle('普通货物').click();
   await page.keyboard.press('Escape');
   await page.getByLabel('零担 (LTL)').check();
-  for (const i of [0, 1, 2]) await page.getByTestId(`reg-location-${i}`).fill(['Los Angeles', 'Chicago', 'Dallas'][i] as string);
-  await page.locator('input[type=file]').setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: PNG });
+  for (const i of [0, 1, 2])
+    await page.getByTestId(`reg-location-${i}`).fill(['Los Angeles', 'Chicago', 'Dallas'][i] as string);
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: PNG });
   await expect(page.locator('.ant-image img')).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}register-step3-zh.png` });
   await page.getByTestId('reg-submit').click();
@@ -74,7 +77,9 @@ test('a forgotten password is reset through the mailed link', async ({ page }) =
   await page.getByTestId('forgot-email').fill(email);
   await page.getByTestId('forgot-submit').click();
   await expect(page.getByTestId('forgot-sent')).toBeVisible();
-  const link = /(https?:\/\/\S+\/forgotPassword\?token=[\w-]+)/.exec(await mailedText(page.request, email))?.[1];
+  const link = /(https?:\/\/\S+\/forgotPassword\?token=[\w-]+)/.exec(
+    await mailedText(page.request, email),
+  )?.[1];
   expect(link).toBeTruthy();
   await page.goto(new URL(link as string).pathname + new URL(link as string).search);
   await page.getByTestId('forgot-password').fill('newpass1');

@@ -60,13 +60,18 @@ test('the language and the theme stay after a reload, in every string', async ({
   await expect(page.getByTestId('side-menu').getByTestId('menu-/area-orders')).toHaveText('Orders');
   const theme = await page.evaluate(() => JSON.parse(localStorage.getItem('theme') ?? '{}'));
   expect(theme).toMatchObject({ theme: 'green', layout: 'horizontal' });
-  const primary = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary'));
+  const primary = await page.evaluate(() =>
+    getComputedStyle(document.documentElement).getPropertyValue('--primary'),
+  );
   expect(primary.trim().toLowerCase()).toBe('#13a66c');
   await expect(page.getByTestId('home-greeting')).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}home-editor-en-horizontal.png` });
   // The server keeps the language too: messages now come back in English.
   const info = await page.evaluate(async () => {
-    const res = await fetch('/api/admin/admin/info', { method: 'POST', headers: { accessToken: localStorage.getItem('token') ?? '' } });
+    const res = await fetch('/api/admin/admin/info', {
+      method: 'POST',
+      headers: { accessToken: localStorage.getItem('token') ?? '' },
+    });
     return (await res.json()).data.language;
   });
   expect(info).toBe('en');

@@ -31,7 +31,10 @@ function Root() {
     document.documentElement.lang = en ? 'en' : 'zh-CN';
   }, [en]);
   return (
-    <ConfigProvider locale={en ? enUS : zhCN} theme={{ token: { colorPrimary: primary, borderRadius: 6 } }}>
+    <ConfigProvider
+      locale={en ? enUS : zhCN}
+      theme={{ token: { colorPrimary: primary, colorLink: primary, borderRadius: 6 } }}
+    >
       <AntApp message={{ duration: 3 }}>
         <ErrorLogProvider>
           <SessionProvider>

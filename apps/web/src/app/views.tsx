@@ -11,4 +11,21 @@ export const VIEWS: Record<string, ComponentType> = {
   StaffManagement: lazy(() => import('../features/staff/StaffManagementPage.tsx')),
   OperationLog: lazy(() => import('../features/oplog/OperationLogPage.tsx')),
   SiteConfiguration: lazy(() => import('../features/site/SiteConfigurationPage.tsx')),
+  ...Object.fromEntries(
+    [
+      'BranchManagement',
+      'ExpressBranchManagement',
+      'AgentCustomerManagement',
+      'ExpressAgentCustomerManagement',
+      'DirectCustomerManagement',
+      'ExpressDirectCustomerManagement',
+      'AllCustomers',
+      'ExpressAllCustomers',
+    ].map((name) => [
+      name,
+      lazy(() =>
+        import('../features/customers/pages.tsx').then((m) => ({ default: m[name as keyof typeof m] })),
+      ),
+    ]),
+  ),
 };

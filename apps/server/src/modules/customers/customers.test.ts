@@ -371,3 +371,17 @@ describe('account management', () => {
     expect(res.json().code).toBe(404);
   });
 });
+
+describe('parent options', () => {
+  it('offers an agent only itself as the parent of a new customer, and staff every agent and branch', async () => {
+    const mine = await post('/api/admin/customer/parentOptions', { type: 'customer' }, 'agent');
+    expect(mine.json().data.list.map((o: any) => o.name)).toEqual(['Harbor Freight Agency']);
+    expect(mine.json().data.platformAllowed).toBe(false);
+    const staff = await post('/api/admin/customer/parentOptions', { type: 'customer' }, 'admin');
+    const names = staff.json().data.list.map((o: any) => o.name);
+    expect(names).toEqual(expect.arrayContaining(['Harbor Freight Agency', 'East Coast Branch']));
+    expect(staff.json().data.platformAllowed).toBe(true);
+    const forBranch = await post('/api/admin/customer/parentOptions', { type: 'branch' }, 'admin');
+    expect(forBranch.json().data.list).toEqual([]);
+  });
+});

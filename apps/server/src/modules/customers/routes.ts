@@ -40,6 +40,7 @@ import {
   listOrganisations,
   type OrganisationRow,
   organisationScope,
+  parentOptions,
   priceLevelsOf,
   revokeInvitationCode,
   savePriceLevel,
@@ -157,6 +158,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         ],
         list,
       );
+    },
+  );
+
+  /** Where the caller may put a new organisation of a type: visible, enabled parents of an allowed type. */
+  app.post(
+    '/admin/customer/parentOptions',
+    {
+      config: { permission: ANY_CUSTOMER_PAGE },
+      schema: { tags: ['customers'], body: z.object({ type: z.enum(['branch', 'agent', 'customer']) }) },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const scope = await organisationScope(db, me);
+      const parentTypes = (['branch', 'agent'] as const).filter((p) => CHILD_TYPES[p].includes(request.body.type));
+      const list = await parentOptions(db, scope, parentTypes);
+      return { list, platformAllowed: me.identity === 'employee' && CHILD_TYPES.platform.includes(request.body.type) };
     },
   );
 

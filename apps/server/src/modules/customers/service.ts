@@ -370,3 +370,14 @@ export async function markupChain(
     };
   });
 }
+
+/** Enabled organisations of these types within a scope, by name: the choices of a parent picker. */
+export async function parentOptions(db: DbOrTx, scope: OrganisationScope, types: readonly OrganisationType[]) {
+  if (types.length === 0) return [];
+  return db
+    .select({ id: organisations.id, name: organisations.name, type: organisations.type })
+    .from(organisations)
+    .where(and(scopeCondition(scope), inArray(organisations.type, [...types]), eq(organisations.enabled, true)))
+    .orderBy(organisations.name)
+    .limit(1000);
+}

@@ -298,8 +298,9 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
     onClick: ({ key }: { key: string }) => void session.setLanguage(key as 'zh-CN' | 'en-US'),
   };
 
-  // The top menu needs the room: in the horizontal layout the top-bar buttons show icons only.
-  const compact = settings.layout === 'horizontal';
+  // The top menu and the breadcrumb need the room: on the horizontal layout and below 1600 px the
+  // top-bar buttons show icons only.
+  const compact = settings.layout === 'horizontal' || screens.xxl === false;
   const header = (
     <Header className={`app-header${settings.fixedHeader ? ' fixed' : ''}`}>
       {settings.layout === 'horizontal' && !mobile ? (
@@ -308,7 +309,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           {menu}
         </>
       ) : (
-        <Space>
+        <Space style={{ flex: 1, minWidth: 0, overflow: 'hidden' }}>
           <Button
             type="text"
             aria-label={settings.collapsed ? t('shell.expand') : t('shell.collapse')}
