@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+
 /** Business lines: each organisation has one account per line (ARCHITECTURE section 6). */
 export const BUSINESS_LINES = ['truck', 'express'] as const;
 export type BusinessLine = (typeof BUSINESS_LINES)[number];
@@ -20,3 +23,14 @@ export const LEDGER_TYPES = [
   'credit_limit',
 ] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
+
+export const ledgerQuery = pageQuery.extend({
+  line: z.enum(BUSINESS_LINES),
+  type: z.enum(LEDGER_TYPES).optional(),
+  organisationId: z.number().int().positive().optional(),
+  reference: z.string().trim().max(60).optional(),
+  from: z.coerce.date().optional(),
+  to: z.coerce.date().optional(),
+});
+
+export const balanceQuery = z.object({ line: z.enum(BUSINESS_LINES) });

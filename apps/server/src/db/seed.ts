@@ -7,6 +7,7 @@ import { createInvitationCode, createOrganisation } from '../modules/customers/s
 import { BUILTIN_ROLES } from '../modules/rbac/builtin-roles.ts';
 import { roles } from '../modules/rbac/schema.ts';
 import { assignRoles, roleIdsByCode, setRoleGrants, syncMenu } from '../modules/rbac/service.ts';
+import { receivingAccounts } from '../modules/recharge/schema.ts';
 import { createTenant, DEFAULT_TENANT_CODE } from '../modules/site/service.ts';
 import type { Db, DbOrTx } from './client.ts';
 
@@ -91,6 +92,22 @@ export async function seedTenant(
     const direct = await createOrganisation(tx, tenant.id, { type: 'customer', name: 'Northwind Traders' });
     for (const org of [branch, agent, customer, direct])
       for (const line of BUSINESS_LINES) await ensureAccount(tx, tenant.id, org.id, line);
+    await tx.insert(receivingAccounts).values([
+      {
+        tenantId: tenant.id,
+        currency: 'CNY',
+        bankName: '招商银行上海分行',
+        accountName: input.name,
+        accountNumber: '6214 8321 0000 8888',
+      },
+      {
+        tenantId: tenant.id,
+        currency: 'USD',
+        bankName: 'Bank of America',
+        accountName: input.name,
+        accountNumber: '0012 3456 7890',
+      },
+    ]);
     await createInvitationCode(tx, tenant.id, agent.id, { code: 'AGENT001' });
     await createInvitationCode(tx, tenant.id, branch.id, { code: 'BRANCH01' });
     const orgOf: Record<string, number | null> = {

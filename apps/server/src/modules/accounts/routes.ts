@@ -1,16 +1,25 @@
+import { balanceQuery, ledgerQuery } from '@freight/contracts/accounts';
 import { ResultCode } from '@freight/contracts/api';
 import { accountActionBody, adjustmentBody, creditLimitBody } from '@freight/contracts/customers';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, badField, forbidden, notFound } from '../../lib/errors.ts';
+import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { canSeeOrganisation, organisationScope } from '../customers/service.ts';
+import {
+  canSeeOrganisation,
+  organisationNames,
+  organisationScope,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
 import {
   type AccountRow,
   available,
   findAccount,
   freezeAccount,
   InsufficientFundsError,
+  listAccounts,
+  listLedger,
   moveMoney,
   setCreditLimit,
   unfreezeAccount,
@@ -39,6 +48,109 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     if (!(await canSeeOrganisation(db, scope, account.organisationId))) throw notFound();
     return account;
   }
+
+  const DETAILS_PAGES = { truck: '/accountDetails', express: '/deliveryAccountDetails' } as const;
+  const BALANCE_PAGES = { truck: '/balanceTotal', express: '/deliveryBalanceTotal' } as const;
+
+  /**
+   * The customers module's subquery of what the caller may see; null for staff (the whole tenant).
+   * Wrapped, because a query builder handed out of an async function would run there and then.
+   */
+  async function visibleScope(user: RequestUser) {
+    const scope = await organisationScope(db, user);
+    return { ids: scope.kind === 'tenant' ? null : visibleOrganisationIds(db, scope) };
+  }
+
+  const ledgerRows = async (user: RequestUser, query: typeof ledgerQuery._output, paged: boolean) => {
+    if (!user.grants.has(DETAILS_PAGES[query.line])) throw forbidden();
+    const { page, limit, ...filter } = query;
+    const result = await listLedger(
+      db,
+      user.tenantId,
+      (await visibleScope(user)).ids,
+      filter,
+      paged ? { page, limit } : null,
+    );
+    const names = await organisationNames(db, user.tenantId, [
+      ...new Set(result.list.map((r) => r.organisationId)),
+    ]);
+    return {
+      list: result.list.map((r) => ({
+        ...r,
+        organisationName: names.get(r.organisationId) ?? '',
+        amount: formatMoney(r.amount),
+        balanceAfter: formatMoney(r.balanceAfter),
+      })),
+      total: result.total,
+      page,
+      limit,
+      totals: { credits: formatMoney(result.credits), debits: formatMoney(result.debits) },
+    };
+  };
+
+  app.post(
+    '/admin/account/details',
+    {
+      config: { permission: Object.values(DETAILS_PAGES) },
+      schema: { tags: ['accounts'], body: ledgerQuery },
+    },
+    async (request) => ledgerRows(currentUser(request), request.body, true),
+  );
+
+  app.post(
+    '/admin/account/detailsExport',
+    {
+      config: { permission: ['account:export', 'express-account:export'], raw: true },
+      schema: { tags: ['accounts'], body: ledgerQuery },
+    },
+    async (request, reply) => {
+      const { list } = await ledgerRows(currentUser(request), request.body, false);
+      const en = request.language === 'en-US';
+      return sendXlsx(
+        reply,
+        en ? 'account-details.xlsx' : '账户明细.xlsx',
+        [
+          { header: en ? 'Time' : '时间', value: (r) => r.createdAt },
+          { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
+          { header: en ? 'Type' : '类型', value: (r) => r.type },
+          { header: en ? 'Amount' : '金额', value: (r) => r.amount },
+          { header: en ? 'Balance after' : '变动后余额', value: (r) => r.balanceAfter },
+          { header: en ? 'Reference' : '关联单号', value: (r) => r.refId, width: 24 },
+          { header: en ? 'Note' : '备注', value: (r) => r.note, width: 30 },
+        ],
+        list,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/account/balanceTotal',
+    {
+      config: { permission: Object.values(BALANCE_PAGES) },
+      schema: { tags: ['accounts'], body: balanceQuery },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      if (!me.grants.has(BALANCE_PAGES[request.body.line])) throw forbidden();
+      const rows = await listAccounts(db, me.tenantId, (await visibleScope(me)).ids, request.body.line);
+      const names = await organisationNames(
+        db,
+        me.tenantId,
+        rows.map((r) => r.organisationId),
+      );
+      const sum = (pick: (a: AccountRow) => bigint) => formatMoney(rows.reduce((s, a) => s + pick(a), 0n));
+      return {
+        list: rows.map((a) => ({ ...present(a), organisationName: names.get(a.organisationId) ?? '' })),
+        totals: {
+          balance: sum((a) => a.balance),
+          creditLimit: sum((a) => a.creditLimit),
+          frozen: sum((a) => a.frozen),
+          deposit: sum((a) => a.deposit),
+          available: sum(available),
+        },
+      };
+    },
+  );
 
   app.post(
     '/admin/account/freeze',

@@ -1,7 +1,8 @@
 import type { BusinessLine, LedgerType } from '@freight/contracts/accounts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict } from '../../lib/errors.ts';
+import type { visibleOrganisationIds } from '../customers/service.ts';
 import { accounts, ledgerEntries } from './schema.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -274,4 +275,109 @@ export async function accountsOfOrganisations(
       ),
     );
   return new Map(rows.map((r) => [r.organisationId, r]));
+}
+
+/* ---------- statements ---------- */
+
+/** The organisations a caller may see, as the customers module's subquery; null for the whole tenant. */
+type VisibleOrganisations = ReturnType<typeof visibleOrganisationIds>;
+
+export interface LedgerFilter {
+  line?: BusinessLine;
+  type?: LedgerType;
+  organisationId?: number;
+  reference?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/**
+ * Ledger rows of the accounts whose organisations `visibleOrganisations` yields (a subquery from the
+ * customers module), with the totals of credits and debits over the whole filter.
+ */
+export async function listLedger(
+  db: DbOrTx,
+  tenantId: number,
+  visibleOrganisations: VisibleOrganisations | null,
+  filter: LedgerFilter,
+  page: { page: number; limit: number } | null,
+) {
+  const condition = and(
+    eq(ledgerEntries.tenantId, tenantId),
+    visibleOrganisations ? inArray(accounts.organisationId, visibleOrganisations) : undefined,
+    filter.line ? eq(accounts.line, filter.line) : undefined,
+    filter.type ? eq(ledgerEntries.type, filter.type) : undefined,
+    filter.organisationId ? eq(accounts.organisationId, filter.organisationId) : undefined,
+    filter.reference ? eq(ledgerEntries.refId, filter.reference) : undefined,
+    filter.from ? gte(ledgerEntries.createdAt, filter.from) : undefined,
+    filter.to ? lt(ledgerEntries.createdAt, filter.to) : undefined,
+  );
+  const joined = () =>
+    db
+      .select({
+        id: ledgerEntries.id,
+        accountId: ledgerEntries.accountId,
+        organisationId: accounts.organisationId,
+        line: accounts.line,
+        type: ledgerEntries.type,
+        amount: ledgerEntries.amount,
+        balanceAfter: ledgerEntries.balanceAfter,
+        refType: ledgerEntries.refType,
+        refId: ledgerEntries.refId,
+        note: ledgerEntries.note,
+        createdAt: ledgerEntries.createdAt,
+      })
+      .from(ledgerEntries)
+      .innerJoin(
+        accounts,
+        and(eq(accounts.tenantId, ledgerEntries.tenantId), eq(accounts.id, ledgerEntries.accountId)),
+      )
+      .where(condition)
+      .orderBy(desc(ledgerEntries.id));
+  const [list, [totals]] = await Promise.all([
+    page
+      ? joined()
+          .limit(page.limit)
+          .offset((page.page - 1) * page.limit)
+      : joined().limit(50_000),
+    db
+      .select({
+        n: sql<number>`count(*)::int`,
+        credits: sql<string>`coalesce(sum(case when ${ledgerEntries.amount} > 0 then ${ledgerEntries.amount} else 0 end), 0)::text`,
+        debits: sql<string>`coalesce(sum(case when ${ledgerEntries.amount} < 0 then ${ledgerEntries.amount} else 0 end), 0)::text`,
+      })
+      .from(ledgerEntries)
+      .innerJoin(
+        accounts,
+        and(eq(accounts.tenantId, ledgerEntries.tenantId), eq(accounts.id, ledgerEntries.accountId)),
+      )
+      .where(condition),
+  ]);
+  return {
+    list,
+    total: totals?.n ?? 0,
+    credits: BigInt(totals?.credits ?? '0'),
+    debits: BigInt(totals?.debits ?? '0'),
+  };
+}
+
+/** Every account of a line in scope, for the balance summary. */
+export async function listAccounts(
+  db: DbOrTx,
+  tenantId: number,
+  visibleOrganisations: VisibleOrganisations | null,
+  line: BusinessLine,
+) {
+  return db
+    .select()
+    .from(accounts)
+    .where(
+      and(
+        eq(accounts.tenantId, tenantId),
+        eq(accounts.line, line),
+        visibleOrganisations ? inArray(accounts.organisationId, visibleOrganisations) : undefined,
+      ),
+    )
+    .orderBy(accounts.organisationId)
+    .limit(50_000);
 }

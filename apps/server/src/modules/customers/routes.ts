@@ -171,9 +171,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const me = currentUser(request);
       const scope = await organisationScope(db, me);
-      const parentTypes = (['branch', 'agent'] as const).filter((p) => CHILD_TYPES[p].includes(request.body.type));
+      const parentTypes = (['branch', 'agent'] as const).filter((p) =>
+        CHILD_TYPES[p].includes(request.body.type),
+      );
       const list = await parentOptions(db, scope, parentTypes);
-      return { list, platformAllowed: me.identity === 'employee' && CHILD_TYPES.platform.includes(request.body.type) };
+      return {
+        list,
+        platformAllowed: me.identity === 'employee' && CHILD_TYPES.platform.includes(request.body.type),
+      };
     },
   );
 

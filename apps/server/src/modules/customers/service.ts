@@ -372,12 +372,32 @@ export async function markupChain(
 }
 
 /** Enabled organisations of these types within a scope, by name: the choices of a parent picker. */
-export async function parentOptions(db: DbOrTx, scope: OrganisationScope, types: readonly OrganisationType[]) {
+export async function parentOptions(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  types: readonly OrganisationType[],
+) {
   if (types.length === 0) return [];
   return db
     .select({ id: organisations.id, name: organisations.name, type: organisations.type })
     .from(organisations)
-    .where(and(scopeCondition(scope), inArray(organisations.type, [...types]), eq(organisations.enabled, true)))
+    .where(
+      and(scopeCondition(scope), inArray(organisations.type, [...types]), eq(organisations.enabled, true)),
+    )
     .orderBy(organisations.name)
     .limit(1000);
+}
+
+/** Names of organisations by id, for lists that show whose row it is. */
+export async function organisationNames(
+  db: DbOrTx,
+  tenantId: number,
+  ids: number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: organisations.id, name: organisations.name })
+    .from(organisations)
+    .where(and(eq(organisations.tenantId, tenantId), inArray(organisations.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -69,7 +69,7 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     name: '分公司',
     nameEn: 'Branch office',
     description: 'A branch office and its agents and customers',
-    menuIds: [...customerPages, 71, 72, 73, 75, 76, 77, 91],
+    menuIds: [...customerPages, 71, 72, 73, 75, 76, 77, 83, 91, 114],
     buttonKeys: [...customerButtons, ...organisationButtons],
   },
   {
@@ -77,7 +77,7 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     name: '代理',
     nameEn: 'Agent',
     description: 'An agent and its customers',
-    menuIds: [...customerPages, 71, 75, 91],
+    menuIds: [...customerPages, 71, 75, 83, 91, 114],
     buttonKeys: [...customerButtons, ...organisationButtons],
   },
   {

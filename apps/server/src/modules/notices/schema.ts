@@ -1,0 +1,26 @@
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId } from '../../db/columns.ts';
+
+/**
+ * Notices for one user: system messages (a recharge reviewed, a surcharge charged). `type` 1 pops as a
+ * toast, others as a dialog; `orderType` and `orderSn` say where its view button leads (SPEC section 3).
+ */
+export const notices = pgTable(
+  'notices',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    type: integer('type').notNull().default(1),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    orderType: integer('order_type').notNull().default(0),
+    orderSn: text('order_sn').notNull().default(''),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('notices_user').on(t.tenantId, t.userId, t.deliveredAt),
+  ],
+);

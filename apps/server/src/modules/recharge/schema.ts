@@ -1,0 +1,88 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
+import type { RechargeAction, RechargeStatus } from '@freight/contracts/recharge';
+import {
+  bigint,
+  boolean,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
+
+/** Where customers send money: the operator's bank accounts in RMB and USD, kept by staff. */
+export const receivingAccounts = pgTable(
+  'receiving_accounts',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    currency: text('currency').$type<'CNY' | 'USD'>().notNull(),
+    bankName: text('bank_name').notNull(),
+    accountName: text('account_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+);
+
+export const recharges = pgTable(
+  'recharges',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    serial: text('serial').notNull(),
+    organisationId: bigint('organisation_id', { mode: 'number' }).notNull(),
+    line: text('line').$type<BusinessLine>().notNull(),
+    amount: bigint('amount_cents', { mode: 'bigint' }).notNull(),
+    currency: text('currency').$type<'CNY' | 'USD'>().notNull(),
+    method: text('method').notNull(),
+    receivingAccountId: bigint('receiving_account_id', { mode: 'number' }).notNull(),
+    payerName: text('payer_name').notNull(),
+    payerCardNumber: text('payer_card_number').notNull(),
+    screenshotUrl: text('screenshot_url').notNull(),
+    note: text('note').notNull().default(''),
+    status: text('status').$type<RechargeStatus>().notNull().default('submitted'),
+    creditedAmount: bigint('credited_amount_cents', { mode: 'bigint' }),
+    fee: bigint('fee_cents', { mode: 'bigint' }),
+    submittedBy: bigint('submitted_by', { mode: 'number' }).notNull(),
+    reviewedBy: bigint('reviewed_by', { mode: 'number' }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewNote: text('review_note').notNull().default(''),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('recharges_serial').on(t.tenantId, t.serial),
+    index('recharges_waiting').on(t.tenantId, t.line, t.status),
+    index('recharges_org').on(t.tenantId, t.organisationId, t.createdAt),
+  ],
+);
+
+/** The audit record of every review step: who, when, what amount, which outcome. */
+export const rechargeReviews = pgTable(
+  'recharge_reviews',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    rechargeId: bigint('recharge_id', { mode: 'number' }).notNull(),
+    action: text('action').$type<RechargeAction>().notNull(),
+    fromStatus: text('from_status').$type<RechargeStatus>().notNull(),
+    toStatus: text('to_status').$type<RechargeStatus>().notNull(),
+    creditedAmount: bigint('credited_amount_cents', { mode: 'bigint' }),
+    fee: bigint('fee_cents', { mode: 'bigint' }),
+    auditorId: bigint('auditor_id', { mode: 'number' }).notNull(),
+    auditorEmail: text('auditor_email').notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('recharge_reviews_recharge').on(t.tenantId, t.rechargeId),
+  ],
+);
