@@ -32,6 +32,46 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByTestId('login-code').fill(code);
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/\/home/);
+  await settled(page);
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  if (token) sessions.set(email, token);
+}
+
+/**
+ * Sign-in codes may be requested once a minute per address, so the suite signs each user in through
+ * the page once and reuses that session afterwards (one worker runs every spec file in order).
+ */
+const sessions = new Map<string, string>();
+
+export async function session(page: Page, email: string, password = DEMO_PASSWORD) {
+  const token = sessions.get(email);
+  if (!token) {
+    await signIn(page, email, password);
+    return;
+  }
+  // Any page of the origin will do to reach its storage; the public status page loads fastest.
+  await page.goto('/test');
+  await page.evaluate((value) => localStorage.setItem('token', value), token);
+  await page.goto('/home');
+  await page.waitForURL(/\/home/);
+  await settled(page);
+}
+
+/** The signed-in shell has loaded its user, menu and first page. */
+async function settled(page: Page) {
+  await page.getByTestId('home-greeting').waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+/** A session that has ended (logout) must not be handed out again. */
+export function forgetSession(email: string) {
+  sessions.delete(email);
 }
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Switches the interface language with the header's language menu. */
+export async function switchLanguage(page: Page, language: 'zh' | 'en') {
+  await page.getByTestId('lang-switch').click();
+  await page.getByTestId(`lang-${language}`).click();
+}

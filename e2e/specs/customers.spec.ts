@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { screenshotDir, signIn } from '../fixtures.ts';
+import { screenshotDir, session } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 test('staff add a customer under an agent, give it money with a reason, and the agent sees it', async ({
   page,
 }) => {
-  await signIn(page, 'admin@example.com');
+  await session(page, 'admin@example.com');
   await page.goto('/general-customer-management');
   await expect(page.getByRole('cell', { name: 'Acme Imports' })).toBeVisible();
   await page.getByTestId('org-new').click();
@@ -35,7 +35,7 @@ test('staff add a customer under an agent, give it money with a reason, and the 
 });
 
 test("an agent sees its own customers and nobody else's", async ({ page }) => {
-  await signIn(page, 'agent@example.com');
+  await session(page, 'agent@example.com');
   await page.goto('/general-customer-management');
   await expect(page.getByRole('cell', { name: 'Pacific Parts Co' })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Acme Imports' })).toBeVisible();

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { screenshotDir, signIn } from '../fixtures.ts';
+import { forgetSession, screenshotDir, session } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 test('the staff administrator signs in with the mailed code and sees the whole menu', async ({ page }) => {
-  await signIn(page, 'admin@example.com');
+  await session(page, 'admin@example.com');
   await expect(page.getByTestId('home-greeting')).toBeVisible();
   const menu = page.getByTestId('side-menu');
   await expect(menu.getByTestId('menu-/area-rights')).toBeVisible();
@@ -43,7 +43,7 @@ test('the staff administrator signs in with the mailed code and sees the whole m
 });
 
 test('the language and the theme stay after a reload, in every string', async ({ page }) => {
-  await signIn(page, 'editor@example.com');
+  await session(page, 'editor@example.com');
   const menu = page.getByTestId('side-menu');
   // The editor runs the business but has no rights management.
   await expect(menu.getByTestId('menu-/area-rights')).toHaveCount(0);
@@ -80,7 +80,7 @@ test('the language and the theme stay after a reload, in every string', async ({
 });
 
 test('a customer sees its own pages only, and is sent to 401 for staff pages', async ({ page }) => {
-  await signIn(page, 'customer@example.com');
+  await session(page, 'customer@example.com');
   const menu = page.getByTestId('side-menu');
   await expect(menu.getByTestId('menu-/area-quotation')).toBeVisible();
   await expect(menu.getByTestId('menu-/area-rights')).toHaveCount(0);
@@ -91,12 +91,13 @@ test('a customer sees its own pages only, and is sent to 401 for staff pages', a
 });
 
 test('logging out asks first, ends the session and returns to the sign-in page', async ({ page }) => {
-  await signIn(page, 'branch@example.com');
+  await session(page, 'branch@example.com');
   const token = await page.evaluate(() => localStorage.getItem('token'));
   await page.getByTestId('avatar-menu').click();
   await page.getByTestId('logout').click();
   await expect(page.getByText('您确定要退出吗')).toBeVisible();
   await page.locator('.logout-confirm').click();
+  forgetSession('branch@example.com');
   await expect(page).toHaveURL(/\/login$/);
   const res = await page.request.post('/api/admin/admin/info', { headers: { accessToken: token ?? '' } });
   expect((await res.json()).code).toBe(300);

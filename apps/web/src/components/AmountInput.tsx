@@ -6,12 +6,15 @@ import { Input } from 'antd';
  * `allowNegative` a leading minus is kept (manual deductions).
  */
 export function AmountInput({
+  id,
   value,
   onChange,
   allowNegative,
   suffix,
   decimals = 2,
 }: {
+  /** Set by the form item, so its label points at this input. */
+  id?: string;
   value?: string;
   onChange?: (value: string) => void;
   allowNegative?: boolean;
@@ -20,6 +23,7 @@ export function AmountInput({
 }) {
   return (
     <Input
+      id={id}
       value={value}
       inputMode="decimal"
       suffix={suffix}

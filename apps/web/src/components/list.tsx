@@ -36,6 +36,8 @@ export function useServerList<T>(url: string, filters: object) {
     onChange: (page, limit) => setPaging({ page: limit === paging.limit ? page : 1, limit }),
   };
   return {
+    /** The whole answer, for lists that also carry totals. */
+    extra: query.data as (Page<T> & Record<string, unknown>) | undefined,
     rows: query.data?.list ?? [],
     loading: query.isFetching,
     pagination,

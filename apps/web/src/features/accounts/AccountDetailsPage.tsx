@@ -1,0 +1,118 @@
+import { Button, DatePicker, Form, Input, Select, Space, Statistic, Table, Tag } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../components/Auth.tsx';
+import { FilterBar, useServerList } from '../../components/list.tsx';
+import { download } from '../../lib/http.ts';
+
+type Line = 'truck' | 'express';
+const TYPES = [
+  'recharge',
+  'order_payment',
+  'refund',
+  'work_order_add',
+  'work_order_deduct',
+  'work_order_refund',
+  'surcharge',
+  'manual_adjustment',
+  'freeze',
+  'unfreeze',
+  'credit_limit',
+] as const;
+
+interface LedgerRow {
+  id: number;
+  organisationName: string;
+  type: (typeof TYPES)[number];
+  amount: string;
+  balanceAfter: string;
+  refId: string;
+  note: string;
+  createdAt: string;
+}
+
+interface Filters {
+  type?: string;
+  reference?: string;
+  period?: [Dayjs, Dayjs];
+}
+
+/** Every movement of the accounts in scope, one ledger row each, with totals over the filter. */
+export function AccountDetailsPage({ line }: { line: Line }) {
+  const { t } = useTranslation();
+  const allowed = useAuth();
+  const [form] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Record<string, unknown>>({ line });
+  const list = useServerList<LedgerRow>('/admin/account/details', filters);
+  const totals = (list.extra as { totals?: { credits: string; debits: string } } | undefined)?.totals;
+  return (
+    <div className="page-card">
+      <FilterBar<Filters>
+        form={form}
+        onSearch={(v) => {
+          setFilters({
+            line,
+            type: v.type,
+            reference: v.reference || undefined,
+            from: v.period?.[0]?.startOf('day').toISOString(),
+            to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
+          });
+          list.resetPage();
+        }}
+        extra={
+          allowed(line === 'truck' ? 'account:export' : 'express-account:export') ? (
+            <Button
+              onClick={() => void download('/admin/account/detailsExport', filters, 'account-details.xlsx')}
+            >
+              {t('common.export')}
+            </Button>
+          ) : null
+        }
+      >
+        <Form.Item name="type" label={t('ledger.type')}>
+          <Select
+            allowClear
+            style={{ width: 160 }}
+            options={TYPES.map((x) => ({ value: x, label: t(`ledger.type.${x}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="reference" label={t('ledger.reference')}>
+          <Input allowClear />
+        </Form.Item>
+        <Form.Item name="period" label={t('oplog.period')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      {totals ? (
+        <Space size="large" style={{ marginBottom: 12 }}>
+          <Statistic title={t('ledger.credits')} value={totals.credits} data-testid="ledger-credits" />
+          <Statistic title={t('ledger.debits')} value={totals.debits} />
+        </Space>
+      ) : null}
+      <Table<LedgerRow>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        scroll={{ x: 1000 }}
+        className="nowrap-table"
+        columns={[
+          { title: t('oplog.time'), render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD HH:mm:ss') },
+          { title: t('customers.name'), dataIndex: 'organisationName' },
+          { title: t('ledger.type'), render: (_, r) => <Tag>{t(`ledger.type.${r.type}`)}</Tag> },
+          {
+            title: t('ledger.amount'),
+            align: 'right',
+            render: (_, r) => (
+              <span style={{ color: r.amount.startsWith('-') ? '#cf1322' : '#389e0d' }}>{r.amount}</span>
+            ),
+          },
+          { title: t('ledger.balanceAfter'), align: 'right', dataIndex: 'balanceAfter' },
+          { title: t('ledger.reference'), dataIndex: 'refId' },
+          { title: t('recharge.note'), dataIndex: 'note', ellipsis: true },
+        ]}
+      />
+    </div>
+  );
+}
