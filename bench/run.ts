@@ -12,6 +12,7 @@ import { testConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
+import { benchMoney } from './money.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -99,6 +100,7 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   const menu = await rps(`${base}/api/menu/navigate`, { method: 'POST', headers, body: '{}' });
   const waitNum = await rps(`${base}/api/admin/recharge/waitNum`, { headers });
   await app.close();
+  await benchMoney(kind, database);
   await database.close();
 
   const row = (name: string, value: number) =>
