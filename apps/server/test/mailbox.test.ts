@@ -45,3 +45,17 @@ describe('dev mailbox', () => {
     await smtpCtx.close();
   });
 });
+
+describe('dev mailbox page', () => {
+  it('shows a browser the mail as a page, with its text escaped', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/dev/mailbox',
+      headers: { host: t.host, accept: 'text/html,application/xhtml+xml' },
+    });
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('Dev mailbox');
+    expect(res.body).toContain(t.email('admin'));
+    expect(res.body).toMatch(/\b\d{6}\b/);
+  });
+});
