@@ -2,6 +2,7 @@
 export * from '../modules/accounts/schema.ts';
 export * from '../modules/auth/schema.ts';
 export * from '../modules/customers/schema.ts';
+export * from '../modules/invoices/schema.ts';
 export * from '../modules/mail/schema.ts';
 export * from '../modules/notices/schema.ts';
 export * from '../modules/oplog/schema.ts';

@@ -3,6 +3,7 @@ import accountRoutes from './accounts/routes.ts';
 import authRoutes from './auth/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
+import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
 import oplogRoutes from './oplog/routes.ts';
@@ -27,5 +28,6 @@ export const modules: FastifyPluginAsync[] = [
   customerRoutes,
   accountRoutes,
   rechargeRoutes,
+  invoiceRoutes,
   noticeRoutes,
 ];

@@ -381,3 +381,32 @@ export async function listAccounts(
     .orderBy(accounts.organisationId)
     .limit(50_000);
 }
+
+/** What an organisation paid for orders on a line in a period, less refunds: what it may invoice. */
+export async function invoiceableAmount(
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+  line: BusinessLine,
+  from: Date,
+  to: Date,
+): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(-sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .innerJoin(
+      accounts,
+      and(eq(accounts.tenantId, ledgerEntries.tenantId), eq(accounts.id, ledgerEntries.accountId)),
+    )
+    .where(
+      and(
+        eq(ledgerEntries.tenantId, tenantId),
+        eq(accounts.organisationId, organisationId),
+        eq(accounts.line, line),
+        inArray(ledgerEntries.type, ['order_payment', 'refund']),
+        gte(ledgerEntries.createdAt, from),
+        lt(ledgerEntries.createdAt, to),
+      ),
+    );
+  return BigInt(row?.total ?? '0');
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { BUSINESS_LINES } from './accounts.ts';
+import { pageQuery } from './api.ts';
+import { defineStateMachine } from './state-machine.ts';
+
+export const INVOICE_STATUSES = ['requested', 'issued', 'refused'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const invoiceMachine = defineStateMachine<InvoiceStatus, 'issue' | 'refuse', 'staff'>([
+  { from: 'requested', action: 'issue', to: 'issued', who: ['staff'] },
+  { from: 'requested', action: 'refuse', to: 'refused', who: ['staff'] },
+]);
+
+export const invoiceRequestBody = z
+  .object({
+    line: z.enum(BUSINESS_LINES),
+    periodFrom: z.coerce.date(),
+    periodTo: z.coerce.date(),
+    title: z.string().trim().min(1).max(120),
+    taxNumber: z.string().trim().min(1).max(40),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.email({ error: 'validation.email' })),
+    note: z.string().trim().max(200).default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (v.periodTo < v.periodFrom)
+      ctx.addIssue({ code: 'custom', path: ['periodTo'], message: 'invoices.periodOrder' });
+  });
+
+export const invoiceListQuery = pageQuery.extend({
+  line: z.enum(BUSINESS_LINES).optional(),
+  status: z.enum(INVOICE_STATUSES).optional(),
+});
+
+export const invoiceIssueBody = z.object({
+  id: z.number().int().positive(),
+  invoiceNumber: z.string().trim().min(1).max(60),
+  fileUrl: z.string().trim().max(500).nullable().default(null),
+});
+
+export const invoiceRefuseBody = z.object({
+  id: z.number().int().positive(),
+  reason: z.string().trim().min(1).max(200),
+});
