@@ -91,6 +91,8 @@ const zhCN = {
   'invoices.periodOrder': '结束日期不能早于开始日期',
   'invoices.nothingToInvoice': '该期间没有可开票的订单支付',
   'invoices.alreadyDecided': '该发票申请已处理',
+  'truck.transitOrder': '最长时效不能小于最短时效',
+  'truck.codeTaken': '产品代码已存在',
   'mail.codeSubject': '{{site}} 验证码',
   'mail.codeBody': '您的验证码是 {{code}},{{minutes}} 分钟内有效。如非本人操作,请忽略本邮件。',
   'mail.resetSubject': '{{site}} 重置密码',
@@ -185,6 +187,8 @@ const enUS: Record<MessageKey, string> = {
   'invoices.periodOrder': 'The end date cannot be before the start date',
   'invoices.nothingToInvoice': 'There are no order payments to invoice in this period',
   'invoices.alreadyDecided': 'This invoice request has already been handled',
+  'truck.transitOrder': 'The longest transit time cannot be shorter than the shortest',
+  'truck.codeTaken': 'This product code is already used',
   'mail.codeSubject': '{{site}} verification code',
   'mail.codeBody':
     'Your verification code is {{code}}. It is valid for {{minutes}} minutes. If you did not ask for it, ignore this e-mail.',

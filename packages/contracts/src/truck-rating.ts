@@ -187,6 +187,11 @@ const bp = (cents: number, basisPoints: number) =>
 const perCwt = (weight: number, rate: number) =>
   Number(roundDiv(BigInt(Math.round(weight * 100)) * BigInt(rate), 10_000n));
 
+/** The premium for insuring a value (cents): a share of it, never below the minimum premium. */
+export function insurancePremium(insuredValue: number, terms: InsuranceTerms): number {
+  return insuredValue > 0 ? Math.max(bp(insuredValue, terms.rateBp), terms.minimumPremium) : 0;
+}
+
 function breakIndexFor(breaks: readonly WeightBreak[], weight: number): number {
   let index = 0;
   breaks.forEach((b, i) => {
@@ -308,7 +313,7 @@ export function rateShipment(input: RatingInput, tariff: RatingTariff): RatingRe
   const insurance =
     insuredValue > 0
       ? {
-          premium: Math.max(bp(insuredValue, tariff.insurance.rateBp), tariff.insurance.minimumPremium),
+          premium: insurancePremium(insuredValue, tariff.insurance),
           deductible: tariff.insurance.deductible,
           insuredValue,
         }

@@ -9,4 +9,5 @@ export * from '../modules/oplog/schema.ts';
 export * from '../modules/rbac/schema.ts';
 export * from '../modules/recharge/schema.ts';
 export * from '../modules/site/schema.ts';
+export * from '../modules/truck/schema.ts';
 export * from '../modules/uploads/schema.ts';

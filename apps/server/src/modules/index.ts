@@ -12,6 +12,7 @@ import rechargeRoutes from './recharge/routes.ts';
 import siteRoutes from './site/routes.ts';
 import staffRoutes from './staff/routes.ts';
 import statusRoutes from './status/routes.ts';
+import truckRoutes from './truck/routes.ts';
 import uploadRoutes from './uploads/routes.ts';
 
 /** Every business module's routes, mounted under /api. */
@@ -29,5 +30,6 @@ export const modules: FastifyPluginAsync[] = [
   accountRoutes,
   rechargeRoutes,
   invoiceRoutes,
+  truckRoutes,
   noticeRoutes,
 ];
