@@ -1,4 +1,4 @@
-import { balanceQuery, ledgerQuery } from '@freight/contracts/accounts';
+import { type BusinessLine, balanceQuery, type LedgerType, ledgerQuery } from '@freight/contracts/accounts';
 import { ResultCode } from '@freight/contracts/api';
 import { accountActionBody, adjustmentBody, creditLimitBody } from '@freight/contracts/customers';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
@@ -61,9 +61,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return { ids: scope.kind === 'tenant' ? null : visibleOrganisationIds(db, scope) };
   }
 
-  const ledgerRows = async (user: RequestUser, query: typeof ledgerQuery._output, paged: boolean) => {
-    if (!user.grants.has(DETAILS_PAGES[query.line])) throw forbidden();
-    const { page, limit, ...filter } = query;
+  const ledgerRows = async (
+    user: RequestUser,
+    query: typeof ledgerQuery._output,
+    paged: boolean,
+    pages: Record<BusinessLine, string> = DETAILS_PAGES,
+    types?: readonly LedgerType[],
+  ) => {
+    if (!user.grants.has(pages[query.line])) throw forbidden();
+    const { page, limit, ...rest } = query;
+    const filter = types ? { ...rest, types } : rest;
     const result = await listLedger(
       db,
       user.tenantId,
@@ -121,6 +128,30 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         list,
       );
     },
+  );
+
+  /** The account log: what happened to accounts other than orders and recharges (SPEC section 2). */
+  const LOG_PAGES = { truck: '/accountLog', express: '/deliveryAccountLog' } as const;
+  const LOG_TYPES: readonly LedgerType[] = ['freeze', 'unfreeze', 'credit_limit', 'manual_adjustment'];
+  app.post(
+    '/admin/account/log',
+    { config: { permission: Object.values(LOG_PAGES) }, schema: { tags: ['accounts'], body: ledgerQuery } },
+    async (request) => ledgerRows(currentUser(request), request.body, true, LOG_PAGES, LOG_TYPES),
+  );
+
+  /** Supplementary deduction details: surcharges and work-order deductions, a view over the ledger. */
+  const DEDUCTION_TYPES: readonly LedgerType[] = ['surcharge', 'work_order_deduct'];
+  app.post(
+    '/admin/account/deductions',
+    { config: { permission: '/deductionDetails' }, schema: { tags: ['accounts'], body: ledgerQuery } },
+    async (request) =>
+      ledgerRows(
+        currentUser(request),
+        request.body,
+        true,
+        { truck: '/deductionDetails', express: '/deductionDetails' },
+        DEDUCTION_TYPES,
+      ),
   );
 
   app.post(

@@ -285,6 +285,8 @@ type VisibleOrganisations = ReturnType<typeof visibleOrganisationIds>;
 export interface LedgerFilter {
   line?: BusinessLine;
   type?: LedgerType;
+  /** Any of these types (the account log's events). */
+  types?: readonly LedgerType[];
   organisationId?: number;
   reference?: string;
   from?: Date;
@@ -307,6 +309,7 @@ export async function listLedger(
     visibleOrganisations ? inArray(accounts.organisationId, visibleOrganisations) : undefined,
     filter.line ? eq(accounts.line, filter.line) : undefined,
     filter.type ? eq(ledgerEntries.type, filter.type) : undefined,
+    filter.types ? inArray(ledgerEntries.type, [...filter.types]) : undefined,
     filter.organisationId ? eq(accounts.organisationId, filter.organisationId) : undefined,
     filter.reference ? eq(ledgerEntries.refId, filter.reference) : undefined,
     filter.from ? gte(ledgerEntries.createdAt, filter.from) : undefined,

@@ -385,3 +385,45 @@ describe('parent options', () => {
     expect(forBranch.json().data.list).toEqual([]);
   });
 });
+
+describe('account log and deductions', () => {
+  it('lists freezes, credit changes and adjustments in the account log, and no recharges', async () => {
+    const log = await post('/api/admin/account/log', { line: 'truck', page: 1, limit: 50 }, 'admin');
+    const types = new Set(log.json().data.list.map((r: any) => r.type));
+    expect([...types].sort()).toEqual(['credit_limit', 'freeze', 'manual_adjustment', 'unfreeze']);
+    const forbiddenForAgent = await post(
+      '/api/admin/account/log',
+      { line: 'truck', page: 1, limit: 50 },
+      'agent',
+    );
+    expect(forbiddenForAgent.json().code).toBe(200);
+    expect(
+      forbiddenForAgent.json().data.list.every((r: any) => r.organisationName !== 'Northwind Traders'),
+    ).toBe(true);
+  });
+
+  it('lists only surcharges and work-order deductions as supplementary deductions', async () => {
+    const acme = (await list('admin', 'agentCustomer')).data.list.find((o: any) => o.name === 'Acme Imports');
+    const accountId = acme.account.id as number;
+    const { moveMoney } = await import('../accounts/service.ts');
+    await moveMoney(ctx.database.db, {
+      tenantId: t.tenant.id,
+      accountId,
+      type: 'recharge',
+      amount: 5_000n,
+      refId: 'R-1',
+    });
+    await moveMoney(ctx.database.db, {
+      tenantId: t.tenant.id,
+      accountId,
+      type: 'surcharge',
+      amount: -1_234n,
+      refId: 'BB-1',
+    });
+    const res = await post('/api/admin/account/deductions', { line: 'truck', page: 1, limit: 50 }, 'admin');
+    const refs = res.json().data.list.map((r: any) => r.refId);
+    expect(refs).toContain('BB-1');
+    expect(refs).not.toContain('R-1');
+    expect(res.json().data.list.find((r: any) => r.refId === 'BB-1').amount).toBe('-12.34');
+  });
+});
