@@ -3,9 +3,13 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react()],
+  // SPEC section 9: the dev server listens on 83; the API (and anything it stores) is on 8083.
   server: {
     port: 83,
-    proxy: { '/api': 'http://127.0.0.1:8083' },
+    proxy: {
+      '/api': 'http://127.0.0.1:8083',
+      '/uploads': 'http://127.0.0.1:8083',
+    },
   },
   build: {
     outDir: 'dist',

@@ -102,3 +102,18 @@ test('logging out asks first, ends the session and returns to the sign-in page',
   const res = await page.request.post('/api/admin/admin/info', { headers: { accessToken: token ?? '' } });
   expect((await res.json()).code).toBe(300);
 });
+
+test('below 992 px the layout turns mobile: the menu folds into a drawer', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await session(page, 'admin@example.com');
+  await expect(page.getByTestId('home-greeting')).toBeVisible();
+  await expect(page.locator('.app-sider')).toHaveCount(0);
+  await page.screenshot({ path: `${screenshotDir}home-mobile-zh.png` });
+  await page.getByTestId('menu-toggle').click();
+  const drawerMenu = page.locator('.ant-drawer').getByTestId('side-menu');
+  await expect(drawerMenu).toBeVisible();
+  await drawerMenu.getByTestId('menu-/area-rights').click();
+  await drawerMenu.getByTestId('menu-/basicSettings').click();
+  await expect(page).toHaveURL(/\/basicSettings$/);
+  await page.screenshot({ path: `${screenshotDir}roles-mobile-zh.png` });
+});

@@ -1,8 +1,8 @@
 import { App as AntApp, Spin } from 'antd';
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { setHttpHooks } from '../lib/http.ts';
+import { ApiError, setHttpHooks } from '../lib/http.ts';
 import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
 import type { Branding } from './branding.ts';
 import { AppLayout } from './layout/AppLayout.tsx';
@@ -18,43 +18,54 @@ function Loading() {
   const { t } = useTranslation();
   return (
     <div style={{ display: 'grid', placeItems: 'center', height: '100vh' }}>
-      <Spin size="large" tip={t('app.loading')}>
+      <Spin size="large" description={t('app.loading')}>
         <div style={{ width: 120, height: 60 }} />
       </Spin>
     </div>
   );
 }
 
-/** Lets the HTTP client navigate and toast from outside React. */
+/** Lets the HTTP client navigate, toast and mask the page from outside React. */
 function HttpBridge() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const { message } = AntApp.useApp();
+  const [masked, setMasked] = useState(false);
   useEffect(() => {
     setHttpHooks({
       navigate: (path) => navigate(path),
-      error: (text) => void message.error(text, 3),
-      loading: (on) =>
-        on ? void message.loading({ content: '…', key: 'doEdit', duration: 0 }) : message.destroy('doEdit'),
+      error: (text) => void message.error(text),
+      loading: setMasked,
     });
   }, [navigate, message]);
-  return null;
+  return <Spin fullscreen spinning={masked} description={t('app.loading')} />;
 }
 
 /** SPEC section 4, session guard: no token goes to login; with one, user info and menus load first. */
 function Guard({ branding }: { branding: Branding | undefined }) {
-  const session = useSession();
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const { loaded, loadSession } = useSession();
   const location = useLocation();
   const [failed, setFailed] = useState(false);
+  const loading = useRef(false);
   const token = getToken();
   useEffect(() => {
-    if (!token || session.loaded || failed) return;
-    session.loadSession().catch(() => {
-      clearSession();
-      setFailed(true);
-    });
-  }, [token, session, failed]);
+    if (!token || loaded || failed || loading.current) return;
+    loading.current = true;
+    loadSession()
+      .catch((error: unknown) => {
+        // SPEC sections 4 and 8: a failed info call resets the token and asks for a new sign-in.
+        if (!(error instanceof ApiError && error.notified)) void message.error(t('shell.infoFailed'));
+        clearSession();
+        setFailed(true);
+      })
+      .finally(() => {
+        loading.current = false;
+      });
+  }, [token, loaded, failed, loadSession, message, t]);
   if (!token || failed) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
-  if (!session.loaded) return <Loading />;
+  if (!loaded) return <Loading />;
   return <AppLayout branding={branding} />;
 }
 

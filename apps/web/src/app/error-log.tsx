@@ -1,5 +1,5 @@
 import { BugOutlined } from '@ant-design/icons';
-import { Badge, Button, Drawer, FloatButton, Table } from 'antd';
+import { Button, Drawer, FloatButton, Table } from 'antd';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setHttpHooks } from '../lib/http.ts';
@@ -50,19 +50,17 @@ export function ErrorLogButton() {
   return (
     <>
       <FloatButton
-        icon={
-          <Badge count={entries.length} size="small" offset={[6, -6]}>
-            <BugOutlined />
-          </Badge>
-        }
+        icon={<BugOutlined />}
+        badge={{ count: entries.length, size: 'small' }}
         tooltip={t('shell.errorLog')}
         style={{ insetInlineEnd: 24, insetBlockEnd: 96 }}
         onClick={() => setOpen(true)}
+        data-testid="error-log-open"
       />
       <Drawer
         title={t('shell.errorLog')}
         open={open}
-        width={720}
+        size={720}
         onClose={() => setOpen(false)}
         extra={
           <Button danger onClick={clear} disabled={entries.length === 0}>

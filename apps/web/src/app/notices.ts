@@ -1,9 +1,9 @@
 import { App } from 'antd';
 import DOMPurify from 'dompurify';
-import { createElement, useEffect } from 'react';
+import { createElement, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { post } from '../lib/http.ts';
+import { ApiError, post } from '../lib/http.ts';
 
 export interface Notice {
   id: number;
@@ -34,45 +34,50 @@ export function noticeTarget(notice: Notice): string {
   }
 }
 
-/** On load: type 1 notices as staggered toasts at the bottom right, others as 700px dialogs. */
-export function useNoticePopups(signedIn: boolean) {
-  const { notification, modal } = App.useApp();
+/**
+ * On load: type 1 notices as staggered toasts at the bottom right, others as 700px dialogs (SPEC
+ * section 2). The server hands each notice out once, so the call is made once per session and its
+ * answer is always shown: nothing may cancel it half way (a re-render, StrictMode's second run).
+ */
+export function useNoticePopups(token: string | null) {
+  const { notification, modal, message } = App.useApp();
   const navigate = useNavigate();
   const { t } = useTranslation();
+  // The latest toast, dialog, router and wording, read when the answer arrives.
+  const latest = useRef({ notification, modal, message, navigate, t });
+  latest.current = { notification, modal, message, navigate, t };
+  const fetchedFor = useRef<string | null>(null);
   useEffect(() => {
-    if (!signedIn) return;
-    let cancelled = false;
-    const timers: number[] = [];
+    if (!token || fetchedFor.current === token) return;
+    fetchedFor.current = token;
     post<{ list: Notice[] }>('/admin/notice/userNotices', { type: 0 })
       .then(({ list }) => {
-        if (cancelled) return;
         list.forEach((notice, index) => {
+          const { notification, modal, navigate, t } = latest.current;
           // Notices carry HTML; it was sanitised on write and is sanitised again here before it is shown.
           const html = { __html: DOMPurify.sanitize(notice.content) };
           if (notice.type === 1) {
-            timers.push(
-              window.setTimeout(() => {
-                const key = `notice-${notice.id}`;
-                notification.info({
-                  key,
-                  placement: 'bottomRight',
-                  duration: 5,
-                  title: notice.title,
-                  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
-                  description: createElement('div', { dangerouslySetInnerHTML: html }),
-                  actions: createElement(
-                    'a',
-                    {
-                      onClick: () => {
-                        notification.destroy(key);
-                        navigate(noticeTarget(notice));
-                      },
+            window.setTimeout(() => {
+              const key = `notice-${notice.id}`;
+              notification.info({
+                key,
+                placement: 'bottomRight',
+                duration: 5,
+                title: notice.title,
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
+                description: createElement('div', { dangerouslySetInnerHTML: html }),
+                actions: createElement(
+                  'a',
+                  {
+                    onClick: () => {
+                      notification.destroy(key);
+                      navigate(noticeTarget(notice));
                     },
-                    t('shell.view'),
-                  ),
-                });
-              }, index * 500),
-            );
+                  },
+                  t('shell.view'),
+                ),
+              });
+            }, index * 500);
           } else {
             modal.info({
               width: 700,
@@ -85,10 +90,9 @@ export function useNoticePopups(signedIn: boolean) {
           }
         });
       })
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-      for (const id of timers) window.clearTimeout(id);
-    };
-  }, [signedIn, notification, modal, navigate, t]);
+      .catch((error: unknown) => {
+        // SPEC section 8: a refused notice load shows the server's message.
+        if (error instanceof ApiError && !error.notified) void latest.current.message.error(error.message);
+      });
+  }, [token]);
 }

@@ -1,20 +1,24 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { get } from '../lib/http.ts';
 import { getToken } from '../lib/storage.ts';
 
 const POLL_MS = 10_000;
 
+/** SPEC section 3 "Waiting-count state" (the timer lives in a ref). */
 export interface WaitCounts {
   waitNum: number;
   expressWaitNum: number;
   pollingError: boolean;
 }
 
+const fetchCounts = () => get<{ waitNum: number; expressWaitNum: number }>('/admin/recharge/waitNum');
+
 /**
- * SPEC section 4: fetched once on load; with a token a poll repeats every 10 s and updates only the
- * counts; a failed poll stops polling silently; no token, no timer.
+ * SPEC section 4: fetched once on load (200 stores both counts and clears the error flag, anything else
+ * sets it); with a token a poll repeats every 10 s and updates only the counts; a failed poll stops
+ * polling silently; no token, no timer. `refresh` re-reads at once, e.g. after a review.
  */
-export function useWaitCounts(signedIn: boolean): WaitCounts {
+export function useWaitCounts(token: string | null): WaitCounts & { refresh(): void } {
   const [counts, setCounts] = useState<WaitCounts>({ waitNum: 0, expressWaitNum: 0, pollingError: false });
   const timer = useRef<number | null>(null);
   useEffect(() => {
@@ -22,12 +26,12 @@ export function useWaitCounts(signedIn: boolean): WaitCounts {
       if (timer.current !== null) window.clearInterval(timer.current);
       timer.current = null;
     };
-    if (!signedIn || !getToken()) {
+    if (!token) {
       stop();
+      setCounts({ waitNum: 0, expressWaitNum: 0, pollingError: false });
       return;
     }
     let cancelled = false;
-    const fetchCounts = () => get<{ waitNum: number; expressWaitNum: number }>('/admin/recharge/waitNum');
     fetchCounts()
       .then((data) => {
         if (!cancelled)
@@ -39,15 +43,24 @@ export function useWaitCounts(signedIn: boolean): WaitCounts {
     timer.current = window.setInterval(() => {
       if (!getToken()) return stop();
       fetchCounts()
-        .then((data) =>
-          setCounts((c) => ({ ...c, waitNum: data.waitNum, expressWaitNum: data.expressWaitNum })),
-        )
+        .then((data) => {
+          if (!cancelled)
+            setCounts((c) => ({ ...c, waitNum: data.waitNum, expressWaitNum: data.expressWaitNum }));
+        })
         .catch(stop);
     }, POLL_MS);
     return () => {
       cancelled = true;
       stop();
     };
-  }, [signedIn]);
-  return counts;
+  }, [token]);
+  const refresh = useCallback(() => {
+    if (!getToken()) return;
+    fetchCounts()
+      .then((data) =>
+        setCounts((c) => ({ ...c, waitNum: data.waitNum, expressWaitNum: data.expressWaitNum })),
+      )
+      .catch(() => undefined);
+  }, []);
+  return useMemo(() => ({ ...counts, refresh }), [counts, refresh]);
 }

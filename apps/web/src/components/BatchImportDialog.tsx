@@ -36,7 +36,7 @@ export function BatchImportDialog({
           { title: t('batch.import') },
         ]}
       />
-      <Alert type="info" showIcon message={t('batch.notYet')} />
+      <Alert type="info" showIcon title={t('batch.notYet')} />
     </Modal>
   );
 }

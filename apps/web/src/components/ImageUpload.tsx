@@ -2,7 +2,8 @@ import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Image, Space, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, upload } from '../lib/http.ts';
+import { useReportError } from '../hooks/useReportError.ts';
+import { upload } from '../lib/http.ts';
 
 const MAX_BYTES = 2 * 1024 * 1024;
 
@@ -21,6 +22,7 @@ export function ImageUpload({
 }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
+  const reportError = useReportError();
   const [busy, setBusy] = useState(false);
   return (
     <Space align="start">
@@ -32,12 +34,16 @@ export function ImageUpload({
           style={{ objectFit: 'contain', border: '1px solid #eee' }}
         />
       ) : null}
-      <Space direction="vertical">
+      <Space orientation="vertical">
         <Upload
           accept="image/png,image/jpeg,image/gif,image/webp,image/x-icon"
           showUploadList={false}
           maxCount={1}
           beforeUpload={async (file) => {
+            if (!file.type.startsWith('image/')) {
+              message.error(t('upload.notImage'));
+              return Upload.LIST_IGNORE;
+            }
             if (file.size > MAX_BYTES) {
               message.error(t('validation.imageTooLarge'));
               return Upload.LIST_IGNORE;
@@ -47,7 +53,7 @@ export function ImageUpload({
               const [url] = await upload<string[]>('/common/upload/images', file);
               onChange?.(url ?? null);
             } catch (error) {
-              if (error instanceof ApiError) message.error(error.message);
+              reportError(error);
             } finally {
               setBusy(false);
             }

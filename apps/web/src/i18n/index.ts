@@ -1,14 +1,16 @@
 import { messages } from '@freight/contracts/messages';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { readJson, STORAGE } from '../lib/storage.ts';
+import { STORAGE } from '../lib/storage.ts';
 import { enUS } from './en-US.ts';
 import { zhCN } from './zh-CN.ts';
 
 export type UiLanguage = 'zh-CN' | 'en-US';
 
+/** The stored choice; written as JSON by the app, but a bare `en-US` (set by hand or a script) counts too. */
 export function storedLanguage(): UiLanguage {
-  return readJson<string>(STORAGE.language, 'zh-CN') === 'en-US' ? 'en-US' : 'zh-CN';
+  const raw = localStorage.getItem(STORAGE.language);
+  return raw === 'en-US' || raw === '"en-US"' ? 'en-US' : 'zh-CN';
 }
 
 // Flat keys with dots in them ('error.network'), shared with the server's catalogue.

@@ -6,6 +6,8 @@ import { clearSession, getToken } from './storage.ts';
 const SUCCESS = new Set([200, 0]);
 const INVALID = 300;
 const NO_PERMISSION = 401;
+/** The client's own code for "no answer" (network down, timeout, a body that is not the envelope). */
+export const NO_ANSWER = -1;
 const TIMEOUT_MS = 60_000;
 
 export interface FieldError {
@@ -13,14 +15,17 @@ export interface FieldError {
   message: string;
 }
 
+/** A call the server refused (or never answered). `notified` means the client already told the user. */
 export class ApiError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly fields: FieldError[] = [],
     readonly data: unknown = null,
+    readonly notified = false,
   ) {
     super(message);
+    this.name = 'ApiError';
   }
 }
 
@@ -48,22 +53,29 @@ function headers(json: boolean): Record<string, string> {
   return h;
 }
 
+// Several masked calls may overlap; the mask goes when the last one ends.
+let maskedCalls = 0;
+
+function noAnswer(url: string, details: string): ApiError {
+  const text = i18n.t('error.network');
+  hooks.error(text);
+  hooks.onApiError?.({ url, message: text, details });
+  return new ApiError(NO_ANSWER, text, [], null, true);
+}
+
 async function send(url: string, init: RequestInit): Promise<Response> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
   // SPEC section 7: calls whose URL says doEdit show a loading mask.
   const masked = url.includes('doEdit');
-  if (masked) hooks.loading(true);
+  if (masked && maskedCalls++ === 0) hooks.loading(true);
   try {
     return await fetch(`/api${url}`, { ...init, signal: controller.signal });
-  } catch {
-    const text = i18n.t('error.network');
-    hooks.error(text);
-    hooks.onApiError?.({ url, message: text, details: 'no response' });
-    throw new ApiError(-1, text);
+  } catch (error) {
+    throw noAnswer(url, controller.signal.aborted ? `timeout after ${TIMEOUT_MS} ms` : String(error));
   } finally {
     clearTimeout(timer);
-    if (masked) hooks.loading(false);
+    if (masked && --maskedCalls === 0) hooks.loading(false);
   }
 }
 
@@ -74,11 +86,7 @@ async function unwrap<T>(url: string, response: Response): Promise<T> {
   } catch {
     body = null;
   }
-  if (!body || typeof body.code !== 'number') {
-    const text = i18n.t('error.network');
-    hooks.error(text);
-    throw new ApiError(response.status, text);
-  }
+  if (!body || typeof body.code !== 'number') throw noAnswer(url, `HTTP ${response.status}, not an envelope`);
   if (SUCCESS.has(body.code)) return body.data;
   const fields = ((body.data as { fields?: FieldError[] } | null)?.fields ?? []) as FieldError[];
   hooks.onApiError?.({ url, message: body.msg, details: JSON.stringify(body.data ?? null) });
@@ -86,8 +94,11 @@ async function unwrap<T>(url: string, response: Response): Promise<T> {
     hooks.error(body.msg || i18n.t('shell.backendError', { code: body.code }));
     clearSession();
     hooks.navigate('/login');
-  } else if (body.code === NO_PERMISSION) {
+    throw new ApiError(body.code, body.msg, fields, body.data, true);
+  }
+  if (body.code === NO_PERMISSION) {
     hooks.navigate('/401');
+    throw new ApiError(body.code, body.msg, fields, body.data, true);
   }
   throw new ApiError(body.code, body.msg, fields, body.data);
 }
@@ -106,6 +117,7 @@ export async function get<T = unknown>(url: string): Promise<T> {
   return unwrap<T>(url, response);
 }
 
+/** Multipart upload of one file; the images endpoint answers with the stored URLs. */
 export async function upload<T = string[]>(url: string, file: File, field = 'file'): Promise<T> {
   const form = new FormData();
   form.append(field, file);
@@ -113,7 +125,25 @@ export async function upload<T = string[]>(url: string, file: File, field = 'fil
   return unwrap<T>(url, response);
 }
 
-/** Posts filters and saves the spreadsheet the server answers with. */
+/** The file name a Content-Disposition header gives, preferring the UTF-8 form (RFC 6266). */
+export function fileNameFrom(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // A malformed escape: fall through to the plain form.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition)?.[1];
+  return plain?.trim() || fallback;
+}
+
+/**
+ * Posts filters and saves the file the server answers with (exports). A JSON answer instead of a file
+ * is an envelope, so a refusal surfaces like any other call's.
+ */
 export async function download(url: string, payload: unknown, fallbackName: string): Promise<void> {
   const response = await send(url, {
     method: 'POST',
@@ -121,18 +151,17 @@ export async function download(url: string, payload: unknown, fallbackName: stri
     body: JSON.stringify(payload ?? {}),
   });
   const type = response.headers.get('content-type') ?? '';
-  if (type.includes('application/json')) {
+  if (type.includes('application/json') || !response.ok) {
     await unwrap(url, response);
     return;
   }
   const blob = await response.blob();
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const match = /filename\*=UTF-8''([^;]+)/.exec(disposition);
-  const name = match?.[1] ? decodeURIComponent(match[1]) : fallbackName;
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = name;
+  link.download = fileNameFrom(response.headers.get('content-disposition'), fallbackName);
+  document.body.append(link);
   link.click();
+  link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 

@@ -60,3 +60,11 @@ export function sha256HexSync(text: string): string {
   }
   return Array.from(h, (x) => x.toString(16).padStart(8, '0')).join('');
 }
+
+/** SHA-256 hex digest: WebCrypto where the origin allows it, the implementation above elsewhere. */
+export async function sha256Hex(text: string): Promise<string> {
+  const subtle = globalThis.isSecureContext ? globalThis.crypto?.subtle : undefined;
+  if (!subtle) return sha256HexSync(text);
+  const digest = await subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

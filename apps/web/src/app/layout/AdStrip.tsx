@@ -15,7 +15,7 @@ export function AdStrip() {
   if (ads.length === 0) return null;
   return (
     <div className="ad-strip">
-      <Carousel autoplay autoplaySpeed={3000} dotPosition="left" dots={false}>
+      <Carousel autoplay autoplaySpeed={3000} vertical dots={false}>
         {ads.map((ad) => (
           <div key={ad.url}>
             <Tag color="orange">{t('shell.ad')}</Tag>

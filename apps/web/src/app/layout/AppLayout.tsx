@@ -35,15 +35,22 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
 import { useNoticePopups } from '../notices.ts';
 import { PageContext } from '../page-context.tsx';
-import { flattenPages, isMenuNode, type MenuNode, routeAllowed, useSession } from '../session.tsx';
+import {
+  allowedMenus,
+  flattenPages,
+  isMenuNode,
+  type MenuNode,
+  routeAllowed,
+  useSession,
+} from '../session.tsx';
 import { useTheme } from '../theme.tsx';
-import { VIEWS } from '../views.tsx';
-import { useWaitCounts } from '../wait-counts.ts';
+import { VIEWS } from '../views.ts';
 import { AdStrip } from './AdStrip.tsx';
 import { FeatureUpdates } from './FeatureUpdates.tsx';
 import { TabsBar, type VisitedTab } from './TabsBar.tsx';
@@ -94,16 +101,22 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const screens = Grid.useBreakpoint();
   // SPEC section 9: below 992 px the layout is mobile.
   const mobile = screens.lg === false;
-  const counts = useWaitCounts(Boolean(session.token));
-  useNoticePopups(Boolean(session.token));
+  const counts = session.waitCounts;
+  useNoticePopups(session.token);
 
-  const pages = useMemo(() => flattenPages(session.menus), [session.menus]);
+  const menus = useMemo(
+    () => allowedMenus(session.menus, session.permissions),
+    [session.menus, session.permissions],
+  );
+  const pages = useMemo(() => flattenPages(menus), [menus]);
   const byPath = useMemo(() => new Map(pages.map((p) => [p.node.paths, p])), [pages]);
   const label = (node: MenuNode) => (en ? node.name_en : node.name);
   const [tabs, setTabs] = useState<VisitedTab[]>([]);
   const [reloadKey, setReloadKey] = useState(0);
   const [pulsing, setPulsing] = useState(false);
+  // Open submenus of the inline (expanded side) menu; a collapsed or top menu opens popups on hover.
   const [openKeys, setOpenKeys] = useState<string[]>([]);
+  const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const [themeOpen, setThemeOpen] = useState(false);
   const [updatesOpen, setUpdatesOpen] = useState(false);
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
@@ -122,8 +135,13 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
         next = [{ path: HOME, search: '', pinned: true }, ...next];
       const entry = { path, search: location.search, pinned: path === HOME };
       const at = next.findIndex((tab) => tab.path === path);
-      if (at >= 0) next = next.map((tab, i) => (i === at ? entry : tab));
-      else next = [...next, entry].slice(-KEEP_ALIVE_MAX);
+      if (at >= 0) return next.map((tab, i) => (i === at ? entry : tab));
+      next = [...next, entry];
+      // At most 99 kept pages (SPEC section 9): the oldest unpinned tab makes room.
+      if (next.length > KEEP_ALIVE_MAX) {
+        const oldest = next.findIndex((tab) => !tab.pinned);
+        next = next.filter((_, i) => i !== oldest);
+      }
       return next;
     });
   }, [path, location.search, current, byPath]);
@@ -131,14 +149,20 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   // SPEC section 2: one submenu open at a time.
   useEffect(() => {
     if (current?.parents[0]) setOpenKeys([current.parents[0].paths]);
+    setPopupKeys([]);
   }, [current]);
 
-  // SPEC section 9: on mobile the sidebar folds itself after 2 s.
+  // SPEC sections 2 and 9: below 992 px the sidebar becomes a drawer that shows, then folds itself after
+  // 2 s. The desktop collapse setting is left as the user chose it.
   useEffect(() => {
-    if (!mobile || settings.collapsed) return;
-    const timer = window.setTimeout(() => update({ collapsed: true }), 2000);
+    if (!mobile) {
+      setMobileMenuOpen(false);
+      return;
+    }
+    setMobileMenuOpen(true);
+    const timer = window.setTimeout(() => setMobileMenuOpen(false), 2000);
     return () => window.clearTimeout(timer);
-  }, [mobile, settings.collapsed, update]);
+  }, [mobile]);
 
   if (!current) {
     // A product page this user was not granted is a 401; anything else does not exist.
@@ -214,15 +238,17 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
     window.setTimeout(() => setPulsing(false), 1000);
   };
 
+  const horizontalMenu = settings.layout === 'horizontal' && !mobile;
+  const inlineMenu = !horizontalMenu && (mobile || !settings.collapsed);
   const menu = (
     <Menu
-      mode={settings.layout === 'horizontal' && !mobile ? 'horizontal' : 'inline'}
-      theme={settings.layout === 'horizontal' && !mobile ? 'light' : 'dark'}
+      mode={horizontalMenu ? 'horizontal' : 'inline'}
+      theme={horizontalMenu ? 'light' : 'dark'}
       selectedKeys={[path]}
-      openKeys={settings.layout === 'horizontal' ? undefined : openKeys}
-      onOpenChange={(keys) => setOpenKeys(keys.slice(-1))}
+      openKeys={inlineMenu ? openKeys : popupKeys}
+      onOpenChange={(keys) => (inlineMenu ? setOpenKeys(keys.slice(-1)) : setPopupKeys(keys))}
       onClick={({ key }) => go(key)}
-      items={menuItems(session.menus)}
+      items={menuItems(menus)}
       style={{ borderInlineEnd: 0, flex: 1, minWidth: 0 }}
       data-testid="side-menu"
     />
@@ -259,9 +285,13 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
     const buttons = page.node.subList.filter((b) => !isMenuNode(b)).map((b) => b.component);
     return (
       <PageContext.Provider value={{ path: tab.path, search: tab.search, title: label(page.node), buttons }}>
-        <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} tip={t('app.loading')} />}>
-          {View ? <View /> : <ComingSoon title={label(page.node)} />}
-        </Suspense>
+        <ErrorBoundary>
+          <Suspense
+            fallback={<Spin style={{ display: 'block', margin: 48 }} description={t('app.loading')} />}
+          >
+            {View ? <View /> : <ComingSoon title={label(page.node)} />}
+          </Suspense>
+        </ErrorBoundary>
       </PageContext.Provider>
     );
   };
@@ -290,6 +320,27 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
     </>
   );
 
+  const breadcrumb = (
+    <Breadcrumb
+      data-testid="breadcrumb"
+      items={[
+        {
+          title: t('shell.home'),
+          href: '/home',
+          onClick: (e) => {
+            e.preventDefault();
+            go(HOME);
+          },
+        },
+        ...current.parents.map((p) => ({ title: label(p) })),
+        ...(path === HOME ? [] : [{ title: label(current.node) }]),
+      ]}
+    />
+  );
+
+  // Header menus open inside the header, so they stay put under a fixed header when the page scrolls.
+  const inHeader = (trigger: HTMLElement) => trigger.closest<HTMLElement>('.app-header') ?? document.body;
+
   const languageMenu = {
     items: [
       { key: 'zh-CN', label: <span data-testid="lang-zh">简体中文</span> },
@@ -317,22 +368,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             onClick={() => (mobile ? setMobileMenuOpen(true) : update({ collapsed: !settings.collapsed }))}
             data-testid="menu-toggle"
           />
-          {mobile ? null : (
-            <Breadcrumb
-              items={[
-                {
-                  title: t('shell.home'),
-                  href: '/home',
-                  onClick: (e) => {
-                    e.preventDefault();
-                    go(HOME);
-                  },
-                },
-                ...current.parents.map((p) => ({ title: label(p) })),
-                ...(path === HOME ? [] : [{ title: label(current.node) }]),
-              ]}
-            />
-          )}
+          {mobile ? null : breadcrumb}
         </Space>
       )}
       <Space className="header-actions" size={4} wrap={false}>
@@ -380,7 +416,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             />
           </>
         )}
-        <Dropdown menu={languageMenu} trigger={['click']}>
+        <Dropdown menu={languageMenu} trigger={['click']} getPopupContainer={inHeader}>
           <Button
             type="text"
             icon={<TranslationOutlined />}
@@ -412,6 +448,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
         </Tooltip>
         <Dropdown
           trigger={['click']}
+          getPopupContainer={inHeader}
           menu={{
             items: [
               { key: 'profile', label: <span data-testid="menu-profile">{t('shell.personalCenter')}</span> },
@@ -450,7 +487,9 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           placement="left"
           open={mobileMenuOpen}
           onClose={() => setMobileMenuOpen(false)}
-          width={200}
+          size={200}
+          closable={false}
+          title={null}
           styles={{ body: { padding: 0, background: '#001529' } }}
         >
           {logo(false)}
@@ -472,7 +511,11 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             onClose={closeTabs}
           />
         ) : null}
-        <Content className="app-content">{content}</Content>
+        <Content className="app-content">
+          {/* The horizontal top bar has no room for the breadcrumb: it heads the page instead. */}
+          {vertical ? null : <div className="content-breadcrumb">{breadcrumb}</div>}
+          {content}
+        </Content>
         <Footer className="app-footer">
           {branding?.copyright ? <div>{branding.copyright}</div> : null}
           {branding?.filingNumber ? <div data-testid="filing-number">{branding.filingNumber}</div> : null}

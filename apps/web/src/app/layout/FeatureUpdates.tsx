@@ -9,10 +9,10 @@ const RELEASES = [
 export function FeatureUpdates({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Drawer title={t('updates.title')} open={open} onClose={onClose} width={420}>
+    <Drawer title={t('updates.title')} open={open} onClose={onClose} size={420}>
       <Timeline
         items={RELEASES.map((r) => ({
-          children: (
+          content: (
             <>
               <strong>
                 {r.version} · {t(r.title)}

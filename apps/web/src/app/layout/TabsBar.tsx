@@ -1,5 +1,5 @@
 import { CloseOutlined, DownOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Tabs } from 'antd';
+import { Button, Dropdown, type MenuProps, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 export interface VisitedTab {
@@ -8,9 +8,12 @@ export interface VisitedTab {
   pinned: boolean;
 }
 
+type CloseAction = 'others' | 'left' | 'right' | 'all';
+
 /**
- * Tabs of visited routes (SPEC section 2): pinned tabs never close; close others, left, right or all;
- * closing the active tab goes to the last remaining one.
+ * Tabs of visited routes (SPEC section 2): pinned tabs never close; close others, left, right or all,
+ * from the bar's menu (relative to the active tab) or a tab's right-click menu (relative to that tab).
+ * Where the user goes after the active tab closes is the caller's business.
  */
 export function TabsBar({
   tabs,
@@ -26,22 +29,36 @@ export function TabsBar({
   onClose: (paths: string[]) => void;
 }) {
   const { t } = useTranslation();
-  const index = tabs.findIndex((tab) => tab.path === active);
   const closable = (list: VisitedTab[]) => list.filter((tab) => !tab.pinned).map((tab) => tab.path);
-  const menu = {
-    items: [
-      { key: 'others', label: t('shell.closeOthers') },
-      { key: 'left', label: t('shell.closeLeft') },
-      { key: 'right', label: t('shell.closeRight') },
-      { key: 'all', label: t('shell.closeAll') },
-    ],
-    onClick: ({ key }: { key: string }) => {
-      if (key === 'others') onClose(closable(tabs.filter((tab) => tab.path !== active)));
-      if (key === 'left') onClose(closable(tabs.slice(0, Math.max(index, 0))));
-      if (key === 'right') onClose(closable(tabs.slice(index + 1)));
-      if (key === 'all') onClose(closable(tabs));
-    },
+
+  const pathsFor = (action: CloseAction, around: string): string[] => {
+    const index = tabs.findIndex((tab) => tab.path === around);
+    if (action === 'others') return closable(tabs.filter((tab) => tab.path !== around));
+    if (action === 'left') return closable(tabs.slice(0, Math.max(index, 0)));
+    if (action === 'right') return closable(tabs.slice(index + 1));
+    return closable(tabs);
   };
+
+  const menuFor = (around: string): MenuProps => {
+    const index = tabs.findIndex((tab) => tab.path === around);
+    return {
+      items: [
+        { key: 'others', label: t('shell.closeOthers'), disabled: pathsFor('others', around).length === 0 },
+        {
+          key: 'left',
+          label: t('shell.closeLeft'),
+          disabled: index <= 0 || !pathsFor('left', around).length,
+        },
+        { key: 'right', label: t('shell.closeRight'), disabled: !pathsFor('right', around).length },
+        { key: 'all', label: t('shell.closeAll'), disabled: pathsFor('all', around).length === 0 },
+      ],
+      onClick: ({ key, domEvent }) => {
+        domEvent.stopPropagation();
+        onClose(pathsFor(key as CloseAction, around));
+      },
+    };
+  };
+
   return (
     <div className="tabs-bar" data-testid="tabs-bar">
       <Tabs
@@ -58,13 +75,23 @@ export function TabsBar({
         }}
         items={tabs.map((tab) => ({
           key: tab.path,
-          label: <span data-testid={`tab-${tab.path}`}>{titleOf(tab)}</span>,
+          label: (
+            <Dropdown menu={menuFor(tab.path)} trigger={['contextMenu']}>
+              <span data-testid={`tab-${tab.path}`}>{titleOf(tab)}</span>
+            </Dropdown>
+          ),
           closable: !tab.pinned,
           closeIcon: <CloseOutlined data-testid={`tab-close-${tab.path}`} />,
         }))}
         tabBarExtraContent={
-          <Dropdown menu={menu} trigger={['click']}>
-            <Button type="text" size="small" icon={<DownOutlined />} data-testid="tabs-actions" />
+          <Dropdown menu={menuFor(active)} trigger={['click']}>
+            <Button
+              type="text"
+              size="small"
+              icon={<DownOutlined />}
+              aria-label={t('shell.tabActions')}
+              data-testid="tabs-actions"
+            />
           </Dropdown>
         }
       />

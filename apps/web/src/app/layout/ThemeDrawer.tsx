@@ -6,8 +6,8 @@ export function ThemeDrawer({ open, onClose }: { open: boolean; onClose: () => v
   const { t } = useTranslation();
   const { settings, update, reset } = useTheme();
   return (
-    <Drawer title={t('theme.title')} open={open} onClose={onClose} width={320} data-testid="theme-drawer">
-      <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+    <Drawer title={t('theme.title')} open={open} onClose={onClose} size={320} data-testid="theme-drawer">
+      <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         <div>{t('theme.name')}</div>
         <Radio.Group
           value={settings.theme}

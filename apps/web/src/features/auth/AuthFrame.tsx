@@ -6,15 +6,26 @@ import type { Branding } from '../../app/branding.ts';
 import { useSession } from '../../app/session.tsx';
 
 /** The frame of the sign-in, registration and reset pages: brand on the left, the form on the right. */
-export function AuthFrame({ branding, children }: { branding: Branding | undefined; children: ReactNode }) {
+export function AuthFrame({
+  branding,
+  children,
+  wide = false,
+}: {
+  branding: Branding | undefined;
+  children: ReactNode;
+  /** The registration form needs more room than the sign-in form. */
+  wide?: boolean;
+}) {
   const { t } = useTranslation();
-  const { setLanguage } = useSession();
+  const { language, setLanguage } = useSession();
   return (
-    <div className="auth-page">
+    <div className={`auth-page${wide ? ' wide' : ''}`}>
       <div className="auth-hero">
         {branding?.logoUrl ? (
-          <img src={branding.logoUrl} alt="" style={{ maxHeight: 56, alignSelf: 'flex-start' }} />
-        ) : null}
+          <img src={branding.logoUrl} alt="" className="auth-logo" />
+        ) : (
+          <span className="logo-mark auth-logo">{(branding?.siteName ?? '').slice(0, 1)}</span>
+        )}
         <h1>
           {t('login.welcome')} {branding?.siteName}
         </h1>
@@ -32,13 +43,18 @@ export function AuthFrame({ branding, children }: { branding: Branding | undefin
               onClick: ({ key }) => void setLanguage(key as 'zh-CN' | 'en-US'),
             }}
           >
-            <Button type="text" icon={<TranslationOutlined />} data-testid="lang-switch">
-              {t('shell.language')}
+            <Button
+              type="text"
+              icon={<TranslationOutlined />}
+              aria-label={t('shell.language')}
+              data-testid="lang-switch"
+            >
+              {language === 'en-US' ? 'English' : '简体中文'}
             </Button>
           </Dropdown>
         </div>
-        {children}
-        <div style={{ marginTop: 32, color: '#999', fontSize: 12, textAlign: 'center' }}>
+        <div className="auth-form">{children}</div>
+        <div className="auth-footer">
           {branding?.copyright ? <div>{branding.copyright}</div> : null}
           {branding?.filingNumber ? <div data-testid="filing-number">{branding.filingNumber}</div> : null}
         </div>

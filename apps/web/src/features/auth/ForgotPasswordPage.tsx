@@ -1,43 +1,43 @@
+import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, Result, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { Branding } from '../../app/branding.ts';
-import { ApiError, applyFieldErrors, post } from '../../lib/http.ts';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { ApiError } from '../../lib/http.ts';
 import { AuthFrame } from './AuthFrame.tsx';
+import { requestPasswordReset, resetPassword } from './api.ts';
 
 /** Asks for a reset link by e-mail; opened from that link (`?token=`), sets the new password. */
 export default function ForgotPasswordPage({ branding }: { branding: Branding | undefined }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [params] = useSearchParams();
   const token = params.get('token');
   const [form] = Form.useForm();
-  const [state, setState] = useState<'form' | 'sent' | 'reset'>('form');
-  const [busy, setBusy] = useState(false);
+  const { message } = App.useApp();
+  const reportError = useReportError();
 
-  const submit = async (values: Record<string, string>) => {
-    setBusy(true);
-    try {
-      if (token) {
-        await post('/admin/auth/retrievePassword', {
-          token,
-          password: values.password,
-          confirmPassword: values.confirmPassword,
-        });
-        setState('reset');
-      } else {
-        await post('/admin/auth/retrievePassword', { email: values.email });
-        setState('sent');
-      }
-    } catch (error) {
-      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
-      else if (error instanceof ApiError && error.fields.some((f) => f.field === 'token'))
-        message.error(error.message);
-    } finally {
-      setBusy(false);
-    }
+  const ask = useMutation({
+    mutationFn: (email: string) => requestPasswordReset(email),
+    onError: (error) => reportError(error, form),
+  });
+  const reset = useMutation({
+    mutationFn: (values: { password: string; confirmPassword: string }) =>
+      resetPassword(token ?? '', values.password, values.confirmPassword),
+    onError: (error) => {
+      // A dead or used link is named as the field `token`, which the form does not show.
+      if (error instanceof ApiError && error.fields.some((f) => f.field === 'token'))
+        void message.error(error.fields.find((f) => f.field === 'token')?.message ?? error.message);
+      else reportError(error, form);
+    },
+  });
+  const state = reset.isSuccess ? 'reset' : ask.isSuccess ? 'sent' : 'form';
+  const submit = (values: Record<string, string>) => {
+    if (token)
+      reset.mutate({ password: values.password ?? '', confirmPassword: values.confirmPassword ?? '' });
+    else ask.mutate((values.email ?? '').trim());
   };
+  const busy = ask.isPending || reset.isPending;
 
   return (
     <AuthFrame branding={branding}>
@@ -55,7 +55,7 @@ export default function ForgotPasswordPage({ branding }: { branding: Branding | 
           }
         />
       ) : state === 'sent' ? (
-        <Alert type="success" showIcon message={t('forgot.sent')} data-testid="forgot-sent" />
+        <Alert type="success" showIcon title={t('forgot.sent')} data-testid="forgot-sent" />
       ) : (
         <Form form={form} layout="vertical" size="large" onFinish={submit}>
           {token ? (

@@ -1,11 +1,12 @@
 import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { App, Button, Form, Input, Space, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import type { Branding } from '../../app/branding.ts';
 import { useSession } from '../../app/session.tsx';
-import { ApiError, applyFieldErrors } from '../../lib/http.ts';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { ApiError, NO_ANSWER } from '../../lib/http.ts';
 import { AuthFrame } from './AuthFrame.tsx';
 import { login, requestCode } from './api.ts';
 import { useCodeCountdown } from './useCodeCountdown.ts';
@@ -22,46 +23,50 @@ export default function LoginPage({ branding }: { branding: Branding | undefined
   const [form] = Form.useForm<LoginForm>();
   const session = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const countdown = useCodeCountdown();
-  const [sending, setSending] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  const reportError = useReportError();
 
-  const sendCode = async () => {
-    const { email } = await form.validateFields(['email']);
-    setSending(true);
-    try {
-      await requestCode(email, 'login');
+  const sendCode = useMutation({
+    mutationFn: (email: string) => requestCode(email, 'login'),
+    onSuccess: () => {
       message.success(t('auth.codeSent'));
       countdown.start();
-    } catch (error) {
-      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
-    } finally {
-      setSending(false);
-    }
-  };
+    },
+    onError: (error) => reportError(error, form),
+  });
 
-  const submit = async (values: LoginForm) => {
-    setSubmitting(true);
-    try {
+  const askForCode = () =>
+    form.validateFields(['email']).then(
+      ({ email }) => sendCode.mutate(email.trim()),
+      () => undefined,
+    );
+
+  const signIn = useMutation({
+    mutationFn: async (values: LoginForm) => {
       const token = await login(values.email.trim(), values.password, values.code.trim());
-      if (!token) {
-        message.error(t('shell.noToken'));
-        return;
-      }
+      // SPEC section 8: a sign-in answer without a token is an error of its own.
+      if (!token) throw new ApiError(NO_ANSWER, t('shell.noToken'));
       await session.signIn(token);
+    },
+    onSuccess: () => {
       message.success(t('login.success'));
-      navigate('/home', { replace: true });
-    } catch (error) {
-      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+      const from = (location.state as { from?: string } | null)?.from;
+      navigate(from && from !== '/login' ? from : '/home', { replace: true });
+    },
+    onError: (error) => reportError(error, form),
+  });
 
   return (
     <AuthFrame branding={branding}>
       <Typography.Title level={2}>{t('login.title')}</Typography.Title>
-      <Form form={form} layout="vertical" size="large" onFinish={submit} requiredMark={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        size="large"
+        onFinish={(values) => signIn.mutate(values)}
+        requiredMark={false}
+      >
         <Form.Item
           name="email"
           label={t('login.email')}
@@ -107,8 +112,8 @@ export default function LoginPage({ branding }: { branding: Branding | undefined
               />
             </Form.Item>
             <Button
-              onClick={sendCode}
-              loading={sending}
+              onClick={askForCode}
+              loading={sendCode.isPending}
               disabled={countdown.seconds > 0}
               data-testid="login-get-code"
               style={{ minWidth: 130 }}
@@ -118,7 +123,13 @@ export default function LoginPage({ branding }: { branding: Branding | undefined
           </Space.Compact>
         </Form.Item>
         <Form.Item>
-          <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            loading={signIn.isPending}
+            data-testid="login-submit"
+          >
             {t('login.submit')}
           </Button>
         </Form.Item>

@@ -1,5 +1,6 @@
-import { REGISTRATION_OPTIONS } from '@freight/contracts/auth';
-import { COUNTRIES } from '@freight/contracts/countries';
+import { COUNTRIES, DEFAULT_DIAL_CODE } from '@freight/contracts/countries';
+import { emailField, englishField, passwordField, phoneField, zipField } from '@freight/contracts/validation';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -7,6 +8,7 @@ import {
   Checkbox,
   Col,
   Form,
+  type FormRule,
   Input,
   Result,
   Row,
@@ -20,9 +22,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { Branding } from '../../app/branding.ts';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
-import { ApiError, applyFieldErrors, post } from '../../lib/http.ts';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { fieldRule } from '../../lib/form-rules.ts';
+import { ApiError, applyFieldErrors } from '../../lib/http.ts';
 import { AuthFrame } from './AuthFrame.tsx';
-import { requestCode } from './api.ts';
+import { type RegistrationOption, register, registrationOptions, requestCode } from './api.ts';
 import { useCodeCountdown } from './useCodeCountdown.ts';
 
 /** Which step holds each field, so a server answer naming a field opens the right step. */
@@ -31,6 +35,7 @@ const STEP_FIELDS: string[][] = [
   [
     'name',
     'surname',
+    'dialCode',
     'phone',
     'wechat',
     'company',
@@ -44,66 +49,79 @@ const STEP_FIELDS: string[][] = [
   ['business', 'monthlyVolume', 'goodsTypes', 'transportMethods', 'preferredLocations', 'licenseUrl'],
 ];
 
+/** Dial codes for the phone prefix: one entry per code, the countries sharing it named together. */
+function dialCodeOptions(en: boolean) {
+  const byCode = new Map<string, string[]>();
+  for (const country of COUNTRIES) {
+    if (!country.tel) continue;
+    byCode.set(country.tel, [...(byCode.get(country.tel) ?? []), en ? country.en : country.name]);
+  }
+  return [...byCode].map(([tel, names]) => ({
+    value: tel,
+    label: `+${tel}`,
+    title: `${names.join(' / ')} +${tel}`,
+  }));
+}
+
 export default function RegisterPage({ branding }: { branding: Branding | undefined }) {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
   const { message } = App.useApp();
+  const reportError = useReportError();
   const [params] = useSearchParams();
   const [form] = Form.useForm();
   const [step, setStep] = useState(0);
-  const [done, setDone] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
   const countdown = useCodeCountdown();
-  const option = (o: { value: string; label: string; label_en: string }) => ({
-    value: o.value,
-    label: en ? o.label_en : o.label,
-  });
-  const required = (label: string) => [
+  // SPEC section 7: the choices of step 3 come from the server.
+  const options = useQuery({ queryKey: ['registration-options'], queryFn: registrationOptions });
+  const choices = (list: RegistrationOption[] | undefined) =>
+    (list ?? []).map((o) => ({ value: o.value, label: en ? o.label_en : o.label }));
+  const required = (label: string): FormRule[] => [
     { required: true, message: t('validation.required', { field: label }) },
   ];
-  const english = {
-    pattern: /^[A-Za-z0-9 .,#&'()\-/]*$/,
-    message: t('validation.englishOnly', { field: '' }),
-  };
 
-  const next = async () => {
-    await form.validateFields(STEP_FIELDS[step]?.filter((f) => f !== 'preferredLocations'));
-    setStep((s) => s + 1);
-  };
-
-  const sendCode = async () => {
-    const { email } = await form.validateFields(['email']);
-    try {
-      await requestCode(email, 'register');
+  const sendCode = useMutation({
+    mutationFn: (email: string) => requestCode(email, 'register'),
+    onSuccess: () => {
       message.success(t('auth.codeSent'));
       countdown.start();
-    } catch (error) {
-      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
-    }
-  };
+    },
+    onError: (error) => reportError(error, form),
+  });
 
-  const submit = async () => {
-    await form.validateFields();
-    const values = form.getFieldsValue(true);
-    setSubmitting(true);
-    try {
-      await post('/admin/auth/register', values);
-      setDone(true);
-    } catch (error) {
-      if (error instanceof ApiError && error.fields.length > 0) {
-        applyFieldErrors(error, form.setFields);
+  const submit = useMutation({
+    mutationFn: (values: Record<string, unknown>) => register(values),
+    onError: (error) => {
+      if (error instanceof ApiError && applyFieldErrors(error, form.setFields)) {
+        // Open the step that holds the first field the server refused.
         const first = error.fields[0]?.field.split('.')[0] ?? '';
         const at = STEP_FIELDS.findIndex((fields) => fields.includes(first));
         if (at >= 0) setStep(at);
-      } else if (error instanceof ApiError) {
-        message.error(error.message);
+        return;
       }
-    } finally {
-      setSubmitting(false);
-    }
-  };
+      reportError(error);
+    },
+  });
 
-  if (done)
+  const askForCode = () =>
+    form.validateFields(['email']).then(
+      ({ email }: { email: string }) => sendCode.mutate(email.trim()),
+      () => undefined,
+    );
+
+  const next = () =>
+    form.validateFields(STEP_FIELDS[step]).then(
+      () => setStep((s) => s + 1),
+      () => undefined,
+    );
+
+  const finish = () =>
+    form.validateFields().then(
+      () => submit.mutate(form.getFieldsValue(true)),
+      () => undefined,
+    );
+
+  if (submit.isSuccess)
     return (
       <AuthFrame branding={branding}>
         <Result
@@ -120,7 +138,7 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
     );
 
   return (
-    <AuthFrame branding={branding}>
+    <AuthFrame branding={branding} wide>
       <Typography.Title level={3}>{t('register.title')}</Typography.Title>
       <Steps
         size="small"
@@ -137,6 +155,7 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
         layout="vertical"
         initialValues={{
           invitationCode: params.get('invite') ?? '',
+          dialCode: DEFAULT_DIAL_CODE,
           country: 'US',
           preferredLocations: ['', '', ''],
           business: ['truck'],
@@ -146,9 +165,9 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
           <Form.Item
             name="email"
             label={t('register.workEmail')}
-            rules={[...required(t('register.workEmail')), { type: 'email', message: t('validation.email') }]}
+            rules={[...required(t('register.workEmail')), fieldRule(emailField, 'email')]}
           >
-            <Input data-testid="reg-email" />
+            <Input autoComplete="email" placeholder={t('login.emailPlaceholder')} data-testid="reg-email" />
           </Form.Item>
           <Form.Item label={t('login.code')} required>
             <Space.Compact style={{ width: '100%' }}>
@@ -160,10 +179,11 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
                   { pattern: /^\d{6}$/, message: t('validation.code') },
                 ]}
               >
-                <Input maxLength={6} data-testid="reg-code" />
+                <Input maxLength={6} placeholder={t('login.codePlaceholder')} data-testid="reg-code" />
               </Form.Item>
               <Button
-                onClick={sendCode}
+                onClick={askForCode}
+                loading={sendCode.isPending}
                 disabled={countdown.seconds > 0}
                 data-testid="reg-get-code"
                 style={{ minWidth: 130 }}
@@ -175,16 +195,20 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
             </Space.Compact>
           </Form.Item>
           <Row gutter={12}>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item
                 name="password"
                 label={t('login.password')}
-                rules={[...required(t('login.password')), { min: 6, message: t('validation.passwordMin') }]}
+                rules={[...required(t('login.password')), fieldRule(passwordField, 'password')]}
               >
-                <Input.Password data-testid="reg-password" />
+                <Input.Password
+                  autoComplete="new-password"
+                  placeholder={t('login.passwordPlaceholder')}
+                  data-testid="reg-password"
+                />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item
                 name="confirmPassword"
                 label={t('register.confirmPassword')}
@@ -199,111 +223,127 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
                   }),
                 ]}
               >
-                <Input.Password data-testid="reg-confirm" />
+                <Input.Password autoComplete="new-password" data-testid="reg-confirm" />
               </Form.Item>
             </Col>
           </Row>
           <Form.Item name="invitationCode" label={t('register.invitationCode')}>
-            <Input data-testid="reg-invite" />
+            <Input maxLength={32} placeholder={t('register.invitationOptional')} data-testid="reg-invite" />
           </Form.Item>
         </div>
         <div hidden={step !== 1}>
-          <Alert type="info" showIcon message={t('register.englishTip')} style={{ marginBottom: 12 }} />
+          <Alert type="info" showIcon title={t('register.englishTip')} style={{ marginBottom: 12 }} />
           <Row gutter={12}>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item name="name" label={t('register.name')} rules={required(t('register.name'))}>
-                <Input data-testid="reg-name" />
+                <Input maxLength={50} data-testid="reg-name" />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item name="surname" label={t('register.surname')} rules={required(t('register.surname'))}>
-                <Input data-testid="reg-surname" />
+                <Input maxLength={50} data-testid="reg-surname" />
               </Form.Item>
             </Col>
-            <Col span={12}>
-              <Form.Item
-                name="phone"
-                label={t('register.phone')}
-                rules={[
-                  ...required(t('register.phone')),
-                  { pattern: /^1\d{10}$/, message: t('validation.phone') },
-                ]}
-              >
-                <Input data-testid="reg-phone" />
+            <Col xs={24} sm={12}>
+              <Form.Item label={t('register.phone')} required>
+                <Space.Compact style={{ width: '100%' }}>
+                  <Form.Item name="dialCode" noStyle>
+                    <Select
+                      showSearch={{ optionFilterProp: 'title' }}
+                      popupMatchSelectWidth={260}
+                      style={{ width: 96 }}
+                      options={dialCodeOptions(en)}
+                      aria-label={t('register.dialCode')}
+                      data-testid="reg-dial-code"
+                    />
+                  </Form.Item>
+                  <Form.Item
+                    name="phone"
+                    noStyle
+                    rules={[...required(t('register.phone')), fieldRule(phoneField, 'phone')]}
+                  >
+                    <Input maxLength={11} inputMode="numeric" data-testid="reg-phone" />
+                  </Form.Item>
+                </Space.Compact>
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item name="wechat" label={t('register.wechat')}>
-                <Input />
+                <Input maxLength={50} />
               </Form.Item>
             </Col>
           </Row>
           <Form.Item name="company" label={t('register.company')} rules={required(t('register.company'))}>
-            <Input data-testid="reg-company" />
+            <Input maxLength={100} data-testid="reg-company" />
           </Form.Item>
           <Form.Item
             name="address1"
             label={t('register.address1')}
-            rules={[...required(t('register.address1')), english]}
+            rules={[...required(t('register.address1')), fieldRule(englishField, 'address1')]}
           >
-            <Input data-testid="reg-address1" />
+            <Input maxLength={200} data-testid="reg-address1" />
           </Form.Item>
-          <Form.Item name="address2" label={t('register.address2')} rules={[english]}>
-            <Input />
+          <Form.Item
+            name="address2"
+            label={t('register.address2')}
+            rules={[fieldRule(englishField, 'address2')]}
+          >
+            <Input maxLength={200} />
           </Form.Item>
           <Row gutter={12}>
-            <Col span={8}>
+            <Col xs={24} sm={8}>
               <Form.Item
                 name="zipcode"
                 label={t('register.zipcode')}
-                rules={[
-                  ...required(t('register.zipcode')),
-                  { pattern: /^\d{5}$/, message: t('validation.zip') },
-                ]}
+                rules={[...required(t('register.zipcode')), fieldRule(zipField, 'zipcode')]}
               >
-                <Input maxLength={5} data-testid="reg-zip" />
+                <Input maxLength={5} inputMode="numeric" data-testid="reg-zip" />
               </Form.Item>
             </Col>
-            <Col span={8}>
+            <Col xs={24} sm={8}>
               <Form.Item
                 name="city"
                 label={t('register.city')}
-                rules={[...required(t('register.city')), english]}
+                rules={[...required(t('register.city')), fieldRule(englishField, 'city')]}
               >
-                <Input data-testid="reg-city" />
+                <Input maxLength={60} data-testid="reg-city" />
               </Form.Item>
             </Col>
-            <Col span={8}>
+            <Col xs={24} sm={8}>
               <Form.Item
                 name="state"
                 label={t('register.state')}
-                rules={[...required(t('register.state')), english]}
+                rules={[...required(t('register.state')), fieldRule(englishField, 'state')]}
               >
-                <Input data-testid="reg-state" />
+                <Input maxLength={60} data-testid="reg-state" />
               </Form.Item>
             </Col>
           </Row>
           <Form.Item name="country" label={t('register.country')} rules={required(t('register.country'))}>
             <Select
-              showSearch
-              optionFilterProp="label"
+              showSearch={{ optionFilterProp: 'label' }}
               options={COUNTRIES.filter((c) => c.short).map((c) => ({
                 value: c.short,
-                label: `${en ? c.en : c.name} (+${c.tel})`,
+                label: en ? c.en : `${c.name} ${c.en}`,
               }))}
             />
           </Form.Item>
         </div>
         <div hidden={step !== 2}>
           <Form.Item name="business" label={t('register.business')} rules={required(t('register.business'))}>
-            <Checkbox.Group options={REGISTRATION_OPTIONS.business.map(option)} />
+            <Checkbox.Group options={choices(options.data?.business)} />
           </Form.Item>
           <Form.Item
             name="monthlyVolume"
             label={t('register.monthlyVolume')}
             rules={required(t('register.monthlyVolume'))}
           >
-            <Select options={REGISTRATION_OPTIONS.monthlyVolume.map(option)} data-testid="reg-volume" />
+            <Select
+              loading={options.isLoading}
+              options={choices(options.data?.monthlyVolume)}
+              placeholder={t('common.select')}
+              data-testid="reg-volume"
+            />
           </Form.Item>
           <Form.Item
             name="goodsTypes"
@@ -312,7 +352,9 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
           >
             <Select
               mode="multiple"
-              options={REGISTRATION_OPTIONS.goodsTypes.map(option)}
+              loading={options.isLoading}
+              options={choices(options.data?.goodsTypes)}
+              placeholder={t('common.select')}
               data-testid="reg-goods"
             />
           </Form.Item>
@@ -321,18 +363,18 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
             label={t('register.transportMethods')}
             rules={required(t('register.transportMethods'))}
           >
-            <Checkbox.Group options={REGISTRATION_OPTIONS.transportMethods.map(option)} />
+            <Checkbox.Group options={choices(options.data?.transportMethods)} />
           </Form.Item>
-          <Form.Item label={t('register.locations')} required>
+          <Form.Item label={t('register.locations')} required style={{ marginBottom: 0 }}>
             <Row gutter={8}>
               {[0, 1, 2].map((i) => (
-                <Col span={8} key={i}>
+                <Col xs={24} sm={8} key={i}>
                   <Form.Item
                     name={['preferredLocations', i]}
-                    noStyle
                     rules={required(t('register.location', { n: i + 1 }))}
                   >
                     <Input
+                      maxLength={120}
                       placeholder={t('register.location', { n: i + 1 })}
                       data-testid={`reg-location-${i}`}
                     />
@@ -341,7 +383,12 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
               ))}
             </Row>
           </Form.Item>
-          <Form.Item name="licenseUrl" label={t('register.license')} rules={required(t('register.license'))}>
+          <Form.Item
+            name="licenseUrl"
+            label={t('register.license')}
+            extra={t('register.licenseTip')}
+            rules={required(t('register.license'))}
+          >
             <ImageUpload testId="reg-license" />
           </Form.Item>
         </div>
@@ -359,7 +406,12 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
             {t('register.next')}
           </Button>
         ) : (
-          <Button type="primary" onClick={() => void submit()} loading={submitting} data-testid="reg-submit">
+          <Button
+            type="primary"
+            onClick={() => void finish()}
+            loading={submit.isPending}
+            data-testid="reg-submit"
+          >
             {t('register.submit')}
           </Button>
         )}

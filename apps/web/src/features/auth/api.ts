@@ -1,24 +1,45 @@
 import { post } from '../../lib/http.ts';
 import { encryptForServer } from '../../lib/rsa.ts';
-import { sha256HexSync } from '../../lib/sha256.ts';
+import { sha256Hex } from '../../lib/sha256.ts';
 
 export const requestCode = (email: string, purpose: 'login' | 'register') =>
   post('/admin/auth/getVerificationCode', { email, purpose });
 
 /**
  * SPEC section 7: the password travels hashed, and the whole payload RSA-encrypted when the browser
- * can (secure origins); otherwise as plain JSON with the hashed password.
+ * can (WebCrypto exists on secure origins only); otherwise as plain JSON with the hashed password.
  */
 export async function login(email: string, password: string, code: string): Promise<string | undefined> {
-  const payload = { email, password: sha256HexSync(password), code };
+  const payload = { email, password: await sha256Hex(password), code };
   let body: unknown = payload;
-  try {
+  if (globalThis.isSecureContext && globalThis.crypto?.subtle) {
     const { publicKey } = await post<{ publicKey: string }>('/publicKey');
-    const param = await encryptForServer(publicKey, payload);
+    const param = await encryptForServer(publicKey, payload).catch(() => null);
     if (param) body = { param };
-  } catch {
-    // No key or no WebCrypto: the plain payload still carries only the hash.
   }
-  const data = await post<{ token?: string }>('/admin/auth/login', body);
-  return data?.token;
+  const data = await post<{ token?: string } | null>('/admin/auth/login', body);
+  return data?.token || undefined;
 }
+
+export interface RegistrationOption {
+  value: string;
+  label: string;
+  label_en: string;
+}
+
+export interface RegistrationOptions {
+  business: RegistrationOption[];
+  monthlyVolume: RegistrationOption[];
+  goodsTypes: RegistrationOption[];
+  transportMethods: RegistrationOption[];
+}
+
+export const registrationOptions = () => post<RegistrationOptions>('/admin/auth/options');
+
+/** The shipper's registration; passwords go in plain text because the server checks their length. */
+export const register = (values: Record<string, unknown>) => post('/admin/auth/register', values);
+
+export const requestPasswordReset = (email: string) => post('/admin/auth/retrievePassword', { email });
+
+export const resetPassword = (token: string, password: string, confirmPassword: string) =>
+  post('/admin/auth/retrievePassword', { token, password, confirmPassword });

@@ -294,7 +294,7 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
       <Drawer
         title={editing === 'new' ? t('common.add') : t('common.edit')}
         open={editing !== null}
-        width={520}
+        size={520}
         onClose={() => setEditing(null)}
         extra={
           <Space>

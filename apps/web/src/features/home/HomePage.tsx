@@ -1,59 +1,98 @@
-import { Avatar, Card, Col, Descriptions, Empty, Row, Typography } from 'antd';
+import { UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Card, Col, Descriptions, Empty, Flex, Row, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { flattenPages, useSession } from '../../app/session.tsx';
+import { allowedMenus, flattenPages, type MenuNode, useSession } from '../../app/session.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+
+interface ShortcutGroup {
+  key: string;
+  title: string;
+  icon: string;
+  pages: MenuNode[];
+}
+
+/** The pages this user may open, grouped by the menu area they sit in; top-level pages close the list. */
+function shortcutGroups(menus: MenuNode[], en: boolean, othersTitle: string): ShortcutGroup[] {
+  const groups = new Map<string, ShortcutGroup>();
+  const others: ShortcutGroup = { key: 'others', title: othersTitle, icon: 'AppstoreOutlined', pages: [] };
+  for (const { node, parents } of flattenPages(menus)) {
+    if (node.is_show !== 1 || node.paths === '/home') continue;
+    const area = parents[0];
+    if (!area) {
+      others.pages.push(node);
+      continue;
+    }
+    const group = groups.get(area.paths) ?? {
+      key: area.paths,
+      title: en ? area.name_en : area.name,
+      icon: area.icon,
+      pages: [],
+    };
+    group.pages.push(node);
+    groups.set(area.paths, group);
+  }
+  return [...groups.values(), ...(others.pages.length > 0 ? [others] : [])];
+}
 
 /** Who is signed in, and a shortcut to every page granted to them. */
 export default function HomePage() {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
-  const { userInfo, menus } = useSession();
+  const { userInfo, menus, permissions } = useSession();
   const navigate = useNavigate();
-  const shortcuts = flattenPages(menus).filter(({ node }) => node.is_show === 1 && node.paths !== '/home');
+  const groups = shortcutGroups(allowedMenus(menus, permissions), en, t('home.others'));
   return (
     <Row gutter={[12, 12]}>
-      <Col xs={24} lg={8}>
+      <Col xs={24} xl={7}>
         <Card>
-          <Typography.Title level={4} data-testid="home-greeting">
-            {t('home.greeting', { name: userInfo?.name ?? '' })}
-          </Typography.Title>
+          <Flex gap={16} align="center" style={{ marginBottom: 16 }}>
+            <Avatar size={56} src={userInfo?.avatar || undefined} icon={<UserOutlined />} />
+            <div style={{ minWidth: 0 }}>
+              <Typography.Title level={4} style={{ margin: 0 }} data-testid="home-greeting">
+                {t('home.greeting', { name: userInfo?.name ?? '' })}
+              </Typography.Title>
+              <Typography.Text type="secondary">{t('home.welcomeBack')}</Typography.Text>
+            </div>
+          </Flex>
           <Descriptions column={1} size="small">
             <Descriptions.Item label={t('home.identity')}>
-              {t(`identity.${userInfo?.identity ?? 'customer'}`)}
+              <Tag color="orange">{t(`identity.${userInfo?.identity ?? 'customer'}`)}</Tag>
             </Descriptions.Item>
-            <Descriptions.Item label={t('home.company')}>{userInfo?.company}</Descriptions.Item>
+            <Descriptions.Item label={t('home.company')}>{userInfo?.company || '-'}</Descriptions.Item>
             <Descriptions.Item label={t('home.email')}>{userInfo?.email}</Descriptions.Item>
           </Descriptions>
+          <Button block style={{ marginTop: 8 }} onClick={() => navigate('/profile')}>
+            {t('shell.personalCenter')}
+          </Button>
         </Card>
       </Col>
-      <Col xs={24} lg={16}>
+      <Col xs={24} xl={17}>
         <Card title={t('home.shortcuts')}>
-          {shortcuts.length === 0 ? (
+          {groups.length === 0 ? (
             <Empty description={t('home.noShortcuts')} />
           ) : (
-            <Row gutter={[8, 8]}>
-              {shortcuts.map(({ node }) => (
-                <Col xs={12} md={8} xl={6} key={node.paths}>
-                  <Card
-                    size="small"
-                    hoverable
-                    onClick={() => navigate(node.paths)}
-                    data-testid={`shortcut-${node.paths}`}
-                  >
-                    <Card.Meta
-                      avatar={
-                        <Avatar
-                          style={{ background: 'var(--primary)' }}
-                          icon={<MenuIcon name={node.icon} />}
-                        />
-                      }
-                      title={en ? node.name_en : node.name}
-                    />
-                  </Card>
-                </Col>
+            <Flex vertical gap={16}>
+              {groups.map((group) => (
+                <section key={group.key} className="shortcut-group">
+                  <Typography.Text strong className="shortcut-group-title">
+                    <MenuIcon name={group.icon} /> {group.title}
+                  </Typography.Text>
+                  <Flex wrap gap={8}>
+                    {group.pages.map((node) => (
+                      <Button
+                        key={node.paths}
+                        icon={<MenuIcon name={node.icon} />}
+                        onClick={() => navigate(node.paths)}
+                        data-testid={`shortcut-${node.paths}`}
+                      >
+                        {en ? node.name_en : node.name}
+                      </Button>
+                    ))}
+                  </Flex>
+                </section>
               ))}
-            </Row>
+            </Flex>
           )}
         </Card>
       </Col>

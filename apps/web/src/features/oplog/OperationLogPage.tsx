@@ -1,23 +1,17 @@
-import { Button, DatePicker, Form, Input, Select, Table, Tag } from 'antd';
+import { useMutation } from '@tanstack/react-query';
+import { Button, DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
-import { download } from '../../lib/http.ts';
-
-interface LogRow {
-  id: number;
-  userEmail: string;
-  action: string;
-  method: string;
-  path: string;
-  target: string;
-  resultCode: number;
-  ip: string;
-  requestId: string;
-  createdAt: string;
-}
+import { useReportError } from '../../hooks/useReportError.ts';
+import {
+  OPERATION_LOG_LIST_URL,
+  type OperationLogFilters,
+  type OperationLogRow,
+  operationLogApi,
+} from './api.ts';
 
 interface FilterForm {
   keyword?: string;
@@ -29,8 +23,13 @@ interface FilterForm {
 export default function OperationLogPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterForm>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const list = useServerList<LogRow>('/admin/operationLog/list', filters);
+  const reportError = useReportError();
+  const [filters, setFilters] = useState<OperationLogFilters>({});
+  const list = useServerList<OperationLogRow>(OPERATION_LOG_LIST_URL, filters);
+  const exportList = useMutation({
+    mutationFn: operationLogApi.export,
+    onError: (error) => reportError(error),
+  });
   return (
     <div className="page-card">
       <FilterBar<FilterForm>
@@ -47,9 +46,7 @@ export default function OperationLogPage() {
         }}
         extra={
           <Auth code="operation-log:export">
-            <Button
-              onClick={() => void download('/admin/operationLog/export', filters, 'operation-log.xlsx')}
-            >
+            <Button loading={exportList.isPending} onClick={() => exportList.mutate(filters)}>
               {t('common.export')}
             </Button>
           </Auth>
@@ -75,7 +72,7 @@ export default function OperationLogPage() {
           <DatePicker.RangePicker />
         </Form.Item>
       </FilterBar>
-      <Table<LogRow>
+      <Table<OperationLogRow>
         rowKey="id"
         size="middle"
         loading={list.loading}
@@ -102,7 +99,21 @@ export default function OperationLogPage() {
               ),
           },
           { title: t('oplog.ip'), dataIndex: 'ip', width: 130 },
-          { title: t('oplog.path'), dataIndex: 'path', ellipsis: true },
+          {
+            title: t('oplog.path'),
+            ellipsis: true,
+            render: (_, r) => `${r.method} ${r.path}`,
+          },
+          {
+            title: t('oplog.requestId'),
+            dataIndex: 'requestId',
+            width: 150,
+            render: (id: string) => (
+              <Typography.Text copyable={{ text: id }} ellipsis style={{ maxWidth: 120 }}>
+                {id}
+              </Typography.Text>
+            ),
+          },
         ]}
       />
     </div>

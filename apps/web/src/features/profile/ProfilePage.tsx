@@ -1,53 +1,41 @@
+import { phoneField } from '@freight/contracts/validation';
+import { useMutation } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, Radio, Row } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
-import { ApiError, applyFieldErrors, post } from '../../lib/http.ts';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { fieldRule } from '../../lib/form-rules.ts';
+import { type PasswordChange, type ProfileInput, profileApi } from './api.ts';
 
 /** The personal centre: own details and avatar, language, and a password change that ends other sessions. */
 export default function ProfilePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { message } = App.useApp();
+  const reportError = useReportError();
   const session = useSession();
-  const [details] = Form.useForm();
-  const [password] = Form.useForm();
-  const [saving, setSaving] = useState(false);
-  const [changing, setChanging] = useState(false);
+  const [details] = Form.useForm<ProfileInput>();
+  const [password] = Form.useForm<PasswordChange>();
   const user = session.userInfo;
 
-  const saveDetails = async (values: {
-    name: string;
-    phone: string;
-    company: string;
-    avatarUrl: string | null;
-  }) => {
-    setSaving(true);
-    try {
-      await post('/admin/admin/saveProfile', values);
+  const saveDetails = useMutation({
+    mutationFn: profileApi.save,
+    onSuccess: async () => {
+      // The header's name and avatar come from the session: read it again.
       await session.refreshUser();
       message.success(t('common.saved'));
-    } catch (error) {
-      if (!applyFieldErrors(error, details.setFields) && error instanceof ApiError)
-        message.error(error.message);
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    onError: (error) => reportError(error, details),
+  });
 
-  const changePassword = async (values: Record<string, string>) => {
-    setChanging(true);
-    try {
-      await post('/admin/admin/changePassword', values);
+  const changePassword = useMutation({
+    mutationFn: profileApi.changePassword,
+    onSuccess: () => {
       message.success(t('auth.passwordChanged'));
       password.resetFields();
-    } catch (error) {
-      if (!applyFieldErrors(error, password.setFields) && error instanceof ApiError)
-        message.error(error.message);
-    } finally {
-      setChanging(false);
-    }
-  };
+    },
+    onError: (error) => reportError(error, password),
+  });
 
   return (
     <Row gutter={[12, 12]}>
@@ -56,7 +44,9 @@ export default function ProfilePage() {
           <Form
             form={details}
             layout="vertical"
-            onFinish={saveDetails}
+            onFinish={(values) =>
+              saveDetails.mutate({ ...values, phone: values.phone ?? '', company: values.company ?? '' })
+            }
             initialValues={{
               name: user?.name,
               phone: user?.phone,
@@ -77,11 +67,7 @@ export default function ProfilePage() {
             >
               <Input data-testid="profile-name" />
             </Form.Item>
-            <Form.Item
-              name="phone"
-              label={t('profile.phone')}
-              rules={[{ pattern: /^1\d{10}$/, message: t('validation.phone') }]}
-            >
+            <Form.Item name="phone" label={t('profile.phone')} rules={[fieldRule(phoneField, 'phone')]}>
               <Input />
             </Form.Item>
             <Form.Item name="company" label={t('profile.company')}>
@@ -89,7 +75,7 @@ export default function ProfilePage() {
             </Form.Item>
             <Form.Item label={t('profile.language')}>
               <Radio.Group
-                value={i18n.language}
+                value={session.language}
                 onChange={(e) => void session.setLanguage(e.target.value)}
                 options={[
                   { value: 'zh-CN', label: '简体中文' },
@@ -97,7 +83,12 @@ export default function ProfilePage() {
                 ]}
               />
             </Form.Item>
-            <Button type="primary" htmlType="submit" loading={saving} data-testid="profile-save">
+            <Button
+              type="primary"
+              htmlType="submit"
+              loading={saveDetails.isPending}
+              data-testid="profile-save"
+            >
               {t('common.save')}
             </Button>
           </Form>
@@ -105,7 +96,7 @@ export default function ProfilePage() {
       </Col>
       <Col xs={24} lg={12}>
         <Card title={t('profile.changePassword')}>
-          <Form form={password} layout="vertical" onFinish={changePassword}>
+          <Form form={password} layout="vertical" onFinish={(values) => changePassword.mutate(values)}>
             <Form.Item
               name="oldPassword"
               label={t('profile.oldPassword')}
@@ -139,7 +130,7 @@ export default function ProfilePage() {
             >
               <Input.Password autoComplete="new-password" />
             </Form.Item>
-            <Button type="primary" htmlType="submit" loading={changing}>
+            <Button type="primary" htmlType="submit" loading={changePassword.isPending}>
               {t('profile.changePassword')}
             </Button>
           </Form>

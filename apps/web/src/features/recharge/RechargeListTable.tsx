@@ -18,6 +18,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
@@ -100,6 +101,7 @@ export function RechargeListTable({
   const allowed = useAuth();
   const canReview = Boolean(reviewKey && allowed(reviewKey));
   const queryClient = useQueryClient();
+  const { waitCounts } = useSession();
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Record<string, unknown>>({ line, status: defaultStatus });
   const list = useServerList<RechargeRow>('/admin/recharge/list', filters);
@@ -116,6 +118,8 @@ export function RechargeListTable({
   const afterChange = async () => {
     setOpen(null);
     void list.refetch();
+    // The menu badges count what is waiting for review: update them now, not at the next poll.
+    waitCounts.refresh();
     await queryClient.invalidateQueries();
   };
 
@@ -195,7 +199,7 @@ export function RechargeListTable({
         scroll={{ x: 1100 }}
         className="nowrap-table"
         columns={[
-          { title: t('recharge.serial'), dataIndex: 'serial' },
+          { title: t('recharge.serial'), dataIndex: 'serial', width: 200 },
           { title: t('customers.name'), dataIndex: 'organisationName' },
           { title: t('recharge.amount'), align: 'right', render: (_, r) => `${r.amount} ${r.currency}` },
           { title: t('recharge.credited'), align: 'right', render: (_, r) => r.creditedAmount ?? '-' },
@@ -226,7 +230,7 @@ export function RechargeListTable({
       />
       <Drawer
         open={open !== null}
-        width={620}
+        size={620}
         title={open ? `${t('recharge.serial')} ${open.serial}` : ''}
         onClose={() => setOpen(null)}
         extra={
@@ -236,7 +240,7 @@ export function RechargeListTable({
         }
       >
         {open ? (
-          <Space direction="vertical" size="large" style={{ width: '100%' }}>
+          <Space orientation="vertical" size="large" style={{ width: '100%' }}>
             <Descriptions column={2} size="small" bordered>
               <Descriptions.Item label={t('customers.name')} span={2}>
                 {open.organisationName}
@@ -265,7 +269,7 @@ export function RechargeListTable({
             {open.reviews.length > 0 ? (
               <Timeline
                 items={open.reviews.map((r) => ({
-                  children: (
+                  content: (
                     <div>
                       <StatusTag status={r.result} /> {r.auditor} · {dayjs(r.time).format('YYYY-MM-DD HH:mm')}
                       {r.amount ? ` · ${t('recharge.credited')} ${r.amount}` : ''}

@@ -1,24 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TreeDataNode } from 'antd';
-import { App, Button, Drawer, Form, Input, Popconfirm, Space, Table, Tag, Tree } from 'antd';
+import { App, Button, Drawer, Form, Input, Popconfirm, Space, Spin, Table, Tag, Tree } from 'antd';
 import type React from 'react';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MenuButton, MenuNode } from '../../app/session.tsx';
-import { isMenuNode } from '../../app/session.tsx';
+import { isMenuNode, useSession } from '../../app/session.tsx';
 import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
-import { ApiError, applyFieldErrors, post } from '../../lib/http.ts';
-
-interface RoleRow {
-  id: number;
-  code: string | null;
-  name: string;
-  nameEn: string;
-  description: string;
-  builtin: boolean;
-  userCount: number;
-}
+import { useReportError } from '../../hooks/useReportError.ts';
+import { ROLE_LIST_URL, type RoleRow, rolesApi } from './api.ts';
 
 const BUTTON_PREFIX = 'btn:';
 
@@ -76,71 +67,87 @@ export default function RoleManagementPage() {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
   const { message } = App.useApp();
+  const reportError = useReportError();
+  const queryClient = useQueryClient();
+  const session = useSession();
   const [filterForm] = Form.useForm();
   const [filters, setFilters] = useState<{ keyword?: string }>({});
-  const list = useServerList<RoleRow>('/admin/role/list', filters);
-  const tree = useQuery({
-    queryKey: ['role-menu-tree'],
-    queryFn: () => post<MenuNode[]>('/admin/role/menuTree'),
-  });
+  const list = useServerList<RoleRow>(ROLE_LIST_URL, filters);
+  const tree = useQuery({ queryKey: ['role-menu-tree'], queryFn: rolesApi.menuTree });
   const [editing, setEditing] = useState<RoleRow | 'new' | null>(null);
+  const editingId = editing && editing !== 'new' ? editing.id : null;
+  const grants = useQuery({
+    queryKey: ['role-info', editingId],
+    queryFn: () => rolesApi.info(editingId ?? 0),
+    enabled: editingId !== null,
+    // Always the role as stored now, and a fresh object each time so the form below is refilled.
+    staleTime: 0,
+    gcTime: 0,
+    structuralSharing: false,
+  });
   const [checked, setChecked] = useState<Key[]>([]);
-  const treeData = toTree(tree.data ?? [], en);
-  const rel = relations(treeData);
+  const treeData = useMemo(() => toTree(tree.data ?? [], en), [tree.data, en]);
+  const rel = useMemo(() => relations(treeData), [treeData]);
   const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
 
-  const open = async (row: RoleRow | 'new') => {
+  // The drawer's form is filled once the role's grants arrive.
+  useEffect(() => {
+    if (!grants.data) return;
+    form.setFieldsValue({
+      name: grants.data.role.name,
+      nameEn: grants.data.role.nameEn,
+      description: grants.data.role.description,
+    });
+    setChecked([...grants.data.menuIds, ...grants.data.buttonKeys.map((k) => `${BUTTON_PREFIX}${k}`)]);
+  }, [grants.data, form]);
+
+  const afterChange = () => {
+    void list.refetch();
+    void queryClient.invalidateQueries({ queryKey: ['roles-all'] });
+    // The signed-in user may hold the role just changed: their own menu and buttons follow.
+    void session.refreshUser().catch(() => undefined);
+  };
+
+  const save = useMutation({
+    mutationFn: rolesApi.save,
+    onSuccess: () => {
+      message.success(t('common.saved'));
+      setEditing(null);
+      afterChange();
+    },
+    onError: (error) => reportError(error, form),
+  });
+
+  const remove = useMutation({
+    mutationFn: (row: RoleRow) => rolesApi.remove(row.id),
+    onSuccess: () => {
+      message.success(t('common.deleted'));
+      afterChange();
+    },
+    onError: (error) => reportError(error),
+  });
+
+  const open = (row: RoleRow | 'new') => {
     form.resetFields();
     setChecked([]);
     setEditing(row);
-    if (row !== 'new') {
-      const info = await post<{ role: RoleRow; menuIds: number[]; buttonKeys: string[] }>(
-        '/admin/role/info',
-        { id: row.id },
-      );
-      form.setFieldsValue({
-        name: info.role.name,
-        nameEn: info.role.nameEn,
-        description: info.role.description,
-      });
-      setChecked([...info.menuIds, ...info.buttonKeys.map((k) => `${BUTTON_PREFIX}${k}`)]);
-    }
   };
 
-  const save = async () => {
-    const values = await form.validateFields();
-    const menuIds = checked.filter((k): k is number => typeof k === 'number');
-    const buttonKeys = checked
-      .filter((k): k is string => typeof k === 'string')
-      .map((k) => k.slice(BUTTON_PREFIX.length));
-    setSaving(true);
-    try {
-      await post('/admin/role/save', {
-        ...values,
-        id: editing !== 'new' ? editing?.id : undefined,
-        menuIds,
-        buttonKeys,
-      });
-      message.success(t('common.saved'));
-      setEditing(null);
-      void list.refetch();
-    } catch (error) {
-      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const remove = async (row: RoleRow) => {
-    try {
-      await post('/admin/role/delete', { id: row.id });
-      message.success(t('common.deleted'));
-      void list.refetch();
-    } catch (error) {
-      if (error instanceof ApiError) message.error(error.message);
-    }
-  };
+  const submit = () =>
+    form.validateFields().then(
+      (values: { name: string; nameEn: string; description?: string }) =>
+        save.mutate({
+          id: editingId ?? undefined,
+          name: values.name,
+          nameEn: values.nameEn,
+          description: values.description ?? '',
+          menuIds: checked.filter((k): k is number => typeof k === 'number'),
+          buttonKeys: checked
+            .filter((k): k is string => typeof k === 'string')
+            .map((k) => k.slice(BUTTON_PREFIX.length)),
+        }),
+      () => undefined,
+    );
 
   return (
     <div className="page-card">
@@ -152,7 +159,7 @@ export default function RoleManagementPage() {
         }}
         extra={
           <Auth code="role:save">
-            <Button type="primary" onClick={() => void open('new')} data-testid="role-new">
+            <Button type="primary" onClick={() => open('new')} data-testid="role-new">
               {t('roles.new')}
             </Button>
           </Auth>
@@ -173,7 +180,7 @@ export default function RoleManagementPage() {
             title: t('roles.name'),
             render: (_, r) => (
               <Space>
-                {en ? r.nameEn : r.name}
+                {r.name}
                 {r.builtin ? <Tag>{t('common.builtin')}</Tag> : null}
               </Space>
             ),
@@ -190,7 +197,7 @@ export default function RoleManagementPage() {
                   <Button
                     type="link"
                     size="small"
-                    onClick={() => void open(row)}
+                    onClick={() => open(row)}
                     data-testid={`role-edit-${row.id}`}
                   >
                     {t('common.edit')}
@@ -202,7 +209,7 @@ export default function RoleManagementPage() {
                       title={t('common.deleteConfirm')}
                       okText={t('shell.ok')}
                       cancelText={t('shell.cancel')}
-                      onConfirm={() => void remove(row)}
+                      onConfirm={() => remove.mutate(row)}
                     >
                       <Button type="link" size="small" danger>
                         {t('common.delete')}
@@ -218,12 +225,19 @@ export default function RoleManagementPage() {
       <Drawer
         title={editing === 'new' ? t('roles.new') : t('roles.edit')}
         open={editing !== null}
-        width={560}
+        size={560}
         onClose={() => setEditing(null)}
+        forceRender
         extra={
           <Space>
             <Button onClick={() => setEditing(null)}>{t('common.cancel')}</Button>
-            <Button type="primary" loading={saving} onClick={() => void save()} data-testid="role-save">
+            <Button
+              type="primary"
+              loading={save.isPending}
+              disabled={grants.isFetching}
+              onClick={() => void submit()}
+              data-testid="role-save"
+            >
               {t('common.save')}
             </Button>
           </Space>
@@ -247,7 +261,8 @@ export default function RoleManagementPage() {
           <Form.Item name="description" label={t('roles.description')}>
             <Input.TextArea maxLength={200} rows={2} />
           </Form.Item>
-          <Form.Item label={t('roles.grants')}>
+          <Form.Item label={t('roles.grants')} extra={t('roles.grantsTip')}>
+            {tree.isLoading || grants.isFetching ? <Spin /> : null}
             <Tree
               checkable
               checkStrictly

@@ -1,45 +1,27 @@
-import { useQuery } from '@tanstack/react-query';
+import { phoneField } from '@freight/contracts/validation';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, type Page, useServerList } from '../../components/list.tsx';
-import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
-
-interface StaffRow {
-  id: number;
-  email: string;
-  name: string;
-  phone: string;
-  enabled: boolean;
-  roles: { id: number; name: string; nameEn: string }[];
-  lastLoginAt: string | null;
-  createdAt: string;
-}
-
-type Filters = {
-  keyword?: string;
-  enabled?: boolean;
-  roleId?: number;
-};
+import { FilterBar, useServerList } from '../../components/list.tsx';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { fieldRule } from '../../lib/form-rules.ts';
+import { STAFF_LIST_URL, type StaffFilters, type StaffInput, type StaffRow, staffApi } from './api.ts';
 
 export default function StaffManagementPage() {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
   const { message, modal } = App.useApp();
-  const [filterForm] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Filters>({});
-  const list = useServerList<StaffRow>('/admin/staff/list', filters);
-  const roles = useQuery({
-    queryKey: ['roles-all'],
-    queryFn: () =>
-      post<Page<{ id: number; name: string; nameEn: string }>>('/admin/role/list', { page: 1, limit: 200 }),
-  });
+  const reportError = useReportError();
+  const [filterForm] = Form.useForm<StaffFilters>();
+  const [filters, setFilters] = useState<StaffFilters>({});
+  const list = useServerList<StaffRow>(STAFF_LIST_URL, filters);
+  const roles = useQuery({ queryKey: ['roles-all'], queryFn: staffApi.roles });
   const roleOptions = (roles.data?.list ?? []).map((r) => ({ value: r.id, label: en ? r.nameEn : r.name }));
   const [editing, setEditing] = useState<StaffRow | 'new' | null>(null);
-  const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
+  const [form] = Form.useForm<StaffInput>();
 
   const open = (row: StaffRow | 'new') => {
     form.resetFields();
@@ -53,20 +35,28 @@ export default function StaffManagementPage() {
     setEditing(row);
   };
 
-  const save = async () => {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await post('/admin/staff/save', { ...values, id: editing !== 'new' ? editing?.id : undefined });
+  const save = useMutation({
+    mutationFn: staffApi.save,
+    onSuccess: () => {
       message.success(t('common.saved'));
       setEditing(null);
       void list.refetch();
-    } catch (error) {
-      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    onError: (error) => reportError(error, form),
+  });
+
+  const exportList = useMutation({ mutationFn: staffApi.export, onError: (error) => reportError(error) });
+
+  const submit = () =>
+    form.validateFields().then(
+      (values) =>
+        save.mutate({
+          ...values,
+          phone: values.phone ?? '',
+          id: editing !== 'new' ? editing?.id : undefined,
+        }),
+      () => undefined,
+    );
 
   const setStatus = (row: StaffRow) =>
     modal.confirm({
@@ -77,20 +67,20 @@ export default function StaffManagementPage() {
       }),
       okText: t('shell.ok'),
       cancelText: t('shell.cancel'),
-      onOk: async () => {
-        try {
-          await post('/admin/staff/setStatus', { id: row.id, enabled: !row.enabled });
-          message.success(t('common.saved'));
-          void list.refetch();
-        } catch (error) {
-          if (error instanceof ApiError) message.error(error.message);
-        }
-      },
+      okButtonProps: { danger: row.enabled },
+      onOk: () =>
+        staffApi.setStatus(row.id, !row.enabled).then(
+          () => {
+            message.success(t('common.saved'));
+            void list.refetch();
+          },
+          (error: unknown) => reportError(error),
+        ),
     });
 
   return (
     <div className="page-card">
-      <FilterBar<Filters>
+      <FilterBar<StaffFilters>
         form={filterForm}
         onSearch={(v) => {
           setFilters({ keyword: v.keyword || undefined, enabled: v.enabled, roleId: v.roleId });
@@ -98,7 +88,7 @@ export default function StaffManagementPage() {
         }}
         extra={
           <Space>
-            <Button onClick={() => void download('/admin/staff/export', filters, 'staff.xlsx')}>
+            <Button loading={exportList.isPending} onClick={() => exportList.mutate(filters)}>
               {t('common.export')}
             </Button>
             <Auth code="staff:save">
@@ -175,12 +165,18 @@ export default function StaffManagementPage() {
       <Drawer
         title={editing === 'new' ? t('staff.new') : t('staff.edit')}
         open={editing !== null}
-        width={480}
+        size={480}
         onClose={() => setEditing(null)}
+        forceRender
         extra={
           <Space>
             <Button onClick={() => setEditing(null)}>{t('common.cancel')}</Button>
-            <Button type="primary" loading={saving} onClick={() => void save()} data-testid="staff-save">
+            <Button
+              type="primary"
+              loading={save.isPending}
+              onClick={() => void submit()}
+              data-testid="staff-save"
+            >
               {t('common.save')}
             </Button>
           </Space>
@@ -204,11 +200,7 @@ export default function StaffManagementPage() {
           >
             <Input data-testid="staff-name" />
           </Form.Item>
-          <Form.Item
-            name="phone"
-            label={t('staff.phone')}
-            rules={[{ pattern: /^1\d{10}$/, message: t('validation.phone') }]}
-          >
+          <Form.Item name="phone" label={t('staff.phone')} rules={[fieldRule(phoneField, 'phone')]}>
             <Input />
           </Form.Item>
           {editing === 'new' ? (

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Descriptions, Spin } from 'antd';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { get } from '../../lib/http.ts';
 
@@ -13,7 +14,7 @@ interface Health {
 /** The public status page behind /test, /test2 and /ceshi: version, server time, database health. */
 export default function StatusPage() {
   const { t } = useTranslation();
-  const { data, isLoading } = useQuery({
+  const { data, isLoading, isError } = useQuery({
     queryKey: ['health'],
     queryFn: () => get<Health>('/health'),
     refetchInterval: 10_000,
@@ -21,16 +22,18 @@ export default function StatusPage() {
   return (
     <div style={{ maxWidth: 640, margin: '64px auto', padding: 16 }}>
       <Card title={t('status.title')}>
-        {isLoading || !data ? (
+        {isError ? (
+          <Badge status="error" text={t('error.network')} />
+        ) : isLoading || !data ? (
           <Spin />
         ) : (
           <Descriptions column={1} bordered size="small" data-testid="status">
             <Descriptions.Item label={t('status.version')}>{data.version}</Descriptions.Item>
             <Descriptions.Item label={t('status.serverTime')}>
-              {new Date(data.serverTime).toLocaleString()}
+              {dayjs(data.serverTime).format('YYYY-MM-DD HH:mm:ss Z')}
             </Descriptions.Item>
             <Descriptions.Item label={t('status.uptime')}>
-              {Math.round(data.uptimeSeconds / 60)} min
+              {t('status.minutes', { count: Math.round(data.uptimeSeconds / 60) })}
             </Descriptions.Item>
             <Descriptions.Item label={t('status.database')}>
               <Badge

@@ -1,0 +1,83 @@
+import { type ComponentType, lazy } from 'react';
+
+/** SPEC section 9: a page's chunk that has not arrived after 120 s counts as failed. */
+const CHUNK_TIMEOUT_MS = 120_000;
+
+function withTimeout<T>(load: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = window.setTimeout(() => {
+      const error = new Error(`Loading chunk timed out after ${CHUNK_TIMEOUT_MS} ms`);
+      error.name = 'ChunkLoadError';
+      reject(error);
+    }, CHUNK_TIMEOUT_MS);
+    load().then(
+      (value) => {
+        window.clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        window.clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** A page module's default export, loaded when first shown. */
+function page(load: () => Promise<{ default: ComponentType }>): ComponentType {
+  return lazy(() => withTimeout(load));
+}
+
+/** Several views exported by one module, each loaded with it. */
+function lazyViews(
+  load: () => Promise<Record<string, unknown>>,
+  names: string[],
+): Record<string, ComponentType> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      lazy(() => withTimeout(load).then((m) => ({ default: m[name] as ComponentType }))),
+    ]),
+  );
+}
+
+/**
+ * View names the server menu sends (`component`) mapped to pages, loaded lazily. A view not listed
+ * here belongs to a module of a later release and shows the coming-soon page.
+ */
+export const VIEWS: Record<string, ComponentType> = {
+  Home: page(() => import('../features/home/HomePage.tsx')),
+  Profile: page(() => import('../features/profile/ProfilePage.tsx')),
+  RoleManagement: page(() => import('../features/roles/RoleManagementPage.tsx')),
+  StaffManagement: page(() => import('../features/staff/StaffManagementPage.tsx')),
+  OperationLog: page(() => import('../features/oplog/OperationLogPage.tsx')),
+  SiteConfiguration: page(() => import('../features/site/SiteConfigurationPage.tsx')),
+  ...lazyViews(
+    () => import('../features/recharge/pages.tsx'),
+    [
+      'Recharge',
+      'ExpressRecharge',
+      'RechargeManagement',
+      'ExpressRechargeManagement',
+      'RechargeReview',
+      'ExpressRechargeReview',
+    ],
+  ),
+  ...lazyViews(
+    () => import('../features/accounts/pages.tsx'),
+    ['AccountDetails', 'ExpressAccountDetails', 'BalanceTotal', 'ExpressBalanceTotal'],
+  ),
+  ...lazyViews(
+    () => import('../features/customers/pages.tsx'),
+    [
+      'BranchManagement',
+      'ExpressBranchManagement',
+      'AgentCustomerManagement',
+      'ExpressAgentCustomerManagement',
+      'DirectCustomerManagement',
+      'ExpressDirectCustomerManagement',
+      'AllCustomers',
+      'ExpressAllCustomers',
+    ],
+  ),
+};

@@ -1,0 +1,30 @@
+import { download } from '../../lib/http.ts';
+
+export interface OperationLogRow {
+  id: number;
+  userEmail: string;
+  action: string;
+  method: string;
+  path: string;
+  target: string;
+  resultCode: number;
+  ip: string;
+  requestId: string;
+  createdAt: string;
+}
+
+export interface OperationLogFilters {
+  keyword?: string;
+  action?: string;
+  result?: 'success' | 'failure';
+  /** ISO instants: from the start of the first day to the start of the day after the last. */
+  from?: string;
+  to?: string;
+}
+
+export const OPERATION_LOG_LIST_URL = '/admin/operationLog/list';
+
+export const operationLogApi = {
+  export: (filters: OperationLogFilters) =>
+    download('/admin/operationLog/export', filters, 'operation-log.xlsx'),
+};

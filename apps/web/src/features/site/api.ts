@@ -1,0 +1,18 @@
+import { post } from '../../lib/http.ts';
+
+export interface SiteConfig {
+  siteName: string;
+  buttonColor: string;
+  logoUrl: string | null;
+  logoCollapsedUrl: string | null;
+  faviconUrl: string | null;
+  copyright: string;
+  filingNumber: string;
+  /** Hosts on which the filing number shows (SPEC section 1). */
+  filingHosts: string[];
+}
+
+export const siteApi = {
+  info: () => post<SiteConfig>('/admin/site/info'),
+  save: (config: SiteConfig) => post('/admin/site/save', config),
+};
