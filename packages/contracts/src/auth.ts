@@ -36,6 +36,11 @@ export const registrationProfile = z.object({
   name: requiredText(50),
   surname: requiredText(50),
   phone: phoneField,
+  /** The country dial code chosen beside the phone number (SPEC section 9: 1 by default). */
+  dialCode: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: 'validation.invalid' })
+    .default('1'),
   wechat: z.string().trim().max(50).optional().default(''),
   company: requiredText(100),
   address1: requiredText(200).pipe(englishField),

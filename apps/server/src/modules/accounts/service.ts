@@ -188,43 +188,45 @@ async function recordEvent(
   });
 }
 
-export async function freezeAccount(
+/** Freezes or unfreezes an account with a reason, recorded as a zero row; a second call is a 409. */
+async function changeAccountStatus(
   db: DbOrTx,
-  tenantId: number,
-  accountId: number,
-  operatorId: number,
-  reason: string,
+  input: { tenantId: number; accountId: number; operatorId: number; reason: string; freeze: boolean },
 ) {
+  const [from, to] = input.freeze ? (['normal', 'frozen'] as const) : (['frozen', 'normal'] as const);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(accounts)
-      .set({ status: 'frozen', updatedAt: new Date() })
-      .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId), eq(accounts.status, 'normal')))
+      .set({ status: to, updatedAt: new Date() })
+      .where(
+        and(
+          eq(accounts.tenantId, input.tenantId),
+          eq(accounts.id, input.accountId),
+          eq(accounts.status, from),
+        ),
+      )
       .returning();
-    if (!row) throw conflict('accounts.alreadyFrozen');
-    await recordEvent(tx, row, 'freeze', operatorId, reason);
+    if (!row) throw conflict(input.freeze ? 'accounts.alreadyFrozen' : 'accounts.notFrozen');
+    await recordEvent(tx, row, input.freeze ? 'freeze' : 'unfreeze', input.operatorId, input.reason);
     return row;
   });
 }
 
-export async function unfreezeAccount(
+export const freezeAccount = (
   db: DbOrTx,
   tenantId: number,
   accountId: number,
   operatorId: number,
   reason: string,
-) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(accounts)
-      .set({ status: 'normal', updatedAt: new Date() })
-      .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId), eq(accounts.status, 'frozen')))
-      .returning();
-    if (!row) throw conflict('accounts.notFrozen');
-    await recordEvent(tx, row, 'unfreeze', operatorId, reason);
-    return row;
-  });
-}
+) => changeAccountStatus(db, { tenantId, accountId, operatorId, reason, freeze: true });
+
+export const unfreezeAccount = (
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  operatorId: number,
+  reason: string,
+) => changeAccountStatus(db, { tenantId, accountId, operatorId, reason, freeze: false });
 
 /** A new credit limit; refused when it would leave the account owing more than it may. */
 export async function setCreditLimit(

@@ -25,6 +25,7 @@ export interface RegistrationProfile {
   name: string;
   surname: string;
   phone: string;
+  dialCode?: string;
   wechat?: string;
   company: string;
   address1: string;
