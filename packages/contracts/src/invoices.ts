@@ -6,7 +6,11 @@ import { defineStateMachine } from './state-machine.ts';
 export const INVOICE_STATUSES = ['requested', 'issued', 'refused'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-export const invoiceMachine = defineStateMachine<InvoiceStatus, 'issue' | 'refuse', 'staff'>([
+export const INVOICE_ACTIONS = ['issue', 'refuse'] as const;
+export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];
+
+/** A request is decided once, by staff: issued (with its number) or refused (with a reason). */
+export const invoiceMachine = defineStateMachine<InvoiceStatus, InvoiceAction, 'staff'>([
   { from: 'requested', action: 'issue', to: 'issued', who: ['staff'] },
   { from: 'requested', action: 'refuse', to: 'refused', who: ['staff'] },
 ]);
@@ -33,7 +37,12 @@ export const invoiceRequestBody = z
 export const invoiceListQuery = pageQuery.extend({
   line: z.enum(BUSINESS_LINES).optional(),
   status: z.enum(INVOICE_STATUSES).optional(),
+  organisationId: z.number().int().positive().optional(),
+  /** Requested at or after `from`, before `to`. */
+  from: z.coerce.date().optional(),
+  to: z.coerce.date().optional(),
 });
+export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
 
 export const invoiceIssueBody = z.object({
   id: z.number().int().positive(),

@@ -50,6 +50,8 @@ export function useNoticePopups(token: string | null) {
   useEffect(() => {
     if (!token || fetchedFor.current === token) return;
     fetchedFor.current = token;
+    // A notice stays unread until the user has seen it go: its toast closed or its dialog dismissed.
+    const markRead = (id: number) => void post('/admin/notice/read', { id }).catch(() => undefined);
     post<{ list: Notice[] }>('/admin/notice/userNotices', { type: 0 })
       .then(({ list }) => {
         list.forEach((notice, index) => {
@@ -63,6 +65,7 @@ export function useNoticePopups(token: string | null) {
                 key,
                 placement: 'bottomRight',
                 duration: 5,
+                onClose: () => markRead(notice.id),
                 title: notice.title,
                 // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
                 description: createElement('div', { dangerouslySetInnerHTML: html }),
@@ -86,6 +89,7 @@ export function useNoticePopups(token: string | null) {
               // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
               content: createElement('div', { style: { minHeight: 300 }, dangerouslySetInnerHTML: html }),
               okText: t('shell.ok'),
+              afterClose: () => markRead(notice.id),
             });
           }
         });

@@ -1,5 +1,7 @@
+import type { LedgerType } from '@freight/contracts/accounts';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   badFields,
   call,
@@ -8,106 +10,189 @@ import {
   signInAs,
   type TestContext,
   type TestTenant,
+  userIdOf,
 } from '../../../test/helpers.ts';
-import { accounts } from '../accounts/schema.ts';
-import { moveMoney } from '../accounts/service.ts';
-import { users } from '../auth/schema.ts';
+import { ledgerEntries } from '../accounts/schema.ts';
+import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
+import { findUser } from '../auth/service.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
+let other: TestTenant;
 const tokens: Record<string, string> = {};
-const post = (url: string, body: unknown, who: string) =>
-  call(ctx, 'POST', url, body, { host: t.host, token: tokens[who], language: 'en-US' });
+const post = (url: string, body: unknown, who: string, tenant = t) =>
+  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
+
+/** A ledger movement dated in the past, as if it had happened then. */
+async function movedOn(organisationId: number, type: LedgerType, cents: bigint, when: string) {
+  const db = ctx.database.db;
+  const account = await ensureAccount(db, t.tenant.id, organisationId, 'truck');
+  const { entryId } = await moveMoney(db, {
+    tenantId: t.tenant.id,
+    accountId: account.id,
+    type,
+    amount: cents,
+  });
+  await db
+    .update(ledgerEntries)
+    .set({ createdAt: new Date(when) })
+    .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.id, entryId)));
+}
+
+const month = (m: number) => ({
+  periodFrom: `2026-0${m}-01T00:00:00Z`,
+  periodTo: `2026-0${m + 1}-01T00:00:00Z`,
+});
+const invoiceDetails = {
+  line: 'truck',
+  title: 'Acme Imports',
+  taxNumber: '91310000X',
+  email: 'ap@acme.test',
+};
+const requestFor = (m: number, who = 'customer', extra: Record<string, unknown> = {}) =>
+  post('/api/admin/invoice/request', { ...invoiceDetails, ...month(m), ...extra }, who);
 
 beforeAll(async () => {
   ctx = await createTestApp();
   t = await createTenant(ctx);
+  other = await createTenant(ctx);
   for (const who of ['admin', 'customer', 'direct', 'agent'] as const)
     tokens[who] = await signInAs(ctx, t, who);
-  // The customer paid 120.00 and 30.50 for orders and got 10.00 back.
-  const db = ctx.database.db;
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.tenantId, t.tenant.id), eq(users.email, t.email('customer'))));
-  const [account] = await db
-    .select()
-    .from(accounts)
-    .where(
-      and(
-        eq(accounts.tenantId, t.tenant.id),
-        eq(accounts.organisationId, user?.organisationId as number),
-        eq(accounts.line, 'truck'),
-      ),
-    );
-  const accountId = account?.id as number;
-  await moveMoney(db, { tenantId: t.tenant.id, accountId, type: 'recharge', amount: 50_000n });
-  await moveMoney(db, { tenantId: t.tenant.id, accountId, type: 'order_payment', amount: -12_000n });
-  await moveMoney(db, { tenantId: t.tenant.id, accountId, type: 'order_payment', amount: -3_050n });
-  await moveMoney(db, { tenantId: t.tenant.id, accountId, type: 'refund', amount: 1_000n });
+  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
+  const customer = await findUser(
+    ctx.database.db,
+    t.tenant.id,
+    await userIdOf(ctx, t.tenant.id, t.email('customer')),
+  );
+  const org = customer?.organisationId as number;
+  // January: paid 120.00 and 30.50 for orders, got 10.00 back; a surcharge is not an order payment.
+  await movedOn(org, 'recharge', 50_000n, '2026-01-05T00:00:00Z');
+  await movedOn(org, 'order_payment', -12_000n, '2026-01-10T00:00:00Z');
+  await movedOn(org, 'order_payment', -3_050n, '2026-01-20T00:00:00Z');
+  await movedOn(org, 'refund', 1_000n, '2026-01-25T00:00:00Z');
+  await movedOn(org, 'surcharge', -500n, '2026-01-26T00:00:00Z');
+  // February 20.00, March 7.00.
+  await movedOn(org, 'order_payment', -2_000n, '2026-02-10T00:00:00Z');
+  await movedOn(org, 'order_payment', -700n, '2026-03-10T00:00:00Z');
+});
+afterEach(async () => {
+  expect(await ledgerMismatches(ctx.database.db)).toEqual([]);
 });
 afterAll(() => ctx.close());
 
-const period = () => ({
-  periodFrom: new Date(Date.now() - 86_400_000).toISOString(),
-  periodTo: new Date(Date.now() + 86_400_000).toISOString(),
-});
-
 describe('invoices', () => {
-  it('requests an invoice for the order payments less refunds of the period, and staff issue it once', async () => {
-    const req = await post(
-      '/api/admin/invoice/request',
-      { line: 'truck', ...period(), title: 'Acme Imports', taxNumber: '91310000X', email: 'ap@acme.test' },
-      'customer',
-    );
-    expect(req.json().data).toMatchObject({ status: 'requested', amount: '140.50' });
+  it("requests an invoice for the period's order payments less refunds; staff issue it once", async () => {
+    const req = await requestFor(1);
+    expect(req.json()).toMatchObject({ code: 200, msg: 'Invoice requested' });
+    expect(req.json().data).toMatchObject({ status: 'requested', amount: '140.50', actions: [] });
     const id = req.json().data.id;
-    const issued = await post('/api/admin/invoice/issue', { id, invoiceNumber: 'INV-0001' }, 'admin');
-    expect(issued.json().data).toMatchObject({ status: 'issued', invoiceNumber: 'INV-0001' });
-    expect((await post('/api/admin/invoice/refuse', { id, reason: 'late' }, 'admin')).json().code).toBe(409);
+    const forStaff = (await post('/api/admin/invoice/list', { page: 1, limit: 10 }, 'admin')).json().data
+      .list;
+    expect(forStaff.find((r: { id: number }) => r.id === id).actions).toEqual(['issue', 'refuse']);
+
+    const issued = await post(
+      '/api/admin/invoice/issue',
+      { id, invoiceNumber: 'INV-0001', fileUrl: '/f.pdf' },
+      'admin',
+    );
+    expect(issued.json().data).toMatchObject({
+      status: 'issued',
+      invoiceNumber: 'INV-0001',
+      fileUrl: '/f.pdf',
+    });
+    const again = await post('/api/admin/invoice/refuse', { id, reason: 'late' }, 'admin');
+    expect(again.json()).toMatchObject({ code: 409, msg: 'This invoice request has already been handled' });
     const mine = await post('/api/admin/invoice/list', { page: 1, limit: 10 }, 'customer');
     expect(mine.json().data.list[0]).toMatchObject({
       id,
       status: 'issued',
       organisationName: 'Acme Imports',
     });
+
+    // The requester is told, in its own language (Chinese by default).
+    const notices = (await post('/api/admin/notice/userNotices', { type: 0 }, 'customer')).json().data.list;
+    expect(notices).toContainEqual(
+      expect.objectContaining({
+        title: '发票申请结果',
+        content: '您申请的发票已开具,发票号 INV-0001,金额 140.50。',
+        order_sn: String(id),
+      }),
+    );
   });
 
-  it('refuses a period with nothing to invoice, and a period that ends before it starts', async () => {
-    const empty = await post(
-      '/api/admin/invoice/request',
-      { line: 'truck', ...period(), title: 'N', taxNumber: '1', email: 'a@b.test' },
-      'direct',
+  it('invoices a period once: an overlapping request is refused until the first is refused', async () => {
+    const overlapping = await requestFor(1, 'customer', {
+      periodFrom: '2026-01-15T00:00:00Z',
+      periodTo: '2026-02-15T00:00:00Z',
+    });
+    expect(overlapping.json().code).toBe(409);
+    const feb = (await requestFor(2)).json().data;
+    expect(feb.amount).toBe('20.00');
+    const refused = await post(
+      '/api/admin/invoice/refuse',
+      { id: feb.id, reason: 'wrong tax number' },
+      'admin',
     );
-    expect(badFields(empty)).toEqual(['periodFrom']);
-    const backwards = await post(
-      '/api/admin/invoice/request',
-      {
-        line: 'truck',
-        periodFrom: period().periodTo,
-        periodTo: period().periodFrom,
-        title: 'N',
-        taxNumber: '1',
-        email: 'a@b.test',
-      },
-      'customer',
-    );
+    expect(refused.json().data).toMatchObject({ status: 'refused', refusalReason: 'wrong tax number' });
+    const retry = await requestFor(2, 'customer', { taxNumber: '91310000Y' });
+    expect(retry.json().data).toMatchObject({ status: 'requested', amount: '20.00', taxNumber: '91310000Y' });
+  });
+
+  it('takes one of several requests for the same period made at once', async () => {
+    const results = await Promise.all([requestFor(3), requestFor(3), requestFor(3)]);
+    expect(results.map((r) => r.json().code).sort()).toEqual([200, 409, 409]);
+  });
+
+  it('refuses a period with nothing to invoice, one that ends before it starts, and staff', async () => {
+    expect(badFields(await requestFor(1, 'direct'))).toEqual(['periodFrom']);
+    const backwards = await requestFor(4, 'customer', {
+      periodFrom: month(4).periodTo,
+      periodTo: month(4).periodFrom,
+    });
     expect(badFields(backwards)).toEqual(['periodTo']);
+    expect(badFields(await requestFor(5, 'customer', { email: 'nope' }))).toEqual(['email']);
+    const staff = await requestFor(4, 'admin');
+    expect(staff.json()).toMatchObject({
+      code: 409,
+      msg: expect.stringContaining('Staff accounts cannot request'),
+    });
   });
 
-  it("lets only staff decide, and keeps one customer's invoices from another", async () => {
-    const req = await post(
-      '/api/admin/invoice/request',
-      { line: 'truck', ...period(), title: 'Acme', taxNumber: '9', email: 'ap@acme.test' },
-      'customer',
-    );
-    const id = req.json().data.id;
+  it('lets only staff decide, and shows requests by scope and tenant', async () => {
+    const list = (
+      await post('/api/admin/invoice/list', { page: 1, limit: 50, status: 'requested' }, 'admin')
+    ).json().data.list;
+    const id = list[0].id;
     expect((await post('/api/admin/invoice/issue', { id, invoiceNumber: 'X' }, 'customer')).json().code).toBe(
       401,
     );
-    const others = await post('/api/admin/invoice/list', { page: 1, limit: 10 }, 'direct');
-    expect(others.json().data.list.map((r: any) => r.id)).not.toContain(id);
-    const refused = await post('/api/admin/invoice/refuse', { id, reason: 'wrong tax number' }, 'admin');
-    expect(refused.json().data).toMatchObject({ status: 'refused', refusalReason: 'wrong tax number' });
+    expect(
+      (await post('/api/admin/invoice/issue', { id, invoiceNumber: 'X' }, 'otherAdmin', other)).json().code,
+    ).toBe(404);
+    const ids = async (who: string, tenant = t) =>
+      (await post('/api/admin/invoice/list', { page: 1, limit: 50 }, who, tenant))
+        .json()
+        .data.list.map((r: { id: number }) => r.id);
+    expect(await ids('agent')).toContain(id);
+    expect(await ids('direct')).not.toContain(id);
+    expect(await ids('otherAdmin', other)).toEqual([]);
+    const byStatus = (
+      await post('/api/admin/invoice/list', { page: 1, limit: 50, status: 'issued' }, 'admin')
+    ).json().data.list;
+    expect(byStatus.every((r: { status: string }) => r.status === 'issued')).toBe(true);
+  });
+
+  it('exports the requests in scope as a spreadsheet', async () => {
+    const res = await post('/api/admin/invoice/export', { status: 'issued' }, 'customer');
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const header = sheet?.getRow(1).values as unknown[];
+    const row = sheet?.getRow(2).values as unknown[];
+    expect(sheet?.rowCount).toBe(2);
+    expect(row[header.indexOf('Invoice number')]).toBe('INV-0001');
+    expect(row[header.indexOf('Amount')]).toBe('140.50');
+    expect(row[header.indexOf('Status')]).toBe('Issued');
   });
 });

@@ -1,27 +1,22 @@
 import {
+  type InvoiceListQuery,
   invoiceIssueBody,
   invoiceListQuery,
   invoiceMachine,
   invoiceRefuseBody,
   invoiceRequestBody,
 } from '@freight/contracts/invoices';
+import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, forbidden } from '../../lib/errors.ts';
+import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { invoiceableAmount } from '../accounts/service.ts';
-import {
-  canSeeOrganisation,
-  organisationNames,
-  organisationScope,
-  visibleOrganisationIds,
-} from '../customers/service.ts';
-import { invoices } from './schema.ts';
+import { organisationNames, organisationScope } from '../customers/service.ts';
+import { decideInvoice, type InvoiceRow, listInvoices, requestInvoice } from './service.ts';
 
-type InvoiceRow = typeof invoices.$inferSelect;
-
-const present = (r: InvoiceRow, organisationName = '') => ({
+/** An invoice request as the API shows it; `actions` are what the caller may do with it now. */
+const present = (r: InvoiceRow, viewer: RequestUser, organisationName = '') => ({
   id: r.id,
   organisationId: r.organisationId,
   organisationName,
@@ -39,6 +34,7 @@ const present = (r: InvoiceRow, organisationName = '') => ({
   refusalReason: r.refusalReason,
   decidedAt: r.decidedAt,
   createdAt: r.createdAt,
+  actions: viewer.identity === 'employee' ? invoiceMachine.actions(r.status, 'staff') : [],
 });
 
 /** Invoices (SPEC section 1 menu): a customer requests one for a period, staff issue or refuse it. */
@@ -46,38 +42,60 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
   const page = { permission: '/invoices' } as const;
 
+  async function invoiceRows(user: RequestUser, query: InvoiceListQuery, paged: boolean) {
+    const { page: p, limit, ...filter } = query;
+    const result = await listInvoices(
+      db,
+      await organisationScope(db, user),
+      filter,
+      paged ? { page: p, limit } : undefined,
+    );
+    const names = await organisationNames(db, user.tenantId, [
+      ...new Set(result.list.map((r) => r.organisationId)),
+    ]);
+    return {
+      list: result.list.map((r) => present(r, user, names.get(r.organisationId))),
+      total: result.total,
+      page: p,
+      limit,
+    };
+  }
+
   app.post(
     '/admin/invoice/list',
     { config: page, schema: { tags: ['invoices'], body: invoiceListQuery } },
-    async (request) => {
-      const me = currentUser(request);
-      const scope = await organisationScope(db, me);
-      const condition = and(
-        eq(invoices.tenantId, me.tenantId),
-        scope.kind === 'subtree'
-          ? inArray(invoices.organisationId, visibleOrganisationIds(db, scope))
-          : undefined,
-        request.body.line ? eq(invoices.line, request.body.line) : undefined,
-        request.body.status ? eq(invoices.status, request.body.status) : undefined,
+    async (request) => invoiceRows(currentUser(request), request.body, true),
+  );
+
+  app.post(
+    '/admin/invoice/export',
+    { config: { ...page, raw: true }, schema: { tags: ['invoices'], body: invoiceListQuery } },
+    async (request, reply) => {
+      const { list } = await invoiceRows(currentUser(request), request.body, false);
+      const language = request.language;
+      const en = language === 'en-US';
+      return sendXlsx(
+        reply,
+        en ? 'invoices.xlsx' : '发票.xlsx',
+        [
+          { header: en ? 'Request' : '申请编号', value: (r) => r.id },
+          { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
+          { header: en ? 'Line' : '业务', value: (r) => r.line },
+          { header: en ? 'Period from' : '开始时间', value: (r) => r.periodFrom },
+          { header: en ? 'Period to' : '结束时间', value: (r) => r.periodTo },
+          { header: en ? 'Amount' : '金额', value: (r) => r.amount },
+          { header: en ? 'Title' : '发票抬头', value: (r) => r.title, width: 26 },
+          { header: en ? 'Tax number' : '税号', value: (r) => r.taxNumber, width: 22 },
+          {
+            header: en ? 'Status' : '状态',
+            value: (r) => translate(language, `invoices.status.${r.status}`),
+          },
+          { header: en ? 'Invoice number' : '发票号', value: (r) => r.invoiceNumber ?? '', width: 22 },
+          { header: en ? 'Refusal reason' : '拒绝原因', value: (r) => r.refusalReason ?? '', width: 26 },
+          { header: en ? 'Requested at' : '申请时间', value: (r) => r.createdAt },
+        ],
+        list,
       );
-      const { page: p, limit } = request.body;
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(invoices)
-          .where(condition)
-          .orderBy(desc(invoices.id))
-          .limit(limit)
-          .offset((p - 1) * limit),
-        db.select({ n: count() }).from(invoices).where(condition),
-      ]);
-      const names = await organisationNames(db, me.tenantId, [...new Set(rows.map((r) => r.organisationId))]);
-      return {
-        list: rows.map((r) => present(r, names.get(r.organisationId))),
-        total: total?.n ?? 0,
-        page: p,
-        limit,
-      };
     },
   );
 
@@ -87,83 +105,57 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { ...page, audit: 'invoice.request' },
       schema: { tags: ['invoices'], body: invoiceRequestBody },
     },
-    async (request) => {
+    async (request, reply) => {
       const me = currentUser(request);
-      if (!me.organisationId) throw forbidden();
-      const body = request.body;
-      const amount = await invoiceableAmount(
-        db,
-        me.tenantId,
-        me.organisationId,
-        body.line,
-        body.periodFrom,
-        body.periodTo,
-      );
-      if (amount <= 0n) throw badField('periodFrom', 'invoices.nothingToInvoice');
-      const [row] = await db
-        .insert(invoices)
-        .values({
-          tenantId: me.tenantId,
-          organisationId: me.organisationId,
-          requestedBy: me.id,
-          amount,
-          ...body,
-        })
-        .returning();
-      request.auditTarget = `invoice:${row?.id}`;
-      return present(row as InvoiceRow);
+      // Staff have no organisation, hence no payments to invoice.
+      if (!me.organisationId) throw conflict('invoices.staffCannotRequest');
+      const row = await requestInvoice(db, {
+        ...request.body,
+        tenantId: me.tenantId,
+        organisationId: me.organisationId,
+        userId: me.id,
+      });
+      request.auditTarget = `invoice:${row.id}`;
+      reply.messageKey = 'invoices.requested';
+      const names = await organisationNames(db, me.tenantId, [row.organisationId]);
+      return present(row, me, names.get(row.organisationId));
     },
   );
 
-  /** Moves a request on by the status machine, under its row lock, so two staff cannot both decide it. */
   async function decide(
-    me: RequestUser,
-    id: number,
-    action: 'issue' | 'refuse',
-    fields: Partial<InvoiceRow>,
+    request: { user: RequestUser | null; auditTarget?: string },
+    decision: {
+      id: number;
+      action: 'issue' | 'refuse';
+      invoiceNumber?: string;
+      fileUrl?: string | null;
+      reason?: string;
+    },
   ) {
+    const me = currentUser(request);
     if (me.identity !== 'employee') throw forbidden();
-    return db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(invoices)
-        .where(and(eq(invoices.tenantId, me.tenantId), eq(invoices.id, id)))
-        .for('update');
-      if (
-        !current ||
-        !(await canSeeOrganisation(tx, await organisationScope(tx, me), current.organisationId))
-      )
-        throw notFound();
-      const step = invoiceMachine.find(current.status, action, 'staff');
-      if (!step) throw conflict('invoices.alreadyDecided');
-      const [row] = await tx
-        .update(invoices)
-        .set({ ...fields, status: step.to, decidedBy: me.id, decidedAt: new Date() })
-        .where(and(eq(invoices.tenantId, me.tenantId), eq(invoices.id, id)))
-        .returning();
-      return present(row as InvoiceRow);
+    request.auditTarget = `invoice:${decision.id}`;
+    const row = await decideInvoice(db, {
+      ...decision,
+      tenantId: me.tenantId,
+      scope: await organisationScope(db, me),
+      staffId: me.id,
     });
+    const names = await organisationNames(db, me.tenantId, [row.organisationId]);
+    return present(row, me, names.get(row.organisationId));
   }
 
   app.post(
     '/admin/invoice/issue',
     { config: { ...page, audit: 'invoice.issue' }, schema: { tags: ['invoices'], body: invoiceIssueBody } },
-    async (request) => {
-      request.auditTarget = `invoice:${request.body.id}`;
-      return decide(currentUser(request), request.body.id, 'issue', {
-        invoiceNumber: request.body.invoiceNumber,
-        fileUrl: request.body.fileUrl,
-      });
-    },
+    async (request) => decide(request, { ...request.body, action: 'issue' }),
   );
 
   app.post(
     '/admin/invoice/refuse',
     { config: { ...page, audit: 'invoice.refuse' }, schema: { tags: ['invoices'], body: invoiceRefuseBody } },
-    async (request) => {
-      request.auditTarget = `invoice:${request.body.id}`;
-      return decide(currentUser(request), request.body.id, 'refuse', { refusalReason: request.body.reason });
-    },
+    async (request) =>
+      decide(request, { id: request.body.id, reason: request.body.reason, action: 'refuse' }),
   );
 };
 

@@ -1,21 +1,24 @@
+import { idBody } from '@freight/contracts/rbac';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { takeUndelivered } from './service.ts';
+import { markNoticeRead, unreadNotices } from './service.ts';
 
-/** The signed-in user's pop-up notices (SPEC section 2): each is handed out once. */
+/** The signed-in user's system notices (SPEC section 2 "Notice popups"). */
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/notice/userNotices',
     {
       schema: {
         tags: ['notices'],
+        // The client sends its token and type 0 (SPEC section 7); both are accepted and not needed.
         body: z.object({ type: z.coerce.number().int().optional(), token: z.string().optional() }),
       },
     },
     async (request) => {
       const me = currentUser(request);
-      const rows = await takeUndelivered(app.db, me.tenantId, me.id);
+      const rows = await unreadNotices(app.db, me.tenantId, me.id);
       return {
         list: rows.map((n) => ({
           id: n.id,
@@ -29,6 +32,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       };
     },
   );
+
+  app.post('/admin/notice/read', { schema: { tags: ['notices'], body: idBody } }, async (request) => {
+    const me = currentUser(request);
+    if (!(await markNoticeRead(app.db, me.tenantId, me.id, request.body.id))) throw notFound();
+    return null;
+  });
 };
 
 export default routes;

@@ -17,10 +17,11 @@ export const notices = pgTable(
     orderType: integer('order_type').notNull().default(0),
     orderSn: text('order_sn').notNull().default(''),
     createdAt: createdAt(),
-    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** Set when the user has seen it (`notice/read`); until then it pops up on every load. */
+    readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('notices_user').on(t.tenantId, t.userId, t.deliveredAt),
+    index('notices_unread').on(t.tenantId, t.userId, t.readAt),
   ],
 );

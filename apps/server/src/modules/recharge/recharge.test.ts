@@ -1,33 +1,110 @@
+import { and, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   badFields,
   call,
   createTenant,
   createTestApp,
+  fieldMessage,
+  signIn,
   signInAs,
   type TestContext,
   type TestTenant,
+  userIdOf,
 } from '../../../test/helpers.ts';
-import { ledgerMismatches } from '../accounts/service.ts';
+import { ledgerEntries } from '../accounts/schema.ts';
+import { ensureAccount, ledgerMismatches } from '../accounts/service.ts';
+import { createUser, findUser, setLocale } from '../auth/service.ts';
+import { createOrganisation } from '../customers/service.ts';
+import { assignRoles } from '../rbac/service.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
 let other: TestTenant;
 const tokens: Record<string, string> = {};
+const orgs: Record<string, number> = {};
 let cnyAccountId: number;
+let usdAccountId: number;
 
-const post = (url: string, body: unknown, who: string, tenant = t, language: 'zh-CN' | 'en-US' = 'en-US') =>
+type Language = 'zh-CN' | 'en-US';
+const post = (url: string, body: unknown, who: string, tenant = t, language: Language = 'en-US') =>
   call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language });
+const waitNum = async (who: string, tenant = t) =>
+  (
+    await call(ctx, 'GET', '/api/admin/recharge/waitNum', null, { host: tenant.host, token: tokens[who] })
+  ).json().data as { waitNum: number; expressWaitNum: number };
+
+async function organisationOf(tenant: TestTenant, email: string): Promise<number> {
+  const user = await findUser(
+    ctx.database.db,
+    tenant.tenant.id,
+    await userIdOf(ctx, tenant.tenant.id, email),
+  );
+  return user?.organisationId as number;
+}
+
+/** A user of a new organisation, signed in once for the whole file. */
+async function addOrganisationUser(name: string, role: string, organisationId: number) {
+  const email = `${name}@${t.tenant.code}.example.com`;
+  const user = await createUser(ctx.database.db, t.tenant.id, {
+    email,
+    password: t.password,
+    identity: 'customer',
+    organisationId,
+    name,
+    company: name,
+  });
+  await assignRoles(ctx.database.db, t.tenant.id, user.id, [t.roleIds.get(role) as number]);
+  tokens[name] = await signIn(ctx, t, email);
+}
 
 beforeAll(async () => {
   ctx = await createTestApp();
   t = await createTenant(ctx);
   other = await createTenant(ctx);
-  for (const who of ['admin', 'editor', 'branch', 'agent', 'customer', 'direct'] as const)
+  const db = ctx.database.db;
+  for (const who of ['admin', 'editor', 'branch', 'agent', 'customer', 'direct'] as const) {
     tokens[who] = await signInAs(ctx, t, who);
+    if (who !== 'admin' && who !== 'editor') orgs[who] = await organisationOf(t, t.email(who));
+  }
   tokens.otherAdmin = await signInAs(ctx, other, 'admin');
-  const accounts = await post('/api/admin/recharge/receivingAccounts', {}, 'customer');
-  cnyAccountId = accounts.json().data.list.find((a: any) => a.currency === 'CNY').id;
+  tokens.otherCustomer = await signInAs(ctx, other, 'customer');
+  // The direct customer reads English; everybody else keeps the default, Chinese.
+  await setLocale(db, t.tenant.id, await userIdOf(ctx, t.tenant.id, t.email('direct')), 'en-US');
+
+  // A second agent under the same branch, with a customer of its own (no accounts yet).
+  const otherAgent = await createOrganisation(db, t.tenant.id, {
+    type: 'agent',
+    name: 'Bay Logistics',
+    parentId: orgs.branch,
+  });
+  const globex = await createOrganisation(db, t.tenant.id, {
+    type: 'customer',
+    name: 'Globex Trading',
+    parentId: otherAgent.id,
+  });
+  orgs.globex = globex.id;
+  await addOrganisationUser('globex', 'customer', globex.id);
+
+  // Staff who may review truck recharges only.
+  const role = await post(
+    '/api/admin/role/save',
+    { name: 'Truck reviewer', nameEn: 'Truck reviewer', menuIds: [26], buttonKeys: ['recharge:review'] },
+    'admin',
+  );
+  const reviewer = await createUser(db, t.tenant.id, {
+    email: `truck-reviewer@${t.tenant.code}.example.com`,
+    password: t.password,
+    identity: 'employee',
+    name: 'Truck reviewer',
+  });
+  await assignRoles(db, t.tenant.id, reviewer.id, [role.json().data.id]);
+  tokens.truckReviewer = await signIn(ctx, t, reviewer.email);
+
+  const accounts = (await post('/api/admin/recharge/receivingAccounts', {}, 'customer')).json().data.list;
+  cnyAccountId = accounts.find((a: { currency: string }) => a.currency === 'CNY').id;
+  usdAccountId = accounts.find((a: { currency: string }) => a.currency === 'USD').id;
 });
 afterEach(async () => {
   expect(await ledgerMismatches(ctx.database.db)).toEqual([]);
@@ -45,217 +122,469 @@ const submission = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function submit(who = 'customer', extra: Record<string, unknown> = {}) {
-  const res = await post('/api/admin/recharge/submit', submission(extra), who);
-  expect(res.json().code).toBe(200);
-  return res.json().data as { id: number; serial: string };
+interface Recharge {
+  id: number;
+  serial: string;
+  status: string;
+  organisationId: number;
 }
 
-async function balance(who: string, line = 'truck') {
-  const res = await post('/api/admin/account/details', { line, page: 1, limit: 50 }, who);
+async function submit(who = 'customer', extra: Record<string, unknown> = {}): Promise<Recharge> {
+  const res = await post('/api/admin/recharge/submit', submission(extra), who);
+  expect(res.json().code, res.body).toBe(200);
   return res.json().data;
 }
 
+const review = (id: number, action: string, who = 'admin', extra: Record<string, unknown> = {}) =>
+  post('/api/admin/recharge/review', { id, action, ...extra }, who);
+
+const balanceOf = async (organisationId: number | undefined, line: 'truck' | 'express' = 'truck') =>
+  (await ensureAccount(ctx.database.db, t.tenant.id, organisationId as number, line)).balance;
+
+const ledgerRowsOf = (serial: string) =>
+  ctx.database.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.refId, serial)));
+
+const idsSeenBy = async (who: string, tenant = t, filter: Record<string, unknown> = {}) =>
+  (await post('/api/admin/recharge/list', { page: 1, limit: 200, ...filter }, who, tenant))
+    .json()
+    .data.list.map((r: Recharge) => r.id) as number[];
+
+const totalSeenByStaff = async () =>
+  (await post('/api/admin/recharge/list', { page: 1, limit: 10 }, 'admin')).json().data.total as number;
+
+describe('receiving accounts', () => {
+  it('lists only enabled accounts to submitters, the same through getAdminAccount', async () => {
+    const saved = await post(
+      '/api/admin/recharge/receivingAccount/save',
+      { currency: 'USD', bankName: 'Chase', accountName: 'Ops', accountNumber: '9988 7766', enabled: false },
+      'admin',
+    );
+    expect(saved.json().code).toBe(200);
+    const id = saved.json().data.id;
+    const forCustomer = (await post('/api/admin/recharge/receivingAccounts', {}, 'customer')).json().data
+      .list;
+    expect(forCustomer.map((a: { id: number }) => a.id)).not.toContain(id);
+    const spec = (await post('/api/admin/admin/getAdminAccount', {}, 'customer')).json().data.list;
+    expect(spec).toEqual(forCustomer);
+    const all = (await post('/api/admin/recharge/receivingAccountsAll', {}, 'admin')).json().data.list;
+    expect(all).toContainEqual(expect.objectContaining({ id, bankName: 'Chase', enabled: false }));
+    // A disabled account takes no money.
+    const refused = await post(
+      '/api/admin/recharge/submit',
+      submission({ receivingAccountId: id }),
+      'customer',
+    );
+    expect(badFields(refused)).toEqual(['receivingAccountId']);
+  });
+
+  it('lets only staff keep them, and keeps an account money was paid into', async () => {
+    const body = { currency: 'CNY', bankName: 'ICBC', accountName: 'Ops', accountNumber: '1234 5678' };
+    expect((await post('/api/admin/recharge/receivingAccount/save', body, 'customer')).json().code).toBe(401);
+    const id = (await post('/api/admin/recharge/receivingAccount/save', body, 'admin')).json().data.id;
+    const renamed = await post(
+      '/api/admin/recharge/receivingAccount/save',
+      { ...body, id, bankName: 'BOC' },
+      'admin',
+    );
+    expect(renamed.json().code).toBe(200);
+    expect((await post('/api/admin/recharge/receivingAccount/delete', { id }, 'customer')).json().code).toBe(
+      401,
+    );
+    expect((await post('/api/admin/recharge/receivingAccount/delete', { id }, 'admin')).json().code).toBe(
+      200,
+    );
+    expect((await post('/api/admin/recharge/receivingAccount/delete', { id }, 'admin')).json().code).toBe(
+      404,
+    );
+
+    await submit('customer');
+    const inUse = await post('/api/admin/recharge/receivingAccount/delete', { id: cnyAccountId }, 'admin');
+    expect(inUse.json()).toMatchObject({ code: 409, msg: expect.stringContaining('disable it') });
+    // Another tenant's staff cannot touch it.
+    const foreign = await post(
+      '/api/admin/recharge/receivingAccount/save',
+      { ...body, id: cnyAccountId },
+      'otherAdmin',
+      other,
+    );
+    expect(foreign.json().code).toBe(404);
+  });
+});
+
 describe('submitting a recharge', () => {
-  it('records the recharge for the caller organisation and hides the card number in lists', async () => {
-    const r = await submit();
+  it('records it for the caller organisation with a daily serial, the account currency, and a masked card', async () => {
+    const first = await submit('customer');
+    const second = await submit('customer', { receivingAccountId: usdAccountId, line: 'express' });
+    expect(first.serial).toMatch(/^R\d{8}-\d{6}$/);
+    expect(Number(second.serial.slice(-6))).toBe(Number(first.serial.slice(-6)) + 1);
+    expect(second).toMatchObject({ currency: 'USD', line: 'express', organisationId: orgs.customer });
     const list = await post('/api/admin/recharge/list', { page: 1, limit: 10 }, 'customer');
-    const row = list.json().data.list.find((x: any) => x.id === r.id);
+    const row = list.json().data.list.find((x: Recharge) => x.id === first.id);
     expect(row).toMatchObject({
       status: 'submitted',
       amount: '500.00',
       currency: 'CNY',
+      method: 'bank_transfer',
       organisationName: 'Acme Imports',
+      actions: [],
     });
     expect(row.payerCardNumber).toBe('***************2345');
+    // Staff reviewing it see the whole card number in its details.
+    const info = (await post('/api/admin/recharge/info', { id: first.id }, 'admin')).json().data;
+    expect(info.payerCardNumber).toBe('6222 0000 1111 2345');
+    expect(info.receivingAccount).toMatchObject({ id: cnyAccountId, currency: 'CNY' });
+    expect(info.actions).toEqual(['approve_received', 'approve_pending', 'await_funds', 'reject']);
   });
 
-  it('names each bad field and writes nothing', async () => {
-    const before = (await post('/api/admin/recharge/list', { page: 1, limit: 10 }, 'customer')).json().data
-      .total;
-    const res = await post(
-      '/api/admin/recharge/submit',
-      submission({ amount: '12.345', payerName: '', payerCardNumber: 'abc', method: 'cash' }),
-      'customer',
+  it('gives submissions made at the same moment distinct serials', async () => {
+    const results = await Promise.all(
+      ['customer', 'direct', 'globex', 'customer', 'agent'].map((who) =>
+        post('/api/admin/recharge/submit', submission(), who),
+      ),
     );
-    expect(res.statusCode).toBe(400);
-    expect(badFields(res)).toEqual(
-      expect.arrayContaining(['amount', 'payerName', 'payerCardNumber', 'method']),
-    );
+    const serials = results.map((r) => r.json().data.serial);
+    expect(new Set(serials).size).toBe(5);
+  });
+
+  it('lets agents and branches recharge their own organisation', async () => {
+    expect((await submit('agent')).organisationId).toBe(orgs.agent);
+    expect((await submit('branch')).organisationId).toBe(orgs.branch);
+  });
+
+  it('names each bad field with a 400 and writes nothing', async () => {
+    const before = await totalSeenByStaff();
+    const { receivingAccountId: _r, ...withoutAccount } = submission();
+    const { screenshotUrl: _s, ...withoutScreenshot } = submission();
+    const cases: [Record<string, unknown>, string][] = [
+      [submission({ amount: '12.345' }), 'amount'],
+      [submission({ amount: '0.00' }), 'amount'],
+      [submission({ amount: '-5' }), 'amount'],
+      [submission({ amount: 'ten' }), 'amount'],
+      [submission({ method: 'cash' }), 'method'],
+      [withoutAccount, 'receivingAccountId'],
+      [submission({ receivingAccountId: 999_999 }), 'receivingAccountId'],
+      [submission({ payerName: '  ' }), 'payerName'],
+      [submission({ payerCardNumber: 'abc' }), 'payerCardNumber'],
+      [submission({ payerCardNumber: '12' }), 'payerCardNumber'],
+      [withoutScreenshot, 'screenshotUrl'],
+      [submission({ screenshotUrl: '' }), 'screenshotUrl'],
+      [submission({ line: 'air' }), 'line'],
+      [submission({ note: 'x'.repeat(201) }), 'note'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post('/api/admin/recharge/submit', body, 'customer');
+      expect(res.statusCode, `${field}: ${res.body}`).toBe(400);
+      expect(badFields(res), JSON.stringify(body)).toEqual([field]);
+    }
     const zero = await post('/api/admin/recharge/submit', submission({ amount: '0' }), 'customer');
-    expect(zero.json().data.fields).toEqual([
-      { field: 'amount', message: 'The amount must be greater than 0' },
-    ]);
-    const after = (await post('/api/admin/recharge/list', { page: 1, limit: 10 }, 'customer')).json().data
-      .total;
-    expect(after).toBe(before);
+    expect(fieldMessage(zero, 'amount')).toBe('The amount must be greater than 0');
+    const chinese = await post(
+      '/api/admin/recharge/submit',
+      submission({ screenshotUrl: '' }),
+      'customer',
+      t,
+      'zh-CN',
+    );
+    expect(chinese.json().msg).toBe('请上传付款截图');
+    expect(await totalSeenByStaff()).toBe(before);
   });
 
-  it('refuses staff, who have no organisation to credit', async () => {
+  it('refuses staff, who have no organisation to credit, with a 409 that says so', async () => {
     const res = await post('/api/admin/recharge/submit', submission(), 'admin');
-    expect([401, 409]).toContain(res.json().code);
+    expect(res.json()).toMatchObject({
+      code: 409,
+      msg: expect.stringContaining('Staff accounts cannot submit'),
+    });
   });
 });
 
 describe('who sees which recharges', () => {
-  it("shows a customer its own, an agent its customers', staff all, and another tenant none", async () => {
-    const mine = await submit('customer');
+  it("shows a customer its own, an agent its own customers', a branch its subtree, staff all", async () => {
+    const acme = await submit('customer');
     const direct = await submit('direct');
-    const customerIds = (await post('/api/admin/recharge/list', { page: 1, limit: 100 }, 'customer'))
-      .json()
-      .data.list.map((r: any) => r.id);
-    expect(customerIds).toContain(mine.id);
-    expect(customerIds).not.toContain(direct.id);
-    const staffIds = (await post('/api/admin/recharge/list', { page: 1, limit: 100 }, 'admin'))
-      .json()
-      .data.list.map((r: any) => r.id);
-    expect(staffIds).toEqual(expect.arrayContaining([mine.id, direct.id]));
+    const globex = await submit('globex');
+    const agentOwn = await submit('agent');
+
+    const customer = await idsSeenBy('customer');
+    expect(customer).toContain(acme.id);
+    expect(customer).not.toContain(direct.id);
+    expect(customer).not.toContain(globex.id);
+    expect(customer).not.toContain(agentOwn.id);
+
+    const agent = await idsSeenBy('agent');
+    expect(agent).toEqual(expect.arrayContaining([acme.id, agentOwn.id]));
+    expect(agent).not.toContain(globex.id);
+    expect(agent).not.toContain(direct.id);
+
+    const branch = await idsSeenBy('branch');
+    expect(branch).toEqual(expect.arrayContaining([acme.id, agentOwn.id, globex.id]));
+    expect(branch).not.toContain(direct.id);
+
+    expect(await idsSeenBy('admin')).toEqual(
+      expect.arrayContaining([acme.id, direct.id, globex.id, agentOwn.id]),
+    );
+
+    expect((await post('/api/admin/recharge/info', { id: globex.id }, 'agent')).json().code).toBe(404);
     expect((await post('/api/admin/recharge/info', { id: direct.id }, 'customer')).json().code).toBe(404);
+    // Exported rows follow the same scope.
+    const exported = await post('/api/admin/recharge/export', {}, 'agent');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const serials = book.worksheets[0]?.getColumn(1).values.slice(2) ?? [];
+    expect(serials).toContain(acme.serial);
+    expect(serials).not.toContain(globex.serial);
+  });
+
+  it("never shows one tenant another's recharges", async () => {
+    const mine = await submit('customer');
+    expect(await idsSeenBy('otherAdmin', other)).not.toContain(mine.id);
+    expect(await idsSeenBy('otherCustomer', other)).not.toContain(mine.id);
     expect((await post('/api/admin/recharge/info', { id: mine.id }, 'otherAdmin', other)).json().code).toBe(
       404,
     );
-    const foreignReview = await post(
+    const foreign = await post(
       '/api/admin/recharge/review',
-      { id: mine.id, action: 'approve_received' },
+      { id: mine.id, action: 'reject', note: 'x' },
       'otherAdmin',
       other,
     );
-    expect(foreignReview.json().code).toBe(404);
+    expect(foreign.json().code).toBe(404);
+    expect(await waitNum('otherAdmin', other)).toEqual({ waitNum: 0, expressWaitNum: 0 });
+  });
+
+  it('filters by line, status, serial, organisation, keyword and period', async () => {
+    const a = await submit('globex', { payerName: 'Zed Quartz' });
+    const b = await submit('globex', { line: 'express', receivingAccountId: usdAccountId });
+    expect(await idsSeenBy('admin', t, { organisationId: orgs.globex, line: 'express' })).toEqual([b.id]);
+    expect(await idsSeenBy('admin', t, { serial: a.serial })).toEqual([a.id]);
+    expect(await idsSeenBy('admin', t, { keyword: 'Zed Quar' })).toEqual([a.id]);
+    // The keyword finds the organisation by its name.
+    expect(await idsSeenBy('admin', t, { keyword: 'globex' })).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(await idsSeenBy('agent', t, { keyword: 'globex' })).toEqual([]);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    expect(await idsSeenBy('admin', t, { organisationId: orgs.globex, from: later })).toEqual([]);
+    expect(
+      await idsSeenBy('admin', t, { organisationId: orgs.globex, to: later, status: 'submitted' }),
+    ).toEqual(expect.arrayContaining([a.id, b.id]));
+    const paged = (await post('/api/admin/recharge/list', { page: 2, limit: 10 }, 'admin')).json().data;
+    expect(paged).toMatchObject({ page: 2, limit: 10, total: expect.any(Number) });
   });
 });
 
 describe('reviewing', () => {
-  it('credits the credited amount less the fee once, with an audit record and a notice', async () => {
+  it('approved with funds received: credits the credited amount less the fee once, with an audit record', async () => {
     const r = await submit('direct', { amount: '300.00' });
-    const before = await balance('direct');
-    const res = await post(
-      '/api/admin/recharge/review',
-      { id: r.id, action: 'approve_received', creditedAmount: '299.50', fee: '2.00' },
-      'admin',
-    );
+    const before = await balanceOf(orgs.direct);
+    const res = await review(r.id, 'approve_received', 'admin', { creditedAmount: '299.50', fee: '2.00' });
     expect(res.json().data).toMatchObject({
       status: 'approved_received',
       creditedAmount: '299.50',
       fee: '2.00',
+      settledAt: expect.any(String),
+      actions: [],
     });
-    const after = await balance('direct');
-    expect(after.total).toBe(before.total + 1);
-    expect(after.list[0]).toMatchObject({ type: 'recharge', amount: '297.50', refId: r.serial });
+    expect(await balanceOf(orgs.direct)).toBe(before + 29_750n);
+    const rows = await ledgerRowsOf(r.serial);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ type: 'recharge', amount: 29_750n, idempotencyKey: `recharge:${r.id}` });
 
-    const again = await post('/api/admin/recharge/review', { id: r.id, action: 'approve_received' }, 'admin');
-    expect(again.json().code).toBe(409);
-    expect((await balance('direct')).total).toBe(after.total);
+    const again = await review(r.id, 'approve_received');
+    expect(again.json()).toMatchObject({ code: 409, msg: 'This recharge has already been reviewed' });
+    expect(await balanceOf(orgs.direct)).toBe(before + 29_750n);
 
     const info = await post('/api/admin/recharge/info', { id: r.id }, 'direct');
     expect(info.json().data.reviews).toEqual([
       expect.objectContaining({
         auditor: t.email('admin'),
+        action: 'approve_received',
         result: 'approved_received',
         amount: '299.50',
         fee: '2.00',
       }),
     ]);
-    const notices = await post('/api/admin/notice/userNotices', { type: 0 }, 'direct');
-    expect(notices.json().data.list.map((n: any) => n.order_sn)).toContain(r.serial);
-    // Handed out once.
-    const second = await post('/api/admin/notice/userNotices', { type: 0 }, 'direct');
-    expect(second.json().data.list.map((n: any) => n.order_sn)).not.toContain(r.serial);
   });
 
-  it('credits once when two reviewers approve at the same moment', async () => {
-    const r = await submit('direct', { amount: '40.00' });
-    const before = (await balance('direct')).total;
-    const results = await Promise.all([
-      post('/api/admin/recharge/review', { id: r.id, action: 'approve_received' }, 'admin'),
-      post('/api/admin/recharge/review', { id: r.id, action: 'approve_pending' }, 'editor'),
-      post('/api/admin/recharge/review', { id: r.id, action: 'approve_received' }, 'admin'),
-    ]);
-    expect(results.map((x) => x.json().code).sort()).toEqual([200, 409, 409]);
-    expect((await balance('direct')).total).toBe(before + 1);
+  it('credits the submitted amount when no credited amount is given', async () => {
+    const r = await submit('direct', { amount: '12.34' });
+    const before = await balanceOf(orgs.direct);
+    await review(r.id, 'approve_received');
+    expect(await balanceOf(orgs.direct)).toBe(before + 1_234n);
   });
 
-  it('credits an approval before the money arrived now, and settling it moves nothing', async () => {
+  it('approved with funds not received: credits now, and settling later moves nothing', async () => {
     const r = await submit('direct', { amount: '10.00' });
-    await post('/api/admin/recharge/review', { id: r.id, action: 'approve_pending' }, 'admin');
-    const credited = (await balance('direct')).total;
+    const before = await balanceOf(orgs.direct);
+    const pending = await review(r.id, 'approve_pending');
+    expect(pending.json().data).toMatchObject({
+      status: 'approved_pending',
+      settledAt: null,
+      actions: ['settle'],
+    });
+    expect(await balanceOf(orgs.direct)).toBe(before + 1_000n);
     const settled = await post('/api/admin/recharge/settle', { id: r.id }, 'admin');
-    expect(settled.json().data.status).toBe('approved_received');
-    expect((await balance('direct')).total).toBe(credited);
+    expect(settled.json().data).toMatchObject({ status: 'approved_received', settledAt: expect.any(String) });
+    expect(await balanceOf(orgs.direct)).toBe(before + 1_000n);
+    expect(await ledgerRowsOf(r.serial)).toHaveLength(1);
+    const twice = await post('/api/admin/recharge/settle', { id: r.id }, 'admin');
+    expect(twice.json()).toMatchObject({
+      code: 409,
+      msg: expect.stringContaining('before the funds arrived'),
+    });
+    const audit = (await post('/api/admin/recharge/info', { id: r.id }, 'admin')).json().data.reviews;
+    expect(audit.map((x: { action: string }) => x.action)).toEqual(['approve_pending', 'settle']);
   });
 
-  it('waits for funds, then approves; a rejection needs a reason and credits nothing', async () => {
+  it('awaiting funds credits nothing and stays reviewable, then approval credits', async () => {
     const r = await submit('direct', { amount: '20.00' });
-    const before = (await balance('direct')).total;
-    expect(
-      (await post('/api/admin/recharge/review', { id: r.id, action: 'await_funds' }, 'admin')).json().data
-        .status,
-    ).toBe('awaiting_funds');
-    expect((await balance('direct')).total).toBe(before);
-    const noReason = await post('/api/admin/recharge/review', { id: r.id, action: 'reject' }, 'admin');
+    const before = await balanceOf(orgs.direct);
+    const waiting = await review(r.id, 'await_funds');
+    expect(waiting.json().data).toMatchObject({
+      status: 'awaiting_funds',
+      actions: ['approve_received', 'approve_pending', 'reject'],
+    });
+    expect(await balanceOf(orgs.direct)).toBe(before);
+    expect((await review(r.id, 'await_funds')).json().code).toBe(409);
+    await review(r.id, 'approve_received', 'admin', { creditedAmount: '19.00' });
+    expect(await balanceOf(orgs.direct)).toBe(before + 1_900n);
+  });
+
+  it('rejecting needs a reason and credits nothing', async () => {
+    const r = await submit('direct', { amount: '20.00' });
+    const before = await balanceOf(orgs.direct);
+    const noReason = await review(r.id, 'reject');
     expect(badFields(noReason)).toEqual(['note']);
-    const rejected = await post(
-      '/api/admin/recharge/review',
-      { id: r.id, action: 'reject', note: 'no transfer found' },
-      'admin',
-    );
-    expect(rejected.json().data.status).toBe('rejected');
-    expect((await balance('direct')).total).toBe(before);
+    const rejected = await review(r.id, 'reject', 'admin', { note: 'no transfer found' });
+    expect(rejected.json().data).toMatchObject({ status: 'rejected', reviewNote: 'no transfer found' });
+    expect(await balanceOf(orgs.direct)).toBe(before);
+    expect(await ledgerRowsOf(r.serial)).toHaveLength(0);
+    expect((await review(r.id, 'approve_received')).json().code).toBe(409);
     expect((await post('/api/admin/recharge/settle', { id: r.id }, 'admin')).json().code).toBe(409);
   });
 
-  it('lets only staff with the review key review', async () => {
-    const r = await submit('customer');
-    expect(
-      (await post('/api/admin/recharge/review', { id: r.id, action: 'approve_received' }, 'agent')).json()
-        .code,
-    ).toBe(401);
-    expect(
-      (await post('/api/admin/recharge/review', { id: r.id, action: 'approve_received' }, 'customer')).json()
-        .code,
-    ).toBe(401);
+  it('refuses a fee not below the credited amount and changes nothing', async () => {
+    const r = await submit('direct', { amount: '5.00' });
+    const res = await review(r.id, 'approve_received', 'admin', { fee: '5.00' });
+    expect(badFields(res)).toEqual(['fee']);
+    expect(badFields(await review(r.id, 'approve_received', 'admin', { creditedAmount: '0' }))).toEqual([
+      'creditedAmount',
+    ]);
+    expect((await post('/api/admin/recharge/info', { id: r.id }, 'admin')).json().data.status).toBe(
+      'submitted',
+    );
+    expect(await ledgerRowsOf(r.serial)).toHaveLength(0);
+  });
+
+  it('credits once when reviewers act at the same moment; the others hear 409', async () => {
+    const r = await submit('globex', { amount: '40.00' });
+    const before = await balanceOf(orgs.globex);
+    const results = await Promise.all([
+      review(r.id, 'approve_received'),
+      review(r.id, 'approve_pending', 'editor'),
+      review(r.id, 'approve_received', 'truckReviewer'),
+      review(r.id, 'approve_received', 'editor'),
+    ]);
+    expect(results.map((x) => x.json().code).sort()).toEqual([200, 409, 409, 409]);
+    expect(await balanceOf(orgs.globex)).toBe(before + 4_000n);
+    expect(await ledgerRowsOf(r.serial)).toHaveLength(1);
+    const audit = (await post('/api/admin/recharge/info', { id: r.id }, 'admin')).json().data.reviews;
+    expect(audit).toHaveLength(1);
+  });
+
+  it("checks the review key of the recharge's line, with a message naming the line", async () => {
+    const truck = await submit('customer');
+    const express = await submit('customer', { line: 'express', receivingAccountId: usdAccountId });
+    const denied = await review(express.id, 'approve_received', 'truckReviewer');
+    expect(denied.json()).toMatchObject({ code: 401, msg: 'You may not review express recharges' });
+    expect(denied.statusCode).toBe(403);
+    expect((await post('/api/admin/recharge/settle', { id: express.id }, 'truckReviewer')).json().code).toBe(
+      401,
+    );
+    expect((await review(truck.id, 'await_funds', 'truckReviewer')).json().code).toBe(200);
+    // The reviewer is told which actions it has on each line.
+    const rows = (await post('/api/admin/recharge/list', { page: 1, limit: 200 }, 'truckReviewer')).json()
+      .data.list;
+    expect(rows.every((r: { line: string }) => r.line === 'truck')).toBe(true);
+    for (const who of ['agent', 'customer', 'branch'])
+      expect((await review(truck.id, 'reject', who)).json().code).toBe(401);
+  });
+});
+
+describe('notices to the submitter', () => {
+  it('stores a toast notice in the submitter language that leads to the account details', async () => {
+    const english = await submit('direct', { amount: '8.00' });
+    const chinese = await submit('customer', { amount: '9.00' });
+    await review(english.id, 'approve_received', 'admin', { fee: '1.00' });
+    await review(chinese.id, 'reject', 'admin', { note: '未收到款项' });
+
+    const forDirect = (await post('/api/admin/notice/userNotices', { type: 0 }, 'direct')).json().data.list;
+    expect(forDirect).toContainEqual({
+      id: expect.any(Number),
+      type: 1,
+      title: 'Recharge reviewed',
+      content: `Your recharge ${english.serial} was approved; 7.00 has been credited.`,
+      pop_theme: '',
+      order_type: 3,
+      order_sn: english.serial,
+    });
+    const forCustomer = (
+      await post('/api/admin/notice/userNotices', { type: 0 }, 'customer', t, 'en-US')
+    ).json().data.list;
+    expect(forCustomer).toContainEqual(
+      expect.objectContaining({
+        title: '充值审核结果',
+        content: `您的充值 ${chinese.serial} 被驳回:未收到款项`,
+        order_sn: chinese.serial,
+      }),
+    );
+    // Nobody else is told.
+    const forAgent = (await post('/api/admin/notice/userNotices', { type: 0 }, 'agent')).json().data.list;
+    expect(forAgent.map((n: { order_sn: string }) => n.order_sn)).not.toContain(chinese.serial);
   });
 });
 
 describe('waiting counts', () => {
-  it('counts recharges waiting for review per line for reviewers, drops after a review, and shows others zero', async () => {
-    const start = (
-      await call(ctx, 'GET', '/api/admin/recharge/waitNum', null, { host: t.host, token: tokens.admin })
-    ).json().data;
+  it('counts what the caller may review per line, and drops after a review', async () => {
+    const start = await waitNum('admin');
     const truck = await submit('customer');
-    await submit('customer', { line: 'express' });
-    const now = (
-      await call(ctx, 'GET', '/api/admin/recharge/waitNum', null, { host: t.host, token: tokens.admin })
-    ).json().data;
-    expect(now).toEqual({ waitNum: start.waitNum + 1, expressWaitNum: start.expressWaitNum + 1 });
-    await post('/api/admin/recharge/review', { id: truck.id, action: 'reject', note: 'duplicate' }, 'admin');
-    const after = (
-      await call(ctx, 'GET', '/api/admin/recharge/waitNum', null, { host: t.host, token: tokens.admin })
-    ).json().data;
-    expect(after.waitNum).toBe(start.waitNum);
-    const customer = (
-      await call(ctx, 'GET', '/api/admin/recharge/waitNum', null, { host: t.host, token: tokens.customer })
-    ).json().data;
-    expect(customer).toEqual({ waitNum: 0, expressWaitNum: 0 });
+    const express = await submit('customer', { line: 'express', receivingAccountId: usdAccountId });
+    expect(await waitNum('admin')).toEqual({
+      waitNum: start.waitNum + 1,
+      expressWaitNum: start.expressWaitNum + 1,
+    });
+    expect(await waitNum('truckReviewer')).toEqual({ waitNum: start.waitNum + 1, expressWaitNum: 0 });
+    expect(await waitNum('customer')).toEqual({ waitNum: 0, expressWaitNum: 0 });
+    expect(await waitNum('branch')).toEqual({ waitNum: 0, expressWaitNum: 0 });
+
+    // Awaiting confirmation of funds still waits for a reviewer.
+    await review(truck.id, 'await_funds');
+    expect((await waitNum('admin')).waitNum).toBe(start.waitNum + 1);
+    await review(truck.id, 'reject', 'admin', { note: 'duplicate' });
+    await review(express.id, 'approve_pending');
+    expect(await waitNum('admin')).toEqual(start);
   });
 });
 
-describe('statements', () => {
-  it('totals credits and debits over the filter and sums balances for the line', async () => {
-    const details = await post(
-      '/api/admin/account/details',
-      { line: 'truck', type: 'recharge', page: 1, limit: 10 },
-      'admin',
-    );
-    const sum = details.json().data.list.reduce((s: number, r: any) => s + Number(r.amount), 0);
-    expect(details.json().data.totals.debits).toBe('0.00');
-    expect(Number(details.json().data.totals.credits)).toBeCloseTo(sum, 2);
-    const totals = await post('/api/admin/account/balanceTotal', { line: 'truck' }, 'admin');
-    const rows = totals.json().data.list;
-    expect(Number(totals.json().data.totals.balance)).toBeCloseTo(
-      rows.reduce((s: number, r: any) => s + Number(r.balance), 0),
-      2,
-    );
-    const agentView = await post('/api/admin/account/balanceTotal', { line: 'truck' }, 'agent');
-    expect(agentView.json().data.list.map((r: any) => r.organisationName)).not.toContain('Northwind Traders');
+describe('export', () => {
+  it('exports the filtered recharges as a spreadsheet in the caller language, cards masked', async () => {
+    const r = await submit('direct', { amount: '66.60' });
+    const res = await post('/api/admin/recharge/export', { serial: r.serial }, 'admin', t, 'zh-CN');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet?.rowCount).toBe(2);
+    const header = sheet?.getRow(1).values as unknown[];
+    const row = sheet?.getRow(2).values as unknown[];
+    const cell = (name: string) => row[header.indexOf(name)];
+    expect(cell('流水号')).toBe(r.serial);
+    expect(cell('提交金额')).toBe('66.60');
+    expect(cell('状态')).toBe('待审核');
+    expect(cell('付款方式')).toBe('银行转账');
+    expect(cell('付款卡号')).toBe('***************2345');
+    expect(cell('客户')).toBe('Northwind Traders');
   });
 });

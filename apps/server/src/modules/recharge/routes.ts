@@ -1,136 +1,197 @@
-import type { BusinessLine } from '@freight/contracts/accounts';
+import { BUSINESS_LINES, type BusinessLine } from '@freight/contracts/accounts';
+import { type Language, ResultCode } from '@freight/contracts/api';
+import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import { idBody } from '@freight/contracts/rbac';
 import {
+  type RechargeListQuery,
   receivingAccountBody,
   rechargeListQuery,
+  rechargeMachine,
   rechargeReviewBody,
   rechargeSubmitBody,
 } from '@freight/contracts/recharge';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { canSeeOrganisation, findOrganisation, organisationScope } from '../customers/service.ts';
-import { receivingAccounts } from './schema.ts';
+import { canSeeOrganisation, organisationNames, organisationScope } from '../customers/service.ts';
 import {
+  deleteReceivingAccount,
   findRecharge,
   listReceivingAccounts,
   listRecharges,
+  type ReceivingAccountRow,
   type RechargeRow,
   reviewRecharge,
   reviewsOf,
+  saveReceivingAccount,
   submitRecharge,
   waitingCounts,
 } from './service.ts';
 
+/** The page that submits a recharge on each line (SPEC section 2: /recharge, /expressrecharge). */
 const SUBMIT_PAGE: Record<BusinessLine, string> = { truck: '/recharge', express: '/expressrecharge' };
+/** The button that reviews a line's recharges (menu ids 26 and 122). */
 const REVIEW_KEY: Record<BusinessLine, string> = {
   truck: 'recharge:review',
   express: 'express-recharge:review',
 };
-const RECHARGE_PAGES = [
-  '/recharge',
-  '/expressrecharge',
-  '/rechargeMGT',
-  '/deliveryRechargeMGT',
-  '/rechargeReview',
-  '/deliveryRechargeReview',
-];
+/** Any of these pages shows a line's recharges: submitting, managing, reviewing. */
+const LIST_PAGES: Record<BusinessLine, string[]> = {
+  truck: ['/recharge', '/rechargeMGT', '/rechargeReview'],
+  express: ['/expressrecharge', '/deliveryRechargeMGT', '/deliveryRechargeReview'],
+};
+const ANY_LIST_PAGE = Object.values(LIST_PAGES).flat();
+/** Staff keep the receiving accounts from the recharge management pages. */
 const MANAGE_PAGES = ['/rechargeMGT', '/deliveryRechargeMGT'];
 
-/** Card numbers are shown with all but the last four digits hidden. */
-const maskCard = (card: string) => `${'*'.repeat(Math.max(0, card.length - 4))}${card.slice(-4)}`;
+const LINE_LABEL: Record<BusinessLine, MessageKey> = {
+  truck: 'recharge.lineTruck',
+  express: 'recharge.lineExpress',
+};
 
-function present(row: RechargeRow, organisationName?: string) {
+const linesListable = (user: RequestUser) =>
+  BUSINESS_LINES.filter((line) => LIST_PAGES[line].some((page) => user.grants.has(page)));
+const mayReview = (user: RequestUser, line: BusinessLine) =>
+  user.identity === 'employee' && user.grants.has(REVIEW_KEY[line]);
+
+/** Card numbers in lists show only their last four digits. */
+const maskCard = (card: string) => `${'*'.repeat(Math.max(0, card.length - 4))}${card.slice(-4)}`;
+const money = (cents: bigint | null) => (cents === null ? null : formatMoney(cents));
+
+/** A recharge as the API shows it; `actions` are the review steps the caller may take now. */
+function present(row: RechargeRow, viewer: RequestUser, organisationName = '', fullCard = false) {
   return {
     id: row.id,
     serial: row.serial,
     organisationId: row.organisationId,
-    organisationName: organisationName ?? '',
+    organisationName,
     line: row.line,
     amount: formatMoney(row.amount),
     currency: row.currency,
     method: row.method,
+    receivingAccountId: row.receivingAccountId,
     payerName: row.payerName,
-    payerCardNumber: maskCard(row.payerCardNumber),
+    payerCardNumber: fullCard ? row.payerCardNumber : maskCard(row.payerCardNumber),
     screenshotUrl: row.screenshotUrl,
     note: row.note,
     status: row.status,
-    creditedAmount: row.creditedAmount === null ? null : formatMoney(row.creditedAmount),
-    fee: row.fee === null ? null : formatMoney(row.fee),
+    creditedAmount: money(row.creditedAmount),
+    fee: money(row.fee),
     reviewNote: row.reviewNote,
     reviewedAt: row.reviewedAt,
     settledAt: row.settledAt,
+    submittedAt: row.createdAt,
     createdAt: row.createdAt,
+    actions: mayReview(viewer, row.line) ? rechargeMachine.actions(row.status, 'reviewer') : [],
   };
 }
 
+const presentReceivingAccount = (r: ReceivingAccountRow) => ({
+  id: r.id,
+  currency: r.currency,
+  bankName: r.bankName,
+  accountName: r.accountName,
+  accountNumber: r.accountNumber,
+  enabled: r.enabled,
+});
+
+/**
+ * Recharges (SPEC sections 3, 4): customers, agents and branches submit top-ups of their own account;
+ * staff keep the receiving accounts and review. Every rule is in service.ts.
+ */
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
 
-  async function visibleRecharge(user: RequestUser, id: number) {
+  /**
+   * A recharge the caller may see, or 404 (another tenant's or another subtree's looks unknown). Review
+   * calls skip the line's pages: there the line's review key decides, with a 401 that names the line.
+   */
+  async function visibleRecharge(user: RequestUser, id: number, checkLine = true): Promise<RechargeRow> {
     const row = await findRecharge(db, user.tenantId, id);
-    if (!row) throw notFound();
+    if (!row || (checkLine && !linesListable(user).includes(row.line))) throw notFound();
     if (!(await canSeeOrganisation(db, await organisationScope(db, user), row.organisationId)))
       throw notFound();
     return row;
   }
 
+  function requireReviewer(user: RequestUser, line: BusinessLine, language: Language) {
+    if (!mayReview(user, line))
+      throw new AppError(ResultCode.Forbidden, 'recharge.noReviewGrant', {
+        line: translate(language, LINE_LABEL[line]),
+      });
+  }
+
+  function requireStaff(user: RequestUser) {
+    if (user.identity !== 'employee') throw forbidden();
+  }
+
   /* ----- receiving accounts ----- */
-  const receivingList = async (request: { user: RequestUser | null; tenant: { id: number } }) => {
-    const rows = await listReceivingAccounts(db, request.tenant.id, true);
-    return { list: rows.map(({ tenantId: _t, ...r }) => r) };
-  };
-  app.post('/admin/recharge/receivingAccounts', { schema: { tags: ['recharge'] } }, receivingList);
-  app.post('/admin/admin/getAdminAccount', { schema: { tags: ['recharge'] } }, receivingList);
+
+  const enabledReceivingAccounts = async (request: { tenant: { id: number } }) => ({
+    list: (await listReceivingAccounts(db, request.tenant.id, true)).map(presentReceivingAccount),
+  });
+  app.post('/admin/recharge/receivingAccounts', { schema: { tags: ['recharge'] } }, enabledReceivingAccounts);
+  // SPEC section 7 names this call; it answers the accounts a customer may pay into.
+  app.post('/admin/admin/getAdminAccount', { schema: { tags: ['recharge'] } }, enabledReceivingAccounts);
 
   app.post(
     '/admin/recharge/receivingAccountsAll',
     { config: { permission: MANAGE_PAGES }, schema: { tags: ['recharge'] } },
-    async (request) => ({
-      list: (await listReceivingAccounts(db, request.tenant.id, false)).map(({ tenantId: _t, ...r }) => r),
-    }),
+    async (request) => {
+      requireStaff(currentUser(request));
+      return {
+        list: (await listReceivingAccounts(db, request.tenant.id, false)).map(presentReceivingAccount),
+      };
+    },
   );
 
   app.post(
     '/admin/recharge/receivingAccount/save',
     {
-      config: { permission: MANAGE_PAGES, audit: 'recharge.receivingAccount' },
+      config: { permission: MANAGE_PAGES, audit: 'recharge.receivingAccount.save' },
       schema: { tags: ['recharge'], body: receivingAccountBody },
     },
     async (request) => {
-      if (currentUser(request).identity !== 'employee') throw forbidden();
-      const { id, ...fields } = request.body;
-      if (id) {
-        const [row] = await db
-          .update(receivingAccounts)
-          .set(fields)
-          .where(and(eq(receivingAccounts.tenantId, request.tenant.id), eq(receivingAccounts.id, id)))
-          .returning({ id: receivingAccounts.id });
-        if (!row) throw notFound();
-        return { id };
-      }
-      const [row] = await db
-        .insert(receivingAccounts)
-        .values({ tenantId: request.tenant.id, ...fields })
-        .returning({ id: receivingAccounts.id });
-      request.auditTarget = `receivingAccount:${row?.id}`;
-      return { id: row?.id };
+      requireStaff(currentUser(request));
+      const id = await saveReceivingAccount(db, request.tenant.id, request.body);
+      if (id === null) throw notFound();
+      request.auditTarget = `receivingAccount:${id}`;
+      return { id };
     },
   );
 
-  /* ----- submit and list ----- */
+  app.post(
+    '/admin/recharge/receivingAccount/delete',
+    {
+      config: { permission: MANAGE_PAGES, audit: 'recharge.receivingAccount.delete' },
+      schema: { tags: ['recharge'], body: idBody },
+    },
+    async (request) => {
+      requireStaff(currentUser(request));
+      request.auditTarget = `receivingAccount:${request.body.id}`;
+      await deleteReceivingAccount(db, request.tenant.id, request.body.id);
+      return null;
+    },
+  );
+
+  /* ----- submit ----- */
+
   app.post(
     '/admin/recharge/submit',
     {
-      config: { permission: ['/recharge', '/expressrecharge'], audit: 'recharge.submit' },
+      config: { permission: Object.values(SUBMIT_PAGE), audit: 'recharge.submit' },
       schema: { tags: ['recharge'], body: rechargeSubmitBody },
     },
     async (request, reply) => {
       const me = currentUser(request);
-      if (!me.grants.has(SUBMIT_PAGE[request.body.line])) throw forbidden();
+      const { line } = request.body;
+      if (!me.grants.has(SUBMIT_PAGE[line]))
+        throw new AppError(ResultCode.Forbidden, 'recharge.lineNotAllowed', {
+          line: translate(request.language, LINE_LABEL[line]),
+        });
+      // Staff have no organisation, hence no account to top up.
       if (!me.organisationId) throw conflict('recharge.staffCannotSubmit');
       const row = await submitRecharge(db, {
         ...request.body,
@@ -141,61 +202,68 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       });
       request.auditTarget = `recharge:${row.serial}`;
       reply.messageKey = 'recharge.submitted';
-      return present(row);
+      const names = await organisationNames(db, me.tenantId, [row.organisationId]);
+      return present(row, me, names.get(row.organisationId));
     },
   );
 
-  const rows = async (
-    request: { user: RequestUser | null },
-    query: typeof rechargeListQuery._output,
-    paged: boolean,
-  ) => {
-    const me = currentUser(request);
-    const scope = await organisationScope(db, me);
+  /* ----- list, export, info ----- */
+
+  async function rechargeRows(user: RequestUser, query: RechargeListQuery, paged: boolean) {
+    const scope = await organisationScope(db, user);
     const { page, limit, ...filter } = query;
-    const result = await listRecharges(db, scope, filter, paged ? { page, limit } : undefined);
-    const names = new Map<number, string>();
-    for (const id of new Set(result.list.map((r) => r.organisationId))) {
-      names.set(id, (await findOrganisation(db, me.tenantId, id))?.name ?? '');
-    }
+    const result = await listRecharges(
+      db,
+      scope,
+      { ...filter, lines: linesListable(user) },
+      paged ? { page, limit } : undefined,
+    );
+    const names = await organisationNames(db, user.tenantId, [
+      ...new Set(result.list.map((r) => r.organisationId)),
+    ]);
     return {
-      list: result.list.map((r) => present(r, names.get(r.organisationId))),
+      list: result.list.map((r) => present(r, user, names.get(r.organisationId))),
       total: result.total,
       page,
       limit,
     };
-  };
+  }
 
   app.post(
     '/admin/recharge/list',
-    { config: { permission: RECHARGE_PAGES }, schema: { tags: ['recharge'], body: rechargeListQuery } },
-    async (request) => rows(request, request.body, true),
+    { config: { permission: ANY_LIST_PAGE }, schema: { tags: ['recharge'], body: rechargeListQuery } },
+    async (request) => rechargeRows(currentUser(request), request.body, true),
   );
 
   app.post(
     '/admin/recharge/export',
     {
-      config: { permission: RECHARGE_PAGES, raw: true },
+      config: { permission: ANY_LIST_PAGE, raw: true },
       schema: { tags: ['recharge'], body: rechargeListQuery },
     },
     async (request, reply) => {
-      const { list } = await rows(request, request.body, false);
-      const en = request.language === 'en-US';
+      const { list } = await rechargeRows(currentUser(request), request.body, false);
+      const language = request.language;
+      const en = language === 'en-US';
+      const t = (key: MessageKey) => translate(language, key);
       return sendXlsx(
         reply,
         en ? 'recharges.xlsx' : '充值记录.xlsx',
         [
           { header: en ? 'Serial' : '流水号', value: (r) => r.serial, width: 22 },
           { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
-          { header: en ? 'Line' : '业务', value: (r) => r.line },
-          { header: en ? 'Amount' : '提交金额', value: (r) => r.amount },
+          { header: en ? 'Line' : '业务', value: (r) => t(LINE_LABEL[r.line]) },
+          { header: en ? 'Submitted amount' : '提交金额', value: (r) => r.amount },
           { header: en ? 'Currency' : '币种', value: (r) => r.currency },
-          { header: en ? 'Credited' : '到账金额', value: (r) => r.creditedAmount ?? '' },
+          { header: en ? 'Credited amount' : '实际到账金额', value: (r) => r.creditedAmount ?? '' },
           { header: en ? 'Fee' : '手续费', value: (r) => r.fee ?? '' },
-          { header: en ? 'Status' : '状态', value: (r) => r.status },
+          { header: en ? 'Status' : '状态', value: (r) => t(`recharge.status.${r.status}`), width: 26 },
+          { header: en ? 'Payment method' : '付款方式', value: (r) => t(`recharge.method.${r.method}`) },
           { header: en ? 'Payer' : '付款人', value: (r) => r.payerName },
-          { header: en ? 'Submitted' : '提交时间', value: (r) => r.createdAt },
-          { header: en ? 'Reviewed' : '审核时间', value: (r) => r.reviewedAt },
+          { header: en ? 'Payer card' : '付款卡号', value: (r) => r.payerCardNumber, width: 24 },
+          { header: en ? 'Submitted at' : '提交时间', value: (r) => r.submittedAt },
+          { header: en ? 'Reviewed at' : '审核时间', value: (r) => r.reviewedAt },
+          { header: en ? 'Review note' : '审核备注', value: (r) => r.reviewNote, width: 30 },
         ],
         list,
       );
@@ -204,21 +272,27 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/recharge/info',
-    { config: { permission: RECHARGE_PAGES }, schema: { tags: ['recharge'], body: idBody } },
+    { config: { permission: ANY_LIST_PAGE }, schema: { tags: ['recharge'], body: idBody } },
     async (request) => {
       const me = currentUser(request);
       const row = await visibleRecharge(me, request.body.id);
-      const org = await findOrganisation(db, me.tenantId, row.organisationId);
-      const audit = await reviewsOf(db, me.tenantId, row.id);
+      const [names, audit, receiving] = await Promise.all([
+        organisationNames(db, me.tenantId, [row.organisationId]),
+        reviewsOf(db, me.tenantId, row.id),
+        listReceivingAccounts(db, me.tenantId, false),
+      ]);
+      const account = receiving.find((a) => a.id === row.receivingAccountId);
       return {
-        ...present(row, org?.name),
+        // Staff check the transfer against the bank, so they see the whole card number.
+        ...present(row, me, names.get(row.organisationId), me.identity === 'employee'),
+        receivingAccount: account ? presentReceivingAccount(account) : null,
         reviews: audit.map((r) => ({
           auditor: r.auditorEmail,
           time: r.createdAt,
           action: r.action,
           result: r.toStatus,
-          amount: r.creditedAmount === null ? null : formatMoney(r.creditedAmount),
-          fee: r.fee === null ? null : formatMoney(r.fee),
+          amount: money(r.creditedAmount),
+          fee: money(r.fee),
           note: r.note,
         })),
       };
@@ -226,27 +300,31 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /* ----- review ----- */
+
   app.post(
     '/admin/recharge/review',
     {
       config: { permission: Object.values(REVIEW_KEY), audit: 'recharge.review' },
       schema: { tags: ['recharge'], body: rechargeReviewBody },
     },
-    async (request) => {
+    async (request, reply) => {
       const me = currentUser(request);
-      const row = await visibleRecharge(me, request.body.id);
+      const row = await visibleRecharge(me, request.body.id, false);
       request.auditTarget = `recharge:${row.serial}`;
-      if (me.identity !== 'employee' || !me.grants.has(REVIEW_KEY[row.line])) throw forbidden();
+      requireReviewer(me, row.line, request.language);
+      const { action, creditedAmount, fee, note } = request.body;
       const updated = await reviewRecharge(db, {
         tenantId: me.tenantId,
         rechargeId: row.id,
-        action: request.body.action,
-        creditedAmount: request.body.creditedAmount ? parseMoney(request.body.creditedAmount) : undefined,
-        fee: parseMoney(request.body.fee),
-        note: request.body.note,
+        action,
+        creditedAmount: creditedAmount ? parseMoney(creditedAmount) : undefined,
+        fee: parseMoney(fee),
+        note,
         auditor: { id: me.id, email: me.email },
       });
-      return present(updated);
+      reply.messageKey = 'recharge.reviewed';
+      const names = await organisationNames(db, me.tenantId, [row.organisationId]);
+      return present(updated, me, names.get(row.organisationId));
     },
   );
 
@@ -256,11 +334,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: Object.values(REVIEW_KEY), audit: 'recharge.settle' },
       schema: { tags: ['recharge'], body: idBody },
     },
-    async (request) => {
+    async (request, reply) => {
       const me = currentUser(request);
-      const row = await visibleRecharge(me, request.body.id);
+      const row = await visibleRecharge(me, request.body.id, false);
       request.auditTarget = `recharge:${row.serial}`;
-      if (me.identity !== 'employee' || !me.grants.has(REVIEW_KEY[row.line])) throw forbidden();
+      requireReviewer(me, row.line, request.language);
       const updated = await reviewRecharge(db, {
         tenantId: me.tenantId,
         rechargeId: row.id,
@@ -269,15 +347,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         note: '',
         auditor: { id: me.id, email: me.email },
       });
-      return present(updated);
+      reply.messageKey = 'recharge.settled';
+      const names = await organisationNames(db, me.tenantId, [row.organisationId]);
+      return present(updated, me, names.get(row.organisationId));
     },
   );
 
-  /** SPEC section 4: polled every 10 s by every signed-in user, so one grouped count and no more. */
+  /** SPEC section 4: polled every 10 s by every signed-in page, so one grouped count and no more. */
   app.get('/admin/recharge/waitNum', { schema: { tags: ['recharge'] } }, async (request) => {
     const me = currentUser(request);
-    if (me.identity !== 'employee') return { waitNum: 0, expressWaitNum: 0 };
-    const lines = (['truck', 'express'] as const).filter((line) => me.grants.has(REVIEW_KEY[line]));
+    const lines = BUSINESS_LINES.filter((line) => mayReview(me, line));
     const counts = await waitingCounts(db, me.tenantId, lines);
     return { waitNum: counts.truck, expressWaitNum: counts.express };
   });

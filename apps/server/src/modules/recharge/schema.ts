@@ -1,9 +1,15 @@
 import type { BusinessLine } from '@freight/contracts/accounts';
-import type { RechargeAction, RechargeStatus } from '@freight/contracts/recharge';
+import type {
+  PaymentMethod,
+  RechargeAction,
+  RechargeCurrency,
+  RechargeStatus,
+} from '@freight/contracts/recharge';
 import {
   bigint,
   boolean,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -18,7 +24,7 @@ export const receivingAccounts = pgTable(
   {
     tenantId: tenantId(),
     id: id(),
-    currency: text('currency').$type<'CNY' | 'USD'>().notNull(),
+    currency: text('currency').$type<RechargeCurrency>().notNull(),
     bankName: text('bank_name').notNull(),
     accountName: text('account_name').notNull(),
     accountNumber: text('account_number').notNull(),
@@ -29,6 +35,21 @@ export const receivingAccounts = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );
 
+/**
+ * Serial numbers are `R<yyyymmdd>-<six digits>`, counted per tenant and UTC day: one upserted row per
+ * day hands out the next number atomically, so two submissions never share a serial.
+ */
+export const rechargeSerials = pgTable(
+  'recharge_serials',
+  {
+    tenantId: tenantId(),
+    day: text('day').notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
+);
+
+/** A top-up of one organisation's account on one line; `created_at` is when it was submitted. */
 export const recharges = pgTable(
   'recharges',
   {
@@ -38,20 +59,22 @@ export const recharges = pgTable(
     organisationId: bigint('organisation_id', { mode: 'number' }).notNull(),
     line: text('line').$type<BusinessLine>().notNull(),
     amount: bigint('amount_cents', { mode: 'bigint' }).notNull(),
-    currency: text('currency').$type<'CNY' | 'USD'>().notNull(),
-    method: text('method').notNull(),
+    currency: text('currency').$type<RechargeCurrency>().notNull(),
+    method: text('method').$type<PaymentMethod>().notNull(),
     receivingAccountId: bigint('receiving_account_id', { mode: 'number' }).notNull(),
     payerName: text('payer_name').notNull(),
     payerCardNumber: text('payer_card_number').notNull(),
     screenshotUrl: text('screenshot_url').notNull(),
     note: text('note').notNull().default(''),
     status: text('status').$type<RechargeStatus>().notNull().default('submitted'),
+    /** Set by an approval: what arrived, and the operator's fee; the account got the difference. */
     creditedAmount: bigint('credited_amount_cents', { mode: 'bigint' }),
     fee: bigint('fee_cents', { mode: 'bigint' }),
     submittedBy: bigint('submitted_by', { mode: 'number' }).notNull(),
     reviewedBy: bigint('reviewed_by', { mode: 'number' }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     reviewNote: text('review_note').notNull().default(''),
+    /** When the funds were seen to arrive: at approval with funds received, or when settled later. */
     settledAt: timestamp('settled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

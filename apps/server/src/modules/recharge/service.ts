@@ -1,25 +1,36 @@
-import { randomInt } from 'node:crypto';
-import type { BusinessLine } from '@freight/contracts/accounts';
-import { translate } from '@freight/contracts/messages';
+import { BUSINESS_LINES, type BusinessLine } from '@freight/contracts/accounts';
+import { languageFromLocale } from '@freight/contracts/api';
+import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import {
   CREDITING_ACTIONS,
+  type PaymentMethod,
   RECHARGE_WAITING,
+  type ReceivingAccountBody,
   type RechargeAction,
+  type RechargeStatus,
   rechargeMachine,
 } from '@freight/contracts/recharge';
-import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { ensureAccount, moveMoney } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
-import { type OrganisationScope, visibleOrganisationIds } from '../customers/service.ts';
-import { createNotice } from '../notices/service.ts';
-import { receivingAccounts, rechargeReviews, recharges } from './schema.ts';
+import { listOrganisations, type OrganisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { receivingAccounts, rechargeReviews, rechargeSerials, recharges } from './schema.ts';
 
 export type RechargeRow = typeof recharges.$inferSelect;
+export type ReceivingAccountRow = typeof receivingAccounts.$inferSelect;
+export type RechargeReviewRow = typeof rechargeReviews.$inferSelect;
 
-export async function listReceivingAccounts(db: DbOrTx, tenantId: number, onlyEnabled: boolean) {
+/* ---------- receiving accounts ---------- */
+
+export async function listReceivingAccounts(
+  db: DbOrTx,
+  tenantId: number,
+  onlyEnabled: boolean,
+): Promise<ReceivingAccountRow[]> {
   return db
     .select()
     .from(receivingAccounts)
@@ -32,19 +43,78 @@ export async function listReceivingAccounts(db: DbOrTx, tenantId: number, onlyEn
     .orderBy(receivingAccounts.id);
 }
 
-function newSerial(): string {
-  const now = new Date();
-  const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return `R${stamp}${String(randomInt(0, 10_000)).padStart(4, '0')}`;
+/** Creates a receiving account, or updates one when `id` is given; null when that id is unknown. */
+export async function saveReceivingAccount(
+  db: DbOrTx,
+  tenantId: number,
+  input: ReceivingAccountBody,
+): Promise<number | null> {
+  const { id, ...fields } = input;
+  if (id) {
+    const [row] = await db
+      .update(receivingAccounts)
+      .set(fields)
+      .where(and(eq(receivingAccounts.tenantId, tenantId), eq(receivingAccounts.id, id)))
+      .returning({ id: receivingAccounts.id });
+    return row?.id ?? null;
+  }
+  const [row] = await db
+    .insert(receivingAccounts)
+    .values({ tenantId, ...fields })
+    .returning({ id: receivingAccounts.id });
+  if (!row) throw new Error('receiving account insert returned nothing');
+  return row.id;
+}
+
+/**
+ * Deletes a receiving account nobody has paid into yet. One that recharges name stays, so their
+ * records keep saying where the money went: it can be disabled instead (409).
+ */
+export async function deleteReceivingAccount(db: DbOrTx, tenantId: number, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [account] = await tx
+      .select({ id: receivingAccounts.id })
+      .from(receivingAccounts)
+      .where(and(eq(receivingAccounts.tenantId, tenantId), eq(receivingAccounts.id, id)))
+      .for('update');
+    if (!account) throw notFound();
+    const [used] = await tx
+      .select({ id: recharges.id })
+      .from(recharges)
+      .where(and(eq(recharges.tenantId, tenantId), eq(recharges.receivingAccountId, id)))
+      .limit(1);
+    if (used) throw conflict('recharge.receivingAccountInUse');
+    await tx
+      .delete(receivingAccounts)
+      .where(and(eq(receivingAccounts.tenantId, tenantId), eq(receivingAccounts.id, id)));
+  });
+}
+
+/* ---------- submitting ---------- */
+
+/** The next serial of the tenant for today (UTC): `R20261123-000123`. */
+async function nextSerial(tx: DbOrTx, tenantId: number, now: Date): Promise<string> {
+  const day = now.toISOString().slice(0, 10).replace(/-/g, '');
+  const [row] = await tx
+    .insert(rechargeSerials)
+    .values({ tenantId, day, last: 1 })
+    .onConflictDoUpdate({
+      target: [rechargeSerials.tenantId, rechargeSerials.day],
+      set: { last: sql`${rechargeSerials.last} + 1` },
+    })
+    .returning({ last: rechargeSerials.last });
+  if (!row) throw new Error('recharge serial upsert returned nothing');
+  return `R${day}-${String(row.last).padStart(6, '0')}`;
 }
 
 export interface SubmitRecharge {
   tenantId: number;
+  /** The submitter's own organisation: nobody recharges somebody else's account. */
   organisationId: number;
   userId: number;
   line: BusinessLine;
   amount: bigint;
-  method: string;
+  method: PaymentMethod;
   receivingAccountId: number;
   payerName: string;
   payerCardNumber: string;
@@ -52,61 +122,100 @@ export interface SubmitRecharge {
   note: string;
 }
 
+/** Records a recharge for review; its currency is that of the enabled receiving account paid into. */
 export async function submitRecharge(db: DbOrTx, input: SubmitRecharge): Promise<RechargeRow> {
-  const [account] = await db
-    .select()
-    .from(receivingAccounts)
-    .where(
-      and(
-        eq(receivingAccounts.tenantId, input.tenantId),
-        eq(receivingAccounts.id, input.receivingAccountId),
-        eq(receivingAccounts.enabled, true),
-      ),
-    )
-    .limit(1);
-  if (!account) throw badField('receivingAccountId', 'recharge.receivingAccountMissing');
-  const { userId, ...fields } = input;
-  const [row] = await db
-    .insert(recharges)
-    .values({ ...fields, serial: newSerial(), currency: account.currency, submittedBy: userId })
-    .returning();
-  if (!row) throw new Error('recharge insert returned nothing');
-  return row;
+  return db.transaction(async (tx) => {
+    const [account] = await tx
+      .select()
+      .from(receivingAccounts)
+      .where(
+        and(
+          eq(receivingAccounts.tenantId, input.tenantId),
+          eq(receivingAccounts.id, input.receivingAccountId),
+          eq(receivingAccounts.enabled, true),
+        ),
+      )
+      .limit(1);
+    if (!account) throw badField('receivingAccountId', 'recharge.receivingAccountMissing');
+    const { userId, ...fields } = input;
+    const [row] = await tx
+      .insert(recharges)
+      .values({
+        ...fields,
+        serial: await nextSerial(tx, input.tenantId, new Date()),
+        currency: account.currency,
+        submittedBy: userId,
+      })
+      .returning();
+    if (!row) throw new Error('recharge insert returned nothing');
+    return row;
+  });
 }
 
+/* ---------- lists ---------- */
+
 export interface RechargeFilter {
+  /** The lines the caller may list at all; a recharge of any other line is never shown. */
+  lines: readonly BusinessLine[];
   line?: BusinessLine;
-  status?: RechargeRow['status'];
+  status?: RechargeStatus;
   serial?: string;
+  organisationId?: number;
   keyword?: string;
   from?: Date;
   to?: Date;
 }
 
-function listCondition(db: DbOrTx, scope: OrganisationScope, f: RechargeFilter): SQL | undefined {
+/**
+ * Organisations in scope whose name or contact matches a keyword, through the customers module (this
+ * module never reads its table). A search box narrows to a few: the first 200 of each type are enough.
+ */
+async function organisationsMatching(db: DbOrTx, scope: OrganisationScope, keyword: string) {
+  const kinds = ['branch', 'agent', 'allCustomer'] as const;
+  const pages = await Promise.all(
+    kinds.map((kind) => listOrganisations(db, scope, { kind, keyword }, { page: 1, limit: 200 })),
+  );
+  return pages.flatMap((p) => p.list.map((o) => o.id));
+}
+
+async function listCondition(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  f: RechargeFilter,
+): Promise<SQL | undefined> {
+  const pattern = f.keyword ? `%${f.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const matching = f.keyword ? await organisationsMatching(db, scope, f.keyword) : [];
   return and(
     eq(recharges.tenantId, scope.tenantId),
     scope.kind === 'subtree'
       ? inArray(recharges.organisationId, visibleOrganisationIds(db, scope))
       : undefined,
+    inArray(recharges.line, [...f.lines]),
     f.line ? eq(recharges.line, f.line) : undefined,
     f.status ? eq(recharges.status, f.status) : undefined,
     f.serial ? eq(recharges.serial, f.serial) : undefined,
-    f.keyword
-      ? or(ilike(recharges.payerName, `%${f.keyword}%`), ilike(recharges.serial, `%${f.keyword}%`))
+    f.organisationId ? eq(recharges.organisationId, f.organisationId) : undefined,
+    pattern
+      ? or(
+          ilike(recharges.payerName, pattern),
+          ilike(recharges.serial, pattern),
+          matching.length > 0 ? inArray(recharges.organisationId, matching) : undefined,
+        )
       : undefined,
     f.from ? gte(recharges.createdAt, f.from) : undefined,
     f.to ? lt(recharges.createdAt, f.to) : undefined,
   );
 }
 
+/** Recharges in the caller's scope (own organisation and below; the tenant for staff), newest first. */
 export async function listRecharges(
   db: DbOrTx,
   scope: OrganisationScope,
   filter: RechargeFilter,
   page?: { page: number; limit: number },
 ) {
-  const condition = listCondition(db, scope, filter);
+  if (filter.lines.length === 0) return { list: [], total: 0 };
+  const condition = await listCondition(db, scope, filter);
   const query = db.select().from(recharges).where(condition).orderBy(desc(recharges.id));
   const [list, [total]] = await Promise.all([
     page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
@@ -124,7 +233,12 @@ export async function findRecharge(db: DbOrTx, tenantId: number, id: number): Pr
   return row ?? null;
 }
 
-export async function reviewsOf(db: DbOrTx, tenantId: number, rechargeId: number) {
+/** The audit record of a recharge, oldest step first. */
+export async function reviewsOf(
+  db: DbOrTx,
+  tenantId: number,
+  rechargeId: number,
+): Promise<RechargeReviewRow[]> {
   return db
     .select()
     .from(rechargeReviews)
@@ -132,21 +246,32 @@ export async function reviewsOf(db: DbOrTx, tenantId: number, rechargeId: number
     .orderBy(rechargeReviews.id);
 }
 
+/* ---------- reviewing ---------- */
+
 export interface ReviewInput {
   tenantId: number;
   rechargeId: number;
   action: RechargeAction;
+  /** What actually arrived; the submitted amount when not given. */
   creditedAmount?: bigint;
   fee: bigint;
   note: string;
   auditor: { id: number; email: string };
 }
 
+const NOTICE_TEXT: Partial<Record<RechargeAction, MessageKey>> = {
+  approve_received: 'recharge.noticeApproved',
+  approve_pending: 'recharge.noticeApproved',
+  await_funds: 'recharge.noticeAwaiting',
+  reject: 'recharge.noticeRejected',
+};
+
 /**
  * One review step, in one transaction under the recharge's row lock: the status machine decides
  * whether the step is allowed from the current status (409 otherwise, so reviewing twice or two
  * reviewers at once act once), an approval credits the account through the ledger with the
- * recharge as its idempotency key, the audit record is written, and the submitter gets a notice.
+ * recharge as its idempotency key, the audit record is written, and the submitter gets a notice in
+ * their own language. Settling (`settle`) moves no money and tells nobody.
  */
 export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<RechargeRow> {
   return db.transaction(async (tx) => {
@@ -157,15 +282,19 @@ export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<Re
       .for('update');
     if (!current) throw notFound();
     const step = rechargeMachine.find(current.status, input.action, 'reviewer');
-    if (!step) throw conflict('recharge.alreadyReviewed');
+    if (!step)
+      throw conflict(
+        input.action === 'settle' ? 'recharge.notAwaitingSettlement' : 'recharge.alreadyReviewed',
+      );
     if (input.action === 'reject' && !input.note) throw badField('note', 'recharge.rejectNeedsNote');
 
     const crediting = CREDITING_ACTIONS.includes(input.action);
     const credited = crediting ? (input.creditedAmount ?? current.amount) : null;
     const fee = crediting ? input.fee : null;
-    if (credited !== null && fee !== null && fee > credited) throw badField('fee', 'recharge.feeTooLarge');
     if (credited !== null && fee !== null) {
-      // The fee is kept by the operator: the account receives what arrived less the fee, one ledger row.
+      if (fee >= credited) throw badField('fee', 'recharge.feeTooLarge');
+      // The operator keeps the fee: the account receives what arrived less the fee, as one ledger row
+      // whose note names the fee; the recharge keeps both amounts.
       const account = await ensureAccount(tx, input.tenantId, current.organisationId, current.line);
       await moveMoney(tx, {
         tenantId: input.tenantId,
@@ -185,13 +314,14 @@ export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<Re
       .set({
         status: step.to,
         ...(credited !== null ? { creditedAmount: credited, fee } : {}),
-        reviewedBy: input.auditor.id,
-        reviewedAt: now,
-        reviewNote: input.note,
-        ...(input.action === 'settle' || input.action === 'approve_received' ? { settledAt: now } : {}),
+        ...(input.action === 'settle'
+          ? { settledAt: now }
+          : { reviewedBy: input.auditor.id, reviewedAt: now, reviewNote: input.note }),
+        ...(input.action === 'approve_received' ? { settledAt: now } : {}),
       })
       .where(and(eq(recharges.tenantId, input.tenantId), eq(recharges.id, current.id)))
       .returning();
+    if (!updated) throw new Error('recharge vanished under its row lock');
     await tx.insert(rechargeReviews).values({
       tenantId: input.tenantId,
       rechargeId: current.id,
@@ -204,49 +334,50 @@ export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<Re
       auditorEmail: input.auditor.email,
       note: input.note,
     });
-    if (input.action !== 'settle') {
-      const submitter = await findUser(tx, input.tenantId, current.submittedBy);
-      if (submitter) {
-        const language = submitter.locale === 'en' ? 'en-US' : 'zh-CN';
-        const key =
-          input.action === 'reject'
-            ? 'recharge.noticeRejected'
-            : input.action === 'await_funds'
-              ? 'recharge.noticeAwaiting'
-              : 'recharge.noticeApproved';
-        await createNotice(tx, {
-          tenantId: input.tenantId,
-          userId: submitter.id,
-          type: 1,
-          title: translate(language, 'recharge.noticeTitle'),
-          content: translate(language, key, {
-            serial: current.serial,
-            amount: formatMoney((credited ?? 0n) - (fee ?? 0n)),
-            note: input.note,
-          }),
-          orderType: 3,
-          orderSn: current.serial,
-        });
-      }
+    const text = NOTICE_TEXT[input.action];
+    const submitter = text ? await findUser(tx, input.tenantId, current.submittedBy) : null;
+    if (text && submitter) {
+      const language = languageFromLocale(submitter.locale);
+      await createNotice(tx, {
+        tenantId: input.tenantId,
+        userId: submitter.id,
+        type: NoticeType.Toast,
+        title: translate(language, 'recharge.noticeTitle'),
+        content: translate(language, text, {
+          serial: current.serial,
+          amount: formatMoney((credited ?? 0n) - (fee ?? 0n)),
+          note: input.note,
+        }),
+        orderType: NoticeOrderType.AccountDetail,
+        orderSn: current.serial,
+      });
     }
-    return updated as RechargeRow;
+    return updated;
   });
 }
 
-/** Recharges waiting for review on each line, counted only for lines the caller may review. */
-export async function waitingCounts(db: DbOrTx, tenantId: number, lines: BusinessLine[]) {
-  if (lines.length === 0) return { truck: 0, express: 0 };
+/* ---------- waiting counts ---------- */
+
+/** Recharges waiting for review on each line, counted only for the lines given (those the caller reviews). */
+export async function waitingCounts(
+  db: DbOrTx,
+  tenantId: number,
+  lines: readonly BusinessLine[],
+): Promise<Record<BusinessLine, number>> {
+  const counts = Object.fromEntries(BUSINESS_LINES.map((l) => [l, 0])) as Record<BusinessLine, number>;
+  if (lines.length === 0) return counts;
+  // One grouped count on the (tenant_id, line, status) index: every signed-in page polls this.
   const rows = await db
     .select({ line: recharges.line, n: count() })
     .from(recharges)
     .where(
       and(
         eq(recharges.tenantId, tenantId),
-        inArray(recharges.line, lines),
+        inArray(recharges.line, [...lines]),
         inArray(recharges.status, [...RECHARGE_WAITING]),
       ),
     )
     .groupBy(recharges.line);
-  const by = new Map(rows.map((r) => [r.line, r.n]));
-  return { truck: by.get('truck') ?? 0, express: by.get('express') ?? 0 };
+  for (const row of rows) counts[row.line] = row.n;
+  return counts;
 }

@@ -1,0 +1,2 @@
+DROP INDEX "notices_user";--> statement-breakpoint
+ALTER TABLE "notices" DROP COLUMN "delivered_at";

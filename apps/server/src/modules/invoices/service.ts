@@ -1,0 +1,171 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
+import { languageFromLocale } from '@freight/contracts/api';
+import { type InvoiceAction, type InvoiceStatus, invoiceMachine } from '@freight/contracts/invoices';
+import { translate } from '@freight/contracts/messages';
+import { formatMoney } from '@freight/contracts/money';
+import { and, count, desc, eq, gt, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { invoiceableAmount } from '../accounts/service.ts';
+import { findUser } from '../auth/service.ts';
+import { canSeeOrganisation, type OrganisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { invoices } from './schema.ts';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+export interface InvoiceFilter {
+  line?: BusinessLine;
+  status?: InvoiceStatus;
+  organisationId?: number;
+  from?: Date;
+  to?: Date;
+}
+
+/** Invoice requests in the caller's scope, newest first. */
+export async function listInvoices(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  filter: InvoiceFilter,
+  page?: { page: number; limit: number },
+) {
+  const condition: SQL | undefined = and(
+    eq(invoices.tenantId, scope.tenantId),
+    scope.kind === 'subtree'
+      ? inArray(invoices.organisationId, visibleOrganisationIds(db, scope))
+      : undefined,
+    filter.line ? eq(invoices.line, filter.line) : undefined,
+    filter.status ? eq(invoices.status, filter.status) : undefined,
+    filter.organisationId ? eq(invoices.organisationId, filter.organisationId) : undefined,
+    filter.from ? gte(invoices.createdAt, filter.from) : undefined,
+    filter.to ? lt(invoices.createdAt, filter.to) : undefined,
+  );
+  const query = db.select().from(invoices).where(condition).orderBy(desc(invoices.id));
+  const [list, [total]] = await Promise.all([
+    page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
+    db.select({ n: count() }).from(invoices).where(condition),
+  ]);
+  return { list, total: total?.n ?? 0 };
+}
+
+export interface InvoiceRequest {
+  tenantId: number;
+  /** The requester's own organisation. */
+  organisationId: number;
+  userId: number;
+  line: BusinessLine;
+  /** The period is [periodFrom, periodTo): from its first instant up to, not including, its end. */
+  periodFrom: Date;
+  periodTo: Date;
+  title: string;
+  taxNumber: string;
+  email: string;
+  note: string;
+}
+
+/**
+ * Records a request for an invoice of the organisation's order payments less refunds in a period
+ * (read from the ledger by the accounts module), fixed at the time of asking. A period may be invoiced
+ * once: a request overlapping one that is requested or issued is refused (409); a refused one frees its
+ * period. Requests of one organisation are taken one at a time, so two at once cannot both pass.
+ */
+export async function requestInvoice(db: DbOrTx, input: InvoiceRequest): Promise<InvoiceRow> {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`invoice:${input.tenantId}:${input.organisationId}`}, 0))`,
+    );
+    const [overlapping] = await tx
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(
+        and(
+          eq(invoices.tenantId, input.tenantId),
+          eq(invoices.organisationId, input.organisationId),
+          eq(invoices.line, input.line),
+          ne(invoices.status, 'refused'),
+          lt(invoices.periodFrom, input.periodTo),
+          gt(invoices.periodTo, input.periodFrom),
+        ),
+      )
+      .limit(1);
+    if (overlapping) throw conflict('invoices.periodOverlaps', { id: overlapping.id });
+    const amount = await invoiceableAmount(
+      tx,
+      input.tenantId,
+      input.organisationId,
+      input.line,
+      input.periodFrom,
+      input.periodTo,
+    );
+    if (amount <= 0n) throw badField('periodFrom', 'invoices.nothingToInvoice');
+    const { userId, ...fields } = input;
+    const [row] = await tx
+      .insert(invoices)
+      .values({ ...fields, requestedBy: userId, amount })
+      .returning();
+    if (!row) throw new Error('invoice insert returned nothing');
+    return row;
+  });
+}
+
+export interface InvoiceDecision {
+  tenantId: number;
+  /** The deciding staff member's scope: staff see the whole tenant. */
+  scope: OrganisationScope;
+  staffId: number;
+  id: number;
+  action: InvoiceAction;
+  invoiceNumber?: string;
+  fileUrl?: string | null;
+  reason?: string;
+}
+
+/**
+ * Issues or refuses a request by the status machine, under its row lock, so two staff cannot both
+ * decide it (the second hears 409); the requester gets a notice in their language.
+ */
+export async function decideInvoice(db: DbOrTx, input: InvoiceDecision): Promise<InvoiceRow> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.tenantId, input.tenantId), eq(invoices.id, input.id)))
+      .for('update');
+    if (!current || !(await canSeeOrganisation(tx, input.scope, current.organisationId))) throw notFound();
+    const step = invoiceMachine.find(current.status, input.action, 'staff');
+    if (!step) throw conflict('invoices.alreadyDecided');
+    const [row] = await tx
+      .update(invoices)
+      .set({
+        status: step.to,
+        ...(input.action === 'issue'
+          ? { invoiceNumber: input.invoiceNumber, fileUrl: input.fileUrl ?? null }
+          : { refusalReason: input.reason }),
+        decidedBy: input.staffId,
+        decidedAt: new Date(),
+      })
+      .where(and(eq(invoices.tenantId, input.tenantId), eq(invoices.id, input.id)))
+      .returning();
+    if (!row) throw new Error('invoice vanished under its row lock');
+    const requester = await findUser(tx, input.tenantId, current.requestedBy);
+    if (requester) {
+      const language = languageFromLocale(requester.locale);
+      await createNotice(tx, {
+        tenantId: input.tenantId,
+        userId: requester.id,
+        type: NoticeType.Toast,
+        title: translate(language, 'invoices.noticeTitle'),
+        content:
+          input.action === 'issue'
+            ? translate(language, 'invoices.noticeIssued', {
+                number: input.invoiceNumber ?? '',
+                amount: formatMoney(current.amount),
+              })
+            : translate(language, 'invoices.noticeRefused', { reason: input.reason ?? '' }),
+        orderType: NoticeOrderType.General,
+        orderSn: String(current.id),
+      });
+    }
+    return row;
+  });
+}
