@@ -16,6 +16,9 @@ import {
   type TestTenant,
   userIdOf,
 } from '../../../test/helpers.ts';
+import { createUser, findUser } from '../auth/service.ts';
+import { createOrganisation } from '../customers/service.ts';
+import { assignRoles } from '../rbac/service.ts';
 import {
   ensureAccount,
   freezeAccount,
@@ -23,10 +26,7 @@ import {
   moveMoney,
   setCreditLimit,
   unfreezeAccount,
-} from '../accounts/service.ts';
-import { createUser, findUser } from '../auth/service.ts';
-import { createOrganisation } from '../customers/service.ts';
-import { assignRoles } from '../rbac/service.ts';
+} from './service.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
