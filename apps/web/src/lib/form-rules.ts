@@ -27,3 +27,10 @@ export function fieldRule(schema: FieldSchema, field: string): FormRule {
     },
   };
 }
+
+/** SPEC section 5: the confirmation must repeat the password (两次输入密码不一致), as the server checks too. */
+export const matchesPassword: FormRule = ({ getFieldValue }) => ({
+  validator: async (_, value: unknown) => {
+    if (value && getFieldValue('password') !== value) throw new Error(i18n.t('validation.passwordMismatch'));
+  },
+});

@@ -4,6 +4,7 @@ import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import { idBody } from '@freight/contracts/rbac';
 import {
+  type RechargeAction,
   type RechargeListQuery,
   receivingAccountBody,
   rechargeListQuery,
@@ -11,6 +12,7 @@ import {
   rechargeReviewBody,
   rechargeSubmitBody,
 } from '@freight/contracts/recharge';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
@@ -301,6 +303,29 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   /* ----- review ----- */
 
+  /** One review step (settling is one too): the reviewer's line key, then the service's state machine. */
+  async function review(
+    request: FastifyRequest,
+    id: number,
+    step: { action: RechargeAction; creditedAmount?: string; fee: string; note: string },
+  ) {
+    const me = currentUser(request);
+    const row = await visibleRecharge(me, id, false);
+    request.auditTarget = `recharge:${row.serial}`;
+    requireReviewer(me, row.line, request.language);
+    const updated = await reviewRecharge(db, {
+      tenantId: me.tenantId,
+      rechargeId: row.id,
+      action: step.action,
+      creditedAmount: step.creditedAmount ? parseMoney(step.creditedAmount) : undefined,
+      fee: parseMoney(step.fee),
+      note: step.note,
+      auditor: { id: me.id, email: me.email },
+    });
+    const names = await organisationNames(db, me.tenantId, [row.organisationId]);
+    return present(updated, me, names.get(row.organisationId));
+  }
+
   app.post(
     '/admin/recharge/review',
     {
@@ -308,23 +333,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['recharge'], body: rechargeReviewBody },
     },
     async (request, reply) => {
-      const me = currentUser(request);
-      const row = await visibleRecharge(me, request.body.id, false);
-      request.auditTarget = `recharge:${row.serial}`;
-      requireReviewer(me, row.line, request.language);
-      const { action, creditedAmount, fee, note } = request.body;
-      const updated = await reviewRecharge(db, {
-        tenantId: me.tenantId,
-        rechargeId: row.id,
-        action,
-        creditedAmount: creditedAmount ? parseMoney(creditedAmount) : undefined,
-        fee: parseMoney(fee),
-        note,
-        auditor: { id: me.id, email: me.email },
-      });
+      const { id, ...step } = request.body;
+      const answer = await review(request, id, step);
       reply.messageKey = 'recharge.reviewed';
-      const names = await organisationNames(db, me.tenantId, [row.organisationId]);
-      return present(updated, me, names.get(row.organisationId));
+      return answer;
     },
   );
 
@@ -335,21 +347,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['recharge'], body: idBody },
     },
     async (request, reply) => {
-      const me = currentUser(request);
-      const row = await visibleRecharge(me, request.body.id, false);
-      request.auditTarget = `recharge:${row.serial}`;
-      requireReviewer(me, row.line, request.language);
-      const updated = await reviewRecharge(db, {
-        tenantId: me.tenantId,
-        rechargeId: row.id,
-        action: 'settle',
-        fee: 0n,
-        note: '',
-        auditor: { id: me.id, email: me.email },
-      });
+      const answer = await review(request, request.body.id, { action: 'settle', fee: '0', note: '' });
       reply.messageKey = 'recharge.settled';
-      const names = await organisationNames(db, me.tenantId, [row.organisationId]);
-      return present(updated, me, names.get(row.organisationId));
+      return answer;
     },
   );
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { Branding } from '../../app/branding.ts';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { matchesPassword } from '../../lib/form-rules.ts';
 import { ApiError } from '../../lib/http.ts';
 import { AuthFrame } from './AuthFrame.tsx';
 import { requestPasswordReset, resetPassword } from './api.ts';
@@ -74,15 +75,7 @@ export default function ForgotPasswordPage({ branding }: { branding: Branding | 
                 name="confirmPassword"
                 label={t('register.confirmPassword')}
                 dependencies={['password']}
-                rules={[
-                  { required: true, message: t('login.passwordPlaceholder') },
-                  ({ getFieldValue }) => ({
-                    validator: (_, value) =>
-                      !value || getFieldValue('password') === value
-                        ? Promise.resolve()
-                        : Promise.reject(new Error(t('validation.passwordMismatch'))),
-                  }),
-                ]}
+                rules={[{ required: true, message: t('login.passwordPlaceholder') }, matchesPassword]}
               >
                 <Input.Password data-testid="forgot-confirm" />
               </Form.Item>

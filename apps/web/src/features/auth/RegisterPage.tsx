@@ -23,7 +23,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { Branding } from '../../app/branding.ts';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, matchesPassword } from '../../lib/form-rules.ts';
 import { ApiError, applyFieldErrors } from '../../lib/http.ts';
 import { AuthFrame } from './AuthFrame.tsx';
 import { type RegistrationOption, register, registrationOptions, requestCode } from './api.ts';
@@ -213,15 +213,7 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
                 name="confirmPassword"
                 label={t('register.confirmPassword')}
                 dependencies={['password']}
-                rules={[
-                  ...required(t('register.confirmPassword')),
-                  ({ getFieldValue }) => ({
-                    validator: (_, value) =>
-                      !value || getFieldValue('password') === value
-                        ? Promise.resolve()
-                        : Promise.reject(new Error(t('validation.passwordMismatch'))),
-                  }),
-                ]}
+                rules={[...required(t('register.confirmPassword')), matchesPassword]}
               >
                 <Input.Password autoComplete="new-password" data-testid="reg-confirm" />
               </Form.Item>

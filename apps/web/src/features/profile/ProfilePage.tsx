@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, matchesPassword } from '../../lib/form-rules.ts';
 import { type PasswordChange, type ProfileInput, profileApi } from './api.ts';
 
 /** The personal centre: own details and avatar, language, and a password change that ends other sessions. */
@@ -118,15 +118,7 @@ export default function ProfilePage() {
               name="confirmPassword"
               label={t('profile.confirmPassword')}
               dependencies={['password']}
-              rules={[
-                { required: true, message: t('login.passwordPlaceholder') },
-                ({ getFieldValue }) => ({
-                  validator: (_, value) =>
-                    !value || getFieldValue('password') === value
-                      ? Promise.resolve()
-                      : Promise.reject(new Error(t('validation.passwordMismatch'))),
-                }),
-              ]}
+              rules={[{ required: true, message: t('login.passwordPlaceholder') }, matchesPassword]}
             >
               <Input.Password autoComplete="new-password" />
             </Form.Item>
