@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8093);
-const dataDir = new URL('./artifacts/data', import.meta.url).pathname;
+// Each port has its own data folder, so two runs on one machine never share a database.
+const dataDir = new URL(`./artifacts/data-${port}`, import.meta.url).pathname;
 
 /** The browser suite runs against a fresh portal on the embedded database, as a new user gets it. */
 export default defineConfig({

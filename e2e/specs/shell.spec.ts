@@ -90,6 +90,39 @@ test('a customer sees its own pages only, and is sent to 401 for staff pages', a
   await page.screenshot({ path: `${screenshotDir}401-zh.png` });
 });
 
+test('staff hide the batch-order buttons for one account, and show them again', async ({ browser }) => {
+  const staff = await browser.newPage();
+  const shipper = await browser.newPage();
+  await session(shipper, 'customer@example.com');
+  await expect(shipper.getByTestId('top-truck-batch')).toBeVisible();
+
+  await session(staff, 'admin@example.com');
+  await staff.goto('/site-configuration');
+  const picker = staff.getByTestId('site-batch-hidden');
+  await picker.click();
+  await staff.keyboard.type('customer@');
+  await staff.locator('.ant-select-item-option', { hasText: 'customer@example.com' }).click();
+  await staff.getByTestId('site-batch-save').click();
+  await expect(staff.getByText('保存成功')).toBeVisible();
+  await staff.getByTestId('site-batch-save').scrollIntoViewIfNeeded();
+  await staff.screenshot({ path: `${screenshotDir}site-batch-order-zh.png` });
+
+  await shipper.reload();
+  await expect(shipper.getByTestId('home-greeting')).toBeVisible();
+  await expect(shipper.getByTestId('top-truck-batch')).toHaveCount(0);
+  await expect(shipper.getByTestId('top-express-batch')).toHaveCount(0);
+
+  // Removing the account from the list brings the buttons back.
+  await staff.reload();
+  await staff.getByTestId('site-batch-hidden').locator('.ant-select-selection-item-remove').first().click();
+  await staff.getByTestId('site-batch-save').click();
+  await expect(staff.getByText('保存成功')).toBeVisible();
+  await shipper.reload();
+  await expect(shipper.getByTestId('top-truck-batch')).toBeVisible();
+  await staff.close();
+  await shipper.close();
+});
+
 test('logging out asks first, ends the session and returns to the sign-in page', async ({ page }) => {
   await session(page, 'branch@example.com');
   const token = await page.evaluate(() => localStorage.getItem('token'));

@@ -182,3 +182,77 @@ describe('site configuration', () => {
     expect((await hostConfig(other.host)).json().data.siteName).toBe(other.tenant.name);
   });
 });
+
+describe('batch-order buttons per account', () => {
+  const save = (token: string, userIds: unknown, host = t.host) =>
+    call(ctx, 'POST', '/api/admin/site/batchOrder/save', { userIds }, { host, token });
+  const config = (token: string) =>
+    call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+
+  it('hides the buttons for the chosen accounts and shows them again when removed', async () => {
+    const options = await call(
+      ctx,
+      'POST',
+      '/api/admin/site/userOptions',
+      { keyword: 'customer@' },
+      { host: t.host, token: admin },
+    );
+    const found = options.json().data.list as { id: number; email: string }[];
+    expect(found.map((u) => u.email)).toEqual([t.email('customer')]);
+    const customerId = found[0]?.id;
+
+    expect((await save(admin, [customerId])).json().code).toBe(200);
+    expect((await config(customer)).json().data).toMatchObject({ showBatchOrder: false });
+    expect((await config(admin)).json().data).toMatchObject({ showBatchOrder: true });
+    const info = await call(
+      ctx,
+      'POST',
+      '/api/admin/site/batchOrder/info',
+      {},
+      { host: t.host, token: admin },
+    );
+    expect(info.json().data.users).toEqual([
+      expect.objectContaining({ id: customerId, email: t.email('customer') }),
+    ]);
+
+    expect((await save(admin, [])).json().code).toBe(200);
+    expect((await config(customer)).json().data).toMatchObject({ showBatchOrder: true });
+  });
+
+  it("refuses another tenant's user and a malformed list, naming the field and keeping the list", async () => {
+    await save(admin, []);
+    const otherUser = await call(
+      ctx,
+      'POST',
+      '/api/admin/site/userOptions',
+      { keyword: 'customer@' },
+      { host: other.host, token: await signInAs(ctx, other, 'admin') },
+    );
+    const foreignId = otherUser.json().data.list[0].id as number;
+    const refused = await save(admin, [foreignId]);
+    expect(refused.json().code).toBe(400);
+    expect(badFields(refused)).toEqual(['userIds']);
+    expect(badFields(await save(admin, ['x']))).toEqual(['userIds.0']);
+    const info = await call(
+      ctx,
+      'POST',
+      '/api/admin/site/batchOrder/info',
+      {},
+      { host: t.host, token: admin },
+    );
+    expect(info.json().data.users).toEqual([]);
+  });
+
+  it('lets only those who may save the site change the list', async () => {
+    expect((await save(customer, [])).json().code).toBe(401);
+    expect((await save(editor, [])).json().code).toBe(200);
+    const noSession = await call(
+      ctx,
+      'POST',
+      '/api/admin/site/batchOrder/save',
+      { userIds: [] },
+      { host: t.host },
+    );
+    expect(noSession.json().code).toBe(300);
+  });
+});

@@ -30,6 +30,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   transportMethods: { 'zh-CN': '常用运输方式', 'en-US': 'Common transport methods' },
   preferredLocations: { 'zh-CN': '常用发货地', 'en-US': 'Preferred shipping locations' },
   siteName: { 'zh-CN': '站点名称', 'en-US': 'Site name' },
+  userIds: { 'zh-CN': '账户', 'en-US': 'Accounts' },
   buttonColor: { 'zh-CN': '按钮颜色', 'en-US': 'Button colour' },
   copyright: { 'zh-CN': '版权信息', 'en-US': 'Copyright' },
   filingNumber: { 'zh-CN': '备案号', 'en-US': 'Filing number' },

@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE } from '../lib/storage.ts';
 import { enUS } from './en-US.ts';
+import { FEATURE_MESSAGES } from './features.ts';
 import { zhCN } from './zh-CN.ts';
 
 export type UiLanguage = 'zh-CN' | 'en-US';
@@ -16,8 +17,12 @@ export function storedLanguage(): UiLanguage {
 // Flat keys with dots in them ('error.network'), shared with the server's catalogue.
 void i18n.use(initReactI18next).init({
   resources: {
-    'zh-CN': { translation: { ...messages['zh-CN'], ...zhCN } },
-    'en-US': { translation: { ...messages['en-US'], ...enUS } },
+    'zh-CN': {
+      translation: Object.assign({}, messages['zh-CN'], zhCN, ...FEATURE_MESSAGES.map((m) => m['zh-CN'])),
+    },
+    'en-US': {
+      translation: Object.assign({}, messages['en-US'], enUS, ...FEATURE_MESSAGES.map((m) => m['en-US'])),
+    },
   },
   lng: storedLanguage(),
   fallbackLng: 'zh-CN',

@@ -1,7 +1,7 @@
 import { type Language, localeFromLanguage, ResultCode } from '@freight/contracts/api';
 import type { Identity } from '@freight/contracts/identity';
 import { translate } from '@freight/contracts/messages';
-import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import {
   hashPassword,
@@ -507,4 +507,31 @@ export async function updateUserProfile(
     .update(users)
     .set({ ...fields, ...(fields.email ? { email: normEmail(fields.email) } : {}) })
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+/** A few users whose e-mail, name or company matches, for pickers. */
+export async function searchUsers(db: DbOrTx, tenantId: number, keyword: string, limit = 20) {
+  const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, company: users.company })
+    .from(users)
+    .where(
+      and(
+        eq(users.tenantId, tenantId),
+        keyword
+          ? or(ilike(users.email, pattern), ilike(users.name, pattern), ilike(users.company, pattern))
+          : undefined,
+      ),
+    )
+    .orderBy(users.email)
+    .limit(limit);
+}
+
+export async function usersByIds(db: DbOrTx, tenantId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, company: users.company })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), inArray(users.id, ids)))
+    .orderBy(users.email);
 }

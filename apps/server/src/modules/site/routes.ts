@@ -1,6 +1,8 @@
-import { siteConfigBody } from '@freight/contracts/site';
+import { batchOrderHiddenBody, siteConfigBody, userOptionsQuery } from '@freight/contracts/site';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { publicBranding, updateBranding } from './service.ts';
+import { badField } from '../../lib/errors.ts';
+import { searchUsers, usersByIds } from '../auth/service.ts';
+import { publicBranding, updateBranding, updateSettings } from './service.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -48,6 +50,41 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       request.auditTarget = `tenant:${request.tenant.code}`;
       return null;
     },
+  );
+
+  app.post(
+    '/admin/site/batchOrder/info',
+    { config: { permission: '/site-configuration' }, schema: { tags: ['site'] } },
+    async (request) => ({
+      users: await usersByIds(app.db, request.tenant.id, request.tenant.settings.batchOrderHiddenUserIds),
+    }),
+  );
+
+  app.post(
+    '/admin/site/batchOrder/save',
+    {
+      config: { permission: 'site:save', audit: 'site.batchOrder' },
+      schema: { tags: ['site'], body: batchOrderHiddenBody },
+    },
+    async (request) => {
+      const ids = [...new Set(request.body.userIds)];
+      // Only this tenant's users: an id from elsewhere is a mistake, not something to keep.
+      const known = await usersByIds(app.db, request.tenant.id, ids);
+      if (known.length !== ids.length) throw badField('userIds', 'site.unknownUser');
+      await updateSettings(app.db, request.tenant.id, {
+        ...request.tenant.settings,
+        batchOrderHiddenUserIds: ids,
+      });
+      app.forgetTenant(request.tenant.code);
+      request.auditTarget = `tenant:${request.tenant.code}`;
+      return null;
+    },
+  );
+
+  app.post(
+    '/admin/site/userOptions',
+    { config: { permission: '/site-configuration' }, schema: { tags: ['site'], body: userOptionsQuery } },
+    async (request) => ({ list: await searchUsers(app.db, request.tenant.id, request.body.keyword) }),
   );
 };
 

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, ColorPicker, Form, Input, Select, Skeleton } from 'antd';
+import { App, Button, Card, ColorPicker, Flex, Form, Input, Select, Skeleton } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { type SiteConfig, siteApi } from './api.ts';
+import { BatchOrderAccountsCard } from './BatchOrderAccountsCard.tsx';
 
 /** What the ColorPicker hands back once touched. */
 interface PickedColour {
@@ -42,55 +43,58 @@ export default function SiteConfigurationPage() {
   });
 
   return (
-    <Card>
-      {info.isLoading ? (
-        <Skeleton active paragraph={{ rows: 8 }} />
-      ) : (
-        <Form
-          form={form}
-          layout="vertical"
-          onFinish={(values) => save.mutate(values)}
-          style={{ maxWidth: 640 }}
-          initialValues={info.data}
-        >
-          <Form.Item
-            name="siteName"
-            label={t('site.siteName')}
-            rules={[
-              { required: true, message: t('validation.required', { field: t('site.siteName') }) },
-              { max: 20, message: t('validation.siteName') },
-            ]}
+    <Flex vertical gap={16}>
+      <Card title={t('site.branding')}>
+        {info.isLoading ? (
+          <Skeleton active paragraph={{ rows: 8 }} />
+        ) : (
+          <Form
+            form={form}
+            layout="vertical"
+            onFinish={(values) => save.mutate(values)}
+            style={{ maxWidth: 640 }}
+            initialValues={info.data}
           >
-            <Input showCount maxLength={20} data-testid="site-name" />
-          </Form.Item>
-          <Form.Item name="buttonColor" label={t('site.buttonColor')}>
-            <ColorPicker showText format="hex" disabledAlpha />
-          </Form.Item>
-          <Form.Item name="logoUrl" label={t('site.logo')} extra={t('site.imageTip')}>
-            <ImageUpload testId="site-logo" />
-          </Form.Item>
-          <Form.Item name="logoCollapsedUrl" label={t('site.logoCollapsed')} extra={t('site.imageTip')}>
-            <ImageUpload testId="site-logo-collapsed" />
-          </Form.Item>
-          <Form.Item name="faviconUrl" label={t('site.favicon')} extra={t('site.imageTip')}>
-            <ImageUpload testId="site-favicon" />
-          </Form.Item>
-          <Form.Item name="copyright" label={t('site.copyright')}>
-            <Input maxLength={200} data-testid="site-copyright" />
-          </Form.Item>
-          <Form.Item name="filingNumber" label={t('site.filingNumber')}>
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item name="filingHosts" label={t('site.filingHosts')} extra={t('site.filingHostsTip')}>
-            <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
-          </Form.Item>
-          <Auth code="site:save">
-            <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="site-save">
-              {t('common.save')}
-            </Button>
-          </Auth>
-        </Form>
-      )}
-    </Card>
+            <Form.Item
+              name="siteName"
+              label={t('site.siteName')}
+              rules={[
+                { required: true, message: t('validation.required', { field: t('site.siteName') }) },
+                { max: 20, message: t('validation.siteName') },
+              ]}
+            >
+              <Input showCount maxLength={20} data-testid="site-name" />
+            </Form.Item>
+            <Form.Item name="buttonColor" label={t('site.buttonColor')}>
+              <ColorPicker showText format="hex" disabledAlpha />
+            </Form.Item>
+            <Form.Item name="logoUrl" label={t('site.logo')} extra={t('site.imageTip')}>
+              <ImageUpload testId="site-logo" />
+            </Form.Item>
+            <Form.Item name="logoCollapsedUrl" label={t('site.logoCollapsed')} extra={t('site.imageTip')}>
+              <ImageUpload testId="site-logo-collapsed" />
+            </Form.Item>
+            <Form.Item name="faviconUrl" label={t('site.favicon')} extra={t('site.imageTip')}>
+              <ImageUpload testId="site-favicon" />
+            </Form.Item>
+            <Form.Item name="copyright" label={t('site.copyright')}>
+              <Input maxLength={200} data-testid="site-copyright" />
+            </Form.Item>
+            <Form.Item name="filingNumber" label={t('site.filingNumber')}>
+              <Input maxLength={100} />
+            </Form.Item>
+            <Form.Item name="filingHosts" label={t('site.filingHosts')} extra={t('site.filingHostsTip')}>
+              <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
+            </Form.Item>
+            <Auth code="site:save">
+              <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="site-save">
+                {t('common.save')}
+              </Button>
+            </Auth>
+          </Form>
+        )}
+      </Card>
+      <BatchOrderAccountsCard />
+    </Flex>
   );
 }

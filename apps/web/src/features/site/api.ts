@@ -16,3 +16,16 @@ export const siteApi = {
   info: () => post<SiteConfig>('/admin/site/info'),
   save: (config: SiteConfig) => post('/admin/site/save', config),
 };
+
+export interface AccountOption {
+  id: number;
+  email: string;
+  name: string;
+  company: string;
+}
+
+export const batchOrderApi = {
+  info: () => post<{ users: AccountOption[] }>('/admin/site/batchOrder/info'),
+  save: (userIds: number[]) => post('/admin/site/batchOrder/save', { userIds }),
+  search: (keyword: string) => post<{ list: AccountOption[] }>('/admin/site/userOptions', { keyword }),
+};
