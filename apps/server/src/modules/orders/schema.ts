@@ -1,0 +1,101 @@
+import type { OrderStatus } from '@freight/contracts/truck-orders';
+import type { PriceLevel, QuoteResult } from '@freight/contracts/truck-quotes';
+import type { Shipment } from '@freight/contracts/truck-shipment';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
+
+const cents = (name: string) => bigint(name, { mode: 'bigint' }).notNull().default(sql`0`);
+const levelCents = (name: string) => bigint(name, { mode: 'bigint' });
+
+/**
+ * A truck order: every field of SPEC section 3 "Order". The shipment and the priced quote are
+ * snapshots taken at booking, so later changes to tariffs or markups never change a booked price.
+ */
+export const truckOrders = pgTable(
+  'truck_orders',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    orderNo: text('order_no').notNull(),
+    customerOrderNo: text('customer_order_no').notNull().default(''),
+    queryCode: text('query_code').notNull(),
+    organisationId: bigint('organisation_id', { mode: 'number' }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    quoteId: bigint('quote_id', { mode: 'number' }),
+    taskId: bigint('task_id', { mode: 'number' }),
+    productId: bigint('product_id', { mode: 'number' }),
+    carrier: text('carrier').notNull(),
+    mode: text('mode').$type<'LTL' | 'FTL'>().notNull(),
+    status: text('status').$type<OrderStatus>().notNull(),
+    orderType: text('order_type').$type<'regular' | 'return'>().notNull().default('regular'),
+    shipment: jsonb('shipment').$type<Shipment>().notNull(),
+    quote: jsonb('quote').$type<QuoteResult>().notNull(),
+    levels: jsonb('levels').$type<PriceLevel[]>().notNull(),
+    /** What the booking customer pays, and its parts at the customer's level. */
+    total: cents('total_cents'),
+    freight: cents('freight_cents'),
+    fuel: cents('fuel_cents'),
+    surcharge: cents('surcharge_cents'),
+    premium: cents('premium_cents'),
+    insuredAmount: cents('insured_amount_cents'),
+    costPrice: cents('cost_price_cents'),
+    branchPrice: levelCents('branch_price_cents'),
+    agentPrice: levelCents('agent_price_cents'),
+    /** Paid so far, less refunds: what a cancellation gives back. */
+    paid: cents('paid_cents'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    origin: text('origin').notNull(),
+    destination: text('destination').notNull(),
+    transitDaysMin: integer('transit_days_min').notNull(),
+    transitDaysMax: integer('transit_days_max').notNull(),
+    pickupCode: text('pickup_code').notNull(),
+    deliveryCode: text('delivery_code').notNull(),
+    carrierInfo: text('carrier_info').notNull().default(''),
+    rejectReason: text('reject_reason').notNull().default(''),
+    shippingNote: text('shipping_note').notNull().default(''),
+    receivingNote: text('receiving_note').notNull().default(''),
+    extraNote: text('extra_note').notNull().default(''),
+    orderFileUrl: text('order_file_url'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('truck_orders_no').on(t.tenantId, t.orderNo),
+    index('truck_orders_time').on(t.tenantId, t.createdAt),
+    index('truck_orders_status_time').on(t.tenantId, t.status, t.createdAt),
+    index('truck_orders_org_time').on(t.tenantId, t.organisationId, t.createdAt),
+    index('truck_orders_customer_no').on(t.tenantId, t.customerOrderNo),
+  ],
+);
+
+/** The timeline of an order: every change of status, payment, refund and address edit. */
+export const truckOrderEvents = pgTable(
+  'truck_order_events',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    action: text('action').notNull(),
+    fromStatus: text('from_status').$type<OrderStatus>(),
+    toStatus: text('to_status').$type<OrderStatus>(),
+    actorId: bigint('actor_id', { mode: 'number' }),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('truck_order_events_order').on(t.tenantId, t.orderId),
+  ],
+);

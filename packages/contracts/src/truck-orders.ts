@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+import { defineStateMachine } from './state-machine.ts';
+import { TRUCK_MODES } from './truck.ts';
+import { dateField, shipmentAddress } from './truck-shipment.ts';
+import { englishField } from './validation.ts';
+
+/**
+ * Truck order statuses: the thirteen of SPEC section 4, plus `unpaid` for an order booked but not
+ * yet paid (a booking whose payment failed stays there, to be paid or cancelled).
+ */
+export const ORDER_STATUSES = [
+  'unpaid',
+  'pending_review',
+  'to_be_picked_up',
+  'picked_up',
+  'in_transit',
+  'delivered',
+  'customer_rejection',
+  'cancelled',
+  'review_rejected',
+  'pickup_abnormal',
+  'track_abnormal',
+  'delivery_failed',
+  'customer_unloading',
+  'self_unloading',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_ACTIONS = [
+  'pay',
+  'approve',
+  'reject',
+  'cancel',
+  'pickup',
+  'pickup_exception',
+  'depart',
+  'track_exception',
+  'resume',
+  'customer_unload',
+  'self_unload',
+  'deliver',
+  'delivery_fail',
+  'redeliver',
+  'customer_reject',
+] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/** `staff`: the operator's employees; `owner`: users of the booking organisation or one above it. */
+export type OrderActor = 'staff' | 'owner';
+
+const S = ['staff'] as const;
+const SO = ['staff', 'owner'] as const;
+
+/** Who may move a truck order from which status to which (ARCHITECTURE section 7). */
+export const orderMachine = defineStateMachine<OrderStatus, OrderAction, OrderActor>([
+  { from: 'unpaid', action: 'pay', to: 'pending_review', who: SO },
+  { from: 'unpaid', action: 'cancel', to: 'cancelled', who: SO },
+  { from: 'pending_review', action: 'approve', to: 'to_be_picked_up', who: S },
+  { from: 'pending_review', action: 'reject', to: 'review_rejected', who: S },
+  { from: 'pending_review', action: 'cancel', to: 'cancelled', who: SO },
+  { from: 'to_be_picked_up', action: 'pickup', to: 'picked_up', who: S },
+  { from: 'to_be_picked_up', action: 'pickup_exception', to: 'pickup_abnormal', who: S },
+  { from: 'to_be_picked_up', action: 'cancel', to: 'cancelled', who: S },
+  { from: 'pickup_abnormal', action: 'pickup', to: 'picked_up', who: S },
+  { from: 'pickup_abnormal', action: 'cancel', to: 'cancelled', who: S },
+  { from: 'picked_up', action: 'depart', to: 'in_transit', who: S },
+  { from: 'in_transit', action: 'track_exception', to: 'track_abnormal', who: S },
+  { from: 'track_abnormal', action: 'resume', to: 'in_transit', who: S },
+  { from: 'in_transit', action: 'customer_unload', to: 'customer_unloading', who: S },
+  { from: 'in_transit', action: 'self_unload', to: 'self_unloading', who: S },
+  { from: 'in_transit', action: 'deliver', to: 'delivered', who: S },
+  { from: 'customer_unloading', action: 'deliver', to: 'delivered', who: S },
+  { from: 'self_unloading', action: 'deliver', to: 'delivered', who: S },
+  { from: 'in_transit', action: 'delivery_fail', to: 'delivery_failed', who: S },
+  { from: 'delivery_failed', action: 'redeliver', to: 'in_transit', who: S },
+  { from: 'in_transit', action: 'customer_reject', to: 'customer_rejection', who: S },
+  { from: 'delivery_failed', action: 'customer_reject', to: 'customer_rejection', who: S },
+]);
+
+/**
+ * Actions that give the paid amount back in full. Later disputes (a customer rejection, a damaged
+ * load) go through a work order, where staff decide the amount.
+ */
+export const REFUNDING_ACTIONS: readonly OrderAction[] = ['reject', 'cancel'];
+
+/** Actions that need a reason written down. */
+export const REASONED_ACTIONS: readonly OrderAction[] = [
+  'reject',
+  'cancel',
+  'pickup_exception',
+  'track_exception',
+  'delivery_fail',
+  'customer_reject',
+];
+
+/** Until the truck has the goods, the addresses may still change. */
+export const ADDRESS_EDITABLE: readonly OrderStatus[] = ['unpaid', 'pending_review', 'to_be_picked_up'];
+
+export const ORDER_TYPES = ['regular', 'return'] as const;
+
+/* ---------- calls ---------- */
+
+const orderId = z.number().int().positive();
+
+/** `order/save`: book a priced product of a quote, or an accepted manual quotation. */
+export const orderSaveBody = z
+  .object({
+    quoteId: orderId,
+    productId: orderId.optional(),
+    taskId: orderId.optional(),
+    customerOrderNo: englishField.trim().max(60).default(''),
+    orderType: z.enum(ORDER_TYPES).default('regular'),
+    shippingNote: z.string().trim().max(500).default(''),
+    receivingNote: z.string().trim().max(500).default(''),
+    extraNote: z.string().trim().max(500).default(''),
+    /** Pay from the truck balance right away (the usual path); false books it unpaid. */
+    pay: z.boolean().default(true),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.productId && !v.taskId)
+      ctx.addIssue({ code: 'custom', path: ['productId'], message: 'validation.required' });
+  });
+
+export const orderIdBody = z.object({ id: orderId });
+
+export const orderTransitionBody = z.object({
+  id: orderId,
+  action: z.enum(ORDER_ACTIONS),
+  reason: z.string().trim().max(500).default(''),
+  /** Carrier details staff record when the truck takes the goods. */
+  carrierInfo: z.string().trim().max(200).optional(),
+});
+
+export const orderBulkReviewBody = z.object({
+  ids: z.array(orderId).min(1).max(200),
+  action: z.enum(['approve', 'reject']),
+  reason: z.string().trim().max(500).default(''),
+});
+
+export const orderEditAddressBody = z.object({
+  id: orderId,
+  pickup: shipmentAddress.optional(),
+  delivery: shipmentAddress.optional(),
+});
+
+export const orderListQuery = pageQuery.extend({
+  keyword: z.string().trim().max(100).optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  mode: z.enum(TRUCK_MODES).optional(),
+  productId: orderId.optional(),
+  organisationId: orderId.optional(),
+  orderType: z.enum(ORDER_TYPES).optional(),
+  from: dateField.optional(),
+  to: dateField.optional(),
+});
+export type OrderListQuery = z.infer<typeof orderListQuery>;
+
+export const orderFileBody = z.object({ id: orderId, url: z.string().trim().min(1).max(500) });
