@@ -56,3 +56,72 @@ export const insuredAmountBody = z.object({
 });
 
 export const accessorialField = z.enum(ACCESSORIALS);
+
+export const percentField = z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, { error: 'validation.percent' });
+const laneEndField = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^(\*|[A-Z]{2}|\d{3}(\s*-\s*\d{3})?)$/, { error: 'truck.laneEnd' });
+
+/** The LTL terms of a lane as the API carries them: dollars per hundredweight, percentages. */
+export const ltlTermsBody = z
+  .object({
+    /** Pounds at which each weight break starts, ascending, the first 0. */
+    breaks: z.array(z.number().int().min(0).max(100_000)).min(1).max(12),
+    rates: z.partialRecord(z.enum(FREIGHT_CLASSES), z.array(moneyField).max(12)),
+    minimumCharge: moneyField,
+    discountPercent: percentField.default('0'),
+    fuelPercent: percentField.default('0'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.breaks[0] !== 0) ctx.addIssue({ code: 'custom', path: ['breaks'], message: 'truck.breaksStart' });
+    if (v.breaks.some((b, i) => i > 0 && b <= (v.breaks[i - 1] as number)))
+      ctx.addIssue({ code: 'custom', path: ['breaks'], message: 'truck.breaksOrder' });
+    for (const [cls, rates] of Object.entries(v.rates))
+      if (rates && rates.length !== v.breaks.length)
+        ctx.addIssue({ code: 'custom', path: ['rates', cls], message: 'truck.ratesPerBreak' });
+    if (Object.keys(v.rates).length === 0)
+      ctx.addIssue({ code: 'custom', path: ['rates'], message: 'validation.required' });
+  });
+
+export const ftlTermsBody = z
+  .object({
+    flatRate: moneyField.optional(),
+    ratePerMile: moneyField.optional(),
+    miles: z.number().int().positive().max(10_000).optional(),
+    minimumCharge: moneyField.default('0'),
+    fuelPercent: percentField.default('0'),
+    maxWeight: z.number().int().positive().max(200_000).default(45_000),
+  })
+  .superRefine((v, ctx) => {
+    if (v.flatRate === undefined && v.ratePerMile === undefined)
+      ctx.addIssue({ code: 'custom', path: ['flatRate'], message: 'truck.ftlRateNeeded' });
+  });
+
+export const laneSaveBody = z
+  .object({
+    id: z.number().int().positive().optional(),
+    productId: z.number().int().positive(),
+    origin: laneEndField,
+    destination: laneEndField,
+    ltl: ltlTermsBody.nullable().default(null),
+    ftl: ftlTermsBody.nullable().default(null),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.ltl && !v.ftl) ctx.addIssue({ code: 'custom', path: ['ltl'], message: 'truck.laneTermsNeeded' });
+  });
+export type LaneSaveBody = z.infer<typeof laneSaveBody>;
+
+export const laneListQuery = pageQuery.extend({
+  productId: z.number().int().positive(),
+  keyword: z.string().trim().max(20).optional(),
+});
+
+export const productTermsBody = z.object({
+  id: z.number().int().positive(),
+  accessorialFees: z.partialRecord(accessorialField, moneyField),
+  insuranceRatePercent: percentField,
+  minimumPremium: moneyField,
+  deductible: moneyField,
+});

@@ -41,6 +41,17 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   limit: { 'zh-CN': '每页条数', 'en-US': 'Page size' },
   id: { 'zh-CN': '编号', 'en-US': 'ID' },
   file: { 'zh-CN': '文件', 'en-US': 'File' },
+  'address.name': { 'zh-CN': '地址名称', 'en-US': 'Address name' },
+  'pickup.name': { 'zh-CN': '地址名称', 'en-US': 'Address name' },
+  'delivery.name': { 'zh-CN': '地址名称', 'en-US': 'Address name' },
+  contact: { 'zh-CN': '联系人', 'en-US': 'Contact' },
+  dialCode: { 'zh-CN': '区号', 'en-US': 'Dial code' },
+  windowStart: { 'zh-CN': '提货开始时间', 'en-US': 'Window start' },
+  windowEnd: { 'zh-CN': '提货结束时间', 'en-US': 'Window end' },
+  addressType: { 'zh-CN': '地址类型', 'en-US': 'Address type' },
+  fbaCode: { 'zh-CN': 'FBA 仓库代码', 'en-US': 'FBA code' },
+  isDefaultPickup: { 'zh-CN': '默认提货地址', 'en-US': 'Default pickup address' },
+  organisationId: { 'zh-CN': '所属机构', 'en-US': 'Organisation' },
 };
 
 export function fieldLabel(path: string, language: Language): string {

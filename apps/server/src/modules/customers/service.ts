@@ -337,9 +337,23 @@ export async function markupChain(
   organisationId: number,
   line: 'truck' | 'express',
   productKey = '',
-): Promise<{ organisationId: number; type: OrganisationType; markup: Markup }[]> {
+): Promise<MarkupChain> {
+  const chains = await markupChains(db, tenantId, organisationId, line, [productKey]);
+  return chains.get(productKey) ?? [];
+}
+
+export type MarkupChain = { organisationId: number; type: OrganisationType; markup: Markup }[];
+
+/** The markup chains of several products at once: two queries however many products are quoted. */
+export async function markupChains(
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+  line: 'truck' | 'express',
+  productKeys: readonly string[],
+): Promise<Map<string, MarkupChain>> {
   const org = await findOrganisation(db, tenantId, organisationId);
-  if (!org) return [];
+  if (!org) return new Map();
   const ids = org.path.split('/').filter(Boolean).map(Number);
   const [orgs, levels] = await Promise.all([
     db
@@ -354,21 +368,23 @@ export async function markupChain(
           eq(priceLevels.tenantId, tenantId),
           inArray(priceLevels.organisationId, ids),
           eq(priceLevels.line, line),
-          inArray(priceLevels.productKey, productKey ? ['', productKey] : ['']),
+          inArray(priceLevels.productKey, ['', ...productKeys.filter(Boolean)]),
         ),
       ),
   ]);
   const typeOf = new Map(orgs.map((o) => [o.id, o.type]));
-  return ids.map((id) => {
-    const own = levels.filter((l) => l.organisationId === id);
-    const level =
-      own.find((l) => l.productKey === productKey && productKey) ?? own.find((l) => l.productKey === '');
-    return {
-      organisationId: id,
-      type: typeOf.get(id) ?? 'customer',
-      markup: { percentBp: level?.markupPercentBp ?? 0, fixedCents: level?.markupFixedCents ?? 0n },
-    };
-  });
+  const chainFor = (productKey: string): MarkupChain =>
+    ids.map((id) => {
+      const own = levels.filter((l) => l.organisationId === id);
+      const level =
+        own.find((l) => l.productKey === productKey && productKey) ?? own.find((l) => l.productKey === '');
+      return {
+        organisationId: id,
+        type: typeOf.get(id) ?? 'customer',
+        markup: { percentBp: level?.markupPercentBp ?? 0, fixedCents: level?.markupFixedCents ?? 0n },
+      };
+    });
+  return new Map(productKeys.map((key) => [key, chainFor(key)]));
 }
 
 /** Enabled organisations of these types within a scope, by name: the choices of a parent picker. */

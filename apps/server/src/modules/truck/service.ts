@@ -1,0 +1,216 @@
+import { parseMoney } from '@freight/contracts/money';
+import { markBest, priceLevels, type QuoteProduct, type QuoteResult } from '@freight/contracts/truck-quotes';
+import { type RatingTariff, rateShipment } from '@freight/contracts/truck-rating';
+import {
+  impliedAccessorials,
+  manualReason,
+  ratingLine,
+  type Shipment,
+} from '@freight/contracts/truck-shipment';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { type MarkupChain, markupChains } from '../customers/service.ts';
+import { type LaneFtl, truckLanes, truckProducts } from './schema.ts';
+
+export type ProductRow = typeof truckProducts.$inferSelect;
+export type LaneRow = typeof truckLanes.$inferSelect;
+
+/* ---------- lane ends ---------- */
+
+/** A lane end: a ZIP3 range, a state, or anywhere. */
+export type LaneEnd =
+  | { kind: 'zip3'; from: number; to: number }
+  | { kind: 'state'; state: string }
+  | { kind: 'any' };
+
+/** Reads `900-935`, `900`, `CA` or `*`; null for anything else. */
+export function parseLaneEnd(text: string): LaneEnd | null {
+  const value = text.trim().toUpperCase();
+  if (value === '*') return { kind: 'any' };
+  if (/^[A-Z]{2}$/.test(value)) return { kind: 'state', state: value };
+  const range = /^(\d{3})(?:\s*-\s*(\d{3}))?$/.exec(value);
+  if (!range) return null;
+  const from = Number(range[1]);
+  const to = Number(range[2] ?? range[1]);
+  return from <= to ? { kind: 'zip3', from, to } : null;
+}
+
+/** How many ZIP3 areas an end covers: a state counts as wider than any range, anywhere wider still. */
+function endWidth(end: LaneEnd): number {
+  if (end.kind === 'zip3') return end.to - end.from + 1;
+  return end.kind === 'state' ? 1_000 : 100_000;
+}
+
+function endMatches(end: LaneEnd, zipcode: string, state: string): boolean {
+  if (end.kind === 'any') return true;
+  if (end.kind === 'state') return end.state === state.toUpperCase();
+  const zip3 = Number(zipcode.slice(0, 3));
+  return zip3 >= end.from && zip3 <= end.to;
+}
+
+/** The narrowest lane of a product that covers both ends of the shipment. */
+export function findLane(
+  lanes: readonly LaneRow[],
+  pickup: { zipcode: string; state: string },
+  delivery: { zipcode: string; state: string },
+): LaneRow | null {
+  let best: { lane: LaneRow; width: number } | null = null;
+  for (const lane of lanes) {
+    const origin = parseLaneEnd(lane.origin);
+    const destination = parseLaneEnd(lane.destination);
+    if (!origin || !destination) continue;
+    if (!endMatches(origin, pickup.zipcode, pickup.state)) continue;
+    if (!endMatches(destination, delivery.zipcode, delivery.state)) continue;
+    const width = endWidth(origin) + endWidth(destination);
+    if (!best || width < best.width || (width === best.width && lane.id < best.lane.id))
+      best = { lane, width };
+  }
+  return best?.lane ?? null;
+}
+
+/* ---------- products a customer may use ---------- */
+
+/**
+ * Enabled products open to an organisation: a product with no organisations listed is open to all;
+ * otherwise to the listed organisations and everything under them.
+ */
+export function productOpenTo(product: Pick<ProductRow, 'organisationIds'>, organisationPath: string | null) {
+  if (product.organisationIds.length === 0) return true;
+  if (!organisationPath) return false;
+  const ancestors = new Set(organisationPath.split('/').filter(Boolean).map(Number));
+  return product.organisationIds.some((id) => ancestors.has(id));
+}
+
+export async function enabledProducts(db: DbOrTx, tenantId: number, mode: 'LTL' | 'FTL') {
+  return db
+    .select()
+    .from(truckProducts)
+    .where(
+      and(
+        eq(truckProducts.tenantId, tenantId),
+        eq(truckProducts.enabled, true),
+        eq(truckProducts.mode, mode),
+      ),
+    )
+    .orderBy(truckProducts.id);
+}
+
+export async function lanesOfProducts(db: DbOrTx, tenantId: number, productIds: number[]) {
+  if (productIds.length === 0) return [];
+  return db
+    .select()
+    .from(truckLanes)
+    .where(and(eq(truckLanes.tenantId, tenantId), inArray(truckLanes.productId, productIds)));
+}
+
+export async function findProduct(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(truckProducts)
+    .where(and(eq(truckProducts.tenantId, tenantId), eq(truckProducts.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/* ---------- rating ---------- */
+
+export const productOfQuote = (p: ProductRow): QuoteProduct => ({
+  productId: p.id,
+  code: p.code,
+  name: p.name,
+  nameEn: p.nameEn,
+  carrier: p.carrier,
+  serviceLevel: p.serviceLevel,
+  mode: p.mode,
+  transitDaysMin: p.transitDaysMin,
+  transitDaysMax: p.transitDaysMax,
+});
+
+/** The declared value to insure: the amount given, or the goods' value when none was. */
+export function insuredValueOf(shipment: Shipment): number {
+  if (!shipment.insurance.included) return 0;
+  const given = parseMoney(shipment.insurance.insuredValue);
+  const goods = shipment.lines.reduce((sum, l) => sum + parseMoney(l.goodsValue), 0n);
+  return Number(given > 0n ? given : goods);
+}
+
+export interface RatingContext {
+  products: ProductRow[];
+  lanes: Map<number, LaneRow[]>;
+  chains: Map<string, MarkupChain>;
+  /** Great-circle miles between the two ZIP codes, for FTL lanes priced by mileage without miles. */
+  miles: number | null;
+}
+
+/** Everything needed to price one shipment for one organisation, read in four queries. */
+export async function loadRatingContext(
+  db: DbOrTx,
+  tenantId: number,
+  organisation: { id: number; path: string },
+  shipment: Shipment,
+  miles: number | null,
+): Promise<RatingContext> {
+  const products = (await enabledProducts(db, tenantId, shipment.mode)).filter((p) =>
+    productOpenTo(p, organisation.path),
+  );
+  const [laneRows, chains] = await Promise.all([
+    lanesOfProducts(
+      db,
+      tenantId,
+      products.map((p) => p.id),
+    ),
+    markupChains(
+      db,
+      tenantId,
+      organisation.id,
+      'truck',
+      products.map((p) => p.code),
+    ),
+  ]);
+  const lanes = new Map<number, LaneRow[]>();
+  for (const lane of laneRows) lanes.set(lane.productId, [...(lanes.get(lane.productId) ?? []), lane]);
+  return { products, lanes, chains, miles };
+}
+
+function ftlTariff(ftl: LaneFtl, miles: number | null) {
+  return { ...ftl, ...(ftl.miles === undefined && miles !== null ? { miles } : {}) };
+}
+
+/** One product's price for the shipment at every level, or why it has none. Pure: no I/O. */
+export function rateProduct(product: ProductRow, shipment: Shipment, context: RatingContext): QuoteResult {
+  const base = productOfQuote(product);
+  const manual = manualReason(shipment);
+  if (manual) return { ...base, ok: false, reason: manual };
+  const lane = findLane(context.lanes.get(product.id) ?? [], shipment.pickup, shipment.delivery);
+  if (!lane) return { ...base, ok: false, reason: 'no_lane' };
+  const tariff: RatingTariff = {
+    ...(lane.ltl ? { ltl: lane.ltl } : {}),
+    ...(lane.ftl ? { ftl: ftlTariff(lane.ftl, context.miles) } : {}),
+    accessorialFees: product.accessorialFees,
+    insurance: product.insurance,
+  };
+  const rated = rateShipment(
+    {
+      mode: shipment.mode,
+      lines: shipment.lines.map(ratingLine),
+      accessorials: impliedAccessorials(shipment),
+      insuredValue: insuredValueOf(shipment),
+    },
+    tariff,
+  );
+  if (!rated.ok) return { ...base, ok: false, reason: rated.reason };
+  const chain = context.chains.get(product.code) ?? [];
+  return {
+    ...base,
+    ok: true,
+    breakdown: rated.breakdown,
+    levels: priceLevels(rated.breakdown, chain),
+    cheapest: false,
+    fastest: false,
+  };
+}
+
+/** Every product's result, the cheapest and fastest marked. */
+export function rateAll(shipment: Shipment, context: RatingContext): QuoteResult[] {
+  return markBest(context.products.map((p) => rateProduct(p, shipment, context)));
+}
