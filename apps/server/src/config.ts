@@ -25,6 +25,13 @@ const configSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7),
+  /** How long a truck quote's prices may be booked. */
+  QUOTE_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(72),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])

@@ -42,7 +42,9 @@ export const shipmentAddress = z
     saveToBook: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
-    if (v.windowEnd <= v.windowStart)
+    // A badly written time has its own message; the order is checked between two good ones.
+    const good = (time: string) => timeField.safeParse(time).success;
+    if (good(v.windowStart) && good(v.windowEnd) && v.windowEnd <= v.windowStart)
       ctx.addIssue({ code: 'custom', path: ['windowEnd'], message: 'validation.windowOrder' });
   });
 export type ShipmentAddress = z.infer<typeof shipmentAddress>;
@@ -154,8 +156,8 @@ export function impliedAccessorials(shipment: Shipment): Shipment['accessorials'
 
 export const quoteIdBody = z.object({ id: z.number().int().positive() });
 
-/** `quotation/save`: a new quote from a whole shipment. */
-export const quoteSaveBody = shipmentBody;
+/** `quotation/save`: a new quote from a whole shipment; staff and agents name the customer it is for. */
+export const quoteSaveBody = shipmentBody.extend({ organisationId: z.number().int().positive().optional() });
 
 /** `quotation/saveQuotationLocation`: the quote's two addresses changed; its prices are gone. */
 export const quoteLocationBody = z.object({

@@ -1,5 +1,6 @@
 // The tables of every module, for typed queries and the migration history.
 export * from '../modules/accounts/schema.ts';
+export * from '../modules/addresses/schema.ts';
 export * from '../modules/auth/schema.ts';
 export * from '../modules/customers/schema.ts';
 export * from '../modules/invoices/schema.ts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import accountRoutes from './accounts/routes.ts';
+import addressRoutes from './addresses/routes.ts';
 import authRoutes from './auth/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
@@ -7,6 +8,8 @@ import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
 import oplogRoutes from './oplog/routes.ts';
+import orderRoutes from './orders/routes.ts';
+import quoteRoutes from './quotes/routes.ts';
 import rbacRoutes from './rbac/routes.ts';
 import rechargeRoutes from './recharge/routes.ts';
 import siteRoutes from './site/routes.ts';
@@ -31,5 +34,8 @@ export const modules: FastifyPluginAsync[] = [
   rechargeRoutes,
   invoiceRoutes,
   truckRoutes,
+  quoteRoutes,
+  orderRoutes,
   noticeRoutes,
+  addressRoutes,
 ];

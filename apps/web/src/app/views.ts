@@ -52,6 +52,7 @@ export const VIEWS: Record<string, ComponentType> = {
   StaffManagement: page(() => import('../features/staff/StaffManagementPage.tsx')),
   OperationLog: page(() => import('../features/oplog/OperationLogPage.tsx')),
   SiteConfiguration: page(() => import('../features/site/SiteConfigurationPage.tsx')),
+  TruckAddressBook: page(() => import('../features/addresses/AddressBookPage.tsx')),
   ...lazyViews(
     () => import('../features/recharge/pages.tsx'),
     [

@@ -1,6 +1,8 @@
+import { addressMessages } from '../features/addresses/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
 
 /** Strings that live with their feature folder, one import per feature, merged over the shared tables. */
 export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Record<string, string> }[] = [
   siteMessages,
+  addressMessages,
 ];

@@ -117,6 +117,34 @@ export async function get<T = unknown>(url: string): Promise<T> {
   return unwrap<T>(url, response);
 }
 
+/**
+ * Posts and reads an answer of JSON lines as they arrive (quotes stream one product at a time). An
+ * envelope instead of a stream is a refusal and surfaces like any other call's.
+ */
+export async function postStream<T>(url: string, payload: unknown, onLine: (line: T) => void): Promise<void> {
+  const response = await send(url, {
+    method: 'POST',
+    headers: headers(true),
+    body: JSON.stringify(payload ?? {}),
+  });
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('ndjson') || !response.body) {
+    await unwrap(url, response);
+    return;
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffered += value;
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) onLine(JSON.parse(line) as T);
+    if (done) break;
+  }
+  if (buffered.trim()) onLine(JSON.parse(buffered) as T);
+}
+
 /** Multipart upload of one file; the images endpoint answers with the stored URLs. */
 export async function upload<T = string[]>(url: string, file: File, field = 'file'): Promise<T> {
   const form = new FormData();

@@ -8,6 +8,7 @@ import {
   type Shipment,
 } from '@freight/contracts/truck-shipment';
 import { and, eq, inArray } from 'drizzle-orm';
+import zipcodes from 'zipcodes';
 import type { DbOrTx } from '../../db/client.ts';
 import { type MarkupChain, markupChains } from '../customers/service.ts';
 import { type LaneFtl, truckLanes, truckProducts } from './schema.ts';
@@ -213,4 +214,21 @@ export function rateProduct(product: ProductRow, shipment: Shipment, context: Ra
 /** Every product's result, the cheapest and fastest marked. */
 export function rateAll(shipment: Shipment, context: RatingContext): QuoteResult[] {
   return markBest(context.products.map((p) => rateProduct(p, shipment, context)));
+}
+
+/** Road miles are longer than the great circle; this is the usual circuity of US truck routes. */
+const ROAD_CIRCUITY = 1.17;
+
+/** Estimated road miles between two US ZIP codes, or null when either is unknown. */
+export function roadMiles(fromZip: string, toZip: string): number | null {
+  const a = zipcodes.lookup(fromZip);
+  const b = zipcodes.lookup(toZip);
+  if (!a || !b) return null;
+  const rad = (deg: number) => (deg * Math.PI) / 180;
+  const dLat = rad(b.latitude - a.latitude);
+  const dLon = rad(b.longitude - a.longitude);
+  const h =
+    Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.sin(dLon / 2) ** 2;
+  const greatCircle = 2 * 3958.8 * Math.asin(Math.sqrt(h));
+  return Math.round(greatCircle * ROAD_CIRCUITY);
 }

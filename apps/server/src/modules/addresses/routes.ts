@@ -1,0 +1,260 @@
+import {
+  ADDRESS_COLUMNS,
+  ADDRESS_TYPE_LABELS,
+  type AddressBookEntry,
+  addressDefaultBody,
+  addressImportQuery,
+  addressListQuery,
+  addressSaveBody,
+  addressSetDefaultBody,
+  fbaLookupBody,
+  MAX_IMPORT_ROWS,
+  zipLookupBody,
+} from '@freight/contracts/addresses';
+import { ResultCode } from '@freight/contracts/api';
+import { findFbaWarehouses } from '@freight/contracts/fba-warehouses';
+import { idBody } from '@freight/contracts/rbac';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { fileTypeFromBuffer } from 'file-type';
+import { AppError, badField, notFound } from '../../lib/errors.ts';
+import { readWorkbook, sendFile, sendXlsx } from '../../lib/xlsx.ts';
+import { currentUser, type RequestUser } from '../../plugins/context.ts';
+import { canSeeOrganisation, organisationScope, parentOptions } from '../customers/service.ts';
+import {
+  addressTemplate,
+  defaultPickup,
+  deleteAddress,
+  insertAddresses,
+  listAddresses,
+  placesOfZip,
+  readAddressSheet,
+  saveAddress,
+  setDefaultPickup,
+  visibleAddress,
+} from './service.ts';
+
+/** The book's own page, and the quote form that fills its addresses from the book. */
+const READERS = ['/addressmanagement', '/mail'];
+/** The ZIP and warehouse lookups also serve the order payment page, where addresses are corrected. */
+const LOOKUPS = [...READERS, '/addAddress'];
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+
+  /**
+   * Whose book a write goes to: the named organisation if the caller's scope covers it, else the
+   * caller's own. Staff belong to none, so they must name one.
+   */
+  async function bookOwner(user: RequestUser, organisationId: number | undefined): Promise<number> {
+    if (organisationId) {
+      const scope = await organisationScope(db, user);
+      if (!(await canSeeOrganisation(db, scope, organisationId)))
+        throw badField('organisationId', 'customers.parentNotVisible');
+      return organisationId;
+    }
+    if (!user.organisationId) throw badField('organisationId', 'addresses.organisationRequired');
+    return user.organisationId;
+  }
+
+  async function visible(user: RequestUser, id: number) {
+    const row = await visibleAddress(db, await organisationScope(db, user), id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  app.post(
+    '/admin/address/list',
+    { config: { permission: READERS }, schema: { tags: ['addresses'], body: addressListQuery } },
+    async (request) => {
+      const me = currentUser(request);
+      const { page, limit, ...filter } = request.body;
+      const { list, total } = await listAddresses(db, await organisationScope(db, me), filter, {
+        page,
+        limit,
+      });
+      return { list, total, page, limit };
+    },
+  );
+
+  app.post(
+    '/admin/address/save',
+    {
+      config: { permission: 'address:save', audit: 'address.save' },
+      schema: { tags: ['addresses'], body: addressSaveBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id, organisationId, isDefaultPickup, saveToBook: _s, ...address } = request.body;
+      // An existing address stays in its book unless the caller names another one it may write to.
+      const current = id ? await visible(me, id) : null;
+      const owner = current && !organisationId ? current.organisationId : await bookOwner(me, organisationId);
+      const saved = await saveAddress(db, {
+        tenantId: me.tenantId,
+        organisationId: owner,
+        id,
+        userId: me.id,
+        address,
+        isDefaultPickup,
+      });
+      if (!saved) throw notFound();
+      request.auditTarget = `address:${saved}`;
+      return { id: saved };
+    },
+  );
+
+  app.post(
+    '/admin/address/delete',
+    {
+      config: { permission: 'address:delete', audit: 'address.delete' },
+      schema: { tags: ['addresses'], body: idBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const row = await visible(me, request.body.id);
+      await deleteAddress(db, me.tenantId, row.id);
+      request.auditTarget = `address:${row.id}`;
+      return null;
+    },
+  );
+
+  app.post(
+    '/admin/address/setDefault',
+    {
+      config: { permission: 'address:save', audit: 'address.setDefault' },
+      schema: { tags: ['addresses'], body: addressSetDefaultBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const row = await visible(me, request.body.id);
+      await setDefaultPickup(db, row, request.body.isDefault);
+      request.auditTarget = `address:${row.id}`;
+      return null;
+    },
+  );
+
+  /** The default pickup address the quote form starts from: the caller's own, or a visible organisation's. */
+  app.post(
+    '/admin/address/default',
+    { config: { permission: READERS }, schema: { tags: ['addresses'], body: addressDefaultBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const { organisationId } = request.body;
+      if (organisationId) {
+        const scope = await organisationScope(db, me);
+        if (!(await canSeeOrganisation(db, scope, organisationId))) throw notFound();
+        return defaultPickup(db, me.tenantId, organisationId);
+      }
+      return me.organisationId ? defaultPickup(db, me.tenantId, me.organisationId) : null;
+    },
+  );
+
+  /** Whose books the caller may write to, for the organisation choice of staff, branches and agents. */
+  app.post(
+    '/admin/address/owners',
+    { config: { permission: READERS }, schema: { tags: ['addresses'] } },
+    async (request) => {
+      const me = currentUser(request);
+      return {
+        list: await parentOptions(db, await organisationScope(db, me), ['branch', 'agent', 'customer']),
+      };
+    },
+  );
+
+  /** Multipart `file` (xlsx); `?organisationId=` names whose book (staff must). All rows go in, or none. */
+  app.post(
+    '/admin/address/import',
+    {
+      config: { permission: 'address:import', audit: 'address.import' },
+      schema: { tags: ['addresses'], querystring: addressImportQuery },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const owner = await bookOwner(me, request.query.organisationId);
+      const file = await request.file().catch(() => undefined);
+      if (!file) throw badField('file', 'validation.fileMissing');
+      const bytes = await file.toBuffer().catch(() => null);
+      if (!bytes || file.file.truncated) throw new AppError(ResultCode.BadInput, 'error.payloadTooLarge');
+      // By content, not by name: an xlsx is a zip archive holding a workbook.
+      const type = await fileTypeFromBuffer(bytes);
+      const workbook = type?.mime === XLSX_MIME ? await readWorkbook(bytes) : null;
+      if (!workbook) throw badField('file', 'import.notXlsx');
+      const outcome = readAddressSheet(workbook, request.language);
+      if ('fileError' in outcome) throw badField('file', outcome.fileError, { max: MAX_IMPORT_ROWS });
+      if ('rows' in outcome)
+        throw new AppError(ResultCode.BadInput, 'import.failed', {}, undefined, { rows: outcome.rows });
+      await insertAddresses(db, {
+        tenantId: me.tenantId,
+        organisationId: owner,
+        userId: me.id,
+        addresses: outcome.addresses,
+      });
+      request.auditTarget = `organisation:${owner}`;
+      reply.messageKey = 'addresses.imported';
+      reply.messageParams = { count: outcome.addresses.length };
+      return { imported: outcome.addresses.length };
+    },
+  );
+
+  app.post(
+    '/admin/address/export',
+    {
+      config: { permission: '/addressmanagement', raw: true },
+      schema: { tags: ['addresses'], body: addressListQuery },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const { page: _p, limit: _l, ...filter } = request.body;
+      const { list } = await listAddresses(db, await organisationScope(db, me), filter);
+      const language = request.language;
+      const en = language === 'en-US';
+      return sendXlsx<AddressBookEntry>(
+        reply,
+        en ? 'addresses.xlsx' : '地址簿.xlsx',
+        [
+          ...ADDRESS_COLUMNS.map((c) => ({
+            header: c.label[language],
+            width: c.field === 'address1' || c.field === 'name' ? 30 : 16,
+            value: (r: AddressBookEntry) =>
+              c.field === 'addressType' ? ADDRESS_TYPE_LABELS[r.addressType][language] : r[c.field],
+          })),
+          { header: en ? 'Organisation' : '所属机构', width: 26, value: (r) => r.organisationName },
+          {
+            header: en ? 'Default pickup' : '默认提货地址',
+            value: (r) => (r.isDefaultPickup ? (en ? 'Yes' : '是') : ''),
+          },
+        ],
+        list,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/address/template',
+    { config: { permission: '/addressmanagement', raw: true }, schema: { tags: ['addresses'] } },
+    async (request, reply) => {
+      const en = request.language === 'en-US';
+      return sendFile(
+        reply,
+        en ? 'address-template.xlsx' : '地址导入模板.xlsx',
+        await addressTemplate(request.language),
+      );
+    },
+  );
+
+  /** SPEC section 7: the place of a five-digit US ZIP code, to fill city and state as it is typed. */
+  app.post(
+    '/admin/address/getListByZipcode',
+    { config: { permission: LOOKUPS }, schema: { tags: ['addresses'], body: zipLookupBody } },
+    async (request) => placesOfZip(request.body.zipcode),
+  );
+
+  /** SPEC section 7: Amazon FBA warehouses, for an address of type fba. */
+  app.post(
+    '/admin/address/getAmazonAddress',
+    { config: { permission: LOOKUPS }, schema: { tags: ['addresses'], body: fbaLookupBody } },
+    async (request) => findFbaWarehouses(request.body.keyword),
+  );
+};
+
+export default routes;

@@ -1,0 +1,392 @@
+// The package has no types of its own; programs that reach this file (the bench too) need its declaration.
+/// <reference path="./zipcodes.d.ts" />
+import {
+  ADDRESS_COLUMNS,
+  ADDRESS_TYPE_LABELS,
+  type AddressBookEntry,
+  type AddressListQuery,
+  type BookAddress,
+  MAX_IMPORT_ROWS,
+  type ZipPlace,
+} from '@freight/contracts/addresses';
+import type { Language } from '@freight/contracts/api';
+import { translate } from '@freight/contracts/messages';
+import { ADDRESS_TYPES, shipmentAddress } from '@freight/contracts/truck-shipment';
+import { localizeIssues } from '@freight/contracts/validation';
+import { and, count, desc, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import zipcodes from 'zipcodes';
+import type { DbOrTx } from '../../db/client.ts';
+import { conflict, isUniqueViolation } from '../../lib/errors.ts';
+import { importCell } from '../../lib/xlsx.ts';
+import { type OrganisationScope, organisationNames, visibleOrganisationIds } from '../customers/service.ts';
+import { addressBook } from './schema.ts';
+
+export type AddressRow = typeof addressBook.$inferSelect;
+
+/** The rows of a scope: the whole tenant for staff, the caller's subtree for everyone else. */
+function scopeCondition(db: DbOrTx, scope: OrganisationScope): SQL | undefined {
+  return and(
+    eq(addressBook.tenantId, scope.tenantId),
+    scope.kind === 'subtree'
+      ? inArray(addressBook.organisationId, visibleOrganisationIds(db, scope))
+      : undefined,
+  );
+}
+
+function listCondition(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  filter: Omit<AddressListQuery, 'page' | 'limit'>,
+) {
+  const keyword = filter.keyword ? `%${filter.keyword}%` : null;
+  return and(
+    scopeCondition(db, scope),
+    keyword
+      ? or(
+          ilike(addressBook.name, keyword),
+          ilike(addressBook.address1, keyword),
+          ilike(addressBook.city, keyword),
+          ilike(addressBook.zipcode, keyword),
+          ilike(addressBook.contact, keyword),
+          ilike(addressBook.phone, keyword),
+        )
+      : undefined,
+    filter.addressType ? eq(addressBook.addressType, filter.addressType) : undefined,
+    filter.organisationId ? eq(addressBook.organisationId, filter.organisationId) : undefined,
+  );
+}
+
+/** Rows as the API gives them: without the tenant, with the owner's name. */
+async function present(db: DbOrTx, tenantId: number, rows: AddressRow[]): Promise<AddressBookEntry[]> {
+  const names = await organisationNames(db, tenantId, [...new Set(rows.map((r) => r.organisationId))]);
+  return rows.map(({ tenantId: _t, createdBy: _c, ...r }) => ({
+    ...r,
+    organisationName: names.get(r.organisationId) ?? '',
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+/** One page of the book (or, without a page, every matching row up to an export's limit), default first. */
+export async function listAddresses(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  filter: Omit<AddressListQuery, 'page' | 'limit'>,
+  page?: { page: number; limit: number },
+) {
+  const condition = listCondition(db, scope, filter);
+  const base = db
+    .select()
+    .from(addressBook)
+    .where(condition)
+    .orderBy(desc(addressBook.isDefaultPickup), desc(addressBook.id));
+  const [rows, [total]] = await Promise.all([
+    page ? base.limit(page.limit).offset((page.page - 1) * page.limit) : base.limit(50_000),
+    db.select({ n: count() }).from(addressBook).where(condition),
+  ]);
+  return { list: await present(db, scope.tenantId, rows), total: total?.n ?? 0 };
+}
+
+/** An address the scope covers, or null: another organisation's id reveals nothing. */
+export async function visibleAddress(db: DbOrTx, scope: OrganisationScope, id: number) {
+  const [row] = await db
+    .select()
+    .from(addressBook)
+    .where(and(scopeCondition(db, scope), eq(addressBook.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Clears the organisation's default pickup mark, except on one address. */
+async function clearDefault(db: DbOrTx, tenantId: number, organisationId: number, except?: number) {
+  await db
+    .update(addressBook)
+    .set({ isDefaultPickup: false })
+    .where(
+      and(
+        eq(addressBook.tenantId, tenantId),
+        eq(addressBook.organisationId, organisationId),
+        eq(addressBook.isDefaultPickup, true),
+        except ? ne(addressBook.id, except) : undefined,
+      ),
+    );
+}
+
+/** Two callers marking defaults of one organisation at once: the unique index refuses the later one. */
+async function oneDefault<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict();
+    throw error;
+  }
+}
+
+/** Creates or updates an address; marking it the default pickup takes the mark from the others. */
+export async function saveAddress(
+  db: DbOrTx,
+  input: {
+    tenantId: number;
+    organisationId: number;
+    id?: number;
+    userId: number;
+    address: BookAddress;
+    isDefaultPickup: boolean;
+  },
+): Promise<number | null> {
+  const { tenantId, organisationId, id, address, isDefaultPickup } = input;
+  return oneDefault(() =>
+    db.transaction(async (tx) => {
+      if (isDefaultPickup) await clearDefault(tx, tenantId, organisationId, id);
+      if (id) {
+        const [row] = await tx
+          .update(addressBook)
+          .set({ ...address, organisationId, isDefaultPickup })
+          .where(and(eq(addressBook.tenantId, tenantId), eq(addressBook.id, id)))
+          .returning({ id: addressBook.id });
+        return row?.id ?? null;
+      }
+      const [row] = await tx
+        .insert(addressBook)
+        .values({ ...address, tenantId, organisationId, isDefaultPickup, createdBy: input.userId })
+        .returning({ id: addressBook.id });
+      return row?.id ?? null;
+    }),
+  );
+}
+
+export async function deleteAddress(db: DbOrTx, tenantId: number, id: number) {
+  await db.delete(addressBook).where(and(eq(addressBook.tenantId, tenantId), eq(addressBook.id, id)));
+}
+
+/** Marks an address its organisation's default pickup address (or takes the mark away). */
+export async function setDefaultPickup(db: DbOrTx, row: AddressRow, isDefault: boolean) {
+  await oneDefault(() =>
+    db.transaction(async (tx) => {
+      if (isDefault) await clearDefault(tx, row.tenantId, row.organisationId, row.id);
+      await tx
+        .update(addressBook)
+        .set({ isDefaultPickup: isDefault })
+        .where(and(eq(addressBook.tenantId, row.tenantId), eq(addressBook.id, row.id)));
+    }),
+  );
+}
+
+/** The organisation's default pickup address, or null. */
+export async function defaultPickup(
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+): Promise<AddressBookEntry | null> {
+  const rows = await db
+    .select()
+    .from(addressBook)
+    .where(
+      and(
+        eq(addressBook.tenantId, tenantId),
+        eq(addressBook.organisationId, organisationId),
+        eq(addressBook.isDefaultPickup, true),
+      ),
+    )
+    .limit(1);
+  const [entry] = await present(db, tenantId, rows);
+  return entry ?? null;
+}
+
+/** Adds imported addresses to one organisation's book in one transaction: all of them or none. */
+export async function insertAddresses(
+  db: DbOrTx,
+  input: { tenantId: number; organisationId: number; userId: number; addresses: BookAddress[] },
+) {
+  await db.transaction(async (tx) => {
+    // Batches keep each statement's parameter count well under PostgreSQL's limit.
+    for (let i = 0; i < input.addresses.length; i += 500) {
+      await tx.insert(addressBook).values(
+        input.addresses.slice(i, i + 500).map((address) => ({
+          ...address,
+          tenantId: input.tenantId,
+          organisationId: input.organisationId,
+          createdBy: input.userId,
+        })),
+      );
+    }
+  });
+}
+
+/* ---------- lookups of SPEC section 7 ---------- */
+
+/** The place of a five-digit US ZIP code; an unknown code gives an empty list. */
+export function placesOfZip(zipcode: string): ZipPlace[] {
+  const found = zipcodes.lookup(zipcode);
+  if (found?.country !== 'US') return [];
+  return [{ zipcode: found.zip, city: found.city, state: found.state, country: 'US' }];
+}
+
+/* ---------- spreadsheets ---------- */
+
+const XLSX_TEXT = '@';
+
+/** The import template: a text-formatted header row in the caller's language, and a sheet of notes. */
+export async function addressTemplate(language: Language): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(language === 'en-US' ? 'Addresses' : '地址');
+  sheet.columns = ADDRESS_COLUMNS.map((c) => ({
+    header: c.label[language],
+    key: c.field,
+    width: c.field === 'address1' || c.field === 'name' ? 30 : 16,
+    // Text cells keep ZIP codes' leading zeros and times as typed.
+    style: { numFmt: XLSX_TEXT },
+  }));
+  sheet.getRow(1).font = { bold: true };
+  const notes = workbook.addWorksheet(language === 'en-US' ? 'Notes' : '填写说明');
+  notes.columns = [{ width: 24 }, { width: 80 }];
+  const en = language === 'en-US';
+  const rows: [string, string][] = [
+    [en ? 'Column' : '列', en ? 'How to fill it' : '填写说明'],
+    [ADDRESS_COLUMNS[3]?.label[language] ?? '', en ? 'Five digits, such as 92551' : '5 位数字,如 92551'],
+    [ADDRESS_COLUMNS[5]?.label[language] ?? '', en ? 'Two-letter code, such as CA' : '两位字母州代码,如 CA'],
+    [
+      ADDRESS_COLUMNS[6]?.label[language] ?? '',
+      en ? 'Two letters; US when empty' : '两位字母国家代码,留空为 US',
+    ],
+    [ADDRESS_COLUMNS[8]?.label[language] ?? '', en ? 'Digits; 1 when empty' : '数字,留空为 1'],
+    [ADDRESS_COLUMNS[9]?.label[language] ?? '', en ? '7 to 15 digits' : '7 到 15 位数字'],
+    [
+      `${ADDRESS_COLUMNS[11]?.label[language]} / ${ADDRESS_COLUMNS[12]?.label[language]}`,
+      en ? 'HH:mm, such as 09:00 and 17:00' : 'HH:mm,如 09:00 和 17:00',
+    ],
+    [
+      ADDRESS_COLUMNS[13]?.label[language] ?? '',
+      ADDRESS_TYPES.map((t) => `${t} (${ADDRESS_TYPE_LABELS[t][language]})`).join(', '),
+    ],
+    [
+      en ? 'All text' : '所有文字',
+      en
+        ? `English letters and digits only; at most ${MAX_IMPORT_ROWS} rows`
+        : `仅限英文和数字;最多 ${MAX_IMPORT_ROWS} 行`,
+    ],
+  ];
+  for (const row of rows) notes.addRow(row);
+  notes.getRow(1).font = { bold: true };
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** A cell read for an address field; times typed into a time-formatted cell come back as HH:mm. */
+function cellText(
+  cell: ExcelJS.Cell,
+  field: keyof BookAddress,
+): string | { error: 'formula' | 'cell' } | null {
+  const raw = cell.value;
+  if (
+    (field === 'windowStart' || field === 'windowEnd') &&
+    (raw instanceof Date || typeof raw === 'number')
+  ) {
+    // Excel stores a time as a fraction of a day; exceljs hands it over as a date on 1899-12-30 (UTC).
+    const minutes =
+      raw instanceof Date ? raw.getUTCHours() * 60 + raw.getUTCMinutes() : Math.round((raw % 1) * 24 * 60);
+    return `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  }
+  const read = importCell(cell);
+  if (!read.ok) return { error: read.reason === 'formula' ? 'formula' : 'cell' };
+  if (read.value === null) return null;
+  // A ZIP typed into a number cell loses its leading zeros (New Jersey's 08518 becomes 8518).
+  if (
+    field === 'zipcode' &&
+    typeof read.value === 'number' &&
+    Number.isInteger(read.value) &&
+    read.value < 1e5
+  )
+    return String(read.value).padStart(5, '0');
+  return String(read.value);
+}
+
+/** What an address type cell may say: the code or its name in either language. */
+const TYPE_NAMES = new Map<string, string>(
+  ADDRESS_TYPES.flatMap((t) => [
+    [t, t],
+    [ADDRESS_TYPE_LABELS[t]['zh-CN'].toLowerCase(), t],
+    [ADDRESS_TYPE_LABELS[t]['en-US'].toLowerCase(), t],
+  ]),
+);
+
+const REQUIRED_COLUMNS: readonly (keyof BookAddress)[] = [
+  'name',
+  'address1',
+  'zipcode',
+  'city',
+  'state',
+  'contact',
+  'phone',
+];
+
+export type SheetOutcome =
+  | { addresses: BookAddress[] }
+  /** A problem of the file as a whole. */
+  | { fileError: 'import.notXlsx' | 'import.empty' | 'import.tooMany' | 'addresses.templateMismatch' }
+  /** Every bad row, by the row number the spreadsheet shows. */
+  | { rows: Record<string, string> };
+
+/**
+ * Reads the first sheet of an import, checking every row with the quote form's rules. Columns are
+ * found by their header in either language, so a template downloaded in Chinese imports in English.
+ */
+export function readAddressSheet(workbook: ExcelJS.Workbook, language: Language): SheetOutcome {
+  const sheet = workbook.worksheets[0];
+  if (!sheet) return { fileError: 'import.empty' };
+  const headers = new Map<string, keyof BookAddress>();
+  for (const c of ADDRESS_COLUMNS)
+    for (const l of ['zh-CN', 'en-US'] as const) headers.set(c.label[l].toLowerCase(), c.field);
+  const columnOf = new Map<keyof BookAddress, number>();
+  sheet.getRow(1).eachCell((cell, column) => {
+    const field = headers.get(
+      String(cell.value ?? '')
+        .trim()
+        .toLowerCase(),
+    );
+    if (field && !columnOf.has(field)) columnOf.set(field, column);
+  });
+  if (REQUIRED_COLUMNS.some((f) => !columnOf.has(f))) return { fileError: 'addresses.templateMismatch' };
+  if (sheet.actualRowCount - 1 > MAX_IMPORT_ROWS) return { fileError: 'import.tooMany' };
+
+  const addresses: BookAddress[] = [];
+  const bad: Record<string, string> = {};
+  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    if (rowNumber === 1) return;
+    const values: Record<string, string> = {};
+    const problems: string[] = [];
+    for (const [field, column] of columnOf) {
+      const text = cellText(row.getCell(column), field);
+      if (text === null) continue;
+      if (typeof text === 'object') {
+        const label = ADDRESS_COLUMNS.find((c) => c.field === field)?.label[language] ?? field;
+        problems.push(
+          translate(language, text.error === 'formula' ? 'import.formula' : 'import.badCell', {
+            cell: row.getCell(column).address,
+            field: label,
+          }),
+        );
+        continue;
+      }
+      values[field] = field === 'addressType' ? (TYPE_NAMES.get(text.trim().toLowerCase()) ?? text) : text;
+    }
+    if (problems.length === 0 && Object.keys(values).length === 0) return;
+    const parsed = shipmentAddress.safeParse(values);
+    if (!parsed.success) {
+      // Named as `address.<field>`, so the messages say "address name" rather than a person's name.
+      const issues = parsed.error.issues.map((i) => ({ ...i, path: ['address', ...i.path] }));
+      problems.push(...localizeIssues(issues, language).map((f) => f.message));
+    }
+    if (problems.length > 0) {
+      bad[String(rowNumber)] = problems.join('; ');
+      return;
+    }
+    if (parsed.success) {
+      const { saveToBook: _s, ...address } = parsed.data;
+      addresses.push(address);
+    }
+  });
+  if (Object.keys(bad).length > 0) return { rows: bad };
+  if (addresses.length === 0) return { fileError: 'import.empty' };
+  return { addresses };
+}

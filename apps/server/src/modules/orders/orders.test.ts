@@ -1,0 +1,559 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  badFields,
+  call,
+  createTenant,
+  createTestApp,
+  signInAs,
+  type TestContext,
+  type TestTenant,
+} from '../../../test/helpers.ts';
+import { notices, truckQuotes } from '../../db/schema.ts';
+import { ensureAccount, findAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
+import { findUserByEmail } from '../auth/service.ts';
+import { savePriceLevel } from '../customers/service.ts';
+
+let ctx: TestContext;
+let t: TestTenant;
+let other: TestTenant;
+const tokens: Record<string, string> = {};
+const orgs: Record<string, number> = {};
+let productA: number;
+let productB: number;
+
+const post = (url: string, body: unknown, who: string, tenant = t) =>
+  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
+const ok = async (url: string, body: unknown, who: string) => {
+  const res = await post(url, body, who);
+  expect(res.json(), url).toMatchObject({ code: 200 });
+  return res.json().data;
+};
+
+const address = (zipcode: string, state: string, city: string) => ({
+  name: 'Warehouse',
+  address1: '100 Main St',
+  zipcode,
+  city,
+  state,
+  contact: 'Pat Lee',
+  phone: '2135550100',
+  email: 'dock@example.com',
+});
+
+const shipment = (extra: Record<string, unknown> = {}) => ({
+  mode: 'LTL',
+  pickup: address('90001', 'CA', 'Los Angeles'),
+  delivery: address('75201', 'TX', 'Dallas'),
+  quoteDate: '2026-11-23',
+  lines: [
+    {
+      name: 'Auto parts',
+      quantity: 40,
+      palletCount: 2,
+      length: 48,
+      width: 40,
+      height: 48,
+      totalWeight: 800,
+      freightClass: '70',
+    },
+  ],
+  accessorials: ['liftgate_delivery'],
+  ...extra,
+});
+
+/** Reads the NDJSON stream of a quote's prices. */
+async function rate(quoteId: number, who: string) {
+  const res = await post('/api/admin/quotation/rates', { id: quoteId }, who);
+  expect(res.headers['content-type']).toContain('application/x-ndjson');
+  return res.body
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+async function quoteFor(who: string, body: Record<string, unknown> = shipment()) {
+  const { id } = await ok('/api/admin/quotation/save', body, who);
+  return id as number;
+}
+
+async function balanceOf(org: string) {
+  const account = await ensureAccount(ctx.database.db, t.tenant.id, orgs[org] as number, 'truck');
+  return (await findAccount(ctx.database.db, t.tenant.id, account.id))?.balance;
+}
+
+async function credit(org: string, cents: bigint) {
+  const account = await ensureAccount(ctx.database.db, t.tenant.id, orgs[org] as number, 'truck');
+  await moveMoney(ctx.database.db, {
+    tenantId: t.tenant.id,
+    accountId: account.id,
+    type: 'manual_adjustment',
+    amount: cents,
+    note: 'test funds',
+  });
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  t = await createTenant(ctx);
+  other = await createTenant(ctx);
+  for (const who of ['admin', 'branch', 'agent', 'customer', 'direct'] as const) {
+    tokens[who] = await signInAs(ctx, t, who);
+    const user = await findUserByEmail(ctx.database.db, t.tenant.id, t.email(who));
+    if (user?.organisationId) orgs[who] = user.organisationId;
+  }
+  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
+
+  const product = async (code: string, transitDaysMax: number) =>
+    (
+      await ok(
+        '/api/admin/product/save',
+        {
+          code,
+          name: code,
+          nameEn: code,
+          carrier: `${code} Lines`,
+          mode: 'LTL',
+          transitDaysMin: 1,
+          transitDaysMax,
+        },
+        'admin',
+      )
+    ).id as number;
+  productA = await product('LTL-A', 5);
+  productB = await product('LTL-B', 3);
+  for (const [productId, base] of [
+    [productA, 1],
+    [productB, 2],
+  ] as const) {
+    await ok(
+      '/api/admin/product/saveTerms',
+      {
+        id: productId,
+        accessorialFees: { liftgate_delivery: '75.00', residential_delivery: '60.00' },
+        insuranceRatePercent: '0.30',
+        minimumPremium: '25.00',
+        deductible: '100.00',
+      },
+      'admin',
+    );
+    await ok(
+      '/api/admin/freightRule/lane/save',
+      {
+        productId,
+        origin: '900-935',
+        destination: 'TX',
+        ltl: {
+          breaks: [0, 500, 1000],
+          rates: {
+            '70': ['52.00', '45.76', '39.52'].map((r) => (Number(r) * base).toFixed(2)),
+            '125': ['70.00', '61.60', '53.20'],
+          },
+          minimumCharge: '95.00',
+          discountPercent: '65',
+          fuelPercent: '28.5',
+        },
+      },
+      'admin',
+    );
+  }
+  // Markups down the tree: the platform sets the branch's, the branch the agent's, the agent the customer's.
+  const level = (org: string, percentBp: number, fixedCents: bigint) =>
+    savePriceLevel(ctx.database.db, {
+      tenantId: t.tenant.id,
+      organisationId: orgs[org] as number,
+      line: 'truck',
+      productKey: '',
+      markupPercentBp: percentBp,
+      markupFixedCents: fixedCents,
+      updatedBy: 1,
+    });
+  await level('branch', 1_000, 0n);
+  await level('agent', 500, 200n);
+  await level('customer', 800, 0n);
+});
+afterEach(async () => {
+  expect(await ledgerMismatches(ctx.database.db, t.tenant.id)).toEqual([]);
+});
+afterAll(() => ctx.close());
+
+describe('quoting', () => {
+  it('streams each product as it is priced, then the whole answer, with the cheapest and fastest marked', async () => {
+    const id = await quoteFor('customer');
+    const lines = await rate(id, 'customer');
+    expect(lines.map((l) => l.type)).toEqual(['result', 'result', 'done']);
+    const done = lines[2];
+    const a = done.results.find((r: any) => r.productId === productA);
+    const b = done.results.find((r: any) => r.productId === productB);
+    expect(a).toMatchObject({ ok: true, cheapest: true, fastest: false });
+    expect(b).toMatchObject({ ok: true, cheapest: false, fastest: true });
+    // Priced by hand: 800 lb of class 70 at 45.76/cwt = 366.08; 65 % off = 128.13; fuel 28.5 % = 36.52;
+    // liftgate 75.00. Cost 239.65; branch +10 %, agent +5 % and 2.00, customer +8 %, each part rounded.
+    expect(a.levels).toEqual([
+      {
+        organisationId: orgs.customer,
+        type: 'customer',
+        linehaul: 16_199,
+        fuel: 4_555,
+        accessorials: [{ code: 'liftgate_delivery', fee: 9_356 }],
+        insurance: 0,
+        total: 30_110,
+      },
+    ]);
+    // The customer sees weights and classes, never the operator's rates.
+    expect(a.breakdown.lines[0]).not.toHaveProperty('rate');
+    expect(a.breakdown).not.toHaveProperty('linehaul');
+  });
+
+  it('shows staff every level, and an agent its own and its customer’s', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const staff = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'admin');
+    const a = staff.results.find((r: any) => r.productId === productA);
+    expect(a.levels.map((l: any) => [l.type, l.total])).toEqual([
+      ['platform', 23_965],
+      ['branch', 26_361],
+      ['agent', 27_880],
+      ['customer', 30_110],
+    ]);
+    expect(a.breakdown).toMatchObject({
+      grossCharge: 36_608,
+      discount: 23_795,
+      linehaul: 12_813,
+      fuel: 3_652,
+    });
+    const agent = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'agent');
+    expect(agent.results[0].levels.map((l: any) => l.type)).toEqual(['agent', 'customer']);
+    expect((await post('/api/admin/quotation/getQuotationInfo', { id }, 'direct')).json().code).toBe(404);
+    expect(
+      (await post('/api/admin/quotation/getQuotationInfo', { id }, 'otherAdmin', other)).json().code,
+    ).toBe(404);
+  });
+
+  it('needs a new quote once the shipment changes, and refuses an expired one', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    await ok(
+      '/api/admin/quotation/saveQuotationDetail',
+      { id, ...shipment({ accessorials: [] }) },
+      'customer',
+    );
+    const info = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'customer');
+    expect(info.results).toEqual([]);
+    const stale = await post('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    expect(stale.json()).toMatchObject({ code: 409, msg: 'The shipment changed; please quote again' });
+
+    await rate(id, 'customer');
+    await ctx.database.db
+      .update(truckQuotes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(truckQuotes.tenantId, t.tenant.id), eq(truckQuotes.id, id)));
+    const expired = await post('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    expect(expired.json()).toMatchObject({ code: 409, msg: 'The quote has expired; please quote again' });
+  });
+
+  it('names each bad field of a quote and saves nothing', async () => {
+    const bad = await post(
+      '/api/admin/quotation/save',
+      shipment({ pickup: { ...address('9000', 'California', 'LA'), phone: 'x' }, lines: [] }),
+      'customer',
+    );
+    expect(bad.json().code).toBe(400);
+    expect(badFields(bad)).toEqual(
+      expect.arrayContaining(['pickup.zipcode', 'pickup.state', 'pickup.phone', 'lines']),
+    );
+    expect(bad.json().data.fields.find((f: any) => f.field === 'pickup.zipcode').message).toBe(
+      'Please enter a five-digit ZIP code',
+    );
+    // Staff quote for a customer and must say which.
+    const staff = await post('/api/admin/quotation/save', shipment(), 'admin');
+    expect(badFields(staff)).toEqual(['organisationId']);
+    const foreign = await post(
+      '/api/admin/quotation/save',
+      { ...shipment(), organisationId: orgs.direct },
+      'agent',
+    );
+    expect(badFields(foreign)).toEqual(['organisationId']);
+  });
+});
+
+describe('booking and paying', () => {
+  it('books unpaid when the funds are short, then pays once however often it is paid', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const before = await balanceOf('customer');
+    const booked = await ok(
+      '/api/admin/order/save',
+      { quoteId: id, productId: productA, customerOrderNo: 'PO-1' },
+      'customer',
+    );
+    expect(booked.status).toBe('unpaid');
+    expect(booked.payment.ok).toBe(false);
+    expect(booked.payment.message).toContain('due 301.10');
+    expect(await balanceOf('customer')).toBe(before);
+    // The quote is taken: booking it again is refused.
+    const again = await post('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    expect(again.json()).toMatchObject({ code: 409, msg: 'This quote has already been booked' });
+
+    await credit('customer', 50_000n);
+    const pays = await Promise.all(
+      Array.from({ length: 5 }, () => post('/api/admin/order/pay', { id: booked.id }, 'customer')),
+    );
+    expect(pays.map((p) => p.json().code)).toEqual([200, 200, 200, 200, 200]);
+    expect(pays.filter((p) => p.json().data.repeated === false)).toHaveLength(1);
+    expect(await balanceOf('customer')).toBe((before ?? 0n) + 50_000n - 30_110n);
+
+    const info = await ok('/api/admin/order/info', { id: booked.id }, 'customer');
+    expect(info.order).toMatchObject({
+      status: 'pending_review',
+      customerOrderNo: 'PO-1',
+      total: '301.10',
+      freight: '161.99',
+      fuel: '45.55',
+      surcharge: '93.56',
+      paid: '301.10',
+      costPrice: null,
+      agentPrice: null,
+      branchPrice: null,
+      origin: 'Los Angeles, CA 90001',
+      destination: 'Dallas, TX 75201',
+    });
+    expect(info.order.orderNo).toMatch(/^TK\d{14}$/);
+    expect(info.order.pickupCode).toMatch(/^\d{6}$/);
+    expect(info.ledger.map((e: any) => [e.type, e.amount])).toEqual([['order_payment', '-301.10']]);
+    expect(info.order.actions).toEqual(['cancel']);
+    const staff = await ok('/api/admin/order/info', { id: booked.id }, 'admin');
+    expect(staff.order).toMatchObject({ costPrice: '239.65', branchPrice: '263.61', agentPrice: '278.80' });
+    const agent = await ok('/api/admin/order/info', { id: booked.id }, 'agent');
+    expect(agent.order).toMatchObject({ costPrice: null, branchPrice: null, agentPrice: '278.80' });
+  });
+
+  it('moves an order from review to delivery by the machine, with its timeline', async () => {
+    await credit('customer', 50_000n);
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const { id: orderId, status } = await ok(
+      '/api/admin/order/save',
+      { quoteId: id, productId: productB },
+      'customer',
+    );
+    expect(status).toBe('pending_review');
+    const move = (action: string, who = 'admin', extra: Record<string, unknown> = {}) =>
+      post('/api/admin/order/transition', { id: orderId, action, ...extra }, who);
+    expect((await move('approve', 'customer')).json()).toMatchObject({
+      code: 409,
+      msg: "The order's status does not allow this action",
+    });
+    expect((await move('deliver')).json().code).toBe(409);
+    expect((await move('approve')).json().data.status).toBe('to_be_picked_up');
+
+    // Addresses may change until pickup, but not the ZIP codes that were priced.
+    const newDock = { ...address('90001', 'CA', 'Los Angeles'), address1: '200 Dock Rd' };
+    expect(
+      (await post('/api/admin/order/editAddress', { id: orderId, pickup: newDock }, 'customer')).json().code,
+    ).toBe(200);
+    const moved = await post(
+      '/api/admin/order/editAddress',
+      { id: orderId, delivery: address('77002', 'TX', 'Houston') },
+      'customer',
+    );
+    expect(badFields(moved)).toEqual(['delivery.zipcode']);
+
+    expect((await move('pickup', 'admin', { carrierInfo: 'Truck 42' })).json().data.status).toBe('picked_up');
+    const locked = await post('/api/admin/order/editAddress', { id: orderId, pickup: newDock }, 'customer');
+    expect(locked.json()).toMatchObject({ code: 409 });
+    expect((await move('depart')).json().data.status).toBe('in_transit');
+    expect(badFields(await move('track_exception'))).toEqual(['reason']);
+    expect((await move('track_exception', 'admin', { reason: 'GPS lost' })).json().data.status).toBe(
+      'track_abnormal',
+    );
+    expect((await move('resume')).json().data.status).toBe('in_transit');
+    expect((await move('deliver')).json().data.status).toBe('delivered');
+    expect((await move('cancel', 'customer')).json().code).toBe(409);
+
+    const info = await ok('/api/admin/order/info', { id: orderId }, 'customer');
+    expect(info.order).toMatchObject({ status: 'delivered', carrierInfo: 'Truck 42' });
+    expect(info.order.shipment.pickup.address1).toBe('200 Dock Rd');
+    expect(info.timeline.map((e: any) => e.action)).toEqual([
+      'book',
+      'pay',
+      'approve',
+      'edit_address',
+      'pickup',
+      'depart',
+      'track_exception',
+      'resume',
+      'deliver',
+    ]);
+  });
+
+  it('refunds a rejected order in full, with a ledger row and a notice to the customer', async () => {
+    await credit('customer', 50_000n);
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const { id: orderId } = await ok(
+      '/api/admin/order/save',
+      { quoteId: id, productId: productA },
+      'customer',
+    );
+    const before = await balanceOf('customer');
+    const rejected = await post(
+      '/api/admin/order/bulkReview',
+      { ids: [orderId], action: 'reject', reason: 'No truck' },
+      'admin',
+    );
+    expect(rejected.json().data.results).toEqual({ [orderId]: 'success' });
+    expect(await balanceOf('customer')).toBe((before ?? 0n) + 30_110n);
+    const info = await ok('/api/admin/order/info', { id: orderId }, 'customer');
+    expect(info.order).toMatchObject({ status: 'review_rejected', rejectReason: 'No truck', paid: '0.00' });
+    expect(info.ledger.map((e: any) => [e.type, e.amount])).toEqual([
+      ['refund', '301.10'],
+      ['order_payment', '-301.10'],
+    ]);
+    const customer = await findUserByEmail(ctx.database.db, t.tenant.id, t.email('customer'));
+    const [notice] = await ctx.database.db
+      .select()
+      .from(notices)
+      .where(
+        and(
+          eq(notices.tenantId, t.tenant.id),
+          eq(notices.userId, customer?.id ?? 0),
+          eq(notices.orderSn, info.order.orderNo),
+        ),
+      );
+    expect(notice?.content).toContain('301.10');
+    // Rejecting again changes nothing.
+    const twice = await post(
+      '/api/admin/order/bulkReview',
+      { ids: [orderId], action: 'reject', reason: 'x' },
+      'admin',
+    );
+    expect(twice.json().data.results[orderId]).toBe("The order's status does not allow this action");
+    expect(await balanceOf('customer')).toBe((before ?? 0n) + 30_110n);
+  });
+
+  it('lets the owner cancel before review, refunding, and keeps orders within each subtree', async () => {
+    await credit('customer', 50_000n);
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const { id: orderId } = await ok(
+      '/api/admin/order/save',
+      { quoteId: id, productId: productA },
+      'customer',
+    );
+    const before = await balanceOf('customer');
+    expect(
+      badFields(await post('/api/admin/order/transition', { id: orderId, action: 'cancel' }, 'customer')),
+    ).toEqual(['reason']);
+    const cancelled = await post(
+      '/api/admin/order/transition',
+      { id: orderId, action: 'cancel', reason: 'Plans changed' },
+      'customer',
+    );
+    expect(cancelled.json().data.status).toBe('cancelled');
+    expect(await balanceOf('customer')).toBe((before ?? 0n) + 30_110n);
+
+    const list = (who: string, body: Record<string, unknown> = {}) =>
+      post('/api/admin/order/list', { page: 1, limit: 50, ...body }, who);
+    const agentList = (await list('agent')).json().data;
+    expect(agentList.total).toBeGreaterThan(0);
+    expect(agentList.list.every((o: any) => o.organisationId === orgs.customer)).toBe(true);
+    expect((await list('direct')).json().data.total).toBe(0);
+    expect((await list('otherAdmin')).json().code).toBe(300);
+    expect(
+      (await post('/api/admin/order/list', { page: 1, limit: 50 }, 'otherAdmin', other)).json().data.total,
+    ).toBe(0);
+    expect((await post('/api/admin/order/info', { id: orderId }, 'direct')).json().code).toBe(404);
+    const cancelledOnly = (await list('admin', { status: 'cancelled' })).json().data;
+    expect(cancelledOnly.list.map((o: any) => o.id)).toContain(orderId);
+    expect(cancelledOnly.counts.cancelled).toBeGreaterThan(0);
+    expect((await list('customer', { status: 'nope' })).json().code).toBe(400);
+    // Staff need the review button to review; a customer never may.
+    expect(
+      (await post('/api/admin/order/bulkReview', { ids: [orderId], action: 'approve' }, 'customer')).json()
+        .code,
+    ).toBe(401);
+  });
+
+  it('exports the orders of a filter as xlsx', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/order/export',
+      headers: { host: t.host, accesstoken: tokens.customer ?? '', 'accept-language': 'en-US' },
+      payload: { page: 1, limit: 10 },
+    });
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+  });
+});
+
+describe('manual quotation tasks', () => {
+  it('turns an oversize shipment into a task that staff price and the customer accepts and books', async () => {
+    await credit('customer', 100_000n);
+    const big = shipment({
+      lines: [
+        {
+          name: 'Machine',
+          quantity: 1,
+          palletCount: 1,
+          length: 300,
+          width: 90,
+          height: 100,
+          totalWeight: 6000,
+        },
+      ],
+    });
+    const id = await quoteFor('customer', big);
+    const lines = await rate(id, 'customer');
+    expect(lines.at(-1).results.map((r: any) => r.reason)).toEqual(['oversize', 'oversize']);
+    const task = await ok(
+      '/api/admin/quotation/task/request',
+      { quoteId: id, note: 'Crane needed' },
+      'customer',
+    );
+    const twice = await post('/api/admin/quotation/task/request', { quoteId: id }, 'customer');
+    expect(twice.json().msg).toBe('This quote already has a manual quotation task');
+    expect(
+      (await post('/api/admin/quotation/task/action', { id: task.id, action: 'accept' }, 'customer')).json()
+        .code,
+    ).toBe(409);
+    expect(
+      (
+        await post(
+          '/api/admin/quotation/saveQuotation',
+          { id: task.id, carrier: 'Heavy Haul', linehaul: '1000.00', transitDaysMin: 3, transitDaysMax: 6 },
+          'customer',
+        )
+      ).json().code,
+    ).toBe(401);
+    await ok(
+      '/api/admin/quotation/saveQuotation',
+      {
+        id: task.id,
+        carrier: 'Heavy Haul',
+        linehaul: '1000.00',
+        fuel: '200.00',
+        transitDaysMin: 3,
+        transitDaysMax: 6,
+      },
+      'admin',
+    );
+    const seen = await ok('/api/admin/quotation/task/info', { id: task.id }, 'customer');
+    // 1,000 and 200 marked up +10 %, +5 % and 2.00, +8 %: 1,249.56 and 249.48.
+    expect(seen.task.result.levels).toEqual([
+      expect.objectContaining({ type: 'customer', linehaul: 124_956, fuel: 24_948, total: 149_904 }),
+    ]);
+    await ok('/api/admin/quotation/task/action', { id: task.id, action: 'accept' }, 'customer');
+    const booked = await ok('/api/admin/order/save', { quoteId: id, taskId: task.id }, 'customer');
+    expect(booked.status).toBe('pending_review');
+    const info = await ok('/api/admin/quotation/task/info', { id: task.id }, 'admin');
+    expect(info.task.status).toBe('booked');
+    expect(info.history.map((h: any) => h.toStatus)).toEqual(['pending', 'priced', 'accepted', 'booked']);
+  });
+
+  it('refuses to open a task for a shipment the tables price', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const res = await post('/api/admin/quotation/task/request', { quoteId: id }, 'customer');
+    expect(res.json()).toMatchObject({ code: 409 });
+  });
+});

@@ -1,0 +1,278 @@
+import { translate } from '@freight/contracts/messages';
+import { formatMoney } from '@freight/contracts/money';
+import {
+  type OrderAction,
+  orderBulkReviewBody,
+  orderEditAddressBody,
+  orderFileBody,
+  orderIdBody,
+  orderListQuery,
+  orderSaveBody,
+  orderTransitionBody,
+} from '@freight/contracts/truck-orders';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError, forbidden } from '../../lib/errors.ts';
+import { sendXlsx } from '../../lib/xlsx.ts';
+import { currentUser, type RequestUser } from '../../plugins/context.ts';
+import { available, ensureAccount } from '../accounts/service.ts';
+import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../quotes/service.ts';
+import {
+  attachOrderFile,
+  bookOrder,
+  editAddresses,
+  exportOrders,
+  ledgerOfOrder,
+  listOrders,
+  orderForCaller,
+  orderTimeline,
+  payOrder,
+  transitionOrder,
+  visibleOrder,
+} from './service.ts';
+
+const ORDER_PAGES = ['/orderList', '/orderInfo', '/addAddress', '/order45Pay'];
+const BOOK_PAGES = ['/mail', '/quoteList', '/quotationList'];
+
+/** The button a staff member needs for each action; owners are bound by the status machine alone. */
+function requiredButton(action: OrderAction, staff: boolean): string | null {
+  if (action === 'cancel') return 'order:cancel';
+  if (!staff || action === 'pay') return null;
+  return action === 'approve' || action === 'reject' ? 'order:review' : 'order:update';
+}
+
+function checkButton(me: RequestUser, action: OrderAction) {
+  const button = requiredButton(action, me.identity === 'employee');
+  if (button && !me.grants.has(button)) throw forbidden();
+}
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+
+  /** `order/save`: books a priced product of a quote (or an accepted manual quotation), then pays it. */
+  app.post(
+    '/admin/order/save',
+    {
+      config: { permission: BOOK_PAGES, audit: 'order.book' },
+      schema: { tags: ['orders'], body: orderSaveBody },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const { quoteId, productId, taskId, pay, ...details } = request.body;
+      const quote = await visibleQuote(db, me, quoteId);
+      const { result, task } = await bookableResult(db, me, quote, { productId, taskId });
+      const order = await db.transaction(async (tx) => {
+        // The quote (or task) is taken by this booking, once: a double click books one order.
+        if (!(await markQuoteBooked(tx, me.tenantId, quote.id))) throw new AppError(409, 'quote.booked');
+        if (task && !(await markTaskBooked(tx, me, task))) throw new AppError(409, 'quote.taskNotAccepted');
+        return bookOrder(tx, {
+          tenantId: me.tenantId,
+          organisationId: quote.organisationId,
+          userId: me.id,
+          quoteId: quote.id,
+          taskId: task?.id ?? null,
+          shipment: quote.shipment,
+          result,
+          ...details,
+        });
+      });
+      request.auditTarget = `order:${order.orderNo}`;
+      let status = order.status;
+      let payment: { ok: boolean; message: string } | null = null;
+      if (pay) {
+        try {
+          status = (await payOrder(db, me, order)).status;
+          payment = { ok: true, message: translate(request.language, 'order.paid') };
+        } catch (error) {
+          // The order is booked either way; without the funds it waits, unpaid, to be paid or cancelled.
+          if (!(error instanceof AppError) || error.key !== 'order.insufficientFunds') throw error;
+          payment = { ok: false, message: translate(request.language, error.key, error.params) };
+        }
+      }
+      reply.messageKey = status === 'unpaid' ? 'order.bookedUnpaid' : 'order.booked';
+      return { id: order.id, orderNo: order.orderNo, status, payment };
+    },
+  );
+
+  /** Order payment (`/addAddress`, `/order45Pay`): pays an unpaid order from the truck balance. */
+  app.post(
+    '/admin/order/pay',
+    {
+      config: { permission: ORDER_PAGES, audit: 'order.pay' },
+      schema: { tags: ['orders'], body: orderIdBody },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const order = await visibleOrder(db, me, request.body.id);
+      const { repeated, status } = await payOrder(db, me, order);
+      request.auditTarget = `order:${order.orderNo}`;
+      reply.messageKey = repeated ? 'order.alreadyPaid' : 'order.paid';
+      return { id: order.id, status, repeated };
+    },
+  );
+
+  /** What the payment page shows: the order and the truck account that pays it. */
+  app.post(
+    '/admin/order/payInfo',
+    { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderIdBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const order = await visibleOrder(db, me, request.body.id);
+      const account = await ensureAccount(db, me.tenantId, order.organisationId, 'truck');
+      return {
+        order: orderForCaller(order, me),
+        account: {
+          balance: formatMoney(account.balance),
+          creditLimit: formatMoney(account.creditLimit),
+          frozen: formatMoney(account.frozen),
+          available: formatMoney(available(account)),
+          status: account.status,
+        },
+      };
+    },
+  );
+
+  /** `order/info`: the whole order, its timeline and the ledger rows that name it. */
+  app.post(
+    '/admin/order/info',
+    { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderIdBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const order = await visibleOrder(db, me, request.body.id);
+      const [timeline, ledger] = await Promise.all([
+        orderTimeline(db, me.tenantId, order.id),
+        ledgerOfOrder(db, order),
+      ]);
+      return {
+        order: orderForCaller(order, me),
+        timeline: timeline.map(({ tenantId: _t, ...e }) => e),
+        ledger,
+      };
+    },
+  );
+
+  app.post(
+    '/admin/order/list',
+    { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderListQuery } },
+    async (request) => {
+      const me = currentUser(request);
+      const { rows, total, counts } = await listOrders(db, me, request.body);
+      return {
+        list: rows.map((o) => orderForCaller(o, me)),
+        total,
+        counts,
+        page: request.body.page,
+        limit: request.body.limit,
+      };
+    },
+  );
+
+  app.post(
+    '/admin/order/export',
+    { config: { permission: 'order:export', raw: true }, schema: { tags: ['orders'], body: orderListQuery } },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const t = (key: string) => translate(request.language, key as never);
+      const rows = (await exportOrders(db, me, request.body)).map((o) => orderForCaller(o, me));
+      type Row = (typeof rows)[number];
+      const staff = me.identity === 'employee';
+      const columns: { header: string; value: (o: Row) => string | number | null; width?: number }[] = [
+        { header: t('orderField.orderNo'), value: (o) => o.orderNo, width: 22 },
+        { header: t('orderField.customerOrderNo'), value: (o) => o.customerOrderNo },
+        { header: t('orderField.queryCode'), value: (o) => o.queryCode },
+        { header: t('orderField.status'), value: (o) => t(`orderStatus.${o.status}`) },
+        { header: t('orderField.mode'), value: (o) => o.mode, width: 8 },
+        { header: t('orderField.carrier'), value: (o) => o.carrier },
+        { header: t('orderField.origin'), value: (o) => o.origin, width: 28 },
+        { header: t('orderField.destination'), value: (o) => o.destination, width: 28 },
+        { header: t('orderField.freight'), value: (o) => o.freight },
+        { header: t('orderField.fuel'), value: (o) => o.fuel },
+        { header: t('orderField.surcharge'), value: (o) => o.surcharge },
+        { header: t('orderField.premium'), value: (o) => o.premium },
+        { header: t('orderField.total'), value: (o) => o.total },
+        ...(staff ? [{ header: t('orderField.costPrice'), value: (o: Row) => o.costPrice }] : []),
+        { header: t('orderField.agentPrice'), value: (o) => o.agentPrice },
+        { header: t('orderField.branchPrice'), value: (o) => o.branchPrice },
+        { header: t('orderField.createdAt'), value: (o) => o.createdAt.toISOString(), width: 24 },
+      ];
+      return sendXlsx(reply, 'truck-orders.xlsx', columns, rows);
+    },
+  );
+
+  app.post(
+    '/admin/order/transition',
+    {
+      config: { permission: ORDER_PAGES, audit: 'order.transition' },
+      schema: { tags: ['orders'], body: orderTransitionBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id, action, reason, carrierInfo } = request.body;
+      checkButton(me, action);
+      const order = await visibleOrder(db, me, id);
+      const status = await transitionOrder(db, me, order, action, reason, carrierInfo);
+      request.auditTarget = `order:${order.orderNo}`;
+      return { id, status };
+    },
+  );
+
+  /** Staff approve or reject many orders at once; each succeeds or fails on its own. */
+  app.post(
+    '/admin/order/bulkReview',
+    {
+      config: { permission: 'order:review', audit: 'order.bulkReview' },
+      schema: { tags: ['orders'], body: orderBulkReviewBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      if (me.identity !== 'employee') throw forbidden();
+      const { ids, action, reason } = request.body;
+      const results: Record<string, string> = {};
+      for (const id of [...new Set(ids)]) {
+        try {
+          const order = await visibleOrder(db, me, id);
+          await transitionOrder(db, me, order, action, reason);
+          results[id] = 'success';
+        } catch (error) {
+          results[id] =
+            error instanceof AppError ? translate(request.language, error.key, error.params) : String(error);
+        }
+      }
+      request.auditTarget = `orders:${ids.length}`;
+      return { results };
+    },
+  );
+
+  /** `order/editAddress`: the addresses of an order not yet picked up. */
+  app.post(
+    '/admin/order/editAddress',
+    {
+      config: { permission: ORDER_PAGES, audit: 'order.editAddress' },
+      schema: { tags: ['orders'], body: orderEditAddressBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const order = await visibleOrder(db, me, request.body.id);
+      await editAddresses(db, me, order, request.body);
+      request.auditTarget = `order:${order.orderNo}`;
+      return { id: order.id };
+    },
+  );
+
+  /** Attaches an uploaded document (the upload call returns its URL) to an order. */
+  app.post(
+    '/admin/order/file',
+    {
+      config: { permission: ORDER_PAGES, audit: 'order.file' },
+      schema: { tags: ['orders'], body: orderFileBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const order = await visibleOrder(db, me, request.body.id);
+      await attachOrderFile(db, me, order, request.body.url);
+      request.auditTarget = `order:${order.orderNo}`;
+      return { id: order.id };
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,490 @@
+import { randomInt } from 'node:crypto';
+import { languageFromLocale } from '@freight/contracts/api';
+import { translate } from '@freight/contracts/messages';
+import { formatMoney } from '@freight/contracts/money';
+import {
+  ADDRESS_EDITABLE,
+  type OrderAction,
+  type OrderListQuery,
+  type OrderStatus,
+  orderMachine,
+  REASONED_ACTIONS,
+  REFUNDING_ACTIONS,
+} from '@freight/contracts/truck-orders';
+import { type PriceLevel, type QuoteResult, visibleLevels } from '@freight/contracts/truck-quotes';
+import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
+import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { badField, conflict, notFound } from '../../lib/errors.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import {
+  available,
+  ensureAccount,
+  InsufficientFundsError,
+  listLedger,
+  moveMoney,
+} from '../accounts/service.ts';
+import { findUser } from '../auth/service.ts';
+import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { nextSerial } from '../numbering/service.ts';
+import { truckOrderEvents, truckOrders } from './schema.ts';
+
+export type OrderRow = typeof truckOrders.$inferSelect;
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+
+const isStaff = (caller: Pick<RequestUser, 'identity'>) => caller.identity === 'employee';
+
+/** Letters and digits that cannot be misread for one another when spoken or typed. */
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** A short code the shipper gives to look an order up. */
+const queryCode = () =>
+  Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+/** The codes the driver asks for at pickup and at delivery. */
+const sixDigits = () => String(randomInt(1_000_000)).padStart(6, '0');
+
+const place = (a: ShipmentAddress) => `${a.city}, ${a.state} ${a.zipcode}`;
+
+export interface BookInput {
+  tenantId: number;
+  organisationId: number;
+  userId: number;
+  quoteId: number | null;
+  taskId: number | null;
+  shipment: Shipment;
+  result: Extract<QuoteResult, { ok: true }>;
+  customerOrderNo: string;
+  orderType: 'regular' | 'return';
+  shippingNote: string;
+  receivingNote: string;
+  extraNote: string;
+}
+
+/** The customer's level of a price chain, and the branch's and agent's where the chain has them. */
+function levelPrices(levels: readonly PriceLevel[]) {
+  const customer = levels[levels.length - 1] as PriceLevel;
+  const of = (type: PriceLevel['type']) => {
+    const level = levels.find((l) => l.type === type);
+    return level ? BigInt(level.total) : null;
+  };
+  return {
+    customer,
+    branchPrice: of('branch'),
+    agentPrice: of('agent'),
+    cost: BigInt(levels[0]?.total ?? 0),
+  };
+}
+
+/** Creates an unpaid order from a priced quote result; the shipment and the prices are snapshots. */
+export async function bookOrder(db: DbOrTx, input: BookInput): Promise<OrderRow> {
+  const { customer, branchPrice, agentPrice, cost } = levelPrices(input.result.levels);
+  const orderNo = await nextSerial(db, input.tenantId, 'TK');
+  const [row] = await db
+    .insert(truckOrders)
+    .values({
+      tenantId: input.tenantId,
+      orderNo,
+      customerOrderNo: input.customerOrderNo,
+      queryCode: queryCode(),
+      organisationId: input.organisationId,
+      userId: input.userId,
+      quoteId: input.quoteId,
+      taskId: input.taskId,
+      productId: input.result.productId || null,
+      carrier: input.result.carrier,
+      mode: input.shipment.mode,
+      status: 'unpaid',
+      orderType: input.orderType,
+      shipment: input.shipment,
+      quote: input.result,
+      levels: input.result.levels,
+      total: BigInt(customer.total),
+      freight: BigInt(customer.linehaul),
+      fuel: BigInt(customer.fuel),
+      surcharge: BigInt(customer.accessorials.reduce((s, a) => s + a.fee, 0)),
+      premium: BigInt(customer.insurance),
+      insuredAmount: BigInt(input.result.breakdown.insurance?.insuredValue ?? 0),
+      costPrice: cost,
+      branchPrice,
+      agentPrice,
+      origin: place(input.shipment.pickup),
+      destination: place(input.shipment.delivery),
+      transitDaysMin: input.result.transitDaysMin,
+      transitDaysMax: input.result.transitDaysMax,
+      pickupCode: sixDigits(),
+      deliveryCode: sixDigits(),
+      shippingNote: input.shippingNote,
+      receivingNote: input.receivingNote,
+      extraNote: input.extraNote,
+    })
+    .returning();
+  const order = row as OrderRow;
+  await addEvent(db, order, 'book', null, 'unpaid', input.userId, '');
+  return order;
+}
+
+async function addEvent(
+  db: DbOrTx,
+  order: Pick<OrderRow, 'tenantId' | 'id'>,
+  action: OrderAction | 'book' | 'edit_address' | 'upload_file',
+  from: OrderStatus | null,
+  to: OrderStatus | null,
+  actorId: number | null,
+  note: string,
+) {
+  await db.insert(truckOrderEvents).values({
+    tenantId: order.tenantId,
+    orderId: order.id,
+    action,
+    fromStatus: from,
+    toStatus: to,
+    actorId,
+    note,
+  });
+}
+
+export async function findOrder(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(truckOrders)
+    .where(and(eq(truckOrders.tenantId, tenantId), eq(truckOrders.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** An order the caller may see (its organisation's or one below; staff see all), or 404. */
+export async function visibleOrder(db: DbOrTx, caller: Caller, id: number): Promise<OrderRow> {
+  const order = await findOrder(db, caller.tenantId, id);
+  if (!order) throw notFound();
+  const scope = await organisationScope(db, caller);
+  if (!(await canSeeOrganisation(db, scope, order.organisationId))) throw notFound();
+  return order;
+}
+
+/**
+ * Pays an unpaid order from its organisation's truck account: the status change, the debit and its
+ * ledger row commit together or not at all. Paying twice charges once; without the funds the order
+ * stays unpaid and the answer says what is available.
+ */
+export async function payOrder(
+  db: DbOrTx,
+  caller: Caller,
+  order: OrderRow,
+): Promise<{ repeated: boolean; status: OrderStatus }> {
+  const transition = orderMachine.find(order.status, 'pay', isStaff(caller) ? 'staff' : 'owner');
+  if (!transition) {
+    if (order.paidAt) return { repeated: true, status: order.status };
+    throw conflict('order.transitionRefused');
+  }
+  const account = await ensureAccount(db, order.tenantId, order.organisationId, 'truck');
+  try {
+    return await db.transaction(async (tx) => {
+      const moved = await tx
+        .update(truckOrders)
+        .set({ status: transition.to, paid: order.total, paidAt: new Date() })
+        .where(
+          and(
+            eq(truckOrders.tenantId, order.tenantId),
+            eq(truckOrders.id, order.id),
+            eq(truckOrders.status, 'unpaid'),
+          ),
+        )
+        .returning({ id: truckOrders.id });
+      // A concurrent payment got there first: that one charged, this one changes nothing.
+      if (moved.length === 0) return { repeated: true, status: transition.to };
+      if (order.total > 0n)
+        await moveMoney(tx, {
+          tenantId: order.tenantId,
+          accountId: account.id,
+          type: 'order_payment',
+          amount: -order.total,
+          refType: 'truck_order',
+          refId: order.orderNo,
+          operatorId: caller.id,
+          note: order.orderNo,
+          idempotencyKey: `truck-order-pay:${order.id}`,
+        });
+      await addEvent(tx, order, 'pay', 'unpaid', transition.to, caller.id, formatMoney(order.total));
+      return { repeated: false, status: transition.to };
+    });
+  } catch (error) {
+    if (!(error instanceof InsufficientFundsError)) throw error;
+    const fresh = await ensureAccount(db, order.tenantId, order.organisationId, 'truck');
+    throw conflict('order.insufficientFunds', {
+      available: formatMoney(available(fresh)),
+      total: formatMoney(order.total),
+    });
+  }
+}
+
+/**
+ * Moves an order by the status machine. Rejecting or cancelling a paid order refunds what was paid,
+ * in the same transaction; the customer gets a notice of a rejection, a cancellation by staff and a
+ * delivery.
+ */
+export async function transitionOrder(
+  db: DbOrTx,
+  caller: Caller,
+  order: OrderRow,
+  action: OrderAction,
+  reason: string,
+  carrierInfo?: string,
+): Promise<OrderStatus> {
+  if (action === 'pay') return (await payOrder(db, caller, order)).status;
+  const transition = orderMachine.find(order.status, action, isStaff(caller) ? 'staff' : 'owner');
+  if (!transition) throw conflict('order.transitionRefused');
+  if (REASONED_ACTIONS.includes(action) && !reason) throw badField('reason', 'order.reasonRequired');
+  const refund = REFUNDING_ACTIONS.includes(action) && order.paid > 0n ? order.paid : 0n;
+  return db.transaction(async (tx) => {
+    const moved = await tx
+      .update(truckOrders)
+      .set({
+        status: transition.to,
+        ...(refund > 0n ? { paid: 0n } : {}),
+        ...(action === 'reject' ? { rejectReason: reason } : {}),
+        ...(carrierInfo !== undefined ? { carrierInfo } : {}),
+      })
+      .where(
+        and(
+          eq(truckOrders.tenantId, order.tenantId),
+          eq(truckOrders.id, order.id),
+          eq(truckOrders.status, order.status),
+        ),
+      )
+      .returning({ id: truckOrders.id });
+    if (moved.length === 0) throw conflict('order.transitionRefused');
+    if (refund > 0n) {
+      const account = await ensureAccount(tx, order.tenantId, order.organisationId, 'truck');
+      await moveMoney(tx, {
+        tenantId: order.tenantId,
+        accountId: account.id,
+        type: 'refund',
+        amount: refund,
+        refType: 'truck_order',
+        refId: order.orderNo,
+        operatorId: caller.id,
+        note: reason || order.orderNo,
+        idempotencyKey: `truck-order-refund:${order.id}`,
+      });
+    }
+    await addEvent(tx, order, action, order.status, transition.to, caller.id, reason);
+    if (['reject', 'cancel', 'deliver'].includes(action) && caller.id !== order.userId)
+      await noticeOwner(tx, order, transition.to, reason, refund);
+    return transition.to;
+  });
+}
+
+async function noticeOwner(db: DbOrTx, order: OrderRow, status: OrderStatus, reason: string, refund: bigint) {
+  const owner = await findUser(db, order.tenantId, order.userId);
+  if (!owner) return;
+  const language = languageFromLocale(owner.locale);
+  await createNotice(db, {
+    tenantId: order.tenantId,
+    userId: owner.id,
+    type: NoticeType.Toast,
+    title: translate(language, 'order.noticeTitle'),
+    content: translate(language, refund > 0n ? 'order.noticeRefunded' : 'order.noticeStatus', {
+      orderNo: order.orderNo,
+      status: translate(language, `orderStatus.${status}` as never),
+      reason,
+      amount: formatMoney(refund),
+    }),
+    orderType: NoticeOrderType.Order,
+    orderSn: order.orderNo,
+  });
+}
+
+/** New addresses for an order whose goods are not yet picked up. */
+export async function editAddresses(
+  db: DbOrTx,
+  caller: Caller,
+  order: OrderRow,
+  change: { pickup?: ShipmentAddress; delivery?: ShipmentAddress },
+) {
+  if (!ADDRESS_EDITABLE.includes(order.status)) throw conflict('order.addressLocked');
+  const pickup = change.pickup ?? order.shipment.pickup;
+  const delivery = change.delivery ?? order.shipment.delivery;
+  // The price was for these ZIP codes; moving either end needs a new quote.
+  if (pickup.zipcode !== order.shipment.pickup.zipcode) throw badField('pickup.zipcode', 'quote.notPriced');
+  if (delivery.zipcode !== order.shipment.delivery.zipcode)
+    throw badField('delivery.zipcode', 'quote.notPriced');
+  await db.transaction(async (tx) => {
+    const moved = await tx
+      .update(truckOrders)
+      .set({
+        shipment: { ...order.shipment, pickup, delivery },
+        origin: place(pickup),
+        destination: place(delivery),
+      })
+      .where(
+        and(
+          eq(truckOrders.tenantId, order.tenantId),
+          eq(truckOrders.id, order.id),
+          inArray(truckOrders.status, [...ADDRESS_EDITABLE]),
+        ),
+      )
+      .returning({ id: truckOrders.id });
+    if (moved.length === 0) throw conflict('order.addressLocked');
+    await addEvent(tx, order, 'edit_address', order.status, order.status, caller.id, '');
+  });
+}
+
+export async function attachOrderFile(db: DbOrTx, caller: Caller, order: OrderRow, url: string) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(truckOrders)
+      .set({ orderFileUrl: url })
+      .where(and(eq(truckOrders.tenantId, order.tenantId), eq(truckOrders.id, order.id)));
+    await addEvent(tx, order, 'upload_file', order.status, order.status, caller.id, url);
+  });
+}
+
+export async function orderTimeline(db: DbOrTx, tenantId: number, orderId: number) {
+  return db
+    .select()
+    .from(truckOrderEvents)
+    .where(and(eq(truckOrderEvents.tenantId, tenantId), eq(truckOrderEvents.orderId, orderId)))
+    .orderBy(truckOrderEvents.id);
+}
+
+const money = (cents: bigint | null) => (cents === null ? null : formatMoney(cents));
+
+/**
+ * An order as the caller may see it: staff see every level's price; an agent or branch sees its own
+ * price and those below it; a customer sees only what it pays.
+ */
+export function orderForCaller(order: OrderRow, caller: Caller) {
+  const staff = isStaff(caller);
+  const levels = staff ? order.levels : visibleLevels(order.levels, caller.organisationId);
+  const sees = (type: PriceLevel['type']) => levels.some((l) => l.type === type);
+  const { tenantId: _t, quote, levels: _l, ...rest } = order;
+  return {
+    ...rest,
+    total: money(order.total),
+    freight: money(order.freight),
+    fuel: money(order.fuel),
+    surcharge: money(order.surcharge),
+    premium: money(order.premium),
+    insuredAmount: money(order.insuredAmount),
+    paid: money(order.paid),
+    costPrice: staff ? money(order.costPrice) : null,
+    branchPrice: sees('branch') ? money(order.branchPrice) : null,
+    agentPrice: sees('agent') ? money(order.agentPrice) : null,
+    customerPrice: money(order.total),
+    accessorials: (levels[levels.length - 1]?.accessorials ?? []).map((a) => ({
+      code: a.code,
+      fee: formatMoney(BigInt(a.fee)),
+    })),
+    serviceLevel: quote.serviceLevel,
+    productName: quote.name,
+    productNameEn: quote.nameEn,
+    lines: quote.ok ? quote.breakdown.lines.map(({ rate: _r, charge: _c, ...line }) => line) : [],
+    actions: orderMachine.actions(order.status, staff ? 'staff' : 'owner'),
+  };
+}
+
+function listCondition(
+  db: DbOrTx,
+  caller: Caller,
+  scope: Awaited<ReturnType<typeof organisationScope>>,
+  q: OrderListQuery,
+) {
+  const keyword = q.keyword ? `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  return and(
+    eq(truckOrders.tenantId, caller.tenantId),
+    scope.kind === 'subtree'
+      ? inArray(truckOrders.organisationId, visibleOrganisationIds(db, scope))
+      : undefined,
+    keyword
+      ? or(
+          ilike(truckOrders.orderNo, keyword),
+          ilike(truckOrders.customerOrderNo, keyword),
+          ilike(truckOrders.queryCode, keyword),
+          ilike(truckOrders.carrier, keyword),
+          ilike(truckOrders.origin, keyword),
+          ilike(truckOrders.destination, keyword),
+        )
+      : undefined,
+    q.status ? eq(truckOrders.status, q.status) : undefined,
+    q.mode ? eq(truckOrders.mode, q.mode) : undefined,
+    q.productId ? eq(truckOrders.productId, q.productId) : undefined,
+    q.organisationId ? eq(truckOrders.organisationId, q.organisationId) : undefined,
+    q.orderType ? eq(truckOrders.orderType, q.orderType) : undefined,
+    q.from ? gte(truckOrders.createdAt, new Date(`${q.from}T00:00:00Z`)) : undefined,
+    q.to ? lt(truckOrders.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000)) : undefined,
+  );
+}
+
+export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery) {
+  const scope = await organisationScope(db, caller);
+  const condition = listCondition(db, caller, scope, q);
+  const [rows, [total], byStatus] = await Promise.all([
+    db
+      .select()
+      .from(truckOrders)
+      .where(condition)
+      .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
+    db.select({ n: count() }).from(truckOrders).where(condition),
+    db
+      .select({ status: truckOrders.status, n: count() })
+      .from(truckOrders)
+      .where(listCondition(db, caller, scope, { ...q, status: undefined }))
+      .groupBy(truckOrders.status),
+  ]);
+  return {
+    rows,
+    total: total?.n ?? 0,
+    counts: Object.fromEntries(byStatus.map((s) => [s.status, s.n])),
+  };
+}
+
+/** Every order of a filter, newest first, for the export (capped so a file stays openable). */
+export async function exportOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, max = 50_000) {
+  const scope = await organisationScope(db, caller);
+  return db
+    .select()
+    .from(truckOrders)
+    .where(listCondition(db, caller, scope, q))
+    .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
+    .limit(max);
+}
+
+/** Orders and revenue by status and period for the dashboards, over the caller's visible orders. */
+export async function orderStats(db: DbOrTx, caller: Caller, since: Date) {
+  const scope = await organisationScope(db, caller);
+  const condition = and(
+    eq(truckOrders.tenantId, caller.tenantId),
+    scope.kind === 'subtree'
+      ? inArray(truckOrders.organisationId, visibleOrganisationIds(db, scope))
+      : undefined,
+    gte(truckOrders.createdAt, since),
+  );
+  return db
+    .select({
+      status: truckOrders.status,
+      day: sql<string>`to_char(${truckOrders.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+      n: count(),
+      revenue: sql<string>`coalesce(sum(${truckOrders.paid}), 0)::text`,
+    })
+    .from(truckOrders)
+    .where(condition)
+    .groupBy(truckOrders.status, sql`2`);
+}
+
+/** The ledger rows that name this order: its payment, refunds, surcharges. */
+export async function ledgerOfOrder(db: DbOrTx, order: OrderRow) {
+  const { list } = await listLedger(
+    db,
+    order.tenantId,
+    null,
+    { line: 'truck', organisationId: order.organisationId, reference: order.orderNo },
+    null,
+  );
+  return list.map((e) => ({
+    ...e,
+    amount: formatMoney(e.amount),
+    balanceAfter: formatMoney(e.balanceAfter),
+  }));
+}

@@ -1,0 +1,271 @@
+import {
+  saveQuotationBody,
+  TASK_STATUSES,
+  taskActionBody,
+  taskListQuery,
+  taskRequestBody,
+} from '@freight/contracts/truck-quotes';
+import { ACCESSORIALS, FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
+import {
+  ADDRESS_TYPES,
+  PALLET_TYPES,
+  quoteDetailBody,
+  quoteIdBody,
+  quoteListQuery,
+  quoteLocationBody,
+  quoteSaveBody,
+} from '@freight/contracts/truck-shipment';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { badField, forbidden } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/context.ts';
+import { organisationScope, parentOptions } from '../customers/service.ts';
+import {
+  actOnTask,
+  createQuote,
+  isStaff,
+  listQuotes,
+  listTasks,
+  priceQuote,
+  priceTask,
+  quoteForCaller,
+  quoteOrganisation,
+  replaceShipment,
+  requestTask,
+  resultForCaller,
+  taskForCaller,
+  taskHistory,
+  visibleQuote,
+  visibleTask,
+} from './service.ts';
+
+/** Pages from which quotes are asked for and read. */
+const QUOTE_PAGES = ['/mail', '/quoteList'];
+const TASK_PAGES = ['/quotationList', '/mail', '/quoteList'];
+
+const dayStart = (date?: string) => (date ? new Date(`${date}T00:00:00Z`) : undefined);
+const dayAfter = (date?: string) =>
+  date ? new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000) : undefined;
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+
+  /** `quotation/getQuotationBaseInfo`: the choices of the quote form. */
+  app.post(
+    '/admin/quotation/getQuotationBaseInfo',
+    { config: { permission: QUOTE_PAGES }, schema: { tags: ['quotes'] } },
+    async () => ({
+      accessorials: ACCESSORIALS,
+      freightClasses: FREIGHT_CLASSES,
+      addressTypes: ADDRESS_TYPES,
+      palletTypes: PALLET_TYPES,
+      quoteTtlHours: app.config.QUOTE_TTL_HOURS,
+    }),
+  );
+
+  /** The customers a staff member, branch or agent may quote for (the quote form's picker). */
+  app.post(
+    '/admin/quotation/customerOptions',
+    { config: { permission: QUOTE_PAGES }, schema: { tags: ['quotes'] } },
+    async (request) => {
+      const me = currentUser(request);
+      if (me.identity === 'customer') return { list: [] };
+      return { list: await parentOptions(db, await organisationScope(db, me), ['customer']) };
+    },
+  );
+
+  /** `quotation/save`: a new quote for a whole shipment. */
+  app.post(
+    '/admin/quotation/save',
+    {
+      config: { permission: QUOTE_PAGES, audit: 'quote.save' },
+      schema: { tags: ['quotes'], body: quoteSaveBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { organisationId: wanted, ...shipment } = request.body;
+      const organisationId = await quoteOrganisation(db, me, wanted);
+      if (!organisationId) throw badField('organisationId', 'quote.organisationRequired');
+      const quote = await createQuote(db, { tenantId: me.tenantId, organisationId, userId: me.id, shipment });
+      request.auditTarget = `quote:${quote.quoteNo}`;
+      return { id: quote.id, quoteNo: quote.quoteNo, manualReason: quote.manualReason };
+    },
+  );
+
+  /** `quotation/saveQuotationLocation`: new addresses; the old prices are gone. */
+  app.post(
+    '/admin/quotation/saveQuotationLocation',
+    {
+      config: { permission: QUOTE_PAGES, audit: 'quote.location' },
+      schema: { tags: ['quotes'], body: quoteLocationBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id, pickup, delivery } = request.body;
+      const quote = await visibleQuote(db, me, id);
+      await replaceShipment(db, quote, { ...quote.shipment, pickup, delivery });
+      request.auditTarget = `quote:${quote.quoteNo}`;
+      return { id };
+    },
+  );
+
+  /** `quotation/saveQuotationDetail`: new goods, services, insurance or dates; the old prices are gone. */
+  app.post(
+    '/admin/quotation/saveQuotationDetail',
+    {
+      config: { permission: QUOTE_PAGES, audit: 'quote.detail' },
+      schema: { tags: ['quotes'], body: quoteDetailBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id, ...detail } = request.body;
+      const quote = await visibleQuote(db, me, id);
+      await replaceShipment(db, quote, { ...quote.shipment, ...detail });
+      request.auditTarget = `quote:${quote.quoteNo}`;
+      return { id };
+    },
+  );
+
+  /** `quotation/getQuotationInfo`: the quote, its shipment and the prices the caller may see. */
+  app.post(
+    '/admin/quotation/getQuotationInfo',
+    { config: { permission: TASK_PAGES }, schema: { tags: ['quotes'], body: quoteIdBody } },
+    async (request) => {
+      const me = currentUser(request);
+      return quoteForCaller(await visibleQuote(db, me, request.body.id), me);
+    },
+  );
+
+  /**
+   * Prices the quote with every product and streams each result as one line of JSON as soon as it
+   * is ready, then a closing line with the expiry (ARCHITECTURE section 7: results stream in).
+   */
+  app.post(
+    '/admin/quotation/rates',
+    { config: { permission: QUOTE_PAGES, raw: true }, schema: { tags: ['quotes'], body: quoteIdBody } },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const quote = await visibleQuote(db, me, request.body.id);
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
+      try {
+        const { results, expiresAt } = await priceQuote(
+          db,
+          quote,
+          app.config.QUOTE_TTL_HOURS,
+          async (result) => {
+            reply.raw.write(`${JSON.stringify({ type: 'result', result: resultForCaller(result, me) })}\n`);
+            // Let the line leave before the next product is priced.
+            await new Promise((resolve) => setImmediate(resolve));
+          },
+        );
+        const best = results.map((r) => resultForCaller(r, me));
+        reply.raw.write(`${JSON.stringify({ type: 'done', expiresAt, results: best })}\n`);
+      } catch (error) {
+        request.log.error(error);
+        reply.raw.write(`${JSON.stringify({ type: 'error' })}\n`);
+      }
+      reply.raw.end();
+    },
+  );
+
+  app.post(
+    '/admin/quotation/list',
+    { config: { permission: QUOTE_PAGES }, schema: { tags: ['quotes'], body: quoteListQuery } },
+    async (request) => {
+      const me = currentUser(request);
+      const { page, limit, from, to, ...filter } = request.body;
+      const { rows, total } = await listQuotes(
+        db,
+        me,
+        { ...filter, from: dayStart(from), to: dayAfter(to) },
+        page,
+        limit,
+      );
+      return { list: rows.map((q) => quoteForCaller(q, me)), total, page, limit };
+    },
+  );
+
+  /* ---------- manual quotation tasks ---------- */
+
+  app.post(
+    '/admin/quotation/task/request',
+    {
+      config: { permission: QUOTE_PAGES, audit: 'quote.task.request' },
+      schema: { tags: ['quotes'], body: taskRequestBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const quote = await visibleQuote(db, me, request.body.quoteId);
+      const task = await requestTask(db, me, quote, request.body.note);
+      request.auditTarget = `quotationTask:${task.taskNo}`;
+      return { id: task.id, taskNo: task.taskNo };
+    },
+  );
+
+  app.post(
+    '/admin/quotation/task/list',
+    { config: { permission: TASK_PAGES }, schema: { tags: ['quotes'], body: taskListQuery } },
+    async (request) => {
+      const me = currentUser(request);
+      const { page, limit, ...filter } = request.body;
+      const { rows, total } = await listTasks(db, me, filter, page, limit);
+      return { list: rows.map((t) => taskForCaller(t, me)), total, page, limit, statuses: TASK_STATUSES };
+    },
+  );
+
+  app.post(
+    '/admin/quotation/task/info',
+    { config: { permission: TASK_PAGES }, schema: { tags: ['quotes'], body: quoteIdBody } },
+    async (request) => {
+      const me = currentUser(request);
+      const task = await visibleTask(db, me, request.body.id);
+      const quote = await visibleQuote(db, me, task.quoteId);
+      return {
+        task: taskForCaller(task, me),
+        quote: quoteForCaller(quote, me),
+        history: await taskHistory(db, me.tenantId, task.id),
+      };
+    },
+  );
+
+  /** `quotation/saveQuotation`: staff price a manual quotation task. */
+  app.post(
+    '/admin/quotation/saveQuotation',
+    {
+      config: { permission: 'quotation-task:price', audit: 'quote.task.price' },
+      schema: { tags: ['quotes'], body: saveQuotationBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      if (!isStaff(me)) throw forbidden();
+      const { id, ...price } = request.body;
+      if (price.transitDaysMax < price.transitDaysMin) throw badField('transitDaysMax', 'truck.transitOrder');
+      const task = await visibleTask(db, me, id);
+      const status = await priceTask(db, me, task, price);
+      request.auditTarget = `quotationTask:${task.taskNo}`;
+      return { id, status };
+    },
+  );
+
+  app.post(
+    '/admin/quotation/task/action',
+    {
+      config: { permission: TASK_PAGES, audit: 'quote.task.action' },
+      schema: { tags: ['quotes'], body: taskActionBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id, action, note } = request.body;
+      const task = await visibleTask(db, me, id);
+      const status = await actOnTask(db, me, task, action, note);
+      request.auditTarget = `quotationTask:${task.taskNo}`;
+      return { id, status };
+    },
+  );
+};
+
+export default routes;

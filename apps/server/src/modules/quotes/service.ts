@@ -1,0 +1,481 @@
+import { formatMoney, parseMoney } from '@freight/contracts/money';
+import {
+  markBest,
+  priceLevels,
+  type QuoteResult,
+  type TaskAction,
+  type TaskStatus,
+  taskMachine,
+  visibleLevels,
+} from '@freight/contracts/truck-quotes';
+import { manualReason, type Shipment } from '@freight/contracts/truck-shipment';
+import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import {
+  canSeeOrganisation,
+  findOrganisation,
+  markupChain,
+  organisationScope,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
+import { nextSerial } from '../numbering/service.ts';
+import { findProduct, loadRatingContext, rateProduct, roadMiles } from '../truck/service.ts';
+import { quotationTaskEvents, quotationTasks, truckQuotes } from './schema.ts';
+
+export type QuoteRow = typeof truckQuotes.$inferSelect;
+export type TaskRow = typeof quotationTasks.$inferSelect;
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+
+export const isStaff = (user: Pick<RequestUser, 'identity'>) => user.identity === 'employee';
+
+/* ---------- quotes ---------- */
+
+export async function createQuote(
+  db: DbOrTx,
+  input: { tenantId: number; organisationId: number; userId: number; shipment: Shipment },
+) {
+  const quoteNo = await nextSerial(db, input.tenantId, 'Q');
+  const [row] = await db
+    .insert(truckQuotes)
+    .values({ ...input, quoteNo, manualReason: manualReason(input.shipment) })
+    .returning();
+  return row as QuoteRow;
+}
+
+export async function findQuote(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(truckQuotes)
+    .where(and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A quote the caller may see (its own organisation's or one below it; staff see all), or 404. */
+export async function visibleQuote(db: DbOrTx, caller: Caller, id: number): Promise<QuoteRow> {
+  const quote = await findQuote(db, caller.tenantId, id);
+  if (!quote) throw notFound();
+  const scope = await organisationScope(db, caller);
+  if (!(await canSeeOrganisation(db, scope, quote.organisationId))) throw notFound();
+  return quote;
+}
+
+/** The organisation a quote is for: staff name a customer, others quote for themselves or one below. */
+export async function quoteOrganisation(db: DbOrTx, caller: Caller, wanted?: number): Promise<number | null> {
+  const id = wanted ?? caller.organisationId;
+  if (!id) return null;
+  const scope = await organisationScope(db, caller);
+  return (await canSeeOrganisation(db, scope, id)) ? id : null;
+}
+
+/** The shipment changed: its old prices no longer apply and it must be quoted again. */
+export async function replaceShipment(db: DbOrTx, quote: QuoteRow, shipment: Shipment) {
+  if (quote.status === 'booked') throw conflict('quote.booked');
+  await db
+    .update(truckQuotes)
+    .set({
+      shipment,
+      results: [],
+      status: 'open',
+      pricedAt: null,
+      expiresAt: null,
+      manualReason: manualReason(shipment),
+    })
+    .where(and(eq(truckQuotes.tenantId, quote.tenantId), eq(truckQuotes.id, quote.id)));
+}
+
+export const quoteExpired = (quote: Pick<QuoteRow, 'expiresAt'>, now = new Date()) =>
+  quote.expiresAt !== null && quote.expiresAt <= now;
+
+/**
+ * Prices a quote with every product open to its organisation, handing each result to `onResult` as
+ * soon as it is ready (the quote form shows them as they come), then stores them all with the expiry.
+ */
+export async function priceQuote(
+  db: DbOrTx,
+  quote: QuoteRow,
+  ttlHours: number,
+  onResult: (result: QuoteResult) => void | Promise<void> = () => {},
+): Promise<{ results: QuoteResult[]; expiresAt: Date }> {
+  if (quote.status === 'booked') throw conflict('quote.booked');
+  const organisation = await findOrganisation(db, quote.tenantId, quote.organisationId);
+  if (!organisation) throw notFound();
+  const { shipment } = quote;
+  const miles =
+    shipment.mode === 'FTL' ? roadMiles(shipment.pickup.zipcode, shipment.delivery.zipcode) : null;
+  const context = await loadRatingContext(db, quote.tenantId, organisation, shipment, miles);
+  const results: QuoteResult[] = [];
+  for (const product of context.products) {
+    const result = rateProduct(product, shipment, context);
+    results.push(result);
+    await onResult(result);
+  }
+  const best = markBest(results);
+  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
+  const anyPriced = best.some((r) => r.ok);
+  await db
+    .update(truckQuotes)
+    .set({
+      results: best,
+      pricedAt: new Date(),
+      expiresAt,
+      status: 'open',
+      manualReason: anyPriced ? null : (manualReason(shipment) ?? 'no_rate'),
+    })
+    .where(and(eq(truckQuotes.tenantId, quote.tenantId), eq(truckQuotes.id, quote.id)));
+  return { results: best, expiresAt };
+}
+
+/**
+ * A result as the caller may see it: staff see every level and the rating detail; an organisation
+ * sees its own price and those below it, and of the rating only the weights and classes, never the
+ * operator's rates.
+ */
+export function resultForCaller(result: QuoteResult, caller: Caller) {
+  if (!result.ok || isStaff(caller)) return result;
+  const { breakdown, levels, ...rest } = result;
+  return {
+    ...rest,
+    levels: visibleLevels(levels, caller.organisationId),
+    breakdown: {
+      lines: breakdown.lines.map(({ rate: _r, charge: _c, ...line }) => line),
+      totalWeight: breakdown.totalWeight,
+      deficitWeight: breakdown.deficitWeight,
+      insurance: breakdown.insurance,
+    },
+  };
+}
+
+export function quoteForCaller(quote: QuoteRow, caller: Caller) {
+  const { tenantId: _t, results, ...rest } = quote;
+  return {
+    ...rest,
+    expired: quoteExpired(quote),
+    results: results.map((r) => resultForCaller(r, caller)),
+  };
+}
+
+export interface QuoteFilter {
+  keyword?: string;
+  status?: 'open' | 'booked' | 'expired';
+  mode?: 'LTL' | 'FTL';
+  from?: Date;
+  to?: Date;
+}
+
+export async function listQuotes(
+  db: DbOrTx,
+  caller: Caller,
+  filter: QuoteFilter,
+  page: number,
+  limit: number,
+) {
+  const scope = await organisationScope(db, caller);
+  const now = new Date();
+  const status: SQL | undefined =
+    filter.status === 'expired'
+      ? and(eq(truckQuotes.status, 'open'), lt(truckQuotes.expiresAt, now))
+      : filter.status === 'open'
+        ? and(
+            eq(truckQuotes.status, 'open'),
+            or(gte(truckQuotes.expiresAt, now), isNull(truckQuotes.expiresAt)),
+          )
+        : filter.status
+          ? eq(truckQuotes.status, filter.status)
+          : undefined;
+  const condition = and(
+    eq(truckQuotes.tenantId, caller.tenantId),
+    inArray(truckQuotes.organisationId, visibleOrganisationIds(db, scope)),
+    filter.keyword ? ilike(truckQuotes.quoteNo, `%${filter.keyword}%`) : undefined,
+    filter.mode ? sql`${truckQuotes.shipment}->>'mode' = ${filter.mode}` : undefined,
+    filter.from ? gte(truckQuotes.createdAt, filter.from) : undefined,
+    filter.to ? lt(truckQuotes.createdAt, filter.to) : undefined,
+    status,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(truckQuotes)
+      .where(condition)
+      .orderBy(desc(truckQuotes.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(truckQuotes).where(condition),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Marks a quote booked once; false when another booking took it first. */
+export async function markQuoteBooked(db: DbOrTx, tenantId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .update(truckQuotes)
+    .set({ status: 'booked' })
+    .where(and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id), eq(truckQuotes.status, 'open')))
+    .returning({ id: truckQuotes.id });
+  return rows.length === 1;
+}
+
+/* ---------- manual quotation tasks ---------- */
+
+async function taskEvent(
+  db: DbOrTx,
+  task: Pick<TaskRow, 'tenantId' | 'id'>,
+  action: TaskAction | 'request',
+  from: TaskStatus | null,
+  to: TaskStatus,
+  actorId: number,
+  note: string,
+) {
+  await db.insert(quotationTaskEvents).values({
+    tenantId: task.tenantId,
+    taskId: task.id,
+    action,
+    fromStatus: from,
+    toStatus: to,
+    actorId,
+    note,
+  });
+}
+
+/** A customer asks staff to price a quote the tables could not. */
+export async function requestTask(
+  db: DbOrTx,
+  caller: Caller,
+  quote: QuoteRow,
+  note: string,
+): Promise<TaskRow> {
+  if (quote.status === 'booked') throw conflict('quote.booked');
+  const reason = quote.manualReason;
+  if (!reason) throw conflict('quote.noManualNeed');
+  return db.transaction(async (tx) => {
+    const [open] = await tx
+      .select({ id: quotationTasks.id })
+      .from(quotationTasks)
+      .where(
+        and(
+          eq(quotationTasks.tenantId, quote.tenantId),
+          eq(quotationTasks.quoteId, quote.id),
+          inArray(quotationTasks.status, ['pending', 'priced', 'accepted']),
+        ),
+      )
+      .limit(1);
+    if (open) throw conflict('quote.taskExists');
+    const taskNo = await nextSerial(tx, quote.tenantId, 'MQ');
+    const [task] = await tx
+      .insert(quotationTasks)
+      .values({
+        tenantId: quote.tenantId,
+        taskNo,
+        quoteId: quote.id,
+        organisationId: quote.organisationId,
+        userId: caller.id,
+        reason,
+        note,
+      })
+      .returning();
+    await taskEvent(tx, task as TaskRow, 'request', null, 'pending', caller.id, note);
+    return task as TaskRow;
+  });
+}
+
+export async function findTask(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(quotationTasks)
+    .where(and(eq(quotationTasks.tenantId, tenantId), eq(quotationTasks.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function visibleTask(db: DbOrTx, caller: Caller, id: number): Promise<TaskRow> {
+  const task = await findTask(db, caller.tenantId, id);
+  if (!task) throw notFound();
+  const scope = await organisationScope(db, caller);
+  if (!(await canSeeOrganisation(db, scope, task.organisationId))) throw notFound();
+  return task;
+}
+
+/** Moves a task by the machine, conditionally on the status it was read in; 409 when not allowed. */
+async function moveTask(
+  db: DbOrTx,
+  caller: Caller,
+  task: TaskRow,
+  action: TaskAction,
+  note: string,
+  set: Partial<typeof quotationTasks.$inferInsert> = {},
+) {
+  const transition = taskMachine.find(task.status, action, isStaff(caller) ? 'staff' : 'owner');
+  if (!transition) throw conflict('error.conflict');
+  return db.transaction(async (tx) => {
+    const moved = await tx
+      .update(quotationTasks)
+      .set({ ...set, status: transition.to })
+      .where(
+        and(
+          eq(quotationTasks.tenantId, task.tenantId),
+          eq(quotationTasks.id, task.id),
+          eq(quotationTasks.status, task.status),
+        ),
+      )
+      .returning({ id: quotationTasks.id });
+    if (moved.length === 0) throw conflict('error.conflict');
+    await taskEvent(tx, task, action, task.status, transition.to, caller.id, note);
+    return transition.to;
+  });
+}
+
+export interface TaskPrice {
+  carrier: string;
+  linehaul: string;
+  fuel: string;
+  accessorials: string;
+  insurance: string;
+  transitDaysMin: number;
+  transitDaysMax: number;
+  validDays: number;
+  note: string;
+}
+
+/** Staff price a task at the operator's cost; each level's price follows from the markups. */
+export async function priceTask(db: DbOrTx, caller: Caller, task: TaskRow, price: TaskPrice) {
+  const quote = await findQuote(db, task.tenantId, task.quoteId);
+  if (!quote) throw notFound();
+  const cents = (m: string) => Number(parseMoney(m));
+  const chain = await markupChain(db, task.tenantId, task.organisationId, 'truck', '');
+  // Staff give the accessorials as one amount, marked up with the linehaul; insurance passes at cost.
+  const linehaul = cents(price.linehaul) + cents(price.accessorials);
+  const fuel = cents(price.fuel);
+  const premium = cents(price.insurance);
+  const insurance = premium > 0 ? { premium, deductible: 0, insuredValue: 0 } : null;
+  const levels = priceLevels({ linehaul, fuel, accessorials: [], insurance }, chain);
+  const result: QuoteResult = {
+    productId: 0,
+    code: task.taskNo,
+    name: price.carrier,
+    nameEn: price.carrier,
+    carrier: price.carrier,
+    serviceLevel: 'manual',
+    mode: quote.shipment.mode,
+    transitDaysMin: price.transitDaysMin,
+    transitDaysMax: price.transitDaysMax,
+    ok: true,
+    breakdown: {
+      lines: [],
+      totalWeight: quote.shipment.lines.reduce((s, l) => s + l.totalWeight, 0),
+      breakIndex: 0,
+      deficitWeight: 0,
+      deficitCharge: 0,
+      grossCharge: linehaul,
+      discount: 0,
+      linehaul,
+      minimumApplied: false,
+      fuel,
+      accessorials: [],
+      insurance,
+      total: levels[0]?.total ?? 0,
+    },
+    levels,
+    cheapest: true,
+    fastest: true,
+  };
+  return moveTask(db, caller, task, 'price', price.note, {
+    carrier: price.carrier,
+    transitDaysMin: price.transitDaysMin,
+    transitDaysMax: price.transitDaysMax,
+    result,
+    validUntil: new Date(Date.now() + price.validDays * 86_400_000),
+    pricedBy: caller.id,
+  });
+}
+
+export async function actOnTask(db: DbOrTx, caller: Caller, task: TaskRow, action: TaskAction, note: string) {
+  if (action === 'accept' && task.validUntil && task.validUntil <= new Date())
+    throw conflict('quote.expired');
+  return moveTask(db, caller, task, action, note);
+}
+
+/** Books an accepted task once; false when it was not accepted (or another booking took it). */
+export async function markTaskBooked(db: DbOrTx, caller: Caller, task: TaskRow): Promise<boolean> {
+  const moved = await db
+    .update(quotationTasks)
+    .set({ status: 'booked' })
+    .where(
+      and(
+        eq(quotationTasks.tenantId, task.tenantId),
+        eq(quotationTasks.id, task.id),
+        eq(quotationTasks.status, 'accepted'),
+      ),
+    )
+    .returning({ id: quotationTasks.id });
+  if (moved.length === 0) return false;
+  await taskEvent(db, task, 'book', 'accepted', 'booked', caller.id, '');
+  return true;
+}
+
+export async function taskHistory(db: DbOrTx, tenantId: number, taskId: number) {
+  return db
+    .select()
+    .from(quotationTaskEvents)
+    .where(and(eq(quotationTaskEvents.tenantId, tenantId), eq(quotationTaskEvents.taskId, taskId)))
+    .orderBy(quotationTaskEvents.id);
+}
+
+export async function listTasks(
+  db: DbOrTx,
+  caller: Caller,
+  filter: { keyword?: string; status?: TaskStatus },
+  page: number,
+  limit: number,
+) {
+  const scope = await organisationScope(db, caller);
+  const condition = and(
+    eq(quotationTasks.tenantId, caller.tenantId),
+    inArray(quotationTasks.organisationId, visibleOrganisationIds(db, scope)),
+    filter.keyword ? ilike(quotationTasks.taskNo, `%${filter.keyword}%`) : undefined,
+    filter.status ? eq(quotationTasks.status, filter.status) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(quotationTasks)
+      .where(condition)
+      .orderBy(desc(quotationTasks.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(quotationTasks).where(condition),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export function taskForCaller(task: TaskRow, caller: Caller) {
+  const { tenantId: _t, result, ...rest } = task;
+  return { ...rest, result: result ? resultForCaller(result, caller) : null };
+}
+
+/** What an order books: a product's priced result of a live quote, or an accepted task's price. */
+export async function bookableResult(
+  db: DbOrTx,
+  caller: Caller,
+  quote: QuoteRow,
+  choice: { productId?: number; taskId?: number },
+): Promise<{ result: Extract<QuoteResult, { ok: true }>; task: TaskRow | null }> {
+  if (quote.status === 'booked') throw conflict('quote.booked');
+  if (choice.taskId) {
+    const task = await visibleTask(db, caller, choice.taskId);
+    if (task.quoteId !== quote.id) throw notFound();
+    if (task.status !== 'accepted' || !task.result?.ok) throw conflict('quote.taskNotAccepted');
+    return { result: task.result, task };
+  }
+  if (quote.results.length === 0) throw conflict('quote.notPriced');
+  if (quoteExpired(quote)) throw conflict('quote.expired');
+  const result = quote.results.find((r) => r.productId === choice.productId);
+  if (!result?.ok) throw conflict('quote.productUnavailable');
+  // The product may have been switched off since the quote was priced.
+  const product = await findProduct(db, quote.tenantId, result.productId);
+  if (!product?.enabled) throw conflict('quote.productUnavailable');
+  return { result, task: null };
+}
+
+export const moneyOf = (cents: number) => formatMoney(BigInt(cents));

@@ -1,0 +1,246 @@
+import { ADDRESS_TYPE_LABELS } from '@freight/contracts/addresses';
+import { ADDRESS_TYPES, type AddressType } from '@freight/contracts/truck-shipment';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session.tsx';
+import { useAuth } from '../../components/Auth.tsx';
+import { FilterBar, useServerList } from '../../components/list.tsx';
+import { ApiError, download } from '../../lib/http.ts';
+import { AddressDialog } from './AddressDialog.tsx';
+import { ADDRESS_LIST_URL, type AddressBookEntry, addressApi } from './api.ts';
+import { ImportDialog } from './ImportDialog.tsx';
+
+interface Filters {
+  keyword?: string;
+  addressType?: AddressType;
+  organisationId?: number;
+}
+
+/** `/addressmanagement`: the truck address book of the caller's organisation (and, for parents and staff, those below). */
+export default function AddressBookPage() {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
+  const { message } = App.useApp();
+  const allowed = useAuth();
+  const { userInfo } = useSession();
+  const staff = userInfo?.identity === 'employee';
+  const [filterForm] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Filters>({});
+  const list = useServerList<AddressBookEntry>(ADDRESS_LIST_URL, filters);
+  const [editing, setEditing] = useState<AddressBookEntry | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
+  const owners = useQuery({ queryKey: ['address-owners'], queryFn: addressApi.owners });
+  const ownerList = owners.data?.list ?? [];
+  // A customer has one book, its own; staff and parents see several and are told whose each row is.
+  const manyBooks = staff || ownerList.length > 1;
+
+  const run = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      message.success(done);
+      void list.refetch();
+    } catch (error) {
+      if (error instanceof ApiError && !error.notified) message.error(error.message);
+    }
+  };
+
+  return (
+    <div className="page-card">
+      <FilterBar<Filters>
+        form={filterForm}
+        onSearch={(v) => {
+          setFilters({
+            keyword: v.keyword || undefined,
+            addressType: v.addressType,
+            organisationId: v.organisationId,
+          });
+          list.resetPage();
+        }}
+        extra={
+          <Space>
+            {allowed('address:import') ? (
+              <Button onClick={() => setImporting(true)} data-testid="address-import">
+                {t('addresses.import')}
+              </Button>
+            ) : null}
+            <Button onClick={() => void download('/admin/address/export', filters, 'addresses.xlsx')}>
+              {t('common.export')}
+            </Button>
+            {allowed('address:save') ? (
+              <Button type="primary" onClick={() => setEditing('new')} data-testid="address-new">
+                {t('addresses.new')}
+              </Button>
+            ) : null}
+          </Space>
+        }
+      >
+        <Form.Item name="keyword" label={t('common.keyword')}>
+          <Input allowClear placeholder={t('addresses.keywordTip')} style={{ width: 240 }} />
+        </Form.Item>
+        <Form.Item name="addressType" label={t('addresses.type')}>
+          <Select
+            allowClear
+            style={{ width: 150 }}
+            placeholder={t('common.all')}
+            options={ADDRESS_TYPES.map((type) => ({
+              value: type,
+              label: ADDRESS_TYPE_LABELS[type][language],
+            }))}
+            data-testid="address-filter-type"
+          />
+        </Form.Item>
+        {manyBooks ? (
+          <Form.Item name="organisationId" label={t('addresses.organisation')}>
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 200 }}
+              placeholder={t('common.all')}
+              options={ownerList.map((o) => ({ value: o.id, label: o.name }))}
+            />
+          </Form.Item>
+        ) : null}
+      </FilterBar>
+      <Table<AddressBookEntry>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        scroll={{ x: 1300 }}
+        className="nowrap-table"
+        columns={[
+          {
+            title: t('addresses.name'),
+            fixed: 'left',
+            width: 240,
+            // The default mark sits under the name, so a long name never pushes it out of sight.
+            render: (_, r) => (
+              <div style={{ whiteSpace: 'normal' }}>
+                {r.name}
+                {r.isDefaultPickup ? (
+                  <div>
+                    <Tag color="orange" style={{ marginTop: 2 }} data-testid="address-default-tag">
+                      {t('addresses.default')}
+                    </Tag>
+                  </div>
+                ) : null}
+              </div>
+            ),
+          },
+          {
+            title: t('addresses.address'),
+            width: 220,
+            ellipsis: true,
+            render: (_, r) => [r.address1, r.address2].filter(Boolean).join(', '),
+          },
+          { title: t('addresses.city'), dataIndex: 'city', width: 140 },
+          { title: t('addresses.state'), dataIndex: 'state', width: 70 },
+          { title: t('addresses.zipcode'), dataIndex: 'zipcode', width: 90 },
+          {
+            title: t('addresses.contact'),
+            width: 200,
+            render: (_, r) => (
+              <div>
+                {r.contact}
+                <div style={{ color: '#999', fontSize: 12 }}>
+                  +{r.dialCode} {r.phone}
+                </div>
+              </div>
+            ),
+          },
+          {
+            title: t('addresses.type'),
+            width: 130,
+            render: (_, r) => (
+              <Tag color={r.addressType === 'fba' ? 'blue' : undefined}>
+                {ADDRESS_TYPE_LABELS[r.addressType][language]}
+                {r.fbaCode ? ` · ${r.fbaCode}` : ''}
+              </Tag>
+            ),
+          },
+          {
+            title: t('addresses.window'),
+            width: 120,
+            render: (_, r) => `${r.windowStart}-${r.windowEnd}`,
+          },
+          ...(manyBooks
+            ? [
+                {
+                  title: t('addresses.organisation'),
+                  dataIndex: 'organisationName',
+                  width: 180,
+                  ellipsis: true,
+                },
+              ]
+            : []),
+          {
+            title: t('common.actions'),
+            fixed: 'right',
+            width: 220,
+            render: (_, row) => (
+              <Space size={0}>
+                {allowed('address:save') ? (
+                  <>
+                    <Button type="link" size="small" onClick={() => setEditing(row)}>
+                      {t('common.edit')}
+                    </Button>
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() =>
+                        void run(
+                          () => addressApi.setDefault(row.id, !row.isDefaultPickup),
+                          row.isDefaultPickup ? t('common.saved') : t('addresses.defaultSet'),
+                        )
+                      }
+                      data-testid={`address-default-${row.id}`}
+                    >
+                      {row.isDefaultPickup ? t('addresses.unsetDefault') : t('addresses.setDefault')}
+                    </Button>
+                  </>
+                ) : null}
+                {allowed('address:delete') ? (
+                  <Popconfirm
+                    title={t('addresses.deleteConfirm', { name: row.name })}
+                    okText={t('shell.ok')}
+                    cancelText={t('shell.cancel')}
+                    onConfirm={() => run(() => addressApi.remove(row.id), t('common.deleted'))}
+                  >
+                    <Button type="link" size="small" danger data-testid={`address-delete-${row.id}`}>
+                      {t('common.delete')}
+                    </Button>
+                  </Popconfirm>
+                ) : null}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing ? (
+        <AddressDialog
+          editing={editing}
+          owners={ownerList}
+          ownerRequired={staff}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void list.refetch();
+          }}
+        />
+      ) : null}
+      {importing ? (
+        <ImportDialog
+          owners={ownerList}
+          ownerRequired={staff}
+          onClose={() => setImporting(false)}
+          onImported={() => {
+            setImporting(false);
+            void list.refetch();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { Language } from './api.ts';
+import { pageQuery } from './api.ts';
+import { ADDRESS_TYPES, type ShipmentAddress, shipmentAddress } from './truck-shipment.ts';
+import { zipField } from './validation.ts';
+
+/** The address fields the book stores: those of the quote form, without the form's own checkbox. */
+export type BookAddress = Omit<ShipmentAddress, 'saveToBook'>;
+
+/** One entry of the truck address book (`/addressmanagement`), as the list and the picker return it. */
+export interface AddressBookEntry extends BookAddress {
+  id: number;
+  organisationId: number;
+  /** The owner's name, for staff and parents who see several organisations' books. */
+  organisationName: string;
+  isDefaultPickup: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const addressListQuery = pageQuery.extend({
+  /** Name (the company at the address), address, city, ZIP or contact. */
+  keyword: z.string().trim().max(100).optional(),
+  addressType: z.enum(ADDRESS_TYPES).optional(),
+  /** Staff and parents narrow the list to one organisation's book. */
+  organisationId: z.number().int().positive().optional(),
+});
+export type AddressListQuery = z.infer<typeof addressListQuery>;
+
+/** Create (no id) or update: the quote form's rules, plus whose book and whether it is the default pickup. */
+export const addressSaveBody = shipmentAddress.safeExtend({
+  id: z.number().int().positive().optional(),
+  /** Whose book; the caller's own organisation when left out. Staff, who have none, must name one. */
+  organisationId: z.number().int().positive().optional(),
+  isDefaultPickup: z.boolean().default(false),
+});
+export type AddressSaveBody = z.input<typeof addressSaveBody>;
+
+export const addressSetDefaultBody = z.object({
+  id: z.number().int().positive(),
+  /** False takes the mark away, leaving the organisation without a default pickup address. */
+  isDefault: z.boolean().default(true),
+});
+
+export const addressDefaultBody = z.object({ organisationId: z.number().int().positive().optional() });
+
+/** The import's query string: whose book the file goes to (staff must say; others default to their own). */
+export const addressImportQuery = z.object({ organisationId: z.coerce.number().int().positive().optional() });
+
+export const zipLookupBody = z.object({ zipcode: zipField });
+export interface ZipPlace {
+  zipcode: string;
+  city: string;
+  state: string;
+  country: string;
+}
+
+export const fbaLookupBody = z.object({ keyword: z.string().trim().max(50).optional() });
+
+/** Rows one import may carry; a bigger book is imported in several files. */
+export const MAX_IMPORT_ROWS = 5_000;
+
+/**
+ * The columns of the import template, export and import, in this order. The template's header row is in
+ * the caller's language; an import accepts either language's headers.
+ */
+export const ADDRESS_COLUMNS: readonly { field: keyof BookAddress; label: Record<Language, string> }[] = [
+  { field: 'name', label: { 'zh-CN': '地址名称', 'en-US': 'Address name' } },
+  { field: 'address1', label: { 'zh-CN': '地址 1', 'en-US': 'Address 1' } },
+  { field: 'address2', label: { 'zh-CN': '地址 2', 'en-US': 'Address 2' } },
+  { field: 'zipcode', label: { 'zh-CN': '邮编', 'en-US': 'ZIP code' } },
+  { field: 'city', label: { 'zh-CN': '城市', 'en-US': 'City' } },
+  { field: 'state', label: { 'zh-CN': '州', 'en-US': 'State' } },
+  { field: 'country', label: { 'zh-CN': '国家', 'en-US': 'Country' } },
+  { field: 'contact', label: { 'zh-CN': '联系人', 'en-US': 'Contact' } },
+  { field: 'dialCode', label: { 'zh-CN': '区号', 'en-US': 'Dial code' } },
+  { field: 'phone', label: { 'zh-CN': '电话', 'en-US': 'Phone' } },
+  { field: 'email', label: { 'zh-CN': '邮箱', 'en-US': 'E-mail' } },
+  { field: 'windowStart', label: { 'zh-CN': '提货开始时间', 'en-US': 'Window start' } },
+  { field: 'windowEnd', label: { 'zh-CN': '提货结束时间', 'en-US': 'Window end' } },
+  { field: 'addressType', label: { 'zh-CN': '地址类型', 'en-US': 'Address type' } },
+  { field: 'fbaCode', label: { 'zh-CN': 'FBA 仓库代码', 'en-US': 'FBA code' } },
+];
+
+/** Address type names, for the template's notes, the export and the page. */
+export const ADDRESS_TYPE_LABELS: Record<(typeof ADDRESS_TYPES)[number], Record<Language, string>> = {
+  business: { 'zh-CN': '商业地址', 'en-US': 'Business' },
+  residential: { 'zh-CN': '住宅地址', 'en-US': 'Residential' },
+  warehouse: { 'zh-CN': '仓库', 'en-US': 'Warehouse' },
+  fba: { 'zh-CN': '亚马逊 FBA 仓', 'en-US': 'Amazon FBA' },
+  construction: { 'zh-CN': '工地', 'en-US': 'Construction site' },
+};
