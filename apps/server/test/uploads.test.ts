@@ -188,3 +188,35 @@ describe('serving uploads', () => {
     expect(traversal.json().code).toBe(400);
   });
 });
+
+describe('document upload', () => {
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+  it('takes a PDF from a signed-in user and serves it back as a PDF', async () => {
+    const res = await uploadFile(pdf, {
+      token: customer,
+      url: '/api/common/upload/documents',
+      filename: 'bol.pdf',
+      type: 'application/pdf',
+    });
+    expect(res.json().code).toBe(200);
+    const [url] = res.json().data;
+    expect(url).toMatch(/\.pdf$/);
+    const back = await ctx.app.inject({ method: 'GET', url, headers: { host: t.host } });
+    expect(back.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('refuses other types by content, and callers without a session', async () => {
+    const text = await uploadFile(Buffer.from('just text pretending'), {
+      token: customer,
+      url: '/api/common/upload/documents',
+      filename: 'bol.pdf',
+      type: 'application/pdf',
+      language: 'en-US',
+    });
+    expect(text.json().code).toBe(400);
+    expect(text.json().msg).toBe('Only PDF, PNG, JPEG or WEBP files can be uploaded');
+    const anonymous = await uploadFile(pdf, { url: '/api/common/upload/documents', filename: 'bol.pdf' });
+    expect(anonymous.json().code).toBe(300);
+  });
+});

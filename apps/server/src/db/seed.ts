@@ -1,14 +1,15 @@
 import { BUSINESS_LINES } from '@freight/contracts/accounts';
 import type { Identity } from '@freight/contracts/identity';
-import { ensureAccount } from '../modules/accounts/service.ts';
+import { ensureAccount, moveMoney } from '../modules/accounts/service.ts';
 
 import { createUser, findUserByEmail } from '../modules/auth/service.ts';
-import { createInvitationCode, createOrganisation } from '../modules/customers/service.ts';
+import { createInvitationCode, createOrganisation, savePriceLevel } from '../modules/customers/service.ts';
 import { BUILTIN_ROLES } from '../modules/rbac/builtin-roles.ts';
 import { roles } from '../modules/rbac/schema.ts';
 import { assignRoles, roleIdsByCode, setRoleGrants, syncMenu } from '../modules/rbac/service.ts';
 import { receivingAccounts } from '../modules/recharge/schema.ts';
 import { createTenant, DEFAULT_TENANT_CODE } from '../modules/site/service.ts';
+import { seedDemoTariffs } from '../modules/truck/service.ts';
 import type { Db, DbOrTx } from './client.ts';
 
 /** Built-in roles of a tenant, created once; later starts leave staff's changes to them alone. */
@@ -147,5 +148,48 @@ export async function syncReferenceData(db: Db): Promise<void> {
 }
 
 export async function seedDemo(db: Db) {
-  return seedTenant(db, { code: DEFAULT_TENANT_CODE, name: '货运门户' });
+  const seeded = await seedTenant(db, { code: DEFAULT_TENANT_CODE, name: '货运门户' });
+  if (seeded.created) await seedDemoBusiness(db, seeded.tenant.id);
+  return seeded;
+}
+
+/**
+ * What makes the demo portal quote and book at once: truck products with tariffs, markups down the
+ * tree, and an opening truck balance for the two demo customers (ledger rows like any other credit).
+ */
+async function seedDemoBusiness(db: Db, tenantId: number) {
+  await seedDemoTariffs(db, tenantId);
+  const orgOf = async (email: string) => (await findUserByEmail(db, tenantId, email))?.organisationId ?? null;
+  const markups: [string, number][] = [
+    ['branch@example.com', 500],
+    ['agent@example.com', 800],
+    ['customer@example.com', 1_000],
+    ['direct@example.com', 1_500],
+  ];
+  for (const [email, percentBp] of markups) {
+    const organisationId = await orgOf(email);
+    if (!organisationId) continue;
+    await savePriceLevel(db, {
+      tenantId,
+      organisationId,
+      line: 'truck',
+      productKey: '',
+      markupPercentBp: percentBp,
+      markupFixedCents: 0n,
+      updatedBy: 0,
+    });
+  }
+  for (const email of ['customer@example.com', 'direct@example.com']) {
+    const organisationId = await orgOf(email);
+    if (!organisationId) continue;
+    const account = await ensureAccount(db, tenantId, organisationId, 'truck');
+    await moveMoney(db, {
+      tenantId,
+      accountId: account.id,
+      type: 'manual_adjustment',
+      amount: 500_000n,
+      note: 'Demo opening balance',
+      idempotencyKey: `demo-opening:${organisationId}`,
+    });
+  }
 }

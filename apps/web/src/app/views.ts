@@ -52,6 +52,13 @@ export const VIEWS: Record<string, ComponentType> = {
   StaffManagement: page(() => import('../features/staff/StaffManagementPage.tsx')),
   OperationLog: page(() => import('../features/oplog/OperationLogPage.tsx')),
   SiteConfiguration: page(() => import('../features/site/SiteConfigurationPage.tsx')),
+  TruckQuote: page(() => import('../features/truck/QuotePage.tsx')),
+  TruckQuoteList: page(() => import('../features/truck/QuoteListPage.tsx')),
+  QuotationTaskList: page(() => import('../features/truck/QuotationTasksPage.tsx')),
+  TruckOrderList: page(() => import('../features/truck/OrderListPage.tsx')),
+  TruckOrderInfo: page(() => import('../features/truck/OrderInfoPage.tsx')),
+  TruckOrderPayment: page(() => import('../features/truck/OrderPaymentPage.tsx')),
+  TruckOrderPay: page(() => import('../features/truck/OrderPaymentPage.tsx')),
   TruckAddressBook: page(() => import('../features/addresses/AddressBookPage.tsx')),
   ...lazyViews(
     () => import('../features/recharge/pages.tsx'),

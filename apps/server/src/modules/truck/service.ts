@@ -1,6 +1,6 @@
 import { parseMoney } from '@freight/contracts/money';
 import { markBest, priceLevels, type QuoteProduct, type QuoteResult } from '@freight/contracts/truck-quotes';
-import { type RatingTariff, rateShipment } from '@freight/contracts/truck-rating';
+import { FREIGHT_CLASSES, type RatingTariff, rateShipment } from '@freight/contracts/truck-rating';
 import {
   impliedAccessorials,
   manualReason,
@@ -231,4 +231,106 @@ export function roadMiles(fromZip: string, toZip: string): number | null {
     Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.sin(dLon / 2) ** 2;
   const greatCircle = 2 * 3958.8 * Math.asin(Math.sqrt(h));
   return Math.round(greatCircle * ROAD_CIRCUITY);
+}
+
+/* ---------- demo tariffs ---------- */
+
+/**
+ * The demo tenant's products and tariffs, so a new portal quotes at once: a national LTL tariff with
+ * every class and six weight breaks, a cheaper West Coast economy product, and FTL by the mile.
+ */
+export async function seedDemoTariffs(db: DbOrTx, tenantId: number) {
+  const [existing] = await db
+    .select({ id: truckProducts.id })
+    .from(truckProducts)
+    .where(eq(truckProducts.tenantId, tenantId))
+    .limit(1);
+  if (existing) return;
+  const fees = {
+    liftgate_pickup: 7_500,
+    liftgate_delivery: 7_500,
+    residential_pickup: 6_000,
+    residential_delivery: 6_000,
+    inside_delivery: 9_500,
+    appointment: 2_500,
+    limited_access: 8_000,
+    hazardous: 3_500,
+    notify: 1_500,
+  };
+  const insurance = { rateBp: 30, minimumPremium: 2_500, deductible: 10_000 };
+  const products = await db
+    .insert(truckProducts)
+    .values([
+      {
+        tenantId,
+        code: 'LTL-STD',
+        name: '零担标准',
+        nameEn: 'LTL Standard',
+        carrier: 'Pacific Linehaul',
+        mode: 'LTL' as const,
+        transitDaysMin: 3,
+        transitDaysMax: 6,
+        accessorialFees: fees,
+        insurance,
+      },
+      {
+        tenantId,
+        code: 'LTL-ECO',
+        name: '零担经济(美西)',
+        nameEn: 'LTL Economy West',
+        carrier: 'Sierra Freight',
+        serviceLevel: 'economy',
+        mode: 'LTL' as const,
+        transitDaysMin: 4,
+        transitDaysMax: 8,
+        accessorialFees: fees,
+        insurance,
+      },
+      {
+        tenantId,
+        code: 'FTL-VAN',
+        name: '整车厢式车',
+        nameEn: 'FTL Dry Van',
+        carrier: 'Blue Ridge Trucking',
+        mode: 'FTL' as const,
+        transitDaysMin: 2,
+        transitDaysMax: 5,
+        accessorialFees: fees,
+        insurance,
+      },
+    ])
+    .returning({ id: truckProducts.id, code: truckProducts.code });
+  const id = (code: string) => products.find((p) => p.code === code)?.id as number;
+  const breaks = [0, 500, 1_000, 2_000, 5_000, 10_000].map((minWeight) => ({ minWeight }));
+  // Cents per hundredweight: higher classes cost more, heavier breaks less.
+  const rates = (perClassPoint: number) =>
+    Object.fromEntries(
+      FREIGHT_CLASSES.map((cls) => [
+        cls,
+        breaks.map((_, i) => Math.round(Number(cls) * perClassPoint * (1 - 0.11 * i))),
+      ]),
+    );
+  await db.insert(truckLanes).values([
+    {
+      tenantId,
+      productId: id('LTL-STD'),
+      origin: '*',
+      destination: '*',
+      ltl: { breaks, rates: rates(62), minimumCharge: 12_500, discountBp: 6_500, fuelBp: 2_850 },
+    },
+    {
+      tenantId,
+      productId: id('LTL-ECO'),
+      origin: '900-961',
+      destination: '900-961',
+      ltl: { breaks, rates: rates(48), minimumCharge: 9_500, discountBp: 6_000, fuelBp: 2_600 },
+    },
+    {
+      tenantId,
+      productId: id('FTL-VAN'),
+      origin: '*',
+      destination: '*',
+      ftl: { ratePerMile: 285, minimumCharge: 80_000, fuelBp: 2_000, maxWeight: 45_000 },
+    },
+  ]);
 }

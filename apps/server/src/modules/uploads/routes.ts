@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badField, notFound } from '../../lib/errors.ts';
-import { findUpload, localUploadStore, MAX_IMAGE_BYTES, saveImage } from './service.ts';
+import { currentUser } from '../../plugins/context.ts';
+import {
+  findUpload,
+  localUploadStore,
+  MAX_DOCUMENT_BYTES,
+  MAX_IMAGE_BYTES,
+  saveDocument,
+  saveImage,
+} from './service.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const store = localUploadStore(app.config.DATA_DIR);
@@ -28,6 +36,29 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/common/upload/uploadNanJin',
     { config: uploadConfig, schema: { tags: ['upload'] } },
     uploadImage,
+  );
+
+  /** Order files and proofs (PDF or photo, under 10 MB), for signed-in users only. */
+  app.post(
+    '/common/upload/documents',
+    { config: { audit: 'upload.document' }, schema: { tags: ['upload'] } },
+    async (request) => {
+      const user = currentUser(request);
+      const file = await request
+        .file({ limits: { fileSize: MAX_DOCUMENT_BYTES + 1 } })
+        .catch(() => undefined);
+      if (!file) throw badField('file', 'validation.fileMissing');
+      const bytes = await file.toBuffer().catch(() => null);
+      if (!bytes || file.file.truncated) throw badField('file', 'validation.documentTooLarge');
+      const saved = await saveDocument(app.db, store, {
+        tenantId: request.tenant.id,
+        userId: user.id,
+        bytes,
+        originalName: file.filename,
+      });
+      request.auditTarget = `upload:${saved.key}`;
+      return [saved.url];
+    },
   );
 
   app.get(

@@ -18,6 +18,10 @@ const IMAGE_TYPES = new Set([
   'image/vnd.microsoft.icon',
 ]);
 
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/** Order files and proofs: PDF scans or photos. */
+const DOCUMENT_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/webp']);
+
 /** Local upload store under DATA_DIR; an object store is the same two calls against S3. */
 export interface UploadStore {
   put(key: string, bytes: Buffer): Promise<void>;
@@ -53,6 +57,30 @@ export async function saveImage(
     key,
     userId: input.userId,
     kind: 'image',
+    mime,
+    size: input.bytes.length,
+    originalName: input.originalName.slice(0, 200),
+  });
+  return { key, url: `/api/uploads/${key}` };
+}
+
+/** Stores a document (PDF or photo) after checking its size and, by its content, its type. */
+export async function saveDocument(
+  db: DbOrTx,
+  store: UploadStore,
+  input: { tenantId: number; userId: number; bytes: Buffer; originalName: string },
+) {
+  if (input.bytes.length > MAX_DOCUMENT_BYTES) throw badField('file', 'validation.documentTooLarge');
+  const mime = (await fileTypeFromBuffer(input.bytes))?.mime ?? '';
+  if (!DOCUMENT_TYPES.has(mime)) throw badField('file', 'validation.documentType');
+  const ext = mime === 'image/jpeg' ? 'jpg' : (mime.split('/')[1] as string);
+  const key = `${randomToken()}.${ext}`;
+  await store.put(key, input.bytes);
+  await db.insert(uploads).values({
+    tenantId: input.tenantId,
+    key,
+    userId: input.userId,
+    kind: 'document',
     mime,
     size: input.bytes.length,
     originalName: input.originalName.slice(0, 200),

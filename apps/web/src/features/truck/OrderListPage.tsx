@@ -1,0 +1,241 @@
+import { ORDER_STATUSES, type OrderStatus } from '@freight/contracts/truck-orders';
+import { App, Button, DatePicker, Form, Input, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Auth, useAuth } from '../../components/Auth.tsx';
+import { FilterBar, useServerList } from '../../components/list.tsx';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { download } from '../../lib/http.ts';
+import { type OrderView, truckApi } from './api.ts';
+import { ReasonDialog } from './ReasonDialog.tsx';
+
+const STATUS_COLOUR: Partial<Record<OrderStatus, string>> = {
+  unpaid: 'default',
+  pending_review: 'processing',
+  to_be_picked_up: 'cyan',
+  picked_up: 'blue',
+  in_transit: 'geekblue',
+  delivered: 'success',
+  cancelled: 'default',
+  review_rejected: 'error',
+  customer_rejection: 'error',
+  pickup_abnormal: 'warning',
+  track_abnormal: 'warning',
+  delivery_failed: 'warning',
+};
+
+export function OrderStatusTag({ status }: { status: OrderStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={STATUS_COLOUR[status] ?? 'purple'} data-testid="order-status">
+      {t(`orderStatus.${status}`)}
+    </Tag>
+  );
+}
+
+interface Filters {
+  keyword?: string;
+  mode?: 'LTL' | 'FTL';
+  orderType?: 'regular' | 'return';
+  period?: [Dayjs, Dayjs];
+}
+
+/** `/orderList`: every truck order the caller may see, by status, with filters, export and bulk review. */
+export default function OrderListPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const reportError = useReportError();
+  const navigate = useNavigate();
+  const allowed = useAuth();
+  const canReview = allowed('order:review');
+  const [filterForm] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [status, setStatus] = useState<OrderStatus | 'all'>('all');
+  const query = { ...filters, status: status === 'all' ? undefined : status };
+  const list = useServerList<OrderView>('/admin/order/list', query);
+  const counts = (list.extra?.counts ?? {}) as Record<string, number>;
+  const [selected, setSelected] = useState<number[]>([]);
+  const [rejecting, setRejecting] = useState(false);
+
+  const review = async (action: 'approve' | 'reject', reason = '') => {
+    try {
+      const { results } = await truckApi.bulkReview(selected, action, reason);
+      const failed = Object.values(results).filter((r) => r !== 'success');
+      const summary = t('order.bulkDone', { ok: selected.length - failed.length, failed: failed.length });
+      if (failed.length > 0) message.warning(`${summary}: ${[...new Set(failed)].join('; ')}`);
+      else message.success(summary);
+      setSelected([]);
+      setRejecting(false);
+      void list.refetch();
+    } catch (error) {
+      reportError(error);
+    }
+  };
+
+  const all = Object.values(counts).reduce((s, n) => s + n, 0);
+  return (
+    <>
+      <FilterBar<Filters>
+        form={filterForm}
+        onSearch={(v) => {
+          setFilters({
+            keyword: v.keyword || undefined,
+            mode: v.mode,
+            orderType: v.orderType,
+            from: v.period?.[0]?.format('YYYY-MM-DD'),
+            to: v.period?.[1]?.format('YYYY-MM-DD'),
+          });
+          list.resetPage();
+        }}
+        extra={
+          <Auth code="order:export">
+            <Button
+              onClick={() => void download('/admin/order/export', query, 'truck-orders.xlsx')}
+              data-testid="order-export"
+            >
+              {t('common.export')}
+            </Button>
+          </Auth>
+        }
+      >
+        <Form.Item name="keyword" label={t('common.keyword')}>
+          <Input
+            allowClear
+            placeholder={t('order.keywordTip')}
+            style={{ width: 260 }}
+            data-testid="order-keyword"
+          />
+        </Form.Item>
+        <Form.Item name="mode" label={t('quote.mode')}>
+          <Select
+            allowClear
+            style={{ width: 100 }}
+            options={['LTL', 'FTL'].map((m) => ({ value: m, label: m }))}
+          />
+        </Form.Item>
+        <Form.Item name="orderType" label={t('order.orderType')}>
+          <Select
+            allowClear
+            style={{ width: 120 }}
+            options={(['regular', 'return'] as const).map((v) => ({
+              value: v,
+              label: t(`order.orderType.${v}`),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="period" label={t('order.bookedAt')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      <Tabs
+        activeKey={status}
+        onChange={(key) => {
+          setStatus(key as OrderStatus | 'all');
+          setSelected([]);
+          list.resetPage();
+        }}
+        items={[
+          { key: 'all', label: `${t('order.all')} ${status === 'all' ? all : ''}`.trim() },
+          ...ORDER_STATUSES.map((s) => ({
+            key: s,
+            label: `${t(`orderStatus.${s}`)}${counts[s] ? ` ${counts[s]}` : ''}`,
+          })),
+        ]}
+        data-testid="order-status-tabs"
+      />
+      {canReview && selected.length > 0 ? (
+        <Space style={{ marginBottom: 12 }}>
+          <Typography.Text>{t('order.selected', { count: selected.length })}</Typography.Text>
+          <Button type="primary" onClick={() => void review('approve')} data-testid="bulk-approve">
+            {t('order.approveSelected')}
+          </Button>
+          <Button danger onClick={() => setRejecting(true)}>
+            {t('order.rejectSelected')}
+          </Button>
+        </Space>
+      ) : null}
+      <Table<OrderView>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        scroll={{ x: 1500 }}
+        className="nowrap-table"
+        rowSelection={
+          canReview
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as number[]),
+                getCheckboxProps: (o) => ({ disabled: o.status !== 'pending_review' }),
+              }
+            : undefined
+        }
+        columns={[
+          {
+            title: t('orderField.orderNo'),
+            dataIndex: 'orderNo',
+            fixed: 'left',
+            render: (v: string, o) => (
+              <Typography.Link onClick={() => navigate(`/orderInfo?id=${o.id}`)} data-testid={`order-${v}`}>
+                {v}
+              </Typography.Link>
+            ),
+          },
+          { title: t('orderField.customerOrderNo'), dataIndex: 'customerOrderNo' },
+          { title: t('orderField.queryCode'), dataIndex: 'queryCode' },
+          {
+            title: t('orderField.status'),
+            dataIndex: 'status',
+            render: (s: OrderStatus) => <OrderStatusTag status={s} />,
+          },
+          { title: t('orderField.mode'), dataIndex: 'mode' },
+          { title: t('orderField.carrier'), dataIndex: 'carrier' },
+          { title: t('orderField.origin'), dataIndex: 'origin' },
+          { title: t('orderField.destination'), dataIndex: 'destination' },
+          {
+            title: t('order.transit'),
+            render: (_, o) => t('order.days', { min: o.transitDaysMin, max: o.transitDaysMax }),
+          },
+          { title: t('orderField.total'), dataIndex: 'total', align: 'right' },
+          { title: t('order.paidAmount'), dataIndex: 'paid', align: 'right' },
+          ...(list.rows.some((o) => o.agentPrice !== null)
+            ? [{ title: t('orderField.agentPrice'), dataIndex: 'agentPrice', align: 'right' as const }]
+            : []),
+          ...(list.rows.some((o) => o.costPrice !== null)
+            ? [{ title: t('orderField.costPrice'), dataIndex: 'costPrice', align: 'right' as const }]
+            : []),
+          {
+            title: t('orderField.createdAt'),
+            dataIndex: 'createdAt',
+            render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+          },
+          {
+            title: t('common.actions'),
+            fixed: 'right',
+            render: (_, o) => (
+              <Space>
+                <Button size="small" onClick={() => navigate(`/orderInfo?id=${o.id}`)}>
+                  {t('quote.view')}
+                </Button>
+                {o.status === 'unpaid' ? (
+                  <Button size="small" type="primary" onClick={() => navigate(`/addAddress?id=${o.id}`)}>
+                    {t('order.pay')}
+                  </Button>
+                ) : null}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <ReasonDialog
+        open={rejecting}
+        title={t('order.rejectSelected')}
+        onCancel={() => setRejecting(false)}
+        onSubmit={(reason) => review('reject', reason)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Descriptions, Empty, Result, Skeleton, Space, Statistic } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { truckApi } from './api.ts';
+import { OrderStatusTag } from './OrderListPage.tsx';
+
+/** `/addAddress` and `/order45Pay`: pays one unpaid order from the truck balance, after a confirmation. */
+export default function OrderPaymentPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const reportError = useReportError();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const info = useQuery({
+    queryKey: ['order-pay', id],
+    queryFn: () => truckApi.payInfo(id),
+    enabled: id > 0,
+  });
+  const [busy, setBusy] = useState(false);
+
+  if (!(id > 0))
+    return (
+      <Result
+        status="warning"
+        title={t('order.noOrder')}
+        extra={<Button onClick={() => navigate('/orderList')}>{t('order.list')}</Button>}
+      />
+    );
+  if (!info.data) return <Card>{info.isError ? <Empty /> : <Skeleton active />}</Card>;
+  const { order, account } = info.data;
+  const short = Number(account.available) < Number(order.total);
+
+  const pay = () =>
+    modal.confirm({
+      title: t('order.payTitle'),
+      content: t('order.payConfirm', { amount: order.total }),
+      okButtonProps: { 'data-testid': 'pay-confirm' } as never,
+      onOk: async () => {
+        setBusy(true);
+        try {
+          await truckApi.pay(order.id);
+          message.success(t('order.paidAlready'));
+          navigate(`/orderInfo?id=${order.id}`);
+        } catch (error) {
+          reportError(error);
+          await info.refetch();
+        } finally {
+          setBusy(false);
+        }
+      },
+    });
+
+  return (
+    <Card title={t('order.payTitle')} style={{ maxWidth: 760 }}>
+      <Space direction="vertical" style={{ width: '100%' }} size={16}>
+        <Descriptions bordered size="small" column={1}>
+          <Descriptions.Item label={t('orderField.orderNo')}>{order.orderNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orderField.status')}>
+            <OrderStatusTag status={order.status} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('quote.route')}>
+            {order.origin} → {order.destination}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orderField.carrier')}>{order.carrier}</Descriptions.Item>
+        </Descriptions>
+        <Space size={48} wrap>
+          <Statistic title={t('orderField.total')} prefix="$" value={order.total} data-testid="pay-total" />
+          <Statistic
+            title={t('order.available')}
+            prefix="$"
+            value={account.available}
+            data-testid="pay-available"
+          />
+          <Statistic title={t('order.balance')} prefix="$" value={account.balance} />
+          <Statistic title={t('order.creditLimit')} prefix="$" value={account.creditLimit} />
+        </Space>
+        {order.status !== 'unpaid' ? (
+          <Alert type="success" showIcon message={t('order.paidAlready')} />
+        ) : short ? (
+          <Alert
+            type="warning"
+            showIcon
+            message={t('order.shortfall')}
+            action={<Button onClick={() => navigate('/recharge')}>{t('order.recharge')}</Button>}
+          />
+        ) : null}
+        <Space>
+          {order.status === 'unpaid' ? (
+            <Button
+              type="primary"
+              size="large"
+              loading={busy}
+              disabled={short}
+              onClick={pay}
+              data-testid="pay-order"
+            >
+              {t('order.pay')}
+            </Button>
+          ) : null}
+          <Button size="large" onClick={() => navigate(`/orderInfo?id=${order.id}`)}>
+            {t('order.viewOrder')}
+          </Button>
+        </Space>
+      </Space>
+    </Card>
+  );
+}

@@ -1,0 +1,201 @@
+import type { OrderAction, OrderStatus } from '@freight/contracts/truck-orders';
+import type { PriceLevel, QuoteRefusal, TaskStatus } from '@freight/contracts/truck-quotes';
+import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
+import { post, postStream } from '../../lib/http.ts';
+
+/** What the form edits: the shipment with amounts as the inputs hold them. */
+export type ShipmentInput = Shipment;
+
+export interface QuoteLevelView extends PriceLevel {}
+
+interface ProductFields {
+  productId: number;
+  code: string;
+  name: string;
+  nameEn: string;
+  carrier: string;
+  serviceLevel: string;
+  mode: 'LTL' | 'FTL';
+  transitDaysMin: number;
+  transitDaysMax: number;
+}
+
+export type QuoteResultView = ProductFields &
+  (
+    | {
+        ok: true;
+        levels: PriceLevel[];
+        cheapest: boolean;
+        fastest: boolean;
+        breakdown: {
+          lines: { freightClass: string; suggestedClass: string; density: number; weight: number }[];
+          totalWeight: number;
+          deficitWeight: number;
+          insurance: { premium: number; deductible: number; insuredValue: number } | null;
+        };
+      }
+    | { ok: false; reason: QuoteRefusal }
+  );
+
+export interface QuoteView {
+  id: number;
+  quoteNo: string;
+  organisationId: number;
+  status: 'open' | 'booked' | 'expired';
+  shipment: Shipment;
+  results: QuoteResultView[];
+  manualReason: string | null;
+  expiresAt: string | null;
+  expired: boolean;
+  createdAt: string;
+}
+
+export type StreamLine =
+  | { type: 'result'; result: QuoteResultView }
+  | { type: 'done'; expiresAt: string; results: QuoteResultView[] }
+  | { type: 'error' };
+
+export interface TaskView {
+  id: number;
+  taskNo: string;
+  quoteId: number;
+  organisationId: number;
+  status: TaskStatus;
+  reason: string;
+  note: string;
+  carrier: string;
+  transitDaysMin: number | null;
+  transitDaysMax: number | null;
+  result: QuoteResultView | null;
+  validUntil: string | null;
+  createdAt: string;
+}
+
+export interface OrderView {
+  id: number;
+  orderNo: string;
+  customerOrderNo: string;
+  queryCode: string;
+  organisationId: number;
+  quoteId: number | null;
+  carrier: string;
+  mode: 'LTL' | 'FTL';
+  status: OrderStatus;
+  orderType: 'regular' | 'return';
+  shipment: Shipment;
+  total: string;
+  freight: string;
+  fuel: string;
+  surcharge: string;
+  premium: string;
+  insuredAmount: string;
+  paid: string;
+  paidAt: string | null;
+  costPrice: string | null;
+  branchPrice: string | null;
+  agentPrice: string | null;
+  customerPrice: string;
+  accessorials: { code: string; fee: string }[];
+  origin: string;
+  destination: string;
+  transitDaysMin: number;
+  transitDaysMax: number;
+  pickupCode: string;
+  deliveryCode: string;
+  carrierInfo: string;
+  rejectReason: string;
+  shippingNote: string;
+  receivingNote: string;
+  extraNote: string;
+  orderFileUrl: string | null;
+  productName: string;
+  productNameEn: string;
+  serviceLevel: string;
+  lines: { freightClass: string; suggestedClass: string; density: number; weight: number }[];
+  actions: OrderAction[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrderInfo {
+  order: OrderView;
+  timeline: {
+    id: number;
+    action: string;
+    fromStatus: OrderStatus | null;
+    toStatus: OrderStatus | null;
+    actorId: number | null;
+    note: string;
+    createdAt: string;
+  }[];
+  ledger: {
+    id: number;
+    type: string;
+    amount: string;
+    balanceAfter: string;
+    note: string;
+    createdAt: string;
+  }[];
+}
+
+export const truckApi = {
+  baseInfo: () =>
+    post<{ accessorials: string[]; freightClasses: string[]; quoteTtlHours: number }>(
+      '/admin/quotation/getQuotationBaseInfo',
+    ),
+  customerOptions: () => post<{ list: { id: number; name: string }[] }>('/admin/quotation/customerOptions'),
+  saveQuote: (shipment: Shipment & { organisationId?: number }) =>
+    post<{ id: number; quoteNo: string; manualReason: string | null }>('/admin/quotation/save', shipment),
+  saveLocation: (id: number, pickup: ShipmentAddress, delivery: ShipmentAddress) =>
+    post('/admin/quotation/saveQuotationLocation', { id, pickup, delivery }),
+  saveDetail: (id: number, detail: Omit<Shipment, 'pickup' | 'delivery'>) =>
+    post('/admin/quotation/saveQuotationDetail', { id, ...detail }),
+  quoteInfo: (id: number) => post<QuoteView>('/admin/quotation/getQuotationInfo', { id }),
+  rates: (id: number, onLine: (line: StreamLine) => void) =>
+    postStream<StreamLine>('/admin/quotation/rates', { id }, onLine),
+  requestTask: (quoteId: number, note: string) =>
+    post<{ id: number; taskNo: string }>('/admin/quotation/task/request', { quoteId, note }),
+  taskInfo: (id: number) =>
+    post<{
+      task: TaskView;
+      quote: QuoteView;
+      history: { action: string; toStatus: string; note: string; createdAt: string }[];
+    }>('/admin/quotation/task/info', { id }),
+  taskAction: (id: number, action: 'refuse' | 'accept' | 'decline' | 'cancel', note = '') =>
+    post('/admin/quotation/task/action', { id, action, note }),
+  priceTask: (body: Record<string, unknown>) => post('/admin/quotation/saveQuotation', body),
+  book: (body: {
+    quoteId: number;
+    productId?: number;
+    taskId?: number;
+    customerOrderNo?: string;
+    shippingNote?: string;
+    receivingNote?: string;
+    extraNote?: string;
+    pay?: boolean;
+  }) =>
+    post<{
+      id: number;
+      orderNo: string;
+      status: OrderStatus;
+      payment: { ok: boolean; message: string } | null;
+    }>('/admin/order/save', body),
+  orderInfo: (id: number) => post<OrderInfo>('/admin/order/info', { id }),
+  pay: (id: number) => post<{ status: OrderStatus; repeated: boolean }>('/admin/order/pay', { id }),
+  transition: (id: number, action: OrderAction, reason = '', carrierInfo?: string) =>
+    post<{ status: OrderStatus }>('/admin/order/transition', { id, action, reason, carrierInfo }),
+  bulkReview: (ids: number[], action: 'approve' | 'reject', reason = '') =>
+    post<{ results: Record<string, string> }>('/admin/order/bulkReview', { ids, action, reason }),
+  editAddress: (id: number, change: { pickup?: ShipmentAddress; delivery?: ShipmentAddress }) =>
+    post('/admin/order/editAddress', { id, ...change }),
+  attachFile: (id: number, url: string) => post('/admin/order/file', { id, url }),
+  payInfo: (id: number) =>
+    post<{
+      order: OrderView;
+      account: { balance: string; creditLimit: string; frozen: string; available: string; status: string };
+    }>('/admin/order/payInfo', { id }),
+};
+
+/** Cents as the pages show them. */
+export const dollars = (cents: number) =>
+  (cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -1,0 +1,119 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+async function fillAddress(
+  card: Locator,
+  a: { name: string; street: string; zip: string; city: string; contact: string },
+) {
+  await card.getByLabel('地址名称').fill(a.name);
+  await card.getByLabel('地址 1').fill(a.street);
+  await card.getByLabel('邮编').fill(a.zip);
+  // The ZIP lookup fills the city and the state.
+  await expect(card.getByLabel('城市')).toHaveValue(a.city);
+  await card.getByLabel('联系人').fill(a.contact);
+  await card
+    .getByTestId(`${(await card.getAttribute('data-testid'))?.replace('quote-', '')}-phone`)
+    .fill('2135550100');
+}
+
+async function confirm(page: Page, action: string) {
+  await page.getByTestId(`action-${action}`).click();
+  await page.getByTestId('confirm-action').click();
+}
+
+test('a customer quotes, books and pays; staff move the order to delivered; both languages', async ({
+  browser,
+}) => {
+  const customer = await browser.newPage();
+  await session(customer, 'customer@example.com');
+  await customer.goto('/mail');
+  await fillAddress(customer.getByTestId('quote-pickup'), {
+    name: 'Acme Dock',
+    street: '100 Main St',
+    zip: '90001',
+    city: 'Los Angeles',
+    contact: 'Pat Lee',
+  });
+  await fillAddress(customer.getByTestId('quote-delivery'), {
+    name: 'Dallas DC',
+    street: '500 Commerce St',
+    zip: '75201',
+    city: 'Dallas',
+    contact: 'Sam Ray',
+  });
+  const goods = customer.getByTestId('quote-form');
+  await goods.getByLabel('品名').fill('Auto parts');
+  await goods.getByLabel('托数').fill('2');
+  await goods.getByLabel('长(英寸)').fill('48');
+  await goods.getByLabel('宽(英寸)').fill('40');
+  await goods.getByLabel('高(英寸)').fill('48');
+  await goods.getByLabel('总重(磅)').fill('800');
+  await expect(customer.getByTestId('line-0-suggested')).toContainText('建议等级 125');
+  await customer.getByTestId('quote-services').getByText('送货尾板').click();
+  await customer.getByTestId('get-quotes').click();
+
+  const results = customer.getByTestId('quote-results');
+  const standard = results.getByTestId('result-LTL-STD');
+  await expect(standard).toContainText('最便宜');
+  await expect(standard).toContainText('送货尾板');
+  // The West Coast economy product has no lane to Texas.
+  await expect(results.getByTestId('result-LTL-ECO')).toContainText('该线路暂无运价');
+  const total = ((await customer.getByTestId('result-LTL-STD-total').textContent()) ?? '').trim();
+  expect(total).toMatch(/^\$\d[\d,]*\.\d\d$/);
+  await customer.screenshot({ path: `${screenshotDir}truck-quote-zh.png`, fullPage: true });
+
+  // Changing the goods drops the prices until quoted again.
+  await goods.getByLabel('总重(磅)').fill('900');
+  await expect(results).toContainText('货物信息已修改');
+  await goods.getByLabel('总重(磅)').fill('800');
+  await customer.getByTestId('get-quotes').click();
+  await expect(customer.getByTestId('result-LTL-STD-total')).toHaveText(total);
+
+  await customer.getByTestId('book-LTL-STD').click();
+  await customer.getByTestId('book-customer-no').fill('PO-7788');
+  await customer.getByTestId('book-confirm').click();
+  await expect(customer).toHaveURL(/\/orderInfo\?id=\d+/);
+  await expect(customer.getByTestId('order-info-status')).toHaveText('待审核');
+  await expect(customer.getByTestId('order-total')).toHaveText(total);
+  await expect(customer.getByTestId('order-ledger')).toContainText('订单支付');
+  const orderNo = ((await customer.getByTestId('order-no').textContent()) ?? '').trim();
+  expect(orderNo).toMatch(/^TK\d{14}$/);
+
+  const staff = await (
+    await browser.newContext({
+      baseURL: new URL(customer.url()).origin,
+      viewport: { width: 1440, height: 900 },
+    })
+  ).newPage();
+  await session(staff, 'admin@example.com');
+  await staff.goto('/orderList');
+  await staff.getByTestId('order-keyword').fill(orderNo);
+  await staff.getByTestId('filter-search').click();
+  await staff.getByTestId(`order-${orderNo}`).click();
+  await expect(staff.getByTestId('order-info-status')).toHaveText('待审核');
+  await staff.screenshot({ path: `${screenshotDir}truck-order-staff-zh.png`, fullPage: true });
+  await confirm(staff, 'approve');
+  await expect(staff.getByTestId('order-info-status')).toHaveText('待提货');
+  await confirm(staff, 'pickup');
+  await expect(staff.getByTestId('order-info-status')).toHaveText('已提货');
+  await confirm(staff, 'depart');
+  await expect(staff.getByTestId('order-info-status')).toHaveText('运输中');
+  await confirm(staff, 'deliver');
+  await expect(staff.getByTestId('order-info-status')).toHaveText('已签收');
+  await expect(staff.getByTestId('order-timeline')).toContainText('确认签收');
+
+  await customer.reload();
+  await expect(customer.getByTestId('order-info-status')).toHaveText('已签收');
+  await switchLanguage(customer, 'en');
+  await expect(customer.getByTestId('order-info-status')).toHaveText('Delivered');
+  await expect(customer.getByTestId('order-ledger')).toContainText('Order payment');
+  await customer.screenshot({ path: `${screenshotDir}truck-order-en.png`, fullPage: true });
+  await customer.goto('/orderList');
+  await expect(customer.getByTestId(`order-${orderNo}`)).toBeVisible();
+  await customer.screenshot({ path: `${screenshotDir}truck-orders-en.png` });
+  await switchLanguage(customer, 'zh');
+  await staff.close();
+  await customer.close();
+});
