@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -116,4 +117,66 @@ test('a customer quotes, books and pays; staff move the order to delivered; both
   await switchLanguage(customer, 'zh');
   await staff.close();
   await customer.close();
+});
+
+test('a batch file with two bad rows imports nothing and names them; the fixed file imports all', async ({
+  page,
+}) => {
+  await session(page, 'customer@example.com');
+  await page.getByTestId('top-truck-batch').click();
+  const download = page.waitForEvent('download');
+  await page.getByTestId('batch-template').click();
+  const template = await (await download).path();
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(template);
+  const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+  const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+  const example = (sheet.getRow(2).values as unknown[]).slice(1);
+  const column = (name: string) => header.indexOf(name);
+  const rowWith = (n: number, change: Record<string, unknown> = {}) => {
+    const values = [...example];
+    values[column('客户单号')] = `BATCH-${n}`;
+    for (const [name, value] of Object.entries(change)) values[column(name)] = value;
+    return values;
+  };
+  // The template's dropdowns reach far down the sheet, so rows are written in place from row 2.
+  const build = async (rows: unknown[][]) => {
+    for (const [i, r] of rows.entries()) sheet.getRow(i + 2).values = r as ExcelJS.CellValue[];
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  };
+
+  const bad = await build([
+    rowWith(1),
+    rowWith(2, { 送货邮编: '7520' }),
+    rowWith(3),
+    rowWith(4, { '总重(磅)': 'heavy' }),
+  ]);
+  await page.locator('.ant-modal input[type=file]').setInputFiles({
+    name: 'orders.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: bad,
+  });
+  await page.getByTestId('batch-import').click();
+  const failures = page.getByTestId('batch-failures');
+  await expect(failures).toContainText('第 3 行');
+  await expect(failures).toContainText('送货邮编');
+  await expect(failures).toContainText('第 5 行');
+  await expect(failures).not.toContainText('第 2 行');
+  await page.screenshot({ path: `${screenshotDir}truck-batch-failures-zh.png` });
+  await page.getByTestId('batch-failures-ok').click();
+
+  const good = await build([rowWith(1), rowWith(2), rowWith(3), rowWith(4)]);
+  await page.locator('.ant-modal input[type=file]').setInputFiles({
+    name: 'orders-fixed.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: good,
+  });
+  await page.getByTestId('batch-check').click();
+  await expect(page.getByText('校验通过,可以导入')).toBeVisible();
+  await page.getByTestId('batch-import').click();
+  await expect(page.getByText('导入成功')).toBeVisible();
+  await page.goto('/orderList');
+  await page.getByTestId('order-keyword').fill('BATCH-');
+  await page.getByTestId('filter-search').click();
+  await expect(page.getByText('共 4 条')).toBeVisible();
 });

@@ -8,6 +8,7 @@ import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
 import oplogRoutes from './oplog/routes.ts';
+import orderBatchRoutes from './orders/batch-routes.ts';
 import orderRoutes from './orders/routes.ts';
 import quoteRoutes from './quotes/routes.ts';
 import rbacRoutes from './rbac/routes.ts';
@@ -36,6 +37,7 @@ export const modules: FastifyPluginAsync[] = [
   truckRoutes,
   quoteRoutes,
   orderRoutes,
+  orderBatchRoutes,
   noticeRoutes,
   addressRoutes,
 ];

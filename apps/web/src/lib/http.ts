@@ -145,9 +145,18 @@ export async function postStream<T>(url: string, payload: unknown, onLine: (line
   if (buffered.trim()) onLine(JSON.parse(buffered) as T);
 }
 
-/** Multipart upload of one file; the images endpoint answers with the stored URLs. */
-export async function upload<T = string[]>(url: string, file: File, field = 'file'): Promise<T> {
+/**
+ * Multipart upload of one file (the images endpoint answers with the stored URLs); `fields` go before
+ * the file, as the batch import's `address_id` does.
+ */
+export async function upload<T = string[]>(
+  url: string,
+  file: File,
+  field = 'file',
+  fields: Record<string, string> = {},
+): Promise<T> {
   const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append(field, file);
   const response = await send(url, { method: 'POST', headers: headers(false), body: form });
   return unwrap<T>(url, response);
@@ -183,10 +192,24 @@ export async function download(url: string, payload: unknown, fallbackName: stri
     await unwrap(url, response);
     return;
   }
-  const blob = await response.blob();
+  saveBlob(await response.blob(), fileNameFrom(response.headers.get('content-disposition'), fallbackName));
+}
+
+/** Saves a file the server answers a GET with (templates, tariff exports). */
+export async function downloadGet(url: string, fallbackName: string): Promise<void> {
+  const response = await send(url, { method: 'GET', headers: headers(false) });
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('application/json') || !response.ok) {
+    await unwrap(url, response);
+    return;
+  }
+  saveBlob(await response.blob(), fileNameFrom(response.headers.get('content-disposition'), fallbackName));
+}
+
+function saveBlob(blob: Blob, name: string) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = fileNameFrom(response.headers.get('content-disposition'), fallbackName);
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();

@@ -27,7 +27,7 @@ import {
 import { findUser } from '../auth/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
-import { nextSerial } from '../numbering/service.ts';
+import { nextSerial, nextSerials } from '../numbering/service.ts';
 import { truckOrderEvents, truckOrders } from './schema.ts';
 
 export type OrderRow = typeof truckOrders.$inferSelect;
@@ -75,52 +75,86 @@ function levelPrices(levels: readonly PriceLevel[]) {
   };
 }
 
+function orderValues(input: BookInput, orderNo: string) {
+  const { customer, branchPrice, agentPrice, cost } = levelPrices(input.result.levels);
+  return {
+    tenantId: input.tenantId,
+    orderNo,
+    customerOrderNo: input.customerOrderNo,
+    queryCode: queryCode(),
+    organisationId: input.organisationId,
+    userId: input.userId,
+    quoteId: input.quoteId,
+    taskId: input.taskId,
+    productId: input.result.productId || null,
+    carrier: input.result.carrier,
+    mode: input.shipment.mode,
+    status: 'unpaid' as const,
+    orderType: input.orderType,
+    shipment: input.shipment,
+    quote: input.result,
+    levels: input.result.levels,
+    total: BigInt(customer.total),
+    freight: BigInt(customer.linehaul),
+    fuel: BigInt(customer.fuel),
+    surcharge: BigInt(customer.accessorials.reduce((s, a) => s + a.fee, 0)),
+    premium: BigInt(customer.insurance),
+    insuredAmount: BigInt(input.result.breakdown.insurance?.insuredValue ?? 0),
+    costPrice: cost,
+    branchPrice,
+    agentPrice,
+    origin: place(input.shipment.pickup),
+    destination: place(input.shipment.delivery),
+    transitDaysMin: input.result.transitDaysMin,
+    transitDaysMax: input.result.transitDaysMax,
+    pickupCode: sixDigits(),
+    deliveryCode: sixDigits(),
+    shippingNote: input.shippingNote,
+    receivingNote: input.receivingNote,
+    extraNote: input.extraNote,
+  };
+}
+
 /** Creates an unpaid order from a priced quote result; the shipment and the prices are snapshots. */
 export async function bookOrder(db: DbOrTx, input: BookInput): Promise<OrderRow> {
-  const { customer, branchPrice, agentPrice, cost } = levelPrices(input.result.levels);
   const orderNo = await nextSerial(db, input.tenantId, 'TK');
-  const [row] = await db
-    .insert(truckOrders)
-    .values({
-      tenantId: input.tenantId,
-      orderNo,
-      customerOrderNo: input.customerOrderNo,
-      queryCode: queryCode(),
-      organisationId: input.organisationId,
-      userId: input.userId,
-      quoteId: input.quoteId,
-      taskId: input.taskId,
-      productId: input.result.productId || null,
-      carrier: input.result.carrier,
-      mode: input.shipment.mode,
-      status: 'unpaid',
-      orderType: input.orderType,
-      shipment: input.shipment,
-      quote: input.result,
-      levels: input.result.levels,
-      total: BigInt(customer.total),
-      freight: BigInt(customer.linehaul),
-      fuel: BigInt(customer.fuel),
-      surcharge: BigInt(customer.accessorials.reduce((s, a) => s + a.fee, 0)),
-      premium: BigInt(customer.insurance),
-      insuredAmount: BigInt(input.result.breakdown.insurance?.insuredValue ?? 0),
-      costPrice: cost,
-      branchPrice,
-      agentPrice,
-      origin: place(input.shipment.pickup),
-      destination: place(input.shipment.delivery),
-      transitDaysMin: input.result.transitDaysMin,
-      transitDaysMax: input.result.transitDaysMax,
-      pickupCode: sixDigits(),
-      deliveryCode: sixDigits(),
-      shippingNote: input.shippingNote,
-      receivingNote: input.receivingNote,
-      extraNote: input.extraNote,
-    })
-    .returning();
+  const [row] = await db.insert(truckOrders).values(orderValues(input, orderNo)).returning();
   const order = row as OrderRow;
   await addEvent(db, order, 'book', null, 'unpaid', input.userId, '');
   return order;
+}
+
+/** Rows per insert statement of a batch: large enough to be quick, small enough for any driver. */
+const BATCH_CHUNK = 500;
+
+/**
+ * Books many unpaid orders in the caller's transaction: one range of order numbers, multi-row
+ * inserts, and their timeline rows. Either all of them land or, with the transaction, none.
+ */
+export async function bookOrders(db: DbOrTx, tenantId: number, inputs: BookInput[], note: string) {
+  if (inputs.length === 0) return [];
+  const numbers = await nextSerials(db, tenantId, 'TK', inputs.length);
+  const booked: { id: number; orderNo: string }[] = [];
+  for (let i = 0; i < inputs.length; i += BATCH_CHUNK) {
+    const chunk = inputs.slice(i, i + BATCH_CHUNK);
+    const rows = await db
+      .insert(truckOrders)
+      .values(chunk.map((input, j) => orderValues(input, numbers[i + j] as string)))
+      .returning({ id: truckOrders.id, orderNo: truckOrders.orderNo, userId: truckOrders.userId });
+    await db.insert(truckOrderEvents).values(
+      rows.map((r) => ({
+        tenantId,
+        orderId: r.id,
+        action: 'book',
+        fromStatus: null,
+        toStatus: 'unpaid' as const,
+        actorId: r.userId,
+        note,
+      })),
+    );
+    booked.push(...rows.map(({ id, orderNo }) => ({ id, orderNo })));
+  }
+  return booked;
 }
 
 async function addEvent(

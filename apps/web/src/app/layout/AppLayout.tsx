@@ -37,6 +37,7 @@ import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+import { TruckBatchDialog } from '../../features/truck/TruckBatchDialog.tsx';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
 import { useNoticePopups } from '../notices.ts';
@@ -525,7 +526,12 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       <ErrorLogButton />
       <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
       <FeatureUpdates open={updatesOpen} onClose={() => setUpdatesOpen(false)} />
-      <BatchImportDialog line={batch ?? 'truck'} open={batch !== null} onClose={() => setBatch(null)} />
+      <TruckBatchDialog open={batch === 'truck'} onClose={() => setBatch(null)} />
+      <BatchImportDialog
+        title={t('shell.expressBatch')}
+        open={batch === 'express'}
+        onClose={() => setBatch(null)}
+      />
     </Layout>
   );
 }

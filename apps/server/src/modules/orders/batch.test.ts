@@ -1,0 +1,288 @@
+import { and, count, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  createTenant,
+  createTestApp,
+  postMultipart,
+  signInAs,
+  type TestContext,
+  type TestTenant,
+} from '../../../test/helpers.ts';
+import { truckOrders } from '../../db/schema.ts';
+import { findUserByEmail } from '../auth/service.ts';
+import { seedDemoTariffs } from '../truck/service.ts';
+import { BATCH_COLUMNS } from './batch.ts';
+
+let ctx: TestContext;
+let t: TestTenant;
+let other: TestTenant;
+const tokens: Record<string, string> = {};
+let customerOrg: number;
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const headers = BATCH_COLUMNS.map((c) => c.en);
+
+/** A good row: LA to Dallas, two pallets; `change` overrides columns by key. */
+function row(n: number, change: Record<string, unknown> = {}) {
+  const base: Record<string, unknown> = {
+    customerOrderNo: `PO-${n}`,
+    productCode: '',
+    mode: 'LTL',
+    pickupName: 'Acme Dock',
+    pickupAddress1: '100 Main St',
+    pickupZip: '90001',
+    pickupCity: 'Los Angeles',
+    pickupState: 'CA',
+    pickupContact: 'Pat Lee',
+    pickupPhone: '2135550100',
+    pickupType: 'business',
+    deliveryName: 'Dallas DC',
+    deliveryAddress1: '500 Commerce St',
+    deliveryZip: '75201',
+    deliveryCity: 'Dallas',
+    deliveryState: 'TX',
+    deliveryContact: 'Sam Ray',
+    deliveryPhone: '2145550100',
+    deliveryType: 'business',
+    goodsName: 'Auto parts',
+    quantity: 10,
+    palletCount: 2,
+    length: 48,
+    width: 40,
+    height: 48,
+    totalWeight: 800 + (n % 7) * 100,
+    freightClass: '',
+    accessorials: n % 2 ? 'liftgate_delivery' : '',
+    insuredValue: '',
+    note: '',
+    ...change,
+  };
+  return BATCH_COLUMNS.map((c) => base[c.key] ?? '');
+}
+
+async function file(rows: unknown[][], header = headers): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const s = wb.addWorksheet('Orders');
+  s.addRow(header);
+  for (const r of rows) s.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+const send = (
+  url: string,
+  content: Buffer,
+  who = 'customer',
+  extra: { name: string; value: string }[] = [],
+) =>
+  postMultipart(
+    ctx,
+    url,
+    [
+      { name: 'token', value: tokens[who] ?? '' },
+      ...extra,
+      { name: 'file', filename: 'orders.xlsx', contentType: XLSX, content },
+    ],
+    { host: t.host, token: tokens[who], language: 'en-US' },
+  );
+const check = (content: Buffer, who?: string) => send('/api/admin/order/importDataCheck', content, who);
+const importFile = (content: Buffer, who?: string, extra?: { name: string; value: string }[]) =>
+  send('/api/admin/order/batchOrdering', content, who, extra);
+
+async function orderCount() {
+  const [row] = await ctx.database.db
+    .select({ n: count() })
+    .from(truckOrders)
+    .where(and(eq(truckOrders.tenantId, t.tenant.id), eq(truckOrders.organisationId, customerOrg)));
+  return row?.n ?? 0;
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  t = await createTenant(ctx);
+  other = await createTenant(ctx);
+  await seedDemoTariffs(ctx.database.db, t.tenant.id);
+  tokens.customer = await signInAs(ctx, t, 'customer');
+  tokens.admin = await signInAs(ctx, t, 'admin');
+  tokens.otherCustomer = await signInAs(ctx, other, 'customer');
+  customerOrg =
+    (await findUserByEmail(ctx.database.db, t.tenant.id, t.email('customer')))?.organisationId ?? 0;
+});
+afterAll(() => ctx.close());
+
+describe('batch template', () => {
+  it('has the headers in the caller’s language, dropdowns, an example row that import skips, and notes', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/order/batchTemplate',
+      headers: { host: t.host, accesstoken: tokens.customer ?? '', 'accept-language': 'zh-CN' },
+    });
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0];
+    expect(sheet?.getRow(1).getCell(1).value).toBe('客户单号');
+    const modeColumn = BATCH_COLUMNS.findIndex((c) => c.key === 'mode') + 1;
+    expect(sheet?.getCell(2, modeColumn).dataValidation?.formulae).toEqual(['"LTL,FTL"']);
+    expect(sheet?.getCell(2, 2).dataValidation?.formulae?.[0]).toContain('LTL-STD');
+    expect(wb.worksheets.map((s) => s.name)).toEqual(['订单', '说明']);
+    // The untouched template has no order in it.
+    const refused = await importFile(res.rawPayload);
+    expect(refused.json()).toMatchObject({ code: 400, msg: 'The file has no rows' });
+  });
+});
+
+describe('batch import', () => {
+  it('reports each bad row as its spreadsheet row, imports nothing, then imports the fixed file whole', async () => {
+    const before = await orderCount();
+    const rows = [
+      row(1),
+      row(2, { pickupZip: '9000' }),
+      row(3),
+      row(4, { mode: 'SHIP', goodsName: '' }),
+      row(5),
+    ];
+    const checked = await check(await file(rows));
+    expect(checked.json().code).toBe(200);
+    expect(checked.json().msg).toBe('2 rows have errors; nothing was imported');
+    expect(checked.json().data).toEqual({
+      '2': 'success',
+      '3': 'Pickup ZIP: Please enter a five-digit ZIP code',
+      '4': 'success',
+      '5': 'Mode is not valid',
+      '6': 'success',
+    });
+    const refused = await importFile(await file(rows));
+    expect(refused.json().code).toBe(400);
+    expect(refused.json().data['3']).toBe('Pickup ZIP: Please enter a five-digit ZIP code');
+    expect(await orderCount()).toBe(before);
+
+    const fixed = [row(1), row(2), row(3), row(4), row(5, { productCode: 'LTL-STD', insuredValue: '2500' })];
+    const imported = await importFile(await file(fixed));
+    expect(imported.json()).toMatchObject({ code: 200, msg: '5 orders imported, awaiting payment' });
+    expect(Object.values(imported.json().data)).toEqual([
+      'success',
+      'success',
+      'success',
+      'success',
+      'success',
+    ]);
+    expect(await orderCount()).toBe(before + 5);
+    const list = await call(
+      ctx,
+      'POST',
+      '/api/admin/order/list',
+      { page: 1, limit: 10, keyword: 'PO-5' },
+      { host: t.host, token: tokens.customer },
+    );
+    expect(list.json().data.list[0]).toMatchObject({
+      customerOrderNo: 'PO-5',
+      status: 'unpaid',
+      carrier: 'Pacific Linehaul',
+    });
+    expect(list.json().data.list[0].premium).not.toBe('0.00');
+  });
+
+  it('names a product that cannot carry a row, and an unknown service', async () => {
+    const res = await check(
+      await file([
+        row(1, { productCode: 'LTL-ECO' }),
+        row(2, { productCode: 'NOPE' }),
+        row(3, { accessorials: 'teleport' }),
+      ]),
+    );
+    expect(res.json().data).toEqual({
+      '2': 'No rates for this lane',
+      '3': 'No enabled product has this code',
+      '4': 'Extra services: Unknown extra service "teleport"',
+    });
+  });
+
+  it('takes the chosen shipping address as every row’s pickup', async () => {
+    const address = await call(
+      ctx,
+      'POST',
+      '/api/admin/address/save',
+      {
+        name: 'Oakland Yard',
+        address1: '1 Port Rd',
+        zipcode: '94607',
+        city: 'Oakland',
+        state: 'CA',
+        contact: 'Kim Wu',
+        phone: '5105550100',
+      },
+      { host: t.host, token: tokens.customer },
+    );
+    expect(address.json().code).toBe(200);
+    const id = address.json().data.id;
+    const res = await importFile(await file([row(1, { pickupZip: '', pickupName: '' })]), 'customer', [
+      { name: 'address_id', value: String(id) },
+    ]);
+    expect(res.json().code).toBe(200);
+    const list = await call(
+      ctx,
+      'POST',
+      '/api/admin/order/list',
+      { page: 1, limit: 10 },
+      { host: t.host, token: tokens.customer },
+    );
+    expect(list.json().data.list[0].origin).toBe('Oakland, CA 94607');
+    const foreign = await importFile(await file([row(1)]), 'otherCustomer', [
+      { name: 'address_id', value: String(id) },
+    ]);
+    expect(foreign.json().code).toBe(300);
+  });
+
+  it('refuses malformed files whole with a clear message', async () => {
+    const before = await orderCount();
+    const notXlsx = await importFile(Buffer.from('customer order no,mode\nPO-1,LTL\n'));
+    expect(notXlsx.json()).toMatchObject({ code: 400, msg: 'Please upload an xlsx file' });
+    const wrongColumns = await importFile(await file([row(1)], ['Order', 'Weight']));
+    expect(wrongColumns.json().code).toBe(400);
+    expect(wrongColumns.json().msg).toMatch(/^Missing columns: Mode, Pickup name/);
+    const empty = await importFile(await file([]));
+    expect(empty.json().msg).toBe('The file has no rows');
+    const weightColumn = BATCH_COLUMNS.findIndex((c) => c.key === 'totalWeight');
+    const formula = row(1);
+    formula[weightColumn] = { formula: '400*2', result: 800 };
+    const formulaRes = await importFile(await file([formula]));
+    expect(formulaRes.json().data['2']).toMatch(/holds a formula; paste it as a value$/);
+    const dated = row(1);
+    dated[weightColumn] = new Date('2026-01-01');
+    const dateRes = await importFile(await file([dated]));
+    expect(dateRes.json().data['2']).toMatch(/cannot be read; enter text or a number$/);
+    const tooMany = await importFile(await file(Array.from({ length: 10_001 }, (_, i) => row(i))));
+    expect(tooMany.json()).toMatchObject({ code: 400, msg: 'At most 10000 rows per file' });
+    expect(await orderCount()).toBe(before);
+  });
+
+  it('lets staff import for a customer they name, and nobody without a session', async () => {
+    const staff = await send(
+      `/api/admin/order/batchOrdering?organisationId=${customerOrg}`,
+      await file([row(9)]),
+      'admin',
+    );
+    expect(staff.json().code).toBe(200);
+    const unnamed = await importFile(await file([row(9)]), 'admin');
+    expect(unnamed.json().data.fields[0].field).toBe('organisationId');
+    const anonymous = await postMultipart(
+      ctx,
+      '/api/admin/order/batchOrdering',
+      [{ name: 'file', filename: 'orders.xlsx', contentType: XLSX, content: await file([row(1)]) }],
+      { host: t.host },
+    );
+    expect(anonymous.json().code).toBe(300);
+  });
+
+  it('checks and imports a file of 10,000 rows in one transaction', { timeout: 240_000 }, async () => {
+    const before = await orderCount();
+    const content = await file(Array.from({ length: 10_000 }, (_, i) => row(i)));
+    const checked = await check(content);
+    expect(checked.json().msg).toBe('All 10000 rows can be imported');
+    const imported = await importFile(content);
+    expect(imported.json().msg).toBe('10000 orders imported, awaiting payment');
+    expect(await orderCount()).toBe(before + 10_000);
+  });
+});

@@ -1,0 +1,388 @@
+import type { Language } from '@freight/contracts/api';
+import { type MessageKey, translate } from '@freight/contracts/messages';
+import type { QuoteResult } from '@freight/contracts/truck-quotes';
+import { ACCESSORIALS, type Accessorial, FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
+import {
+  ADDRESS_TYPES,
+  type Shipment,
+  type ShipmentAddress,
+  shipmentBody,
+} from '@freight/contracts/truck-shipment';
+import { fieldLabel, localizeIssues } from '@freight/contracts/validation';
+import ExcelJS from 'exceljs';
+import { importCell } from '../../lib/xlsx.ts';
+
+/** A file of more rows than this is refused whole: split it. */
+export const MAX_BATCH_ROWS = 10_000;
+
+type Column = {
+  key: string;
+  zh: string;
+  en: string;
+  width?: number;
+  required?: boolean;
+  list?: readonly string[];
+  example: string | number;
+};
+
+interface AddressExample {
+  name: string;
+  address1: string;
+  zip: string;
+  city: string;
+  state: string;
+  contact: string;
+  phone: string;
+}
+
+const address = (end: 'pickup' | 'delivery', zhEnd: string, enEnd: string, example: AddressExample) =>
+  [
+    { key: `${end}Name`, zh: `${zhEnd}名称`, en: `${enEnd} name`, required: true, example: example.name },
+    {
+      key: `${end}Address1`,
+      zh: `${zhEnd}地址1`,
+      en: `${enEnd} address 1`,
+      required: true,
+      width: 24,
+      example: example.address1,
+    },
+    { key: `${end}Address2`, zh: `${zhEnd}地址2`, en: `${enEnd} address 2`, example: '' },
+    {
+      key: `${end}Zip`,
+      zh: `${zhEnd}邮编`,
+      en: `${enEnd} ZIP`,
+      required: true,
+      width: 10,
+      example: example.zip,
+    },
+    { key: `${end}City`, zh: `${zhEnd}城市`, en: `${enEnd} city`, required: true, example: example.city },
+    {
+      key: `${end}State`,
+      zh: `${zhEnd}州`,
+      en: `${enEnd} state`,
+      required: true,
+      width: 8,
+      example: example.state,
+    },
+    {
+      key: `${end}Contact`,
+      zh: `${zhEnd}联系人`,
+      en: `${enEnd} contact`,
+      required: true,
+      example: example.contact,
+    },
+    {
+      key: `${end}Phone`,
+      zh: `${zhEnd}电话`,
+      en: `${enEnd} phone`,
+      required: true,
+      width: 14,
+      example: example.phone,
+    },
+    {
+      key: `${end}Type`,
+      zh: `${zhEnd}地址类型`,
+      en: `${enEnd} address type`,
+      list: ADDRESS_TYPES,
+      example: 'business',
+    },
+  ] satisfies Column[];
+
+/** The template's columns, in order; the header may be in either language. */
+export const BATCH_COLUMNS: Column[] = [
+  { key: 'customerOrderNo', zh: '客户单号', en: 'Customer order no.', example: 'PO-1001' },
+  { key: 'productCode', zh: '产品代码', en: 'Product code', example: '' },
+  { key: 'mode', zh: '运输方式', en: 'Mode', required: true, list: ['LTL', 'FTL'], width: 8, example: 'LTL' },
+  ...address('pickup', '提货', 'Pickup', {
+    name: 'Acme Dock',
+    address1: '100 Main St',
+    zip: '90001',
+    city: 'Los Angeles',
+    state: 'CA',
+    contact: 'Pat Lee',
+    phone: '2135550100',
+  }),
+  ...address('delivery', '送货', 'Delivery', {
+    name: 'Dallas DC',
+    address1: '500 Commerce St',
+    zip: '75201',
+    city: 'Dallas',
+    state: 'TX',
+    contact: 'Sam Ray',
+    phone: '2145550100',
+  }),
+  { key: 'goodsName', zh: '品名', en: 'Goods name', required: true, example: 'Auto parts' },
+  { key: 'quantity', zh: '件数', en: 'Quantity', required: true, width: 8, example: 40 },
+  { key: 'palletCount', zh: '托数', en: 'Pallets', required: true, width: 8, example: 2 },
+  { key: 'length', zh: '长(英寸)', en: 'Length (in)', required: true, width: 10, example: 48 },
+  { key: 'width', zh: '宽(英寸)', en: 'Width (in)', required: true, width: 10, example: 40 },
+  { key: 'height', zh: '高(英寸)', en: 'Height (in)', required: true, width: 10, example: 48 },
+  { key: 'totalWeight', zh: '总重(磅)', en: 'Total weight (lb)', required: true, width: 12, example: 800 },
+  { key: 'freightClass', zh: '货物等级', en: 'Freight class', list: FREIGHT_CLASSES, width: 10, example: '' },
+  { key: 'accessorials', zh: '附加服务', en: 'Extra services', width: 28, example: 'liftgate_delivery' },
+  { key: 'insuredValue', zh: '投保金额', en: 'Insured value', width: 12, example: '' },
+  { key: 'note', zh: '备注', en: 'Note', width: 24, example: '' },
+];
+
+const EXAMPLE = BATCH_COLUMNS.map((c) => c.example);
+
+/**
+ * The batch template: the order sheet with its header in the caller's language, dropdowns for the
+ * fixed choices, one example row (skipped on import while left as it is), and a sheet of notes.
+ */
+export async function batchTemplate(language: Language, productCodes: readonly string[]): Promise<Buffer> {
+  const zh = language === 'zh-CN';
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(zh ? '订单' : 'Orders');
+  sheet.addRow(BATCH_COLUMNS.map((c) => (zh ? c.zh : c.en)));
+  sheet.getRow(1).font = { bold: true };
+  const example = sheet.addRow(
+    EXAMPLE.map((v, i) => (BATCH_COLUMNS[i]?.key === 'productCode' ? (productCodes[0] ?? '') : v)),
+  );
+  example.font = { color: { argb: 'FF888888' } };
+  BATCH_COLUMNS.forEach((column, i) => {
+    const col = sheet.getColumn(i + 1);
+    col.width = column.width ?? 16;
+    // ZIP codes and phones are text, so leading zeros stay.
+    if (/Zip|Phone|customerOrderNo/.test(column.key)) col.numFmt = '@';
+    const list = column.key === 'productCode' ? productCodes : column.list;
+    if (list && list.length > 0)
+      for (let row = 2; row <= 1_001; row++)
+        sheet.getCell(row, i + 1).dataValidation = {
+          type: 'list',
+          allowBlank: !column.required,
+          formulae: [`"${list.join(',')}"`],
+        };
+  });
+  const notes = workbook.addWorksheet(zh ? '说明' : 'Notes');
+  const lines = zh
+    ? [
+        '每行一票订单;灰色的示例行不修改时导入会跳过,可以直接覆盖它。',
+        '带 * 的列必填(见下);请全部使用英文填写,邮编为 5 位数字,电话 7 到 15 位数字。',
+        '产品代码留空时选最便宜的可用产品。附加服务填写代码,多个用逗号分隔:',
+        ACCESSORIALS.join(', '),
+        `一次最多 ${MAX_BATCH_ROWS} 行;任何一行有误时整个文件都不会导入。`,
+        `必填列:${BATCH_COLUMNS.filter((c) => c.required)
+          .map((c) => c.zh)
+          .join('、')}`,
+      ]
+    : [
+        'One order per row; the grey example row is skipped while left unchanged: overwrite it.',
+        'Fill every field in English; ZIP codes have 5 digits, phones 7 to 15 digits.',
+        'An empty product code takes the cheapest product that can carry the order. Extra services are codes, comma separated:',
+        ACCESSORIALS.join(', '),
+        `At most ${MAX_BATCH_ROWS} rows a file; if any row is wrong, nothing in the file is imported.`,
+        `Required columns: ${BATCH_COLUMNS.filter((c) => c.required)
+          .map((c) => c.en)
+          .join(', ')}`,
+      ];
+  for (const line of lines) notes.addRow([line]);
+  notes.getColumn(1).width = 120;
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export interface BatchRow {
+  /** The row number as the spreadsheet shows it. */
+  row: number;
+  customerOrderNo: string;
+  productCode: string;
+  note: string;
+  shipment: Shipment;
+}
+
+export type BatchSheet =
+  | { ok: true; rows: BatchRow[]; errors: Map<number, string> }
+  | { ok: false; key: MessageKey; params?: Record<string, string | number> };
+
+const text = (value: string | number | boolean | null) => (value === null ? '' : String(value).trim());
+
+/** Reads and checks every row of a batch file; bad rows come back with their message, good ones parsed. */
+export function readBatchSheet(
+  workbook: ExcelJS.Workbook,
+  language: Language,
+  today: string,
+  pickupOverride: ShipmentAddress | null,
+): BatchSheet {
+  const sheet = workbook.worksheets[0];
+  if (!sheet || sheet.rowCount < 2) return { ok: false, key: 'import.empty' };
+  // Header names in either language, in any order.
+  const byName = new Map<string, string>();
+  for (const c of BATCH_COLUMNS) {
+    byName.set(c.zh.toLowerCase(), c.key);
+    byName.set(c.en.toLowerCase(), c.key);
+  }
+  const position = new Map<string, number>();
+  sheet.getRow(1).eachCell((cell, col) => {
+    const key = byName.get(
+      text(cell.value as string)
+        .toLowerCase()
+        .replace(/^\*\s*/, ''),
+    );
+    if (key) position.set(key, col);
+  });
+  const missing = BATCH_COLUMNS.filter(
+    (c) => c.required && !position.has(c.key) && !(pickupOverride && c.key.startsWith('pickup')),
+  );
+  if (missing.length > 0)
+    return {
+      ok: false,
+      key: 'import.missingColumns',
+      params: { columns: missing.map((c) => (language === 'zh-CN' ? c.zh : c.en)).join(', ') },
+    };
+  if (sheet.actualRowCount - 1 > MAX_BATCH_ROWS)
+    return { ok: false, key: 'import.tooMany', params: { max: MAX_BATCH_ROWS } };
+
+  const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
+    translate(language, key, params);
+  const labelOf = (key: string) => {
+    const c = BATCH_COLUMNS.find((col) => col.key === key);
+    return c ? (language === 'zh-CN' ? c.zh : c.en) : key;
+  };
+  const rows: BatchRow[] = [];
+  const errors = new Map<number, string>();
+  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    if (rowNumber === 1) return;
+    const values: Record<string, string> = {};
+    for (const column of BATCH_COLUMNS) {
+      const col = position.get(column.key);
+      if (!col) {
+        values[column.key] = '';
+        continue;
+      }
+      const cell = importCell(row.getCell(col));
+      if (!cell.ok) {
+        errors.set(
+          rowNumber,
+          cell.reason === 'formula'
+            ? t('import.formula', { cell: row.getCell(col).address })
+            : t('import.badCell', { cell: row.getCell(col).address }),
+        );
+        return;
+      }
+      values[column.key] = text(cell.value);
+    }
+    if (Object.values(values).every((v) => v === '')) return;
+    if (BATCH_COLUMNS.every((c, i) => c.key === 'productCode' || values[c.key] === text(EXAMPLE[i] ?? '')))
+      return;
+
+    const number = (key: string) => (values[key] === '' ? undefined : Number(values[key]));
+    const notNumber = ['quantity', 'palletCount', 'length', 'width', 'height', 'totalWeight'].find(
+      (key) => values[key] !== '' && !Number.isFinite(Number(values[key])),
+    );
+    if (notNumber) {
+      errors.set(rowNumber, t('validation.invalid', { field: labelOf(notNumber) }));
+      return;
+    }
+    const accessorials: string[] = [];
+    for (const part of (values.accessorials ?? '').split(/[,,、;\s]+/).filter(Boolean)) {
+      const code = part.toLowerCase();
+      if (!(ACCESSORIALS as readonly string[]).includes(code)) {
+        errors.set(rowNumber, `${labelOf('accessorials')}: ${t('import.unknownService', { value: part })}`);
+        return;
+      }
+      accessorials.push(code as Accessorial);
+    }
+    const end = (prefix: 'pickup' | 'delivery') => ({
+      name: values[`${prefix}Name`],
+      address1: values[`${prefix}Address1`],
+      address2: values[`${prefix}Address2`],
+      zipcode: values[`${prefix}Zip`],
+      city: values[`${prefix}City`],
+      state: values[`${prefix}State`],
+      contact: values[`${prefix}Contact`],
+      phone: values[`${prefix}Phone`]?.replace(/[\s()+-]/g, ''),
+      ...(values[`${prefix}Type`] ? { addressType: values[`${prefix}Type`] } : {}),
+    });
+    const insured = values.insuredValue ?? '';
+    const parsed = shipmentBody.safeParse({
+      mode: values.mode?.toUpperCase(),
+      pickup: pickupOverride ?? end('pickup'),
+      delivery: end('delivery'),
+      quoteDate: today,
+      lines: [
+        {
+          name: values.goodsName,
+          quantity: number('quantity'),
+          palletCount: number('palletCount'),
+          length: number('length'),
+          width: number('width'),
+          height: number('height'),
+          totalWeight: number('totalWeight'),
+          ...(values.freightClass ? { freightClass: values.freightClass } : {}),
+        },
+      ],
+      accessorials,
+      insurance: insured ? { included: true, insuredValue: insured } : { included: false },
+    });
+    if (!parsed.success) {
+      const [first] = localizeIssues(parsed.error.issues, language);
+      const path = first?.field ?? '';
+      const column = columnOfPath(path);
+      const label = column ? labelOf(column) : fieldLabel(path, language);
+      // The shared messages name the API's field; the sheet's reader knows the column.
+      const text = (first?.message ?? '').replaceAll(path, label);
+      errors.set(rowNumber, text.includes(label) ? text : `${label}: ${text}`);
+      return;
+    }
+    if ((values.customerOrderNo ?? '').length > 60) {
+      errors.set(
+        rowNumber,
+        `${labelOf('customerOrderNo')}: ${t('validation.maxLength', { field: labelOf('customerOrderNo'), max: 60 })}`,
+      );
+      return;
+    }
+    rows.push({
+      row: rowNumber,
+      customerOrderNo: values.customerOrderNo ?? '',
+      productCode: values.productCode ?? '',
+      note: (values.note ?? '').slice(0, 500),
+      shipment: parsed.data,
+    });
+  });
+  if (rows.length === 0 && errors.size === 0) return { ok: false, key: 'import.empty' };
+  return { ok: true, rows, errors };
+}
+
+/** The template column a shipment field came from, to name it in the row's message. */
+function columnOfPath(path: string): string | null {
+  const [head, field] = path.split('.');
+  if (head === 'pickup' || head === 'delivery') {
+    const suffix: Record<string, string> = {
+      name: 'Name',
+      address1: 'Address1',
+      address2: 'Address2',
+      zipcode: 'Zip',
+      city: 'City',
+      state: 'State',
+      contact: 'Contact',
+      phone: 'Phone',
+      addressType: 'Type',
+    };
+    return field && suffix[field] ? `${head}${suffix[field]}` : null;
+  }
+  if (head === 'lines') {
+    const leaf = path.split('.')[2] ?? '';
+    return leaf === 'name' ? 'goodsName' : leaf;
+  }
+  if (head === 'insurance') return 'insuredValue';
+  return head ?? null;
+}
+
+/** The product a row books: the one it names, or the cheapest that priced it. */
+export function chooseResult(
+  results: readonly QuoteResult[],
+  productCode: string,
+): Extract<QuoteResult, { ok: true }> | { reason: string } {
+  const priced = results.filter((r): r is Extract<QuoteResult, { ok: true }> => r.ok);
+  if (productCode) {
+    const named = results.find((r) => r.code.toUpperCase() === productCode.toUpperCase());
+    if (!named) return { reason: 'import.unknownProduct' };
+    return named.ok ? named : { reason: `quoteRefusal.${named.reason}` };
+  }
+  if (priced.length === 0) {
+    const first = results[0];
+    return { reason: first && !first.ok ? `quoteRefusal.${first.reason}` : 'import.noProduct' };
+  }
+  const total = (r: (typeof priced)[number]) => r.levels[r.levels.length - 1]?.total ?? 0;
+  return priced.reduce((best, r) => (total(r) < total(best) ? r : best));
+}
