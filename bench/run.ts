@@ -13,6 +13,7 @@ import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
 import { benchMoney } from './money.ts';
+import { benchTruck } from './truck.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -101,6 +102,7 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   const waitNum = await rps(`${base}/api/admin/recharge/waitNum`, { headers });
   await app.close();
   await benchMoney(kind, database);
+  await benchTruck(kind, database);
   await database.close();
 
   const row = (name: string, value: number) =>

@@ -468,6 +468,14 @@ describe('booking and paying', () => {
     expect(cancelledOnly.list.map((o: any) => o.id)).toContain(orderId);
     expect(cancelledOnly.counts.cancelled).toBeGreaterThan(0);
     expect((await list('customer', { status: 'nope' })).json().code).toBe(400);
+    // The search matches the start of the numbers, in any case.
+    const byCustomerNo = (await list('customer', { keyword: 'po-' })).json().data;
+    expect(byCustomerNo.list.map((o: any) => o.customerOrderNo)).toEqual(['PO-1']);
+    const orderNo = cancelledOnly.list.find((o: any) => o.id === orderId).orderNo as string;
+    expect(
+      (await list('customer', { keyword: orderNo.slice(0, 12) })).json().data.list.map((o: any) => o.id),
+    ).toContain(orderId);
+    expect((await list('customer', { keyword: orderNo.slice(3) })).json().data.total).toBe(0);
     // Staff need the review button to review; a customer never may.
     expect(
       (await post('/api/admin/order/bulkReview', { ids: [orderId], action: 'approve' }, 'customer')).json()

@@ -76,7 +76,13 @@ export const truckOrders = pgTable(
     index('truck_orders_time').on(t.tenantId, t.createdAt),
     index('truck_orders_status_time').on(t.tenantId, t.status, t.createdAt),
     index('truck_orders_org_time').on(t.tenantId, t.organisationId, t.createdAt),
-    index('truck_orders_customer_no').on(t.tenantId, t.customerOrderNo),
+    // The list's search matches the start of the three numbers; these indexes serve such prefixes.
+    index('truck_orders_no_prefix').on(t.tenantId, t.orderNo.op('text_pattern_ops')),
+    index('truck_orders_query_code_prefix').on(t.tenantId, t.queryCode.op('text_pattern_ops')),
+    index('truck_orders_customer_no_prefix').on(
+      t.tenantId,
+      sql`upper(${t.customerOrderNo}) text_pattern_ops`,
+    ),
   ],
 );
 

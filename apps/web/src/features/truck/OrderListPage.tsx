@@ -2,7 +2,7 @@ import { ORDER_STATUSES, type OrderStatus } from '@freight/contracts/truck-order
 import { App, Button, DatePicker, Form, Input, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Auth, useAuth } from '../../components/Auth.tsx';
@@ -56,7 +56,10 @@ export default function OrderListPage() {
   const [status, setStatus] = useState<OrderStatus | 'all'>('all');
   const query = { ...filters, status: status === 'all' ? undefined : status };
   const list = useServerList<OrderView>('/admin/order/list', query);
-  const counts = (list.extra?.counts ?? {}) as Record<string, number>;
+  // Counts come with the first page; later pages keep the ones already shown.
+  const lastCounts = useRef<Record<string, number>>({});
+  if (list.extra?.counts) lastCounts.current = list.extra.counts as Record<string, number>;
+  const counts = lastCounts.current;
   const [selected, setSelected] = useState<number[]>([]);
   const [rejecting, setRejecting] = useState(false);
 
