@@ -108,6 +108,8 @@ test('a customer quotes, books and pays; staff move the order to delivered; both
   await customer.reload();
   await expect(customer.getByTestId('order-info-status')).toHaveText('已签收');
   await switchLanguage(customer, 'en');
+  // The choice is kept: the reloaded page reads in English.
+  await customer.reload();
   await expect(customer.getByTestId('order-info-status')).toHaveText('Delivered');
   await expect(customer.getByTestId('order-ledger')).toContainText('Order payment');
   await customer.screenshot({ path: `${screenshotDir}truck-order-en.png`, fullPage: true });
@@ -179,4 +181,14 @@ test('a batch file with two bad rows imports nothing and names them; the fixed f
   await page.getByTestId('order-keyword').fill('BATCH-');
   await page.getByTestId('filter-search').click();
   await expect(page.getByText('共 4 条')).toBeVisible();
+});
+
+test("the truck dashboard shows today's orders, the balance and the charts", async ({ page }) => {
+  await session(page, 'customer@example.com');
+  await page.goto('/dashboard');
+  const today = page.getByTestId('stat-today-orders').locator('.ant-statistic-content-value');
+  await expect(today).not.toHaveText('0');
+  await expect(page.getByTestId('stat-available')).toBeVisible();
+  await expect(page.locator('.recharts-surface').first()).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}truck-dashboard-zh.png`, fullPage: true });
 });

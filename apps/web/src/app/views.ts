@@ -59,6 +59,7 @@ export const VIEWS: Record<string, ComponentType> = {
   TruckOrderInfo: page(() => import('../features/truck/OrderInfoPage.tsx')),
   TruckOrderPayment: page(() => import('../features/truck/OrderPaymentPage.tsx')),
   TruckOrderPay: page(() => import('../features/truck/OrderPaymentPage.tsx')),
+  ...lazyViews(() => import('../features/truck/DashboardPage.tsx'), ['TruckDashboard', 'TruckHome']),
   TruckAddressBook: page(() => import('../features/addresses/AddressBookPage.tsx')),
   ...lazyViews(
     () => import('../features/recharge/pages.tsx'),

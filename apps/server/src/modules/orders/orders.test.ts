@@ -494,6 +494,23 @@ describe('booking and paying', () => {
   });
 });
 
+describe('dashboards', () => {
+  it("counts today's orders and money for the caller's subtree only", async () => {
+    const staff = await ok('/api/admin/order/stats', {}, 'admin');
+    const customer = await ok('/api/admin/order/stats', {}, 'customer');
+    const direct = await ok('/api/admin/order/stats', {}, 'direct');
+    expect(customer.today.orders).toBeGreaterThan(0);
+    expect(staff.today.orders).toBe(customer.today.orders);
+    expect(direct.today).toEqual({ orders: 0, paid: '0.00' });
+    expect(customer.series).toHaveLength(30);
+    expect(customer.series.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), ...customer.today });
+    expect(customer.statuses.delivered).toBeGreaterThan(0);
+    expect(customer.balance.available).toMatch(/^\d+\.\d\d$/);
+    expect(staff.balance).toBeNull();
+    expect((await post('/api/admin/order/stats', {}, 'otherAdmin', other)).json().data.today.orders).toBe(0);
+  });
+});
+
 describe('manual quotation tasks', () => {
   it('turns an oversize shipment into a task that staff price and the customer accepts and books', async () => {
     await credit('customer', 100_000n);

@@ -24,6 +24,7 @@ import {
   ledgerOfOrder,
   listOrders,
   orderForCaller,
+  orderStats,
   orderTimeline,
   payOrder,
   transitionOrder,
@@ -127,6 +128,43 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           available: formatMoney(available(account)),
           status: account.status,
         },
+      };
+    },
+  );
+
+  /** The truck dashboards: today, this month, the last 30 days by day, statuses, waiting reviews, balance. */
+  app.post(
+    '/admin/order/stats',
+    { config: { permission: ['/dashboard', '/truckHome'] }, schema: { tags: ['orders'] } },
+    async (request) => {
+      const me = currentUser(request);
+      const now = new Date();
+      const today = now.toISOString().slice(0, 10);
+      const monthStart = `${today.slice(0, 7)}-01`;
+      const thirtyAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000);
+      const since = new Date(Math.min(thirtyAgo.getTime(), Date.parse(`${monthStart}T00:00:00Z`)));
+      const { days, statuses } = await orderStats(db, me, since);
+      const sum = (rows: typeof days) => ({
+        orders: rows.reduce((n, r) => n + r.n, 0),
+        paid: formatMoney(rows.reduce((n, r) => n + BigInt(r.paid), 0n)),
+      });
+      const series = Array.from({ length: 30 }, (_, i) => {
+        const day = new Date(thirtyAgo.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+        const rows = days.filter((r) => r.day === day);
+        return { day, ...sum(rows) };
+      });
+      const account =
+        me.organisationId !== null ? await ensureAccount(db, me.tenantId, me.organisationId, 'truck') : null;
+      return {
+        today: sum(days.filter((r) => r.day === today)),
+        month: sum(days.filter((r) => r.day >= monthStart)),
+        series,
+        statuses: Object.fromEntries(statuses.map((s) => [s.status, s.n])),
+        waitingReview: statuses.find((s) => s.status === 'pending_review')?.n ?? 0,
+        unpaid: statuses.find((s) => s.status === 'unpaid')?.n ?? 0,
+        balance: account
+          ? { balance: formatMoney(account.balance), available: formatMoney(available(account)) }
+          : null,
       };
     },
   );

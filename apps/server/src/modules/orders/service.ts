@@ -486,26 +486,36 @@ export async function exportOrders(db: DbOrTx, caller: Caller, q: OrderListQuery
     .limit(max);
 }
 
-/** Orders and revenue by status and period for the dashboards, over the caller's visible orders. */
+/**
+ * The dashboards' figures over the caller's visible orders: per day and status since `since` (orders
+ * and the amount paid on them), and the orders of every status now.
+ */
 export async function orderStats(db: DbOrTx, caller: Caller, since: Date) {
   const scope = await organisationScope(db, caller);
-  const condition = and(
+  const visible = and(
     eq(truckOrders.tenantId, caller.tenantId),
     scope.kind === 'subtree'
       ? inArray(truckOrders.organisationId, visibleOrganisationIds(db, scope))
       : undefined,
-    gte(truckOrders.createdAt, since),
   );
-  return db
-    .select({
-      status: truckOrders.status,
-      day: sql<string>`to_char(${truckOrders.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
-      n: count(),
-      revenue: sql<string>`coalesce(sum(${truckOrders.paid}), 0)::text`,
-    })
-    .from(truckOrders)
-    .where(condition)
-    .groupBy(truckOrders.status, sql`2`);
+  const [days, statuses] = await Promise.all([
+    db
+      .select({
+        day: sql<string>`to_char(${truckOrders.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+        status: truckOrders.status,
+        n: count(),
+        paid: sql<string>`coalesce(sum(${truckOrders.paid}), 0)::text`,
+      })
+      .from(truckOrders)
+      .where(and(visible, gte(truckOrders.createdAt, since)))
+      .groupBy(sql`1`, truckOrders.status),
+    db
+      .select({ status: truckOrders.status, n: count() })
+      .from(truckOrders)
+      .where(visible)
+      .groupBy(truckOrders.status),
+  ]);
+  return { days, statuses };
 }
 
 /** The ledger rows that name this order: its payment, refunds, surcharges. */
