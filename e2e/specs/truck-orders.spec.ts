@@ -181,6 +181,12 @@ test('a batch file with two bad rows imports nothing and names them; the fixed f
   await page.getByTestId('order-keyword').fill('BATCH-');
   await page.getByTestId('filter-search').click();
   await expect(page.getByText('共 4 条')).toBeVisible();
+  // Imported orders wait for payment: pay them together.
+  await page.locator('.ant-table-thead .ant-checkbox-input').check();
+  await page.getByTestId('bulk-pay').click();
+  await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+  await expect(page.getByText('成功 4 单,失败 0 单')).toBeVisible();
+  await expect(page.getByTestId('order-status').filter({ hasText: '待审核' })).toHaveCount(4);
 });
 
 test("the truck dashboard shows today's orders, the balance and the charts", async ({ page }) => {

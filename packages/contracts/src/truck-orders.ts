@@ -138,6 +138,8 @@ export const orderBulkReviewBody = z.object({
   reason: z.string().trim().max(500).default(''),
 });
 
+export const orderBulkPayBody = z.object({ ids: z.array(orderId).min(1).max(200) });
+
 export const orderEditAddressBody = z.object({
   id: orderId,
   pickup: shipmentAddress.optional(),

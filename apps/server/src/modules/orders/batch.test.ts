@@ -11,6 +11,7 @@ import {
   type TestTenant,
 } from '../../../test/helpers.ts';
 import { truckOrders } from '../../db/schema.ts';
+import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
 import { seedDemoTariffs } from '../truck/service.ts';
 import { BATCH_COLUMNS } from './batch.ts';
@@ -109,7 +110,10 @@ beforeAll(async () => {
   customerOrg =
     (await findUserByEmail(ctx.database.db, t.tenant.id, t.email('customer')))?.organisationId ?? 0;
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  expect(await ledgerMismatches(ctx.database.db, t.tenant.id)).toEqual([]);
+  await ctx.close();
+});
 
 describe('batch template', () => {
   it('has the headers in the caller’s language, dropdowns, an example row that import skips, and notes', async () => {
@@ -182,6 +186,45 @@ describe('batch import', () => {
       carrier: 'Pacific Linehaul',
     });
     expect(list.json().data.list[0].premium).not.toBe('0.00');
+    // Imported orders wait for payment; paying them together charges each once.
+    const account = await ensureAccount(ctx.database.db, t.tenant.id, customerOrg, 'truck');
+    await moveMoney(ctx.database.db, {
+      tenantId: t.tenant.id,
+      accountId: account.id,
+      type: 'manual_adjustment',
+      amount: 1_000_000n,
+      note: 'test funds',
+    });
+    const unpaid = await call(
+      ctx,
+      'POST',
+      '/api/admin/order/list',
+      { page: 1, limit: 10, status: 'unpaid' },
+      { host: t.host, token: tokens.customer },
+    );
+    const ids = unpaid
+      .json()
+      .data.list.slice(0, 2)
+      .map((o: any) => o.id);
+    const paid = await call(
+      ctx,
+      'POST',
+      '/api/admin/order/bulkPay',
+      { ids: [...ids, ids[0]] },
+      { host: t.host, token: tokens.customer, language: 'en-US' },
+    );
+    expect(Object.values(paid.json().data.results).filter((r) => r === 'success')).toHaveLength(2);
+    const again = await call(
+      ctx,
+      'POST',
+      '/api/admin/order/bulkPay',
+      { ids },
+      { host: t.host, token: tokens.customer, language: 'en-US' },
+    );
+    expect(Object.values(again.json().data.results)).toEqual([
+      'The order is already paid',
+      'The order is already paid',
+    ]);
   });
 
   it('names a product that cannot carry a row, and an unknown service', async () => {

@@ -277,6 +277,19 @@ describe('quoting', () => {
   });
 });
 
+describe('the address book from the quote form', () => {
+  it('saves the ends ticked "save to address book" into the customer’s book', async () => {
+    const ticked = { ...address('90001', 'CA', 'Los Angeles'), name: 'Booked Dock', saveToBook: true };
+    await quoteFor('customer', shipment({ pickup: ticked }));
+    const book = await ok(
+      '/api/admin/address/list',
+      { page: 1, limit: 10, keyword: 'Booked Dock' },
+      'customer',
+    );
+    expect(book.list.map((a: any) => [a.name, a.zipcode])).toEqual([['Booked Dock', '90001']]);
+  });
+});
+
 describe('booking and paying', () => {
   it('books unpaid when the funds are short, then pays once however often it is paid', async () => {
     const id = await quoteFor('customer');

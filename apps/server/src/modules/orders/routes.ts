@@ -2,6 +2,7 @@ import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import {
   type OrderAction,
+  orderBulkPayBody,
   orderBulkReviewBody,
   orderEditAddressBody,
   orderFileBody,
@@ -276,6 +277,31 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       request.auditTarget = `orders:${ids.length}`;
+      return { results };
+    },
+  );
+
+  /** Pays many unpaid orders (a batch import's, say) one by one; each succeeds or fails on its own. */
+  app.post(
+    '/admin/order/bulkPay',
+    {
+      config: { permission: ORDER_PAGES, audit: 'order.bulkPay' },
+      schema: { tags: ['orders'], body: orderBulkPayBody },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const results: Record<string, string> = {};
+      for (const id of [...new Set(request.body.ids)]) {
+        try {
+          const order = await visibleOrder(db, me, id);
+          const { repeated } = await payOrder(db, me, order);
+          results[id] = repeated ? translate(request.language, 'order.alreadyPaid') : 'success';
+        } catch (error) {
+          results[id] =
+            error instanceof AppError ? translate(request.language, error.key, error.params) : String(error);
+        }
+      }
+      request.auditTarget = `orders:${request.body.ids.length}`;
       return { results };
     },
   );

@@ -14,10 +14,13 @@ import {
   quoteListQuery,
   quoteLocationBody,
   quoteSaveBody,
+  type Shipment,
 } from '@freight/contracts/truck-shipment';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { DbOrTx } from '../../db/client.ts';
 import { badField, forbidden } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { saveAddress } from '../addresses/service.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
 import {
   actOnTask,
@@ -45,6 +48,21 @@ const TASK_PAGES = ['/quotationList', '/mail', '/quoteList'];
 const dayStart = (date?: string) => (date ? new Date(`${date}T00:00:00Z`) : undefined);
 const dayAfter = (date?: string) =>
   date ? new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000) : undefined;
+
+/** The quote form's "save to address book" ticks: those ends go into the customer's book. */
+async function saveToBook(
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+  userId: number,
+  ends: Pick<Shipment, 'pickup' | 'delivery'>,
+) {
+  for (const end of [ends.pickup, ends.delivery]) {
+    if (!end.saveToBook) continue;
+    const { saveToBook: _s, ...address } = end;
+    await saveAddress(db, { tenantId, organisationId, userId, address, isDefaultPickup: false });
+  }
+}
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
@@ -86,6 +104,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const organisationId = await quoteOrganisation(db, me, wanted);
       if (!organisationId) throw badField('organisationId', 'quote.organisationRequired');
       const quote = await createQuote(db, { tenantId: me.tenantId, organisationId, userId: me.id, shipment });
+      await saveToBook(db, me.tenantId, organisationId, me.id, shipment);
       request.auditTarget = `quote:${quote.quoteNo}`;
       return { id: quote.id, quoteNo: quote.quoteNo, manualReason: quote.manualReason };
     },
@@ -103,6 +122,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { id, pickup, delivery } = request.body;
       const quote = await visibleQuote(db, me, id);
       await replaceShipment(db, quote, { ...quote.shipment, pickup, delivery });
+      await saveToBook(db, me.tenantId, quote.organisationId, me.id, { pickup, delivery });
       request.auditTarget = `quote:${quote.quoteNo}`;
       return { id };
     },

@@ -136,6 +136,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
                   name={t('dashboard.orders')}
                   stroke={BRAND}
                   dot={false}
+                  isAnimationActive={false}
                 />
                 <Line
                   yAxisId="paid"
@@ -144,6 +145,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
                   name={t('dashboard.paid')}
                   stroke="#1677ff"
                   dot={false}
+                  isAnimationActive={false}
                 />
               </LineChart>
             </ResponsiveContainer>
@@ -160,7 +162,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
                   <XAxis type="number" allowDecimals={false} fontSize={12} />
                   <YAxis type="category" dataKey="status" width={110} fontSize={12} />
                   <Tooltip />
-                  <Bar dataKey="n" name={t('dashboard.orders')} fill={BRAND} />
+                  <Bar dataKey="n" name={t('dashboard.orders')} fill={BRAND} isAnimationActive={false} />
                 </BarChart>
               </ResponsiveContainer>
             )}

@@ -46,7 +46,7 @@ interface Filters {
 /** `/orderList`: every truck order the caller may see, by status, with filters, export and bulk review. */
 export default function OrderListPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const reportError = useReportError();
   const navigate = useNavigate();
   const allowed = useAuth();
@@ -62,6 +62,23 @@ export default function OrderListPage() {
   const counts = lastCounts.current;
   const [selected, setSelected] = useState<number[]>([]);
   const [rejecting, setRejecting] = useState(false);
+
+  const payAll = async () => {
+    try {
+      const { results } = await truckApi.bulkPay(selected);
+      const failed = Object.values(results).filter((r) => r !== 'success');
+      const summary = t('order.bulkDone', { ok: selected.length - failed.length, failed: failed.length });
+      if (failed.length > 0) message.warning(`${summary}: ${[...new Set(failed)].join('; ')}`);
+      else message.success(summary);
+      setSelected([]);
+      void list.refetch();
+    } catch (error) {
+      reportError(error);
+    }
+  };
+  const selectedRows = list.rows.filter((o) => selected.includes(o.id));
+  const allUnpaid = selectedRows.length > 0 && selectedRows.every((o) => o.status === 'unpaid');
+  const allPending = selectedRows.length > 0 && selectedRows.every((o) => o.status === 'pending_review');
 
   const review = async (action: 'approve' | 'reject', reason = '') => {
     try {
@@ -149,15 +166,36 @@ export default function OrderListPage() {
         ]}
         data-testid="order-status-tabs"
       />
-      {canReview && selected.length > 0 ? (
+      {selected.length > 0 ? (
         <Space style={{ marginBottom: 12 }}>
           <Typography.Text>{t('order.selected', { count: selected.length })}</Typography.Text>
-          <Button type="primary" onClick={() => void review('approve')} data-testid="bulk-approve">
-            {t('order.approveSelected')}
-          </Button>
-          <Button danger onClick={() => setRejecting(true)}>
-            {t('order.rejectSelected')}
-          </Button>
+          {allUnpaid ? (
+            <Button
+              type="primary"
+              onClick={() =>
+                modal.confirm({
+                  title: t('order.paySelected'),
+                  content: t('order.payConfirm', {
+                    amount: selectedRows.reduce((sum, o) => sum + Number(o.total), 0).toFixed(2),
+                  }),
+                  onOk: payAll,
+                })
+              }
+              data-testid="bulk-pay"
+            >
+              {t('order.paySelected')}
+            </Button>
+          ) : null}
+          {canReview && allPending ? (
+            <>
+              <Button type="primary" onClick={() => void review('approve')} data-testid="bulk-approve">
+                {t('order.approveSelected')}
+              </Button>
+              <Button danger onClick={() => setRejecting(true)}>
+                {t('order.rejectSelected')}
+              </Button>
+            </>
+          ) : null}
         </Space>
       ) : null}
       <Table<OrderView>
@@ -167,15 +205,14 @@ export default function OrderListPage() {
         pagination={list.pagination}
         scroll={{ x: 1500 }}
         className="nowrap-table"
-        rowSelection={
-          canReview
-            ? {
-                selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys as number[]),
-                getCheckboxProps: (o) => ({ disabled: o.status !== 'pending_review' }),
-              }
-            : undefined
-        }
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as number[]),
+          // Unpaid orders can be paid together; staff review pending ones together.
+          getCheckboxProps: (o) => ({
+            disabled: !(o.status === 'unpaid' || (canReview && o.status === 'pending_review')),
+          }),
+        }}
         columns={[
           {
             title: t('orderField.orderNo'),

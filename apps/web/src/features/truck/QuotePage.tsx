@@ -23,8 +23,16 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { addressApi } from '../addresses/api.ts';
 import { dollars, type QuoteResultView, truckApi } from './api.ts';
-import { fromShipment, ShipmentForm, type ShipmentFormValues, toShipment } from './ShipmentForm.tsx';
+import {
+  emptyAddress,
+  fromShipment,
+  pickAddress,
+  ShipmentForm,
+  type ShipmentFormValues,
+  toShipment,
+} from './ShipmentForm.tsx';
 
 type Priced = Extract<QuoteResultView, { ok: true }>;
 
@@ -134,8 +142,20 @@ export default function QuotePage() {
     enabled: quotesForOthers,
   });
 
-  // `/mail?quoteId=N` reopens a saved quote (from the quote list) to price it again.
   const reopen = params.get('quoteId');
+  // A new quote starts from the customer's default pickup address, when it has one.
+  useEffect(() => {
+    if (reopen || quotesForOthers) return;
+    void addressApi.defaultPickup().then((entry) => {
+      if (entry && !form.getFieldValue(['pickup', 'name']))
+        form.setFieldValue('pickup', {
+          ...emptyAddress,
+          ...pickAddress(entry as unknown as Record<string, unknown>),
+        });
+    }, reportError);
+  }, [reopen, quotesForOthers, form, reportError]);
+
+  // `/mail?quoteId=N` reopens a saved quote (from the quote list) to price it again.
   useEffect(() => {
     if (!reopen) return;
     void truckApi.quoteInfo(Number(reopen)).then((q) => {

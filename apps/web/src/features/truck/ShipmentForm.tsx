@@ -93,7 +93,7 @@ export function fromShipment(shipment: Shipment, organisationId?: number): Shipm
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** The address fields of the quote form from an address-book entry. */
-function pickAddress(entry: Record<string, unknown>) {
+export function pickAddress(entry: Record<string, unknown>) {
   const keys = [
     'name',
     'address1',

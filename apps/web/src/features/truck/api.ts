@@ -186,6 +186,7 @@ export const truckApi = {
     post<{ status: OrderStatus }>('/admin/order/transition', { id, action, reason, carrierInfo }),
   bulkReview: (ids: number[], action: 'approve' | 'reject', reason = '') =>
     post<{ results: Record<string, string> }>('/admin/order/bulkReview', { ids, action, reason }),
+  bulkPay: (ids: number[]) => post<{ results: Record<string, string> }>('/admin/order/bulkPay', { ids }),
   editAddress: (id: number, change: { pickup?: ShipmentAddress; delivery?: ShipmentAddress }) =>
     post('/admin/order/editAddress', { id, ...change }),
   attachFile: (id: number, url: string) => post('/admin/order/file', { id, url }),
