@@ -5,6 +5,7 @@ import {
   call,
   createTenant,
   createTestApp,
+  postMultipart,
   signInAs,
   type TestContext,
   type TestTenant,
@@ -593,5 +594,83 @@ describe('manual quotation tasks', () => {
     await rate(id, 'customer');
     const res = await post('/api/admin/quotation/task/request', { quoteId: id }, 'customer');
     expect(res.json()).toMatchObject({ code: 409 });
+  });
+});
+
+describe('every truck call', () => {
+  it('answers 300 without a session, names a bad field with 400, and keeps its records to its tenant', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    await credit('customer', 50_000n);
+    const order = await ok('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    const calls: [string, Record<string, unknown>][] = [
+      ['/api/admin/quotation/getQuotationBaseInfo', {}],
+      ['/api/admin/quotation/customerOptions', {}],
+      ['/api/admin/quotation/getQuotationInfo', { id }],
+      [
+        '/api/admin/quotation/saveQuotationLocation',
+        { id, pickup: address('90001', 'CA', 'LA'), delivery: address('75201', 'TX', 'Dallas') },
+      ],
+      ['/api/admin/quotation/saveQuotationDetail', { id, ...shipment() }],
+      ['/api/admin/quotation/list', { page: 1, limit: 10 }],
+      ['/api/admin/quotation/task/list', { page: 1, limit: 10 }],
+      ['/api/admin/order/info', { id: order.id }],
+      ['/api/admin/order/payInfo', { id: order.id }],
+      ['/api/admin/order/list', { page: 1, limit: 10 }],
+      ['/api/admin/order/pay', { id: order.id }],
+      ['/api/admin/order/file', { id: order.id, url: '/api/uploads/x.pdf' }],
+      ['/api/admin/order/editAddress', { id: order.id }],
+      ['/api/admin/order/stats', {}],
+    ];
+    for (const [url, body] of calls) {
+      const anonymous = await call(ctx, 'POST', url, body, { host: t.host });
+      expect(anonymous.json().code, url).toBe(300);
+    }
+    // Another tenant's staff never reach this tenant's quotes and orders.
+    for (const [url, body] of calls.filter(([, b]) => 'id' in b)) {
+      const foreign = await post(url, body, 'otherAdmin', other);
+      expect(foreign.json().code, url).toBe(404);
+    }
+    // Bad input names the field.
+    expect(badFields(await post('/api/admin/quotation/getQuotationInfo', { id: 'x' }, 'customer'))).toEqual([
+      'id',
+    ]);
+    expect(badFields(await post('/api/admin/order/file', { id: order.id, url: '' }, 'customer'))).toEqual([
+      'url',
+    ]);
+    expect(
+      badFields(await post('/api/admin/order/transition', { id: order.id, action: 'fly' }, 'admin')),
+    ).toEqual(['action']);
+    expect(badFields(await post('/api/admin/order/save', { quoteId: id }, 'customer'))).toEqual([
+      'productId',
+    ]);
+    // Only a document uploaded here may be attached; it is kept and shows in the timeline.
+    expect(
+      badFields(
+        await post(
+          '/api/admin/order/file',
+          { id: order.id, url: 'https://elsewhere.example/x.pdf' },
+          'customer',
+        ),
+      ),
+    ).toEqual(['url']);
+    const uploaded = await postMultipart(
+      ctx,
+      '/api/common/upload/documents',
+      [
+        {
+          name: 'file',
+          filename: 'bol.pdf',
+          contentType: 'application/pdf',
+          content: Buffer.from('%PDF-1.4\n%%EOF\n'),
+        },
+      ],
+      { host: t.host, token: tokens.customer },
+    );
+    const [url] = uploaded.json().data;
+    await ok('/api/admin/order/file', { id: order.id, url }, 'customer');
+    const info = await ok('/api/admin/order/info', { id: order.id }, 'customer');
+    expect(info.order.orderFileUrl).toBe(url);
+    expect(info.timeline.at(-1).action).toBe('upload_file');
   });
 });
