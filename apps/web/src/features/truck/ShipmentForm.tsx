@@ -3,6 +3,7 @@ import { ACCESSORIALS, classForDensity, densityOf, FREIGHT_CLASSES } from '@frei
 import type { Shipment } from '@freight/contracts/truck-shipment';
 import { ADDRESS_TYPES, PALLET_TYPES } from '@freight/contracts/truck-shipment';
 import { emailField, zipField } from '@freight/contracts/validation';
+import { useQuery } from '@tanstack/react-query';
 import {
   Button,
   Card,
@@ -26,6 +27,7 @@ import { AmountInput } from '../../components/AmountInput.tsx';
 import { fieldRule } from '../../lib/form-rules.ts';
 import { post } from '../../lib/http.ts';
 import { AddressPicker } from '../addresses/AddressPicker.tsx';
+import { addressApi } from '../addresses/api.ts';
 
 /** The form's own shape: the shipment, with dates as pickers hold them. */
 export type ShipmentFormValues = Omit<Shipment, 'quoteDate' | 'deliveryDate'> & {
@@ -135,6 +137,11 @@ function AddressCard({
     message: t('validation.required', { field: label }),
   });
   const type = Form.useWatch([name, 'addressType'], form);
+  const fba = useQuery({
+    queryKey: ['fba-warehouses'],
+    queryFn: () => addressApi.fbaWarehouses(),
+    enabled: type === 'fba',
+  });
   // Five digits typed: fill the city and state the ZIP code belongs to.
   const lookup = async (zipcode: string) => {
     if (!/^\d{5}$/.test(zipcode)) return;
@@ -286,9 +293,30 @@ function AddressCard({
           </Form.Item>
         </Col>
         {type === 'fba' ? (
-          <Col xs={24} md={6}>
+          <Col xs={24} md={12}>
             <Form.Item name={[name, 'fbaCode']} label={t('quote.fbaCode')}>
-              <Input maxLength={10} />
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                options={(fba.data ?? []).map((w) => ({
+                  value: w.code,
+                  label: `${w.code} · ${w.city}, ${w.state}`,
+                }))}
+                onChange={(code: string) => {
+                  // Choosing a warehouse fills its address; the contact stays the shipper's to give.
+                  const w = fba.data?.find((x) => x.code === code);
+                  if (w)
+                    form.setFieldValue(name, {
+                      ...form.getFieldValue(name),
+                      name: `Amazon ${w.code}`,
+                      address1: w.address1,
+                      zipcode: w.zipcode,
+                      city: w.city,
+                      state: w.state,
+                      fbaCode: w.code,
+                    });
+                }}
+                data-testid={`${name}-fba`}
+              />
             </Form.Item>
           </Col>
         ) : null}
