@@ -241,6 +241,9 @@ export default function OrderListPage() {
           },
           { title: t('orderField.total'), dataIndex: 'total', align: 'right' },
           { title: t('order.paidAmount'), dataIndex: 'paid', align: 'right' },
+          ...(list.rows.some((o) => o.branchPrice !== null)
+            ? [{ title: t('orderField.branchPrice'), dataIndex: 'branchPrice', align: 'right' as const }]
+            : []),
           ...(list.rows.some((o) => o.agentPrice !== null)
             ? [{ title: t('orderField.agentPrice'), dataIndex: 'agentPrice', align: 'right' as const }]
             : []),
