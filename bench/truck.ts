@@ -5,6 +5,7 @@
  * - the order list over 1,000,000 orders of one tenant (PostgreSQL only), filtered and paginated,
  *   next to a `select 1` round trip.
  */
+import { FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
 import type { Shipment } from '@freight/contracts/truck-shipment';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -85,26 +86,6 @@ async function setUp(database: Database) {
   const tenant = await createTenant(db, { code: `bench-truck-${Date.now()}`, name: 'Bench truck' });
   const org = await createOrganisation(db, tenant.id, { type: 'customer', name: 'Bench shipper' });
   const breaks = [0, 500, 1_000, 2_000, 5_000, 10_000].map((minWeight) => ({ minWeight }));
-  const classes = [
-    '50',
-    '55',
-    '60',
-    '65',
-    '70',
-    '77.5',
-    '85',
-    '92.5',
-    '100',
-    '110',
-    '125',
-    '150',
-    '175',
-    '200',
-    '250',
-    '300',
-    '400',
-    '500',
-  ];
   for (let p = 0; p < 20; p++) {
     const [product] = await db
       .insert(truckProducts)
