@@ -112,7 +112,7 @@ async function setUp(database: Database) {
         ltl: {
           breaks,
           rates: Object.fromEntries(
-            classes.map((c) => [
+            FREIGHT_CLASSES.map((c) => [
               c,
               breaks.map((_, b) => Math.round(Number(c) * (55 + p + i) * (1 - 0.1 * b))),
             ]),
