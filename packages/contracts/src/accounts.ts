@@ -29,6 +29,8 @@ export const ledgerQuery = pageQuery.extend({
   type: z.enum(LEDGER_TYPES).optional(),
   organisationId: z.number().int().positive().optional(),
   reference: z.string().trim().max(60).optional(),
+  /** Part of the organisation's name, contact or contact e-mail. */
+  keyword: z.string().trim().max(100).optional(),
   from: z.coerce.date().optional(),
   to: z.coerce.date().optional(),
 });

@@ -1,6 +1,6 @@
 import { type Language, languageFromLocale, ResultCode } from '@freight/contracts/api';
 import { translate } from '@freight/contracts/messages';
-import { localizeIssues } from '@freight/contracts/validation';
+import { fieldLabel, localizeIssues } from '@freight/contracts/validation';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -43,7 +43,7 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof AppError) {
       const fields = error.fields?.map((f) => ({
         field: f.field,
-        message: translate(language, f.key, { field: f.field, ...f.params }),
+        message: translate(language, f.key, { field: fieldLabel(f.field, language), ...f.params }),
       }));
       const data = fields || error.data ? { ...error.data, ...(fields ? { fields } : {}) } : null;
       return send(reply, error.httpStatus, error.code, translate(language, error.key, error.params), data);

@@ -61,6 +61,8 @@ export const VIEWS: Record<string, ComponentType> = {
   TruckOrderPay: page(() => import('../features/truck/OrderPaymentPage.tsx')),
   ...lazyViews(() => import('../features/truck/DashboardPage.tsx'), ['TruckDashboard', 'TruckHome']),
   TruckAddressBook: page(() => import('../features/addresses/AddressBookPage.tsx')),
+  TruckProducts: page(() => import('../features/truck-products/TruckProductsPage.tsx')),
+  FreightRules: page(() => import('../features/truck-products/FreightRulesPage.tsx')),
   ...lazyViews(
     () => import('../features/recharge/pages.tsx'),
     [
@@ -74,7 +76,15 @@ export const VIEWS: Record<string, ComponentType> = {
   ),
   ...lazyViews(
     () => import('../features/accounts/pages.tsx'),
-    ['AccountDetails', 'ExpressAccountDetails', 'BalanceTotal', 'ExpressBalanceTotal'],
+    [
+      'AccountDetails',
+      'ExpressAccountDetails',
+      'BalanceTotal',
+      'ExpressBalanceTotal',
+      'AccountLog',
+      'ExpressAccountLog',
+      'DeductionDetails',
+    ],
   ),
   ...lazyViews(
     () => import('../features/customers/pages.tsx'),

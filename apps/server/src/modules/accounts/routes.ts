@@ -1,13 +1,16 @@
 import { type BusinessLine, balanceQuery, type LedgerType, ledgerQuery } from '@freight/contracts/accounts';
 import { ResultCode } from '@freight/contracts/api';
 import { accountActionBody, adjustmentBody, creditLimitBody } from '@freight/contracts/customers';
+import { translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, badField, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import {
   canSeeOrganisation,
+  organisationIdsMatching,
   organisationNames,
   organisationScope,
   visibleOrganisationIds,
@@ -69,15 +72,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     types?: readonly LedgerType[],
   ) => {
     if (!user.grants.has(pages[query.line])) throw forbidden();
-    const { page, limit, ...rest } = query;
+    const { page, limit, keyword, ...rest } = query;
     const filter = types ? { ...rest, types } : rest;
-    const result = await listLedger(
-      db,
-      user.tenantId,
-      (await visibleScope(user)).ids,
-      filter,
-      paged ? { page, limit } : null,
-    );
+    // A keyword narrows the accounts to the organisations in scope whose name or contact matches.
+    const visible = keyword
+      ? organisationIdsMatching(db, await organisationScope(db, user), keyword)
+      : (await visibleScope(user)).ids;
+    const result = await listLedger(db, user.tenantId, visible, filter, paged ? { page, limit } : null);
     const names = await organisationNames(db, user.tenantId, [
       ...new Set(result.list.map((r) => r.organisationId)),
     ]);
@@ -104,54 +105,91 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ledgerRows(currentUser(request), request.body, true),
   );
 
+  /** The ledger rows of a view (details, log, deductions) as a spreadsheet. */
+  async function sendLedger(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pages: Record<BusinessLine, string>,
+    types: readonly LedgerType[] | undefined,
+    names: { en: string; zh: string },
+  ) {
+    const query = request.body as typeof ledgerQuery._output;
+    const { list } = await ledgerRows(currentUser(request), query, false, pages, types);
+    const en = request.language === 'en-US';
+    const t = (key: string) => translate(request.language, key as never);
+    return sendXlsx(
+      reply,
+      en ? names.en : names.zh,
+      [
+        { header: en ? 'Time' : '时间', value: (r) => r.createdAt },
+        { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
+        { header: en ? 'Type' : '类型', value: (r) => t(`ledger.type.${r.type}`) },
+        { header: en ? 'Amount' : '金额', value: (r) => r.amount },
+        { header: en ? 'Balance after' : '变动后余额', value: (r) => r.balanceAfter },
+        { header: en ? 'Reference' : '关联单号', value: (r) => r.refId, width: 24 },
+        { header: en ? 'Note' : '备注', value: (r) => r.note, width: 30 },
+      ],
+      list,
+    );
+  }
+
   app.post(
     '/admin/account/detailsExport',
     {
       config: { permission: ['account:export', 'express-account:export'], raw: true },
       schema: { tags: ['accounts'], body: ledgerQuery },
     },
-    async (request, reply) => {
-      const { list } = await ledgerRows(currentUser(request), request.body, false);
-      const en = request.language === 'en-US';
-      return sendXlsx(
-        reply,
-        en ? 'account-details.xlsx' : '账户明细.xlsx',
-        [
-          { header: en ? 'Time' : '时间', value: (r) => r.createdAt },
-          { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
-          { header: en ? 'Type' : '类型', value: (r) => r.type },
-          { header: en ? 'Amount' : '金额', value: (r) => r.amount },
-          { header: en ? 'Balance after' : '变动后余额', value: (r) => r.balanceAfter },
-          { header: en ? 'Reference' : '关联单号', value: (r) => r.refId, width: 24 },
-          { header: en ? 'Note' : '备注', value: (r) => r.note, width: 30 },
-        ],
-        list,
-      );
-    },
+    (request, reply) =>
+      sendLedger(request, reply, DETAILS_PAGES, undefined, {
+        en: 'account-details.xlsx',
+        zh: '账户明细.xlsx',
+      }),
   );
 
   /** The account log: what happened to accounts other than orders and recharges (SPEC section 2). */
   const LOG_PAGES = { truck: '/accountLog', express: '/deliveryAccountLog' } as const;
-  const LOG_TYPES: readonly LedgerType[] = ['freeze', 'unfreeze', 'credit_limit', 'manual_adjustment'];
+  // Reviewed recharges are account events too: an approval is the credit it made.
+  const LOG_TYPES: readonly LedgerType[] = [
+    'freeze',
+    'unfreeze',
+    'credit_limit',
+    'manual_adjustment',
+    'recharge',
+  ];
   app.post(
     '/admin/account/log',
     { config: { permission: Object.values(LOG_PAGES) }, schema: { tags: ['accounts'], body: ledgerQuery } },
     async (request) => ledgerRows(currentUser(request), request.body, true, LOG_PAGES, LOG_TYPES),
   );
+  app.post(
+    '/admin/account/logExport',
+    {
+      config: { permission: Object.values(LOG_PAGES), raw: true },
+      schema: { tags: ['accounts'], body: ledgerQuery },
+    },
+    (request, reply) =>
+      sendLedger(request, reply, LOG_PAGES, LOG_TYPES, { en: 'account-log.xlsx', zh: '账户日志.xlsx' }),
+  );
 
   /** Supplementary deduction details: surcharges and work-order deductions, a view over the ledger. */
   const DEDUCTION_TYPES: readonly LedgerType[] = ['surcharge', 'work_order_deduct'];
+  const DEDUCTION_PAGES = { truck: '/deductionDetails', express: '/deductionDetails' } as const;
   app.post(
     '/admin/account/deductions',
     { config: { permission: '/deductionDetails' }, schema: { tags: ['accounts'], body: ledgerQuery } },
-    async (request) =>
-      ledgerRows(
-        currentUser(request),
-        request.body,
-        true,
-        { truck: '/deductionDetails', express: '/deductionDetails' },
-        DEDUCTION_TYPES,
-      ),
+    async (request) => ledgerRows(currentUser(request), request.body, true, DEDUCTION_PAGES, DEDUCTION_TYPES),
+  );
+  app.post(
+    '/admin/account/deductionsExport',
+    {
+      config: { permission: '/deductionDetails', raw: true },
+      schema: { tags: ['accounts'], body: ledgerQuery },
+    },
+    (request, reply) =>
+      sendLedger(request, reply, DEDUCTION_PAGES, DEDUCTION_TYPES, {
+        en: 'deductions.xlsx',
+        zh: '补扣明细.xlsx',
+      }),
   );
 
   app.post(

@@ -246,7 +246,7 @@ describe('balance summary', () => {
 });
 
 describe('account log and deductions', () => {
-  it('shows freezes, unfreezes and credit changes, and no money movements', async () => {
+  it('shows freezes, unfreezes, credit changes and reviewed recharges, and no order movements', async () => {
     const db = ctx.database.db;
     const account = await ensureAccount(db, t.tenant.id, orgs.direct as number, 'truck');
     const admin = await userIdOf(ctx, t.tenant.id, t.email('admin'));
@@ -259,12 +259,67 @@ describe('account log and deductions', () => {
         'admin',
       )
     ).json().data as LedgerPage;
-    expect(log.list.map((r) => r.type)).toEqual(['unfreeze', 'freeze']);
-    expect(log.list.every((r) => r.amount === '0.00')).toBe(true);
+    expect(log.list.slice(0, 2).map((r) => r.type)).toEqual(['unfreeze', 'freeze']);
+    const events = ['freeze', 'unfreeze', 'credit_limit', 'manual_adjustment', 'recharge'];
+    expect(log.list.every((r) => events.includes(r.type))).toBe(true);
+    expect(
+      log.list
+        .filter((r) => r.type !== 'recharge')
+        .every((r) => ['0.00'].includes(r.amount) || r.type === 'manual_adjustment'),
+    ).toBe(true);
     const forCustomer = (
       await post('/api/admin/account/log', { line: 'truck', page: 1, limit: 50 }, 'direct')
     ).json().data as LedgerPage;
-    expect(forCustomer.list.map((r) => r.type)).toEqual(['unfreeze', 'freeze']);
+    expect(forCustomer.list.map((r) => r.id)).toEqual(log.list.map((r) => r.id));
+  });
+
+  it('puts an approved recharge in the account log, and filters every view by the customer’s name', async () => {
+    const db = ctx.database.db;
+    const account = await ensureAccount(db, t.tenant.id, orgs.direct as number, 'truck');
+    await moveMoney(db, {
+      tenantId: t.tenant.id,
+      accountId: account.id,
+      type: 'recharge',
+      amount: 12_345n,
+      refId: 'R-LOG',
+    });
+    const log = (
+      await post(
+        '/api/admin/account/log',
+        { line: 'truck', page: 1, limit: 50, keyword: 'northwind' },
+        'admin',
+      )
+    ).json().data as LedgerPage;
+    expect(log.list.some((r) => r.type === 'recharge' && r.refId === 'R-LOG')).toBe(true);
+    expect(new Set(log.list.map((r) => r.organisationName))).toEqual(new Set(['Northwind Traders']));
+    const details = (
+      await post(
+        '/api/admin/account/details',
+        { line: 'truck', page: 1, limit: 50, keyword: 'NORTHWIND' },
+        'admin',
+      )
+    ).json().data as LedgerPage;
+    expect(details.total).toBeGreaterThan(0);
+    expect(details.list.every((r) => r.organisationName === 'Northwind Traders')).toBe(true);
+    // The keyword never reaches past the caller's scope.
+    const agent = (
+      await post(
+        '/api/admin/account/details',
+        { line: 'truck', page: 1, limit: 50, keyword: 'northwind' },
+        'agent',
+      )
+    ).json().data as LedgerPage;
+    expect(agent.total).toBe(0);
+    const exported = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/account/logExport',
+      headers: { host: t.host, accesstoken: tokens.admin ?? '', 'accept-language': 'en-US' },
+      payload: { line: 'truck', page: 1, limit: 10, keyword: 'northwind' },
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const types = (workbook.worksheets[0]?.getColumn(3).values ?? []).slice(2);
+    expect(types).toContain('Recharge');
   });
 
   it('lists surcharges and work-order deductions only, by scope', async () => {

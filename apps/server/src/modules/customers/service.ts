@@ -139,6 +139,27 @@ export function visibleOrganisationIds(db: DbOrTx, scope: OrganisationScope) {
   return db.select({ id: organisations.id }).from(organisations).where(scopeCondition(scope));
 }
 
+/**
+ * A subquery of the organisations in a scope whose name, contact or contact e-mail contains the
+ * keyword: other modules filter their rows by a customer's name with it, in the database.
+ */
+export function organisationIdsMatching(db: DbOrTx, scope: OrganisationScope, keyword: string) {
+  const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(
+      and(
+        scopeCondition(scope),
+        or(
+          ilike(organisations.name, pattern),
+          ilike(organisations.contactName, pattern),
+          ilike(organisations.contactEmail, pattern),
+        ),
+      ),
+    );
+}
+
 export async function canSeeOrganisation(
   db: DbOrTx,
   scope: OrganisationScope,

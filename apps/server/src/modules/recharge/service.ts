@@ -16,7 +16,12 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { ensureAccount, moveMoney } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
-import { listOrganisations, type OrganisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import {
+  listOrganisations,
+  type OrganisationScope,
+  organisationIdsMatching,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
 import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
 import { receivingAccounts, rechargeReviews, rechargeSerials, recharges } from './schema.ts';
 
@@ -170,21 +175,12 @@ export interface RechargeFilter {
  * Organisations in scope whose name or contact matches a keyword, through the customers module (this
  * module never reads its table). A search box narrows to a few: the first 200 of each type are enough.
  */
-async function organisationsMatching(db: DbOrTx, scope: OrganisationScope, keyword: string) {
-  const kinds = ['branch', 'agent', 'allCustomer'] as const;
-  const pages = await Promise.all(
-    kinds.map((kind) => listOrganisations(db, scope, { kind, keyword }, { page: 1, limit: 200 })),
-  );
-  return pages.flatMap((p) => p.list.map((o) => o.id));
-}
-
 async function listCondition(
   db: DbOrTx,
   scope: OrganisationScope,
   f: RechargeFilter,
 ): Promise<SQL | undefined> {
   const pattern = f.keyword ? `%${f.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const matching = f.keyword ? await organisationsMatching(db, scope, f.keyword) : [];
   return and(
     eq(recharges.tenantId, scope.tenantId),
     scope.kind === 'subtree'
@@ -199,7 +195,7 @@ async function listCondition(
       ? or(
           ilike(recharges.payerName, pattern),
           ilike(recharges.serial, pattern),
-          matching.length > 0 ? inArray(recharges.organisationId, matching) : undefined,
+          inArray(recharges.organisationId, organisationIdsMatching(db, scope, f.keyword as string)),
         )
       : undefined,
     f.from ? gte(recharges.createdAt, f.from) : undefined,

@@ -12,12 +12,13 @@ import {
   productTermsBody,
 } from '@freight/contracts/truck';
 import { classForDensity, cubicFeet, densityOf, insurancePremium } from '@freight/contracts/truck-rating';
-import { and, asc, count, desc, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField, forbidden, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { readWorkbook, sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { findOrganisation } from '../customers/service.ts';
 import { truckLanes, truckProducts } from './schema.ts';
 import { findProduct, type ProductRow } from './service.ts';
 import { laneTerms, laneToApi, parseTariffWorkbook, tariffWorkbook, templateLanes } from './tariffs.ts';
@@ -42,6 +43,18 @@ function productToApi({ tenantId: _t, insurance, accessorialFees, ...p }: Produc
 /** The two places a quote is asked for from: the online quote form and the quote list. */
 const QUOTE_PAGES = ['/mail', '/quoteList', '/productManagement'];
 
+/** Products open to an organisation: those listing none, or listing it or one above it. */
+function openTo(ancestors: number[]) {
+  const listed =
+    ancestors.length > 0
+      ? sql`exists (select 1 from jsonb_array_elements_text(${truckProducts.organisationIds}) as e(id) where e.id::bigint in (${sql.join(
+          ancestors.map((id) => sql`${id}`),
+          sql`, `,
+        )}))`
+      : sql`false`;
+  return or(sql`jsonb_array_length(${truckProducts.organisationIds}) = 0`, listed);
+}
+
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
 
@@ -53,6 +66,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { page, limit, keyword, mode, enabled } = request.body;
       // Customers see the enabled products open to them; staff manage every product.
       const staff = me.identity === 'employee';
+      const organisation = me.organisationId
+        ? await findOrganisation(db, me.tenantId, me.organisationId)
+        : null;
+      const ancestors = (organisation?.path ?? '').split('/').filter(Boolean).map(Number);
       const condition = and(
         eq(truckProducts.tenantId, me.tenantId),
         keyword
@@ -68,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           ? enabled === undefined
             ? undefined
             : eq(truckProducts.enabled, enabled)
-          : eq(truckProducts.enabled, true),
+          : and(eq(truckProducts.enabled, true), openTo(ancestors)),
       );
       const [rows, [total]] = await Promise.all([
         db

@@ -8,6 +8,7 @@ import {
   type TestContext,
   type TestTenant,
 } from '../../../test/helpers.ts';
+import { findUserByEmail } from '../auth/service.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
@@ -22,6 +23,7 @@ beforeAll(async () => {
   other = await createTenant(ctx);
   tokens.admin = await signInAs(ctx, t, 'admin');
   tokens.customer = await signInAs(ctx, t, 'customer');
+  tokens.direct = await signInAs(ctx, t, 'direct');
   tokens.otherAdmin = await signInAs(ctx, other, 'admin');
 });
 afterAll(() => ctx.close());
@@ -60,6 +62,30 @@ describe('truck products', () => {
     expect(customer.json().data.list.map((p: any) => p.code)).toEqual(['LTL-STD']);
     const foreign = await post('/api/admin/product/list', { page: 1, limit: 10 }, 'otherAdmin', other);
     expect(foreign.json().data.list).toEqual([]);
+  });
+
+  it('shows a product restricted to some organisations only to them and those under them', async () => {
+    const orgOf = async (who: 'agent' | 'direct') =>
+      (await findUserByEmail(ctx.database.db, t.tenant.id, t.email(who)))?.organisationId as number;
+    const saved = await post(
+      '/api/admin/product/save',
+      product({ code: 'LTL-AGENT', organisationIds: [await orgOf('agent')] }),
+      'admin',
+    );
+    expect(saved.json().code).toBe(200);
+    const codes = async (who: string) =>
+      (await post('/api/admin/product/list', { page: 1, limit: 10 }, who))
+        .json()
+        .data.list.map((p: any) => p.code);
+    // The customer sits under the agent; the direct customer does not.
+    expect(await codes('customer')).toContain('LTL-AGENT');
+    expect(await codes('direct')).not.toContain('LTL-AGENT');
+    expect(await codes('direct')).toContain('LTL-STD');
+    await post(
+      '/api/admin/product/save',
+      { ...product({ code: 'LTL-AGENT', enabled: false }), id: saved.json().data.id },
+      'admin',
+    );
   });
 
   it('names bad fields: a taken code, transit days out of order; customers may not save', async () => {

@@ -38,6 +38,7 @@ import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
 import { TruckBatchDialog } from '../../features/truck/TruckBatchDialog.tsx';
+import { FreightRulesEntry } from '../../features/truck-products/ProductsDrawer.tsx';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
 import { useNoticePopups } from '../notices.ts';
@@ -401,13 +402,17 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
                 />
               </>
             ) : null}
-            <TopAction
-              compact={compact}
-              icon={<ProfileOutlined />}
-              label={t('shell.freightRules')}
-              onClick={() => go('/freightRule')}
-              testId="top-freight-rules"
-            />
+            <FreightRulesEntry onStaff={() => go('/freightRule')}>
+              {(open) => (
+                <TopAction
+                  compact={compact}
+                  icon={<ProfileOutlined />}
+                  label={t('shell.freightRules')}
+                  onClick={open}
+                  testId="top-freight-rules"
+                />
+              )}
+            </FreightRulesEntry>
             <TopAction
               compact={compact}
               icon={<NotificationOutlined />}

@@ -2,6 +2,7 @@ import { Button, DatePicker, Form, Input, Select, Space, Statistic, Table, Tag }
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
@@ -35,46 +36,102 @@ interface LedgerRow {
 interface Filters {
   type?: string;
   reference?: string;
+  keyword?: string;
+  line?: Line;
   period?: [Dayjs, Dayjs];
 }
 
-/** Every movement of the accounts in scope, one ledger row each, with totals over the filter. */
-export function AccountDetailsPage({ line }: { line: Line }) {
+/** The three views over the ledger: every movement, the account events, and supplementary deductions. */
+const VIEWS = {
+  details: {
+    url: '/admin/account/details',
+    exportUrl: '/admin/account/detailsExport',
+    types: TYPES,
+    file: 'account-details.xlsx',
+  },
+  log: {
+    url: '/admin/account/log',
+    exportUrl: '/admin/account/logExport',
+    types: ['freeze', 'unfreeze', 'credit_limit', 'manual_adjustment', 'recharge'],
+    file: 'account-log.xlsx',
+  },
+  deductions: {
+    url: '/admin/account/deductions',
+    exportUrl: '/admin/account/deductionsExport',
+    types: ['surcharge', 'work_order_deduct'],
+    file: 'deductions.xlsx',
+  },
+} as const;
+
+/** Ledger rows of the accounts in scope, one row a movement, with totals over the filter. */
+export function AccountDetailsPage({
+  line: initialLine,
+  view = 'details',
+}: {
+  line: Line;
+  view?: keyof typeof VIEWS;
+}) {
   const { t } = useTranslation();
   const allowed = useAuth();
+  const { userInfo } = useSession();
+  const config = VIEWS[view];
+  // Supplementary deductions cover both lines on one page; the others have a page per line.
+  const [line, setLine] = useState<Line>(initialLine);
   const [form] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({ line });
-  const list = useServerList<LedgerRow>('/admin/account/details', filters);
+  const [filters, setFilters] = useState<Record<string, unknown>>({ line: initialLine });
+  const list = useServerList<LedgerRow>(config.url, filters);
+  const canExport =
+    view !== 'details' || allowed(line === 'truck' ? 'account:export' : 'express-account:export');
   const totals = (list.extra as { totals?: { credits: string; debits: string } } | undefined)?.totals;
   return (
     <div className="page-card">
       <FilterBar<Filters>
         form={form}
         onSearch={(v) => {
+          const chosen = v.line ?? line;
+          setLine(chosen);
           setFilters({
-            line,
+            line: chosen,
             type: v.type,
             reference: v.reference || undefined,
+            keyword: v.keyword || undefined,
             from: v.period?.[0]?.startOf('day').toISOString(),
             to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
           });
           list.resetPage();
         }}
         extra={
-          allowed(line === 'truck' ? 'account:export' : 'express-account:export') ? (
+          canExport ? (
             <Button
-              onClick={() => void download('/admin/account/detailsExport', filters, 'account-details.xlsx')}
+              onClick={() => void download(config.exportUrl, filters, config.file)}
+              data-testid="ledger-export"
             >
               {t('common.export')}
             </Button>
           ) : null
         }
       >
+        {view === 'deductions' ? (
+          <Form.Item name="line" label={t('ledger.line')} initialValue={initialLine}>
+            <Select
+              style={{ width: 120 }}
+              options={(['truck', 'express'] as const).map((l) => ({
+                value: l,
+                label: t(`ledger.line.${l}`),
+              }))}
+            />
+          </Form.Item>
+        ) : null}
+        {userInfo?.identity !== 'customer' ? (
+          <Form.Item name="keyword" label={t('customers.name')}>
+            <Input allowClear placeholder={t('ledger.keywordTip')} data-testid="ledger-keyword" />
+          </Form.Item>
+        ) : null}
         <Form.Item name="type" label={t('ledger.type')}>
           <Select
             allowClear
             style={{ width: 160 }}
-            options={TYPES.map((x) => ({ value: x, label: t(`ledger.type.${x}`) }))}
+            options={config.types.map((x) => ({ value: x, label: t(`ledger.type.${x}`) }))}
           />
         </Form.Item>
         <Form.Item name="reference" label={t('ledger.reference')}>

@@ -1,0 +1,389 @@
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Popover,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+  Upload,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { usePageQuery } from '../../app/page-context.tsx';
+import { FilterBar, useServerList } from '../../components/list.tsx';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { ApiError } from '../../lib/http.ts';
+import {
+  ALL_PRODUCTS_KEY,
+  LANE_LIST_URL,
+  type Lane,
+  laneApi,
+  productApi,
+  type TariffRowError,
+  type TruckProduct,
+} from './api.ts';
+import { LaneDialog } from './LaneDialog.tsx';
+
+/** `/freightRule`: pick a product, then edit its lanes one by one or as a whole workbook. */
+export default function FreightRulesPage() {
+  const { t, i18n } = useTranslation();
+  const en = i18n.language === 'en-US';
+  const navigate = useNavigate();
+  // The chosen product lives in the page's query, so the products page can link straight to it.
+  const productId = Number(usePageQuery().get('productId')) || undefined;
+  const products = useQuery({ queryKey: [ALL_PRODUCTS_KEY], queryFn: productApi.all });
+  const product = products.data?.list.find((p) => p.id === productId);
+
+  return (
+    <div className="page-card">
+      <Card size="small" style={{ marginBottom: 12 }}>
+        <Space wrap size={[16, 8]}>
+          <Space>
+            <span>{t('freightRules.product')}</span>
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 360 }}
+              placeholder={t('freightRules.chooseProduct')}
+              loading={products.isLoading}
+              value={product ? product.id : undefined}
+              onChange={(id: number) => navigate(`/freightRule?productId=${id}`, { replace: true })}
+              options={(products.data?.list ?? []).map((p) => ({
+                value: p.id,
+                label: `${p.code} · ${en ? p.nameEn : p.name} (${p.mode})`,
+              }))}
+              data-testid="rule-product"
+            />
+          </Space>
+          {product ? (
+            <Space size={4} wrap data-testid="rule-product-summary">
+              <Tag color={product.mode === 'LTL' ? 'blue' : 'purple'}>{product.mode}</Tag>
+              <Typography.Text type="secondary">
+                {product.carrier} ·{' '}
+                {t('truckProducts.days', { min: product.transitDaysMin, max: product.transitDaysMax })}
+              </Typography.Text>
+              {product.enabled ? null : <Tag>{t('common.disabled')}</Tag>}
+            </Space>
+          ) : null}
+        </Space>
+      </Card>
+      {product ? (
+        <Lanes key={product.id} product={product} />
+      ) : (
+        <Card>
+          <Empty description={t('freightRules.chooseProduct')} />
+        </Card>
+      )}
+    </div>
+  );
+}
+
+const money = (value: string | undefined) => value ?? '-';
+const SHOWN_CLASSES = 3;
+const laneClasses = (lane: Lane) => FREIGHT_CLASSES.filter((cls) => lane.ltl?.rates[cls]);
+
+/** Every class of a lane with its rate at each weight break, for the popover of the lanes table. */
+function RateTable({ lane }: { lane: Lane }) {
+  const { t } = useTranslation();
+  const ltl = lane.ltl;
+  if (!ltl) return null;
+  return (
+    <Table
+      size="small"
+      bordered
+      pagination={false}
+      rowKey="cls"
+      dataSource={laneClasses(lane).map((cls) => ({ cls, rates: ltl.rates[cls] ?? [] }))}
+      columns={[
+        { title: t('tariff.class'), dataIndex: 'cls', width: 70 },
+        ...ltl.breaks.map((weight, i) => ({
+          key: String(weight),
+          title: `${weight}+ lb`,
+          align: 'right' as const,
+          render: (_: unknown, row: { rates: string[] }) => row.rates[i] ?? '-',
+        })),
+      ]}
+    />
+  );
+}
+
+function Lanes({ product }: { product: TruckProduct }) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const reportError = useReportError();
+  const [filterForm] = Form.useForm<{ keyword?: string }>();
+  const [keyword, setKeyword] = useState<string | undefined>();
+  const list = useServerList<Lane>(LANE_LIST_URL, { productId: product.id, keyword });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [editing, setEditing] = useState<Lane | 'new' | null>(null);
+  const [importErrors, setImportErrors] = useState<{ summary: string; rows: TariffRowError[] } | null>(null);
+  const ltl = product.mode === 'LTL';
+
+  const remove = useMutation({
+    mutationFn: (ids: number[]) => laneApi.remove(product.id, ids),
+    onSuccess: () => {
+      message.success(t('common.deleted'));
+      setSelected([]);
+      void list.refetch();
+    },
+    onError: (error) => reportError(error),
+  });
+  const confirmRemove = (ids: number[]) =>
+    modal.confirm({
+      title: t('shell.dialogTitle'),
+      content: t('freightRules.deleteConfirm', { count: ids.length }),
+      okText: t('shell.ok'),
+      cancelText: t('shell.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'lanes-delete-ok' } as never,
+      onOk: () => remove.mutateAsync(ids).catch(() => undefined),
+    });
+
+  const runExport = useMutation({
+    mutationFn: () => laneApi.export(product),
+    onError: (e) => reportError(e),
+  });
+  const template = useMutation({ mutationFn: laneApi.template, onError: (e) => reportError(e) });
+  const runImport = useMutation({
+    mutationFn: (file: File) => laneApi.import(product.id, file),
+    onSuccess: (done) => {
+      message.success(t('tariff.imported', { count: done.imported }));
+      setSelected([]);
+      void list.refetch();
+    },
+    onError: (error) => {
+      const rows =
+        error instanceof ApiError ? (error.data as { errors?: TariffRowError[] } | null)?.errors : null;
+      if (rows && error instanceof ApiError) setImportErrors({ summary: error.message, rows });
+      else reportError(error);
+    },
+  });
+  // The workbook replaces every lane of the product, so the user says yes first.
+  const confirmImport = (file: File) =>
+    modal.confirm({
+      title: t('shell.dialogTitle'),
+      content: t('freightRules.importConfirm', { name: file.name, product: product.code }),
+      okText: t('shell.ok'),
+      cancelText: t('shell.cancel'),
+      okButtonProps: { 'data-testid': 'import-confirm-ok' } as never,
+      onOk: () => runImport.mutateAsync(file).catch(() => undefined),
+    });
+
+  const ends: TableColumnsType<Lane> = [
+    { title: t('tariff.origin'), dataIndex: 'origin', fixed: 'left', width: 100 },
+    { title: t('tariff.destination'), dataIndex: 'destination', fixed: 'left', width: 100 },
+  ];
+  const ltlColumns: TableColumnsType<Lane> = [
+    {
+      title: t('freightRules.breaks'),
+      width: 200,
+      render: (_, r) => (r.ltl ? `${r.ltl.breaks.join(' / ')} lb` : '-'),
+    },
+    {
+      title: t('freightRules.classRates'),
+      width: 250,
+      render: (_, r) =>
+        r.ltl ? (
+          <Popover content={<RateTable lane={r} />} title={`${r.origin} → ${r.destination}`}>
+            <Space size={[4, 4]} wrap style={{ cursor: 'pointer' }} data-testid={`lane-classes-${r.id}`}>
+              {/* A lane may rate all 18 classes: the cell shows the first few, the popover all. */}
+              {laneClasses(r)
+                .slice(0, SHOWN_CLASSES)
+                .map((cls) => (
+                  <Tag key={cls} style={{ marginInlineEnd: 0 }}>
+                    {cls}: {r.ltl?.rates[cls]?.[0]}
+                  </Tag>
+                ))}
+              {laneClasses(r).length > SHOWN_CLASSES ? (
+                <Tag style={{ marginInlineEnd: 0 }}>+{laneClasses(r).length - SHOWN_CLASSES}</Tag>
+              ) : null}
+            </Space>
+          </Popover>
+        ) : (
+          '-'
+        ),
+    },
+    {
+      title: t('tariff.minimumCharge'),
+      align: 'right',
+      width: 130,
+      render: (_, r) => money(r.ltl?.minimumCharge),
+    },
+    {
+      title: t('tariff.discountPercent'),
+      align: 'right',
+      width: 110,
+      render: (_, r) => money(r.ltl?.discountPercent),
+    },
+    {
+      title: t('tariff.fuelPercent'),
+      align: 'right',
+      width: 120,
+      render: (_, r) => money(r.ltl?.fuelPercent),
+    },
+  ];
+  const ftlColumns: TableColumnsType<Lane> = [
+    { title: t('tariff.flatRate'), align: 'right', width: 110, render: (_, r) => money(r.ftl?.flatRate) },
+    {
+      title: t('tariff.ratePerMile'),
+      align: 'right',
+      width: 120,
+      render: (_, r) => money(r.ftl?.ratePerMile),
+    },
+    { title: t('tariff.miles'), align: 'right', width: 90, render: (_, r) => r.ftl?.miles ?? '-' },
+    {
+      title: t('tariff.minimumCharge'),
+      align: 'right',
+      width: 120,
+      render: (_, r) => money(r.ftl?.minimumCharge),
+    },
+    {
+      title: t('tariff.fuelPercent'),
+      align: 'right',
+      width: 120,
+      render: (_, r) => money(r.ftl?.fuelPercent),
+    },
+    { title: t('tariff.maxWeight'), align: 'right', width: 130, render: (_, r) => r.ftl?.maxWeight ?? '-' },
+  ];
+  const tail: TableColumnsType<Lane> = [
+    {
+      title: t('common.actions'),
+      fixed: 'right',
+      width: 120,
+      render: (_, r) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => setEditing(r)}>
+            {t('common.edit')}
+          </Button>
+          <Button type="link" size="small" danger onClick={() => confirmRemove([r.id])}>
+            {t('common.delete')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <FilterBar<{ keyword?: string }>
+        form={filterForm}
+        onSearch={(v) => {
+          setKeyword(v.keyword?.trim() || undefined);
+          list.resetPage();
+        }}
+        extra={
+          <Space wrap>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={template.isPending}
+              onClick={() => template.mutate()}
+              data-testid="tariff-template"
+            >
+              {t('freightRules.template')}
+            </Button>
+            <Upload
+              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              showUploadList={false}
+              maxCount={1}
+              beforeUpload={(file) => {
+                confirmImport(file);
+                return false;
+              }}
+            >
+              <Button icon={<UploadOutlined />} loading={runImport.isPending} data-testid="tariff-import">
+                {t('freightRules.import')}
+              </Button>
+            </Upload>
+            <Button
+              loading={runExport.isPending}
+              onClick={() => runExport.mutate()}
+              data-testid="tariff-export"
+            >
+              {t('common.export')}
+            </Button>
+            <Button
+              danger
+              disabled={selected.length === 0}
+              onClick={() => confirmRemove(selected)}
+              data-testid="lanes-delete"
+            >
+              {t('freightRules.deleteSelected', { count: selected.length })}
+            </Button>
+            <Button type="primary" onClick={() => setEditing('new')} data-testid="lane-new">
+              {t('freightRules.newLane')}
+            </Button>
+          </Space>
+        }
+      >
+        <Form.Item name="keyword" label={t('common.keyword')}>
+          <Input
+            allowClear
+            maxLength={20}
+            placeholder={t('freightRules.keywordTip')}
+            style={{ width: 200 }}
+          />
+        </Form.Item>
+      </FilterBar>
+      <Table<Lane>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        scroll={{ x: ltl ? 1170 : 1050 }}
+        className="nowrap-table"
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        columns={[...ends, ...(ltl ? ltlColumns : ftlColumns), ...tail]}
+        data-testid="lanes-table"
+      />
+      {editing ? (
+        <LaneDialog
+          product={product}
+          editing={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void list.refetch();
+          }}
+        />
+      ) : null}
+      <Modal
+        open={importErrors !== null}
+        width={640}
+        title={t('freightRules.importFailed')}
+        onCancel={() => setImportErrors(null)}
+        footer={
+          <Button type="primary" onClick={() => setImportErrors(null)} data-testid="import-errors-ok">
+            {t('shell.ok')}
+          </Button>
+        }
+      >
+        <Alert type="error" showIcon title={importErrors?.summary} style={{ marginBottom: 12 }} />
+        <ul
+          style={{ maxHeight: 360, overflow: 'auto', paddingInlineStart: 20, margin: 0 }}
+          data-testid="import-errors"
+        >
+          {(importErrors?.rows ?? []).map((e, i) => (
+            // Rows may repeat (one sheet row, several problems), so the index keeps the keys apart.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole, never reordered
+            <li key={i}>
+              {e.sheet || e.row > 0
+                ? t('freightRules.errorLine', { sheet: e.sheet, row: e.row, message: e.message })
+                : e.message}
+            </li>
+          ))}
+        </ul>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+import type { Page } from '@freight/contracts/api';
+import type { Accessorial, FreightClass } from '@freight/contracts/truck-rating';
+import { downloadGet, post, upload } from '../../lib/http.ts';
+
+export type TruckMode = 'LTL' | 'FTL';
+
+/** A product as `/admin/product/list` answers it: money as decimal strings, percentages as text. */
+export interface TruckProduct {
+  id: number;
+  code: string;
+  name: string;
+  nameEn: string;
+  carrier: string;
+  serviceLevel: string;
+  mode: TruckMode;
+  transitDaysMin: number;
+  transitDaysMax: number;
+  enabled: boolean;
+  organisationIds: number[];
+  accessorialFees: Partial<Record<Accessorial, string>>;
+  insuranceRatePercent: string;
+  minimumPremium: string;
+  deductible: string;
+}
+
+export type ProductInput = Omit<
+  TruckProduct,
+  'id' | 'accessorialFees' | 'insuranceRatePercent' | 'minimumPremium' | 'deductible'
+> & { id?: number };
+
+/** The fields `/admin/product/save` takes, out of a listed product (the answer carries more). */
+export function productInput(p: TruckProduct): ProductInput {
+  return {
+    id: p.id,
+    code: p.code,
+    name: p.name,
+    nameEn: p.nameEn,
+    carrier: p.carrier,
+    serviceLevel: p.serviceLevel,
+    mode: p.mode,
+    transitDaysMin: p.transitDaysMin,
+    transitDaysMax: p.transitDaysMax,
+    enabled: p.enabled,
+    organisationIds: p.organisationIds,
+  };
+}
+
+export interface ProductTerms {
+  id: number;
+  accessorialFees: Partial<Record<Accessorial, string>>;
+  insuranceRatePercent: string;
+  minimumPremium: string;
+  deductible: string;
+}
+
+export interface LtlTerms {
+  /** Pounds at which each weight break starts, the first 0. */
+  breaks: number[];
+  /** Dollars per hundredweight, one per break. */
+  rates: Partial<Record<FreightClass, string[]>>;
+  minimumCharge: string;
+  discountPercent: string;
+  fuelPercent: string;
+}
+
+export interface FtlTerms {
+  flatRate?: string;
+  ratePerMile?: string;
+  miles?: number;
+  minimumCharge: string;
+  fuelPercent: string;
+  maxWeight: number;
+}
+
+export interface Lane {
+  id: number;
+  productId: number;
+  origin: string;
+  destination: string;
+  ltl: LtlTerms | null;
+  ftl: FtlTerms | null;
+  updatedAt: string;
+}
+
+export interface LaneInput {
+  id?: number;
+  productId: number;
+  origin: string;
+  destination: string;
+  ltl: LtlTerms | null;
+  ftl: FtlTerms | null;
+}
+
+/** One refused row of a tariff workbook; row 0 and no sheet mean the whole file. */
+export interface TariffRowError {
+  sheet: string;
+  row: number;
+  message: string;
+}
+
+export interface OrganisationOption {
+  id: number;
+  name: string;
+  type: 'branch' | 'agent' | 'customer';
+}
+
+export const PRODUCT_LIST_URL = '/admin/product/list';
+/** The query key of every product at once (the tariff page's picker, the customers' drawer). */
+export const ALL_PRODUCTS_KEY = 'truck-products-all';
+export const LANE_LIST_URL = '/admin/freightRule/lanes';
+/** The largest page the API gives: the product pickers show every product of a tenant from one call. */
+const ALL_PRODUCTS = { page: 1, limit: 200 };
+
+export const productApi = {
+  all: () => post<Page<TruckProduct>>(PRODUCT_LIST_URL, ALL_PRODUCTS),
+  save: (body: ProductInput) => post<{ id: number }>('/admin/product/save', body),
+  saveTerms: (body: ProductTerms) => post<{ id: number }>('/admin/product/saveTerms', body),
+  /** Branches and agents: a product open to one is open to everything under it. */
+  groupOptions: () =>
+    post<{ list: OrganisationOption[] }>('/admin/customer/parentOptions', { type: 'customer' }),
+  /** Customers, searched on the server: there may be many more than a select can hold. */
+  customerOptions: (keyword: string) =>
+    post<Page<OrganisationOption>>('/admin/customer/list', {
+      kind: 'allCustomer',
+      line: 'truck',
+      keyword: keyword || undefined,
+      enabled: true,
+      page: 1,
+      limit: 50,
+    }),
+};
+
+export const laneApi = {
+  save: (body: LaneInput) => post<{ id: number }>('/admin/freightRule/lane/save', body),
+  remove: (productId: number, ids: number[]) =>
+    post<{ removed: number }>('/admin/freightRule/lane/delete', { productId, ids }),
+  template: () => downloadGet('/admin/freightRule/template', 'tariff-template.xlsx'),
+  export: (product: Pick<TruckProduct, 'id' | 'code'>) =>
+    downloadGet(`/admin/freightRule/export?productId=${product.id}`, `tariff-${product.code}.xlsx`),
+  /** Replaces every lane of the product with the workbook's: all of them, or none when a row is bad. */
+  import: (productId: number, file: File) =>
+    upload<{ imported: number }>(`/admin/freightRule/import?productId=${productId}`, file),
+};
