@@ -17,7 +17,6 @@ import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { ensureAccount, moveMoney } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
 import {
-  listOrganisations,
   type OrganisationScope,
   organisationIdsMatching,
   visibleOrganisationIds,
