@@ -43,7 +43,7 @@ async function postgresAnswers() {
   }
 }
 
-let ok = run('lint', 'npx', ['biome', 'check', '.']);
+let ok = run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']);
 ok = run('typecheck', 'npm', ['run', 'typecheck']) && ok;
 
 const vitest = (name, env) =>
