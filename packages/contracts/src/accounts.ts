@@ -21,8 +21,27 @@ export const LEDGER_TYPES = [
   'freeze',
   'unfreeze',
   'credit_limit',
+  // Recharge review steps that credit nothing; the approving steps are the `recharge` credit itself.
+  'recharge_awaiting',
+  'recharge_rejected',
+  'recharge_settled',
 ] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
+
+/** The account log: what happened to an account other than orders and work orders (SPEC section 2). */
+export const ACCOUNT_LOG_TYPES = [
+  'freeze',
+  'unfreeze',
+  'credit_limit',
+  'manual_adjustment',
+  'recharge',
+  'recharge_awaiting',
+  'recharge_rejected',
+  'recharge_settled',
+] as const satisfies readonly LedgerType[];
+
+/** Supplementary deductions: charges made after the order was paid. */
+export const DEDUCTION_TYPES = ['surcharge', 'work_order_deduct'] as const satisfies readonly LedgerType[];
 
 export const ledgerQuery = pageQuery.extend({
   line: z.enum(BUSINESS_LINES),

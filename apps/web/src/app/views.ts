@@ -52,6 +52,7 @@ export const VIEWS: Record<string, ComponentType> = {
   StaffManagement: page(() => import('../features/staff/StaffManagementPage.tsx')),
   OperationLog: page(() => import('../features/oplog/OperationLogPage.tsx')),
   SiteConfiguration: page(() => import('../features/site/SiteConfigurationPage.tsx')),
+  Invoices: page(() => import('../features/invoices/InvoicesPage.tsx')),
   TruckQuote: page(() => import('../features/truck/QuotePage.tsx')),
   TruckQuoteList: page(() => import('../features/truck/QuoteListPage.tsx')),
   QuotationTaskList: page(() => import('../features/truck/QuotationTasksPage.tsx')),

@@ -1,0 +1,337 @@
+import { UploadOutlined } from '@ant-design/icons';
+import {
+  App,
+  Button,
+  DatePicker,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  Upload,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session.tsx';
+import { FilterBar, useServerList } from '../../components/list.tsx';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { download, post, upload } from '../../lib/http.ts';
+
+type Status = 'requested' | 'issued' | 'refused';
+interface InvoiceRow {
+  id: number;
+  organisationName: string;
+  line: 'truck' | 'express';
+  periodFrom: string;
+  periodTo: string;
+  amount: string;
+  title: string;
+  taxNumber: string;
+  email: string;
+  note: string;
+  status: Status;
+  invoiceNumber: string | null;
+  fileUrl: string | null;
+  refusalReason: string | null;
+  createdAt: string;
+  actions: ('issue' | 'refuse')[];
+}
+
+const COLOUR: Record<Status, string> = { requested: 'processing', issued: 'success', refused: 'error' };
+/** A required field's rule, with the shared message naming the field. */
+const required = (message: string) => ({ required: true, whitespace: true, message });
+
+/** `/invoices`: a customer requests an invoice for a period of paid orders; staff issue or refuse it. */
+export default function InvoicesPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const reportError = useReportError();
+  const { userInfo } = useSession();
+  const staff = userInfo?.identity === 'employee';
+  const [filterForm] = Form.useForm<{ status?: Status; line?: string; period?: [Dayjs, Dayjs] }>();
+  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const list = useServerList<InvoiceRow>('/admin/invoice/list', filters);
+  const [requesting, setRequesting] = useState(false);
+  const [deciding, setDeciding] = useState<{ row: InvoiceRow; action: 'issue' | 'refuse' } | null>(null);
+  const [requestForm] = Form.useForm();
+  const [decideForm] = Form.useForm();
+
+  const submitRequest = async (values: {
+    line: string;
+    period: [Dayjs, Dayjs];
+    title: string;
+    taxNumber: string;
+    email: string;
+    note?: string;
+  }) => {
+    try {
+      await post('/admin/invoice/request', {
+        line: values.line,
+        periodFrom: values.period[0].startOf('day').toISOString(),
+        periodTo: values.period[1].endOf('day').toISOString(),
+        title: values.title,
+        taxNumber: values.taxNumber,
+        email: values.email,
+        note: values.note ?? '',
+      });
+      message.success(t('invoices.requested'));
+      setRequesting(false);
+      void list.refetch();
+    } catch (error) {
+      reportError(error, requestForm);
+    }
+  };
+
+  const decide = async (values: { invoiceNumber?: string; reason?: string; fileUrl?: string }) => {
+    if (!deciding) return;
+    try {
+      if (deciding.action === 'issue')
+        await post('/admin/invoice/issue', {
+          id: deciding.row.id,
+          invoiceNumber: values.invoiceNumber,
+          fileUrl: values.fileUrl ?? null,
+        });
+      else await post('/admin/invoice/refuse', { id: deciding.row.id, reason: values.reason });
+      message.success(t('common.saved'));
+      setDeciding(null);
+      void list.refetch();
+    } catch (error) {
+      reportError(error, decideForm);
+    }
+  };
+
+  const fileUrl = Form.useWatch('fileUrl', decideForm) as string | undefined;
+  return (
+    <>
+      <FilterBar
+        form={filterForm}
+        onSearch={(v) => {
+          setFilters({
+            status: v.status,
+            line: v.line,
+            from: v.period?.[0]?.startOf('day').toISOString(),
+            to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
+          });
+          list.resetPage();
+        }}
+        extra={
+          <Space>
+            {!staff ? (
+              <Button
+                type="primary"
+                onClick={() => {
+                  requestForm.resetFields();
+                  setRequesting(true);
+                }}
+                data-testid="invoice-request"
+              >
+                {t('invoices.request')}
+              </Button>
+            ) : null}
+            <Button onClick={() => void download('/admin/invoice/export', filters, 'invoices.xlsx')}>
+              {t('common.export')}
+            </Button>
+          </Space>
+        }
+      >
+        <Form.Item name="status" label={t('invoices.status')}>
+          <Select
+            allowClear
+            style={{ width: 130 }}
+            options={(['requested', 'issued', 'refused'] as const).map((s) => ({
+              value: s,
+              label: t(`invoices.status.${s}`),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="line" label={t('invoices.line')}>
+          <Select
+            allowClear
+            style={{ width: 110 }}
+            options={(['truck', 'express'] as const).map((l) => ({ value: l, label: t(`ledger.line.${l}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="period" label={t('invoices.requestedAt')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      <Table<InvoiceRow>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        scroll={{ x: 1200 }}
+        className="nowrap-table"
+        columns={[
+          { title: t('invoices.organisation'), dataIndex: 'organisationName' },
+          { title: t('invoices.line'), render: (_, r) => t(`ledger.line.${r.line}`) },
+          {
+            title: t('invoices.period'),
+            render: (_, r) =>
+              `${dayjs(r.periodFrom).format('YYYY-MM-DD')} ~ ${dayjs(r.periodTo).format('YYYY-MM-DD')}`,
+          },
+          { title: t('invoices.amount'), dataIndex: 'amount', align: 'right' },
+          { title: t('invoices.title'), dataIndex: 'title' },
+          { title: t('invoices.taxNumber'), dataIndex: 'taxNumber' },
+          {
+            title: t('invoices.status'),
+            render: (_, r) => (
+              <Tag color={COLOUR[r.status]} data-testid={`invoice-status-${r.id}`}>
+                {t(`invoices.status.${r.status}`)}
+              </Tag>
+            ),
+          },
+          {
+            title: t('invoices.invoiceNumber'),
+            render: (_, r) =>
+              r.fileUrl ? (
+                <Typography.Link href={r.fileUrl} target="_blank">
+                  {r.invoiceNumber}
+                </Typography.Link>
+              ) : (
+                (r.invoiceNumber ?? r.refusalReason ?? '—')
+              ),
+          },
+          {
+            title: t('invoices.requestedAt'),
+            render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD HH:mm'),
+          },
+          {
+            title: t('common.actions'),
+            fixed: 'right',
+            render: (_, r) => (
+              <Space>
+                {r.actions.map((action) => (
+                  <Button
+                    key={action}
+                    size="small"
+                    danger={action === 'refuse'}
+                    type={action === 'issue' ? 'primary' : 'default'}
+                    onClick={() => {
+                      decideForm.resetFields();
+                      setDeciding({ row: r, action });
+                    }}
+                    data-testid={`invoice-${action}-${r.id}`}
+                  >
+                    {t(`invoices.${action}`)}
+                  </Button>
+                ))}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        open={requesting}
+        title={t('invoices.request')}
+        onCancel={() => setRequesting(false)}
+        onOk={() => requestForm.submit()}
+        okButtonProps={{ 'data-testid': 'invoice-request-ok' } as never}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">{t('invoices.requestTip')}</Typography.Paragraph>
+        <Form
+          form={requestForm}
+          layout="vertical"
+          initialValues={{ line: 'truck', email: userInfo?.email }}
+          onFinish={(v) => void submitRequest(v)}
+        >
+          <Form.Item name="line" label={t('invoices.line')}>
+            <Select
+              options={(['truck', 'express'] as const).map((l) => ({
+                value: l,
+                label: t(`ledger.line.${l}`),
+              }))}
+            />
+          </Form.Item>
+          <Form.Item
+            name="period"
+            label={t('invoices.period')}
+            rules={[{ required: true, message: t('validation.required', { field: t('invoices.period') }) }]}
+          >
+            <DatePicker.RangePicker style={{ width: '100%' }} data-testid="invoice-period" />
+          </Form.Item>
+          <Form.Item
+            name="title"
+            label={t('invoices.title')}
+            rules={[required(t('validation.required', { field: t('invoices.title') }))]}
+          >
+            <Input maxLength={120} data-testid="invoice-title" />
+          </Form.Item>
+          <Form.Item
+            name="taxNumber"
+            label={t('invoices.taxNumber')}
+            rules={[required(t('validation.required', { field: t('invoices.taxNumber') }))]}
+          >
+            <Input maxLength={40} data-testid="invoice-tax" />
+          </Form.Item>
+          <Form.Item
+            name="email"
+            label={t('invoices.email')}
+            rules={[
+              required(t('validation.required', { field: t('invoices.email') })),
+              { type: 'email', message: t('validation.email') },
+            ]}
+          >
+            <Input maxLength={254} />
+          </Form.Item>
+          <Form.Item name="note" label={t('invoices.note')}>
+            <Input.TextArea maxLength={200} rows={2} />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <Modal
+        open={deciding !== null}
+        title={deciding?.action === 'issue' ? t('invoices.issueTitle') : t('invoices.refuseTitle')}
+        onCancel={() => setDeciding(null)}
+        onOk={() => decideForm.submit()}
+        okButtonProps={{ 'data-testid': 'invoice-decide-ok' } as never}
+        destroyOnHidden
+      >
+        <Form form={decideForm} layout="vertical" onFinish={(v) => void decide(v)}>
+          {deciding?.action === 'issue' ? (
+            <>
+              <Form.Item
+                name="invoiceNumber"
+                label={t('invoices.invoiceNumber')}
+                rules={[required(t('validation.required', { field: t('invoices.invoiceNumber') }))]}
+              >
+                <Input maxLength={60} data-testid="invoice-number" />
+              </Form.Item>
+              <Form.Item name="fileUrl" label={t('invoices.file')}>
+                <Upload
+                  showUploadList={false}
+                  accept=".pdf,.png,.jpg,.jpeg,.webp"
+                  customRequest={async ({ file }) => {
+                    try {
+                      const [url] = await upload<string[]>('/common/upload/documents', file as File);
+                      decideForm.setFieldValue('fileUrl', url);
+                    } catch (error) {
+                      reportError(error);
+                    }
+                  }}
+                >
+                  <Button icon={<UploadOutlined />}>
+                    {fileUrl ? fileUrl.split('/').pop() : t('invoices.uploadFile')}
+                  </Button>
+                </Upload>
+              </Form.Item>
+            </>
+          ) : (
+            <Form.Item
+              name="reason"
+              label={t('invoices.refusalReason')}
+              rules={[required(t('validation.required', { field: t('invoices.refusalReason') }))]}
+            >
+              <Input.TextArea maxLength={200} rows={3} data-testid="invoice-reason" />
+            </Form.Item>
+          )}
+        </Form>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+import { expect, type Page, test } from '@playwright/test';
+import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+/** Calls the API as the page's signed-in user. */
+async function api(page: Page, url: string, body: unknown) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await page.request.post(`/api${url}`, {
+    data: body,
+    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
+  });
+  const json = await res.json();
+  expect(json.code, `${url}: ${json.msg}`).toBe(200);
+  return json.data;
+}
+
+const address = (zipcode: string, state: string, city: string) => ({
+  name: 'Dock',
+  address1: '1 Main St',
+  zipcode,
+  city,
+  state,
+  contact: 'Pat Lee',
+  phone: '2135550100',
+});
+
+test('the account log shows the account events, filtered by customer, in both languages', async ({
+  page,
+}) => {
+  await session(page, 'admin@example.com');
+  await page.goto('/accountLog');
+  // The demo opening balances are manual adjustments: account events.
+  await expect(page.getByRole('cell', { name: 'Demo opening balance' }).first()).toBeVisible();
+  await page.getByTestId('ledger-keyword').fill('Northwind');
+  await page.getByTestId('filter-search').click();
+  await expect(page.getByRole('cell', { name: 'Acme Imports' })).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: 'Northwind Traders' }).first()).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}account-log-zh.png` });
+  await switchLanguage(page, 'en');
+  await page.reload();
+  await expect(page.getByRole('columnheader', { name: 'Balance after' })).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}account-log-en.png` });
+  await switchLanguage(page, 'zh');
+});
+
+test('a customer requests an invoice for its paid orders and staff issue it', async ({ browser }) => {
+  const customer = await browser.newPage();
+  await session(customer, 'direct@example.com');
+  // A paid order to invoice: quoted, booked and paid through the API.
+  const quote = await api(customer, '/admin/quotation/save', {
+    mode: 'LTL',
+    pickup: address('90001', 'CA', 'Los Angeles'),
+    delivery: address('75201', 'TX', 'Dallas'),
+    quoteDate: new Date().toISOString().slice(0, 10),
+    lines: [
+      { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
+    ],
+  });
+  const token = await customer.evaluate(() => localStorage.getItem('token'));
+  await customer.request.post('/api/admin/quotation/rates', {
+    data: { id: quote.id },
+    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
+  });
+  const info = await api(customer, '/admin/quotation/getQuotationInfo', { id: quote.id });
+  const product = info.results.find((r: { ok: boolean }) => r.ok);
+  await api(customer, '/admin/order/save', { quoteId: quote.id, productId: product.productId });
+
+  await customer.goto('/invoices');
+  await customer.getByTestId('invoice-request').click();
+  const today = new Date().toISOString().slice(0, 10);
+  const period = customer.locator('.ant-modal .ant-picker-range input');
+  await period.first().click();
+  await period.first().fill(today);
+  await customer.keyboard.press('Enter');
+  await period.last().fill(today);
+  await customer.keyboard.press('Enter');
+  await customer.getByTestId('invoice-title').fill('Northwind Traders LLC');
+  await customer.getByTestId('invoice-tax').fill('91310000MA1FL');
+  await customer.getByTestId('invoice-request-ok').click();
+  await expect(customer.getByText('待开票')).toBeVisible();
+
+  const staff = await (
+    await browser.newContext({
+      baseURL: new URL(customer.url()).origin,
+      viewport: { width: 1440, height: 900 },
+    })
+  ).newPage();
+  await session(staff, 'admin@example.com');
+  await staff.goto('/invoices');
+  const row = staff.getByRole('row', { name: /Northwind Traders LLC/ });
+  await row.getByRole('button', { name: /开\s?票/ }).click();
+  await staff.getByTestId('invoice-number').fill('INV-2026-0001');
+  await staff.getByTestId('invoice-decide-ok').click();
+  await expect(staff.getByRole('row', { name: /INV-2026-0001/ })).toContainText('已开票');
+  await expect(staff.locator('.ant-modal')).toBeHidden();
+  await staff.screenshot({ path: `${screenshotDir}invoices-staff-zh.png` });
+
+  await customer.reload();
+  await expect(customer.getByRole('row', { name: /INV-2026-0001/ })).toContainText('已开票');
+  await staff.close();
+  await customer.close();
+});
+
+test('staff add a receiving account and delete it after confirming', async ({ page }) => {
+  await session(page, 'admin@example.com');
+  await page.goto('/rechargeMGT');
+  await page.getByTestId('receiving-accounts').click();
+  await page.getByTestId('receiving-add').click();
+  await page.getByTestId('receiving-bankName').fill('Chase Bank');
+  await page.getByTestId('receiving-accountName').fill('Freight Portal LLC');
+  await page.getByTestId('receiving-accountNumber').fill('9988 7766 5544');
+  await page.getByTestId('receiving-save').click();
+  await expect(page.getByRole('cell', { name: '9988 7766 5544' })).toBeVisible();
+  await expect(page.locator('.ant-modal')).toBeHidden();
+  await page.screenshot({ path: `${screenshotDir}receiving-accounts-zh.png` });
+  await page.getByTestId('receiving-delete-9988 7766 5544').click();
+  await page.getByTestId('receiving-delete-ok').click();
+  await expect(page.getByRole('cell', { name: '9988 7766 5544' })).toHaveCount(0);
+});
