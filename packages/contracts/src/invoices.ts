@@ -38,6 +38,8 @@ export const invoiceListQuery = pageQuery.extend({
   line: z.enum(BUSINESS_LINES).optional(),
   status: z.enum(INVOICE_STATUSES).optional(),
   organisationId: z.number().int().positive().optional(),
+  /** Part of the organisation's name, contact or contact e-mail. */
+  keyword: z.string().trim().max(100).optional(),
   /** Requested at or after `from`, before `to`. */
   from: z.coerce.date().optional(),
   to: z.coerce.date().optional(),

@@ -1,6 +1,7 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
+import { rechargeMessages } from '../features/recharge/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
 import { truckMessages } from '../features/truck/messages.ts';
 import { truckProductMessages } from '../features/truck-products/messages.ts';
@@ -12,5 +13,6 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   addressMessages,
   accountMessages,
   invoiceMessages,
+  rechargeMessages,
   truckProductMessages,
 ];

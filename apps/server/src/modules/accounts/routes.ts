@@ -1,4 +1,11 @@
-import { type BusinessLine, balanceQuery, type LedgerType, ledgerQuery } from '@freight/contracts/accounts';
+import {
+  ACCOUNT_LOG_TYPES,
+  type BusinessLine,
+  balanceQuery,
+  DEDUCTION_TYPES,
+  type LedgerType,
+  ledgerQuery,
+} from '@freight/contracts/accounts';
 import { ResultCode } from '@freight/contracts/api';
 import { accountActionBody, adjustmentBody, creditLimitBody } from '@freight/contracts/customers';
 import { translate } from '@freight/contracts/messages';
@@ -8,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, badField, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
+import { usersByIds } from '../auth/service.ts';
 import {
   canSeeOrganisation,
   organisationIdsMatching,
@@ -82,9 +90,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const names = await organisationNames(db, user.tenantId, [
       ...new Set(result.list.map((r) => r.organisationId)),
     ]);
+    // Staff see who made each movement; customers are not shown the operator's staff e-mail.
+    const operatorIds = [...new Set(result.list.map((r) => r.operatorId).filter((id) => id !== null))];
+    const operators = new Map(
+      user.identity === 'employee'
+        ? (await usersByIds(db, user.tenantId, operatorIds)).map((u) => [u.id, u.email])
+        : [],
+    );
     return {
-      list: result.list.map((r) => ({
+      list: result.list.map(({ operatorId, ...r }) => ({
         ...r,
+        operator: (operatorId !== null && operators.get(operatorId)) || '',
+        // A freeze or credit change refers to the account itself: an internal id nobody looks up.
+        refId: r.refType === 'account' ? '' : r.refId,
         organisationName: names.get(r.organisationId) ?? '',
         amount: formatMoney(r.amount),
         balanceAfter: formatMoney(r.balanceAfter),
@@ -128,6 +146,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         { header: en ? 'Balance after' : '变动后余额', value: (r) => r.balanceAfter },
         { header: en ? 'Reference' : '关联单号', value: (r) => r.refId, width: 24 },
         { header: en ? 'Note' : '备注', value: (r) => r.note, width: 30 },
+        { header: en ? 'Operator' : '操作人', value: (r) => r.operator, width: 26 },
       ],
       list,
     );
@@ -148,14 +167,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   /** The account log: what happened to accounts other than orders and recharges (SPEC section 2). */
   const LOG_PAGES = { truck: '/accountLog', express: '/deliveryAccountLog' } as const;
-  // Reviewed recharges are account events too: an approval is the credit it made.
-  const LOG_TYPES: readonly LedgerType[] = [
-    'freeze',
-    'unfreeze',
-    'credit_limit',
-    'manual_adjustment',
-    'recharge',
-  ];
+  // Reviewed recharges are account events too: an approval is the credit it made, the other
+  // outcomes are zero rows the recharge module writes through recordAccountEvent.
+  const LOG_TYPES: readonly LedgerType[] = ACCOUNT_LOG_TYPES;
   app.post(
     '/admin/account/log',
     { config: { permission: Object.values(LOG_PAGES) }, schema: { tags: ['accounts'], body: ledgerQuery } },
@@ -172,7 +186,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** Supplementary deduction details: surcharges and work-order deductions, a view over the ledger. */
-  const DEDUCTION_TYPES: readonly LedgerType[] = ['surcharge', 'work_order_deduct'];
   const DEDUCTION_PAGES = { truck: '/deductionDetails', express: '/deductionDetails' } as const;
   app.post(
     '/admin/account/deductions',

@@ -173,6 +173,7 @@ async function recordEvent(
   type: LedgerType,
   operatorId: number,
   note: string,
+  reference: { refType: string; refId: string } = { refType: 'account', refId: String(account.id) },
 ): Promise<void> {
   // Status and credit changes move no money: a zero row keeps them in the account's history.
   await tx.insert(ledgerEntries).values({
@@ -183,8 +184,32 @@ async function recordEvent(
     balanceAfter: account.balance,
     operatorId,
     note,
-    refType: 'account',
-    refId: String(account.id),
+    ...reference,
+  });
+}
+
+/**
+ * An event of another module that moves no money but belongs to an account's history (a recharge
+ * rejected, awaiting funds, or settled), written as a zero row in the caller's transaction, so the
+ * account log reads one table and other modules never write the ledger themselves.
+ */
+export async function recordAccountEvent(
+  db: DbOrTx,
+  input: {
+    tenantId: number;
+    organisationId: number;
+    line: BusinessLine;
+    type: LedgerType;
+    operatorId: number;
+    note: string;
+    refType: string;
+    refId: string;
+  },
+): Promise<void> {
+  const account = await ensureAccount(db, input.tenantId, input.organisationId, input.line);
+  await recordEvent(db, account, input.type, input.operatorId, input.note, {
+    refType: input.refType,
+    refId: input.refId,
   });
 }
 
@@ -329,6 +354,7 @@ export async function listLedger(
         balanceAfter: ledgerEntries.balanceAfter,
         refType: ledgerEntries.refType,
         refId: ledgerEntries.refId,
+        operatorId: ledgerEntries.operatorId,
         note: ledgerEntries.note,
         createdAt: ledgerEntries.createdAt,
       })

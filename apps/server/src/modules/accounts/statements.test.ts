@@ -3,7 +3,7 @@
  * supplementary deductions are read views over the accounts module's ledger, served at
  * /api/admin/account/*. Money is put in place with the accounts service, as orders and work orders do.
  */
-import type { LedgerType } from '@freight/contracts/accounts';
+import { ACCOUNT_LOG_TYPES, type LedgerType } from '@freight/contracts/accounts';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -46,6 +46,8 @@ interface LedgerRow {
   amount: string;
   balanceAfter: string;
   refId: string;
+  note: string;
+  operator: string;
 }
 interface LedgerPage {
   list: LedgerRow[];
@@ -259,9 +261,11 @@ describe('account log and deductions', () => {
         'admin',
       )
     ).json().data as LedgerPage;
-    expect(log.list.slice(0, 2).map((r) => r.type)).toEqual(['unfreeze', 'freeze']);
-    const events = ['freeze', 'unfreeze', 'credit_limit', 'manual_adjustment', 'recharge'];
-    expect(log.list.every((r) => events.includes(r.type))).toBe(true);
+    expect(log.list.slice(0, 2).map((r) => [r.type, r.note, r.operator])).toEqual([
+      ['unfreeze', 'paid', t.email('admin')],
+      ['freeze', 'overdue', t.email('admin')],
+    ]);
+    expect(log.list.every((r) => (ACCOUNT_LOG_TYPES as readonly string[]).includes(r.type))).toBe(true);
     expect(
       log.list
         .filter((r) => r.type !== 'recharge')
@@ -271,6 +275,8 @@ describe('account log and deductions', () => {
       await post('/api/admin/account/log', { line: 'truck', page: 1, limit: 50 }, 'direct')
     ).json().data as LedgerPage;
     expect(forCustomer.list.map((r) => r.id)).toEqual(log.list.map((r) => r.id));
+    // Customers are not shown which staff member acted.
+    expect(forCustomer.list.every((r) => r.operator === '')).toBe(true);
   });
 
   it('puts an approved recharge in the account log, and filters every view by the customer’s name', async () => {

@@ -182,6 +182,21 @@ describe('invoices', () => {
     expect(byStatus.every((r: { status: string }) => r.status === 'issued')).toBe(true);
   });
 
+  it("filters by the organisation's name as a subquery that never leaves the caller's scope", async () => {
+    const ids = async (who: string, keyword: string) =>
+      (await post('/api/admin/invoice/list', { page: 1, limit: 50, keyword }, who))
+        .json()
+        .data.list.map((r: { organisationName: string }) => r.organisationName);
+    const acme = await ids('admin', 'ACME imp');
+    expect(acme.length).toBeGreaterThan(0);
+    expect(new Set(acme)).toEqual(new Set(['Acme Imports']));
+    expect(await ids('admin', 'northwind')).toEqual([]);
+    // A pattern character is matched literally, not as a wildcard.
+    expect(await ids('admin', '%')).toEqual([]);
+    expect(await ids('direct', 'acme')).toEqual([]);
+    expect(await ids('agent', 'acme')).toEqual(acme);
+  });
+
   it('exports the requests in scope as a spreadsheet', async () => {
     const res = await post('/api/admin/invoice/export', { status: 'issued' }, 'customer');
     expect(res.headers['content-type']).toContain('spreadsheetml');

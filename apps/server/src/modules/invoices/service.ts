@@ -8,7 +8,12 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { invoiceableAmount } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
-import { canSeeOrganisation, type OrganisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import {
+  canSeeOrganisation,
+  type OrganisationScope,
+  organisationIdsMatching,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
 import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
 import { invoices } from './schema.ts';
 
@@ -18,6 +23,8 @@ export interface InvoiceFilter {
   line?: BusinessLine;
   status?: InvoiceStatus;
   organisationId?: number;
+  /** Part of the organisation's name, contact or e-mail: a subquery of the customers module, in scope. */
+  keyword?: string;
   from?: Date;
   to?: Date;
 }
@@ -37,6 +44,9 @@ export async function listInvoices(
     filter.line ? eq(invoices.line, filter.line) : undefined,
     filter.status ? eq(invoices.status, filter.status) : undefined,
     filter.organisationId ? eq(invoices.organisationId, filter.organisationId) : undefined,
+    filter.keyword
+      ? inArray(invoices.organisationId, organisationIdsMatching(db, scope, filter.keyword))
+      : undefined,
     filter.from ? gte(invoices.createdAt, filter.from) : undefined,
     filter.to ? lt(invoices.createdAt, filter.to) : undefined,
   );

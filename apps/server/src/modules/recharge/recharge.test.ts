@@ -427,7 +427,11 @@ describe('reviewing', () => {
     const settled = await post('/api/admin/recharge/settle', { id: r.id }, 'admin');
     expect(settled.json().data).toMatchObject({ status: 'approved_received', settledAt: expect.any(String) });
     expect(await balanceOf(orgs.direct)).toBe(before + 1_000n);
-    expect(await ledgerRowsOf(r.serial)).toHaveLength(1);
+    // Settling moves no money: beside the credit there is only the zero row of the account log.
+    expect((await ledgerRowsOf(r.serial)).map((x) => [x.type, x.amount])).toEqual([
+      ['recharge', 1_000n],
+      ['recharge_settled', 0n],
+    ]);
     const twice = await post('/api/admin/recharge/settle', { id: r.id }, 'admin');
     expect(twice.json()).toMatchObject({
       code: 409,
@@ -459,9 +463,38 @@ describe('reviewing', () => {
     const rejected = await review(r.id, 'reject', 'admin', { note: 'no transfer found' });
     expect(rejected.json().data).toMatchObject({ status: 'rejected', reviewNote: 'no transfer found' });
     expect(await balanceOf(orgs.direct)).toBe(before);
-    expect(await ledgerRowsOf(r.serial)).toHaveLength(0);
+    expect((await ledgerRowsOf(r.serial)).map((x) => [x.type, x.amount])).toEqual([
+      ['recharge_rejected', 0n],
+    ]);
     expect((await review(r.id, 'approve_received')).json().code).toBe(409);
     expect((await post('/api/admin/recharge/settle', { id: r.id }, 'admin')).json().code).toBe(409);
+  });
+
+  it('puts every review step in the account log: credits as they are, the rest as zero rows with the note', async () => {
+    const waiting = await submit('direct', { amount: '7.00' });
+    await review(waiting.id, 'await_funds', 'admin', { note: 'checking the bank' });
+    await review(waiting.id, 'reject', 'admin', { note: 'no transfer found' });
+    const pending = await submit('direct', { amount: '8.00' });
+    await review(pending.id, 'approve_pending');
+    await post('/api/admin/recharge/settle', { id: pending.id }, 'admin');
+    type LogRow = { type: string; amount: string; refId: string; note: string; organisationName: string };
+    const logOf = async (who: string, serial: string) =>
+      (
+        (
+          await post('/api/admin/account/log', { line: 'truck', page: 1, limit: 50, reference: serial }, who)
+        ).json().data.list as LogRow[]
+      ).map((x) => [x.type, x.amount, x.note]);
+    expect(await logOf('admin', waiting.serial)).toEqual([
+      ['recharge_rejected', '0.00', 'no transfer found'],
+      ['recharge_awaiting', '0.00', 'checking the bank'],
+    ]);
+    expect(await logOf('admin', pending.serial)).toEqual([
+      ['recharge_settled', '0.00', ''],
+      ['recharge', '8.00', ''],
+    ]);
+    // The customer reads the same events on its own account log; another customer sees none of them.
+    expect(await logOf('direct', waiting.serial)).toEqual(await logOf('admin', waiting.serial));
+    expect(await logOf('customer', waiting.serial)).toEqual([]);
   });
 
   it('refuses a fee not below the credited amount and changes nothing', async () => {

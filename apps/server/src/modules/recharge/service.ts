@@ -1,4 +1,4 @@
-import { BUSINESS_LINES, type BusinessLine } from '@freight/contracts/accounts';
+import { BUSINESS_LINES, type BusinessLine, type LedgerType } from '@freight/contracts/accounts';
 import { languageFromLocale } from '@freight/contracts/api';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
@@ -14,7 +14,7 @@ import {
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
-import { ensureAccount, moveMoney } from '../accounts/service.ts';
+import { ensureAccount, moveMoney, recordAccountEvent } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
 import {
   type OrganisationScope,
@@ -254,6 +254,13 @@ export interface ReviewInput {
   auditor: { id: number; email: string };
 }
 
+/** Review steps that credit nothing still show in the account log, as events of the account. */
+const ACCOUNT_EVENT: Partial<Record<RechargeAction, LedgerType>> = {
+  await_funds: 'recharge_awaiting',
+  reject: 'recharge_rejected',
+  settle: 'recharge_settled',
+};
+
 const NOTICE_TEXT: Partial<Record<RechargeAction, MessageKey>> = {
   approve_received: 'recharge.noticeApproved',
   approve_pending: 'recharge.noticeApproved',
@@ -317,6 +324,18 @@ export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<Re
       .where(and(eq(recharges.tenantId, input.tenantId), eq(recharges.id, current.id)))
       .returning();
     if (!updated) throw new Error('recharge vanished under its row lock');
+    const event = ACCOUNT_EVENT[input.action];
+    if (event)
+      await recordAccountEvent(tx, {
+        tenantId: input.tenantId,
+        organisationId: current.organisationId,
+        line: current.line,
+        type: event,
+        operatorId: input.auditor.id,
+        note: input.note,
+        refType: 'recharge',
+        refId: current.serial,
+      });
     await tx.insert(rechargeReviews).values({
       tenantId: input.tenantId,
       rechargeId: current.id,

@@ -1,4 +1,10 @@
-import { Button, DatePicker, Form, Input, Select, Space, Statistic, Table, Tag } from 'antd';
+import {
+  ACCOUNT_LOG_TYPES,
+  DEDUCTION_TYPES,
+  LEDGER_TYPES,
+  type LedgerType,
+} from '@freight/contracts/accounts';
+import { Button, DatePicker, Empty, Form, Input, Select, Space, Statistic, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,28 +14,17 @@ import { FilterBar, useServerList } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
 
 type Line = 'truck' | 'express';
-const TYPES = [
-  'recharge',
-  'order_payment',
-  'refund',
-  'work_order_add',
-  'work_order_deduct',
-  'work_order_refund',
-  'surcharge',
-  'manual_adjustment',
-  'freeze',
-  'unfreeze',
-  'credit_limit',
-] as const;
 
 interface LedgerRow {
   id: number;
   organisationName: string;
-  type: (typeof TYPES)[number];
+  type: LedgerType;
   amount: string;
   balanceAfter: string;
   refId: string;
   note: string;
+  /** The staff member who acted; empty for customers, who are not shown it. */
+  operator: string;
   createdAt: string;
 }
 
@@ -46,22 +41,24 @@ const VIEWS = {
   details: {
     url: '/admin/account/details',
     exportUrl: '/admin/account/detailsExport',
-    types: TYPES,
+    types: LEDGER_TYPES,
     file: 'account-details.xlsx',
   },
   log: {
     url: '/admin/account/log',
     exportUrl: '/admin/account/logExport',
-    types: ['freeze', 'unfreeze', 'credit_limit', 'manual_adjustment', 'recharge'],
+    types: ACCOUNT_LOG_TYPES,
     file: 'account-log.xlsx',
   },
   deductions: {
     url: '/admin/account/deductions',
     exportUrl: '/admin/account/deductionsExport',
-    types: ['surcharge', 'work_order_deduct'],
+    types: DEDUCTION_TYPES,
     file: 'deductions.xlsx',
   },
 } as const;
+
+const AMOUNT_COLOUR: Record<number, string | undefined> = { 1: '#389e0d', [-1]: '#cf1322' };
 
 /** Ledger rows of the accounts in scope, one row a movement, with totals over the filter. */
 export function AccountDetailsPage({
@@ -74,6 +71,7 @@ export function AccountDetailsPage({
   const { t } = useTranslation();
   const allowed = useAuth();
   const { userInfo } = useSession();
+  const staff = userInfo?.identity === 'employee';
   const config = VIEWS[view];
   // Supplementary deductions cover both lines on one page; the others have a page per line.
   const [line, setLine] = useState<Line>(initialLine);
@@ -124,7 +122,12 @@ export function AccountDetailsPage({
         ) : null}
         {userInfo?.identity !== 'customer' ? (
           <Form.Item name="keyword" label={t('customers.name')}>
-            <Input allowClear placeholder={t('ledger.keywordTip')} data-testid="ledger-keyword" />
+            <Input
+              allowClear
+              style={{ width: 240 }}
+              placeholder={t('ledger.keywordTip')}
+              data-testid="ledger-keyword"
+            />
           </Form.Item>
         ) : null}
         <Form.Item name="type" label={t('ledger.type')}>
@@ -152,8 +155,11 @@ export function AccountDetailsPage({
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 1000 }}
+        scroll={{ x: staff ? 1300 : 1100 }}
         className="nowrap-table"
+        locale={{
+          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(`ledger.empty.${view}`)} />,
+        }}
         columns={[
           { title: t('oplog.time'), render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD HH:mm:ss') },
           { title: t('customers.name'), dataIndex: 'organisationName' },
@@ -161,13 +167,15 @@ export function AccountDetailsPage({
           {
             title: t('ledger.amount'),
             align: 'right',
+            // Events that move no money (freezes, credit limits, rejected recharges) stay neutral.
             render: (_, r) => (
-              <span style={{ color: r.amount.startsWith('-') ? '#cf1322' : '#389e0d' }}>{r.amount}</span>
+              <span style={{ color: AMOUNT_COLOUR[Math.sign(Number(r.amount))] }}>{r.amount}</span>
             ),
           },
           { title: t('ledger.balanceAfter'), align: 'right', dataIndex: 'balanceAfter' },
           { title: t('ledger.reference'), dataIndex: 'refId' },
-          { title: t('recharge.note'), dataIndex: 'note', ellipsis: true },
+          { title: t('ledger.note'), dataIndex: 'note', ellipsis: true, width: 240 },
+          ...(staff ? [{ title: t('ledger.operator'), dataIndex: 'operator' }] : []),
         ]}
       />
     </div>

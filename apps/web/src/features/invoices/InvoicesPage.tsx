@@ -3,6 +3,7 @@ import {
   App,
   Button,
   DatePicker,
+  Empty,
   Form,
   Input,
   Modal,
@@ -19,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { download, post, upload } from '../../lib/http.ts';
+import { ApiError, download, post, upload } from '../../lib/http.ts';
 
 type Status = 'requested' | 'issued' | 'refused';
 interface InvoiceRow {
@@ -42,8 +43,51 @@ interface InvoiceRow {
 }
 
 const COLOUR: Record<Status, string> = { requested: 'processing', issued: 'success', refused: 'error' };
+const periodText = (r: Pick<InvoiceRow, 'periodFrom' | 'periodTo'>) =>
+  `${dayjs(r.periodFrom).format('YYYY-MM-DD')} ~ ${dayjs(r.periodTo).format('YYYY-MM-DD')}`;
 /** A required field's rule, with the shared message naming the field. */
 const required = (message: string) => ({ required: true, whitespace: true, message });
+
+/** The issued invoice's file (PDF or photo), uploaded as a document; the value is its URL. */
+function InvoiceFileInput({
+  value,
+  onChange,
+}: {
+  value?: string | null;
+  onChange?: (url: string | null) => void;
+}) {
+  const { t } = useTranslation();
+  const reportError = useReportError();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Space>
+      <Upload
+        showUploadList={false}
+        accept=".pdf,.png,.jpg,.jpeg,.webp"
+        customRequest={async ({ file }) => {
+          setBusy(true);
+          try {
+            const [url] = await upload<string[]>('/common/upload/documents', file as File);
+            onChange?.(url ?? null);
+          } catch (error) {
+            reportError(error);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Button icon={<UploadOutlined />} loading={busy}>
+          {t('invoices.uploadFile')}
+        </Button>
+      </Upload>
+      {value ? (
+        <Typography.Link href={value} target="_blank">
+          {value.split('/').pop()}
+        </Typography.Link>
+      ) : null}
+    </Space>
+  );
+}
 
 /** `/invoices`: a customer requests an invoice for a period of paid orders; staff issue or refuse it. */
 export default function InvoicesPage() {
@@ -52,13 +96,20 @@ export default function InvoicesPage() {
   const reportError = useReportError();
   const { userInfo } = useSession();
   const staff = userInfo?.identity === 'employee';
-  const [filterForm] = Form.useForm<{ status?: Status; line?: string; period?: [Dayjs, Dayjs] }>();
+  const customer = userInfo?.identity === 'customer';
+  const [filterForm] = Form.useForm<{
+    status?: Status;
+    line?: string;
+    keyword?: string;
+    period?: [Dayjs, Dayjs];
+  }>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const list = useServerList<InvoiceRow>('/admin/invoice/list', filters);
   const [requesting, setRequesting] = useState(false);
   const [deciding, setDeciding] = useState<{ row: InvoiceRow; action: 'issue' | 'refuse' } | null>(null);
   const [requestForm] = Form.useForm();
   const [decideForm] = Form.useForm();
+  const [busy, setBusy] = useState(false);
 
   const submitRequest = async (values: {
     line: string;
@@ -68,6 +119,7 @@ export default function InvoicesPage() {
     email: string;
     note?: string;
   }) => {
+    setBusy(true);
     try {
       await post('/admin/invoice/request', {
         line: values.line,
@@ -82,12 +134,20 @@ export default function InvoicesPage() {
       setRequesting(false);
       void list.refetch();
     } catch (error) {
-      reportError(error, requestForm);
+      // The API names the period's ends; the form has one range field for both.
+      const periodErrors =
+        error instanceof ApiError ? error.fields.filter((f) => f.field.startsWith('period')) : [];
+      if (periodErrors.length > 0)
+        requestForm.setFields([{ name: 'period', errors: periodErrors.map((f) => f.message) }]);
+      else reportError(error, requestForm);
+    } finally {
+      setBusy(false);
     }
   };
 
   const decide = async (values: { invoiceNumber?: string; reason?: string; fileUrl?: string }) => {
     if (!deciding) return;
+    setBusy(true);
     try {
       if (deciding.action === 'issue')
         await post('/admin/invoice/issue', {
@@ -101,18 +161,22 @@ export default function InvoicesPage() {
       void list.refetch();
     } catch (error) {
       reportError(error, decideForm);
+      // Another member of staff may have decided it first (409): show where it stands now.
+      void list.refetch();
+    } finally {
+      setBusy(false);
     }
   };
 
-  const fileUrl = Form.useWatch('fileUrl', decideForm) as string | undefined;
   return (
-    <>
+    <div className="page-card">
       <FilterBar
         form={filterForm}
         onSearch={(v) => {
           setFilters({
             status: v.status,
             line: v.line,
+            keyword: v.keyword || undefined,
             from: v.period?.[0]?.startOf('day').toISOString(),
             to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
           });
@@ -138,6 +202,11 @@ export default function InvoicesPage() {
           </Space>
         }
       >
+        {!customer ? (
+          <Form.Item name="keyword" label={t('invoices.organisation')}>
+            <Input allowClear placeholder={t('ledger.keywordTip')} data-testid="invoice-keyword" />
+          </Form.Item>
+        ) : null}
         <Form.Item name="status" label={t('invoices.status')}>
           <Select
             allowClear
@@ -164,19 +233,27 @@ export default function InvoicesPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 'max-content' }}
         className="nowrap-table"
+        locale={{
+          emptyText: (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={staff ? t('invoices.emptyStaff') : t('invoices.emptyCustomer')}
+            />
+          ),
+        }}
         columns={[
           { title: t('invoices.organisation'), dataIndex: 'organisationName' },
           { title: t('invoices.line'), render: (_, r) => t(`ledger.line.${r.line}`) },
           {
             title: t('invoices.period'),
-            render: (_, r) =>
-              `${dayjs(r.periodFrom).format('YYYY-MM-DD')} ~ ${dayjs(r.periodTo).format('YYYY-MM-DD')}`,
+            render: (_, r) => periodText(r),
           },
           { title: t('invoices.amount'), dataIndex: 'amount', align: 'right' },
           { title: t('invoices.title'), dataIndex: 'title' },
           { title: t('invoices.taxNumber'), dataIndex: 'taxNumber' },
+          { title: t('invoices.email'), dataIndex: 'email' },
           {
             title: t('invoices.status'),
             render: (_, r) => (
@@ -193,8 +270,14 @@ export default function InvoicesPage() {
                   {r.invoiceNumber}
                 </Typography.Link>
               ) : (
-                (r.invoiceNumber ?? r.refusalReason ?? '—')
+                (r.invoiceNumber ?? '—')
               ),
+          },
+          {
+            title: t('invoices.refusalReason'),
+            ellipsis: true,
+            render: (_, r) =>
+              r.refusalReason ? <Typography.Text type="danger">{r.refusalReason}</Typography.Text> : '—',
           },
           {
             title: t('invoices.requestedAt'),
@@ -230,6 +313,7 @@ export default function InvoicesPage() {
         title={t('invoices.request')}
         onCancel={() => setRequesting(false)}
         onOk={() => requestForm.submit()}
+        confirmLoading={busy}
         okButtonProps={{ 'data-testid': 'invoice-request-ok' } as never}
         destroyOnHidden
       >
@@ -289,9 +373,15 @@ export default function InvoicesPage() {
         title={deciding?.action === 'issue' ? t('invoices.issueTitle') : t('invoices.refuseTitle')}
         onCancel={() => setDeciding(null)}
         onOk={() => decideForm.submit()}
+        confirmLoading={busy}
         okButtonProps={{ 'data-testid': 'invoice-decide-ok' } as never}
         destroyOnHidden
       >
+        {deciding ? (
+          <Typography.Paragraph type="secondary" data-testid="invoice-decide-summary">
+            {`${deciding.row.organisationName} · ${periodText(deciding.row)} · ${deciding.row.amount}`}
+          </Typography.Paragraph>
+        ) : null}
         <Form form={decideForm} layout="vertical" onFinish={(v) => void decide(v)}>
           {deciding?.action === 'issue' ? (
             <>
@@ -303,22 +393,7 @@ export default function InvoicesPage() {
                 <Input maxLength={60} data-testid="invoice-number" />
               </Form.Item>
               <Form.Item name="fileUrl" label={t('invoices.file')}>
-                <Upload
-                  showUploadList={false}
-                  accept=".pdf,.png,.jpg,.jpeg,.webp"
-                  customRequest={async ({ file }) => {
-                    try {
-                      const [url] = await upload<string[]>('/common/upload/documents', file as File);
-                      decideForm.setFieldValue('fileUrl', url);
-                    } catch (error) {
-                      reportError(error);
-                    }
-                  }}
-                >
-                  <Button icon={<UploadOutlined />}>
-                    {fileUrl ? fileUrl.split('/').pop() : t('invoices.uploadFile')}
-                  </Button>
-                </Upload>
+                <InvoiceFileInput />
               </Form.Item>
             </>
           ) : (
@@ -332,6 +407,6 @@ export default function InvoicesPage() {
           )}
         </Form>
       </Modal>
-    </>
+    </div>
   );
 }

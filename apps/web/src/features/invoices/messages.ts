@@ -22,6 +22,8 @@ export const invoiceMessages = defineMessages(
     'invoices.refuseTitle': '拒绝发票申请',
     'invoices.requestTip': '按期间内已支付订单的金额开票,期间不能与已申请的发票重叠',
     'invoices.uploadFile': '上传发票(PDF 或图片)',
+    'invoices.emptyCustomer': '还没有发票申请。点击“申请发票”,按期间内已支付的订单申请开票',
+    'invoices.emptyStaff': '该条件下没有发票申请',
   },
   {
     'invoices.request': 'Request an invoice',
@@ -45,5 +47,8 @@ export const invoiceMessages = defineMessages(
     'invoices.requestTip':
       'The amount is what was paid for orders in the period; periods may not overlap earlier requests',
     'invoices.uploadFile': 'Upload the invoice (PDF or image)',
+    'invoices.emptyCustomer':
+      'No invoice requests yet. Choose "Request an invoice" to invoice the orders paid in a period',
+    'invoices.emptyStaff': 'No invoice requests match these filters',
   },
 );

@@ -101,7 +101,7 @@ export function RechargeListTable({
   const allowed = useAuth();
   const canReview = Boolean(reviewKey && allowed(reviewKey));
   const queryClient = useQueryClient();
-  const { waitCounts } = useSession();
+  const { waitCounts, userInfo } = useSession();
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Record<string, unknown>>({ line, status: defaultStatus });
   const list = useServerList<RechargeRow>('/admin/recharge/list', filters);
@@ -173,7 +173,15 @@ export function RechargeListTable({
         }
       >
         <Form.Item name="keyword" label={t('common.keyword')}>
-          <Input allowClear placeholder={t('recharge.keywordTip')} />
+          <Input
+            allowClear
+            style={{ width: 270 }}
+            // Anyone above a single customer may look a customer up by its name or e-mail too.
+            placeholder={t(
+              userInfo?.identity === 'customer' ? 'recharge.keywordTip' : 'recharge.keywordTipStaff',
+            )}
+            data-testid="recharge-keyword"
+          />
         </Form.Item>
         <Form.Item name="status" label={t('common.status')} initialValue={defaultStatus}>
           <Select
