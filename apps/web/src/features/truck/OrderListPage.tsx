@@ -203,7 +203,7 @@ export default function OrderListPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 'max-content' }}
         className="nowrap-table"
         rowSelection={{
           selectedRowKeys: selected,
@@ -217,6 +217,7 @@ export default function OrderListPage() {
           {
             title: t('orderField.orderNo'),
             dataIndex: 'orderNo',
+            width: 190,
             fixed: 'left',
             render: (v: string, o) => (
               <Typography.Link onClick={() => navigate(`/orderInfo?id=${o.id}`)} data-testid={`order-${v}`}>
@@ -224,17 +225,17 @@ export default function OrderListPage() {
               </Typography.Link>
             ),
           },
-          { title: t('orderField.customerOrderNo'), dataIndex: 'customerOrderNo' },
-          { title: t('orderField.queryCode'), dataIndex: 'queryCode' },
+          { title: t('orderField.customerOrderNo'), dataIndex: 'customerOrderNo', width: 150 },
+          { title: t('orderField.queryCode'), dataIndex: 'queryCode', width: 120 },
           {
             title: t('orderField.status'),
             dataIndex: 'status',
             render: (s: OrderStatus) => <OrderStatusTag status={s} />,
           },
-          { title: t('orderField.mode'), dataIndex: 'mode' },
-          { title: t('orderField.carrier'), dataIndex: 'carrier' },
-          { title: t('orderField.origin'), dataIndex: 'origin' },
-          { title: t('orderField.destination'), dataIndex: 'destination' },
+          { title: t('orderField.mode'), dataIndex: 'mode', width: 80 },
+          { title: t('orderField.carrier'), dataIndex: 'carrier', width: 160 },
+          { title: t('orderField.origin'), dataIndex: 'origin', width: 210 },
+          { title: t('orderField.destination'), dataIndex: 'destination', width: 210 },
           {
             title: t('order.transit'),
             render: (_, o) => t('order.days', { min: o.transitDaysMin, max: o.transitDaysMax }),
