@@ -2,6 +2,7 @@
 export * from '../modules/accounts/schema.ts';
 export * from '../modules/addresses/schema.ts';
 export * from '../modules/auth/schema.ts';
+export * from '../modules/bounce-bills/schema.ts';
 export * from '../modules/customers/schema.ts';
 export * from '../modules/invoices/schema.ts';
 export * from '../modules/mail/schema.ts';
@@ -15,3 +16,4 @@ export * from '../modules/recharge/schema.ts';
 export * from '../modules/site/schema.ts';
 export * from '../modules/truck/schema.ts';
 export * from '../modules/uploads/schema.ts';
+export * from '../modules/work-orders/schema.ts';

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import accountRoutes from './accounts/routes.ts';
 import addressRoutes from './addresses/routes.ts';
 import authRoutes from './auth/routes.ts';
+import bounceBillRoutes from './bounce-bills/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
@@ -18,6 +19,7 @@ import staffRoutes from './staff/routes.ts';
 import statusRoutes from './status/routes.ts';
 import truckRoutes from './truck/routes.ts';
 import uploadRoutes from './uploads/routes.ts';
+import workOrderRoutes from './work-orders/routes.ts';
 
 /** Every business module's routes, mounted under /api. */
 export const modules: FastifyPluginAsync[] = [
@@ -40,4 +42,6 @@ export const modules: FastifyPluginAsync[] = [
   orderBatchRoutes,
   noticeRoutes,
   addressRoutes,
+  bounceBillRoutes,
+  workOrderRoutes,
 ];

@@ -51,5 +51,7 @@ export const ledgerEntries = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('ledger_account_time').on(t.tenantId, t.accountId, t.createdAt),
     uniqueIndex('ledger_idempotency').on(t.tenantId, t.idempotencyKey),
+    // An order's rows (payment, refunds, surcharges, work orders) are found by its number.
+    index('ledger_reference').on(t.tenantId, t.refId),
   ],
 );

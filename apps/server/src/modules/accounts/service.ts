@@ -441,3 +441,33 @@ export async function invoiceableAmount(
     );
   return BigInt(row?.total ?? '0');
 }
+
+/**
+ * What an account was charged under one reference (an order's number: its payment, surcharges and
+ * work-order deductions), less what went back to it: the most a work order may still refund.
+ */
+export async function netChargedFor(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  refId: string,
+): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(-sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.tenantId, tenantId),
+        eq(ledgerEntries.accountId, accountId),
+        eq(ledgerEntries.refId, refId),
+        inArray(ledgerEntries.type, [
+          'order_payment',
+          'refund',
+          'surcharge',
+          'work_order_deduct',
+          'work_order_refund',
+        ]),
+      ),
+    );
+  return BigInt(row?.total ?? '0');
+}

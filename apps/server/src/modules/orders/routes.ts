@@ -17,7 +17,7 @@ import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount } from '../accounts/service.ts';
 import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../quotes/service.ts';
-import { findUpload } from '../uploads/service.ts';
+import { isOwnUpload } from '../uploads/service.ts';
 import {
   attachOrderFile,
   bookOrder,
@@ -333,9 +333,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const me = currentUser(request);
       const order = await visibleOrder(db, me, request.body.id);
-      // Only a document uploaded to this tenant may be attached, never an outside link.
-      const key = /^\/api\/uploads\/([A-Za-z0-9_-]+\.[a-z]{2,4})$/.exec(request.body.url)?.[1];
-      if (!key || !(await findUpload(db, me.tenantId, key))) throw badField('url', 'order.fileUnknown');
+      if (!(await isOwnUpload(db, me.tenantId, request.body.url))) throw badField('url', 'order.fileUnknown');
       await attachOrderFile(db, me, order, request.body.url);
       request.auditTarget = `order:${order.orderNo}`;
       return { id: order.id };

@@ -195,6 +195,22 @@ export async function visibleOrder(db: DbOrTx, caller: Caller, id: number): Prom
   return order;
 }
 
+/** An order by its platform number that the caller may see, or null (unknown and out of sight alike). */
+export async function visibleOrderByNo(
+  db: DbOrTx,
+  caller: Caller,
+  orderNo: string,
+): Promise<OrderRow | null> {
+  const [order] = await db
+    .select()
+    .from(truckOrders)
+    .where(and(eq(truckOrders.tenantId, caller.tenantId), eq(truckOrders.orderNo, orderNo.toUpperCase())))
+    .limit(1);
+  if (!order) return null;
+  const scope = await organisationScope(db, caller);
+  return (await canSeeOrganisation(db, scope, order.organisationId)) ? order : null;
+}
+
 /**
  * Pays an unpaid order from its organisation's truck account: the status change, the debit and its
  * ledger row commit together or not at all. Paying twice charges once; without the funds the order

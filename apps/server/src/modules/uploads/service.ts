@@ -100,3 +100,9 @@ export async function findUpload(db: DbOrTx, tenantId: number, key: string) {
     .limit(1);
   return row ?? null;
 }
+
+/** Whether a URL names a file uploaded to this tenant: only those may be attached, never outside links. */
+export async function isOwnUpload(db: DbOrTx, tenantId: number, url: string): Promise<boolean> {
+  const key = /^\/api\/uploads\/([A-Za-z0-9_-]+\.[a-z]{2,4})$/.exec(url)?.[1];
+  return Boolean(key && (await findUpload(db, tenantId, key)));
+}

@@ -1,0 +1,348 @@
+import { languageFromLocale } from '@freight/contracts/api';
+import { translate } from '@freight/contracts/messages';
+import { formatMoney } from '@freight/contracts/money';
+import { orderMachine, REFUNDING_ACTIONS } from '@freight/contracts/truck-orders';
+import {
+  type ConsumptionType,
+  type TransactionItem,
+  WORK_ORDER_OPEN,
+  type WorkOrderAction,
+  type WorkOrderActor,
+  type WorkOrderCategory,
+  type WorkOrderListQuery,
+  workOrderMachine,
+} from '@freight/contracts/work-orders';
+import { and, asc, count, desc, eq, gte, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { badField, conflict, notFound } from '../../lib/errors.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import {
+  available,
+  ensureAccount,
+  InsufficientFundsError,
+  moveMoney,
+  netChargedFor,
+} from '../accounts/service.ts';
+import { findUser } from '../auth/service.ts';
+import { findBill, moveBill } from '../bounce-bills/service.ts';
+import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { nextSerial } from '../numbering/service.ts';
+import type { OrderRow } from '../orders/service.ts';
+import { workOrderEvents, workOrderMessages, workOrders } from './schema.ts';
+
+export type WorkOrderRow = typeof workOrders.$inferSelect;
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+
+export const actorOf = (caller: Pick<RequestUser, 'identity'>): WorkOrderActor =>
+  caller.identity === 'employee' ? 'staff' : 'owner';
+
+export interface NewWorkOrder {
+  category: WorkOrderCategory;
+  transactionItem: TransactionItem;
+  amount: bigint;
+  description: string;
+  proofUrls: string[];
+  billId?: number;
+}
+
+/**
+ * Opens a work order on an order the customer can see. A bill dispute moves its bounce bill to
+ * disputed in the same transaction, so one bill has at most one open dispute.
+ */
+export async function openWorkOrder(
+  db: DbOrTx,
+  caller: Caller,
+  order: OrderRow,
+  input: NewWorkOrder,
+): Promise<WorkOrderRow> {
+  return db.transaction(async (tx) => {
+    const workOrderNo = await nextSerial(tx, order.tenantId, 'WO');
+    let billId: number | null = null;
+    if (input.billId) {
+      const bill = await findBill(tx, order.tenantId, input.billId);
+      if (!bill || bill.orderId !== order.id) throw badField('billId', 'workOrder.billMismatch');
+      if (bill.status !== 'charged') throw conflict('workOrder.billNotDisputable');
+      await moveBill(tx, bill, 'dispute', 'owner', { workOrderNo });
+      billId = bill.id;
+    }
+    const [row] = await tx
+      .insert(workOrders)
+      .values({
+        tenantId: order.tenantId,
+        workOrderNo,
+        orderId: order.id,
+        orderNo: order.orderNo,
+        organisationId: order.organisationId,
+        userId: caller.id,
+        billId,
+        category: input.category,
+        transactionItem: input.transactionItem,
+        amount: input.amount,
+        description: input.description,
+        proofUrls: input.proofUrls,
+      })
+      .returning();
+    if (!row) throw new Error('work order insert returned nothing');
+    await addEvent(tx, row, 'open', null, 'pending', caller, '');
+    return row;
+  });
+}
+
+async function addEvent(
+  db: DbOrTx,
+  wo: Pick<WorkOrderRow, 'tenantId' | 'id'>,
+  action: string,
+  fromStatus: string | null,
+  toStatus: string,
+  caller: Caller,
+  note: string,
+) {
+  await db.insert(workOrderEvents).values({
+    tenantId: wo.tenantId,
+    workOrderId: wo.id,
+    action,
+    fromStatus,
+    toStatus,
+    operatorId: caller.id,
+    side: actorOf(caller),
+    note,
+  });
+}
+
+export async function findWorkOrderBySn(db: DbOrTx, tenantId: number, sn: string) {
+  const [row] = await db
+    .select()
+    .from(workOrders)
+    .where(and(eq(workOrders.tenantId, tenantId), eq(workOrders.workOrderNo, sn.toUpperCase())))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A work order the caller may see (its organisation's or one below; staff see all), or 404. */
+export async function visibleWorkOrder(db: DbOrTx, caller: Caller, sn: string): Promise<WorkOrderRow> {
+  const row = await findWorkOrderBySn(db, caller.tenantId, sn);
+  if (!row) throw notFound();
+  const scope = await organisationScope(db, caller);
+  if (!(await canSeeOrganisation(db, scope, row.organisationId))) throw notFound();
+  return row;
+}
+
+export interface WorkOrderDecision {
+  action: WorkOrderAction;
+  consumptionType: ConsumptionType;
+  resultAmount: bigint;
+  remark: string;
+  /** The order the work order is on, read by the caller through the orders module. */
+  order: OrderRow;
+}
+
+const LEDGER_TYPE = {
+  add: 'work_order_add',
+  deduct: 'work_order_deduct',
+  refund: 'work_order_refund',
+} as const;
+
+/**
+ * Moves a work order by its machine under its row lock, so two staff cannot both resolve it. A
+ * resolution moves its money through the ledger in the same transaction: a refund may not exceed
+ * what the order's account paid under the order's number and has not had back, and is refused while
+ * the order can still be cancelled with its full refund; a deduction needs the funds. A disputed
+ * bill is settled by a resolution and goes back to charged when the work order ends otherwise.
+ */
+export async function decideWorkOrder(
+  db: DbOrTx,
+  caller: Caller,
+  wo: WorkOrderRow,
+  decision: WorkOrderDecision,
+): Promise<WorkOrderRow> {
+  const actor = actorOf(caller);
+  const { action, order } = decision;
+  const money = action === 'resolve' && decision.consumptionType !== 'none' ? decision.resultAmount : 0n;
+  try {
+    return await db.transaction(async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(workOrders)
+        .where(and(eq(workOrders.tenantId, wo.tenantId), eq(workOrders.id, wo.id)))
+        .for('update');
+      if (!current) throw notFound();
+      const step = workOrderMachine.find(current.status, action, actor);
+      if (!step) throw conflict('workOrder.transitionRefused');
+      if (money > 0n && decision.consumptionType !== 'none')
+        await moveResolutionMoney(
+          tx,
+          caller,
+          current,
+          order,
+          decision.consumptionType,
+          money,
+          decision.remark,
+        );
+      const final = action !== 'accept';
+      const [row] = await tx
+        .update(workOrders)
+        .set({
+          status: step.to,
+          ...(action === 'resolve' ? { consumptionType: decision.consumptionType, resultAmount: money } : {}),
+          ...(final && action !== 'withdraw' ? { remark: decision.remark } : {}),
+          ...(actor === 'staff' ? { operatorId: caller.id } : {}),
+          ...(final ? { processedAt: new Date() } : {}),
+        })
+        .where(and(eq(workOrders.tenantId, wo.tenantId), eq(workOrders.id, wo.id)))
+        .returning();
+      if (!row) throw new Error('work order vanished under its row lock');
+      if (final && current.billId) {
+        const bill = await findBill(tx, current.tenantId, current.billId);
+        if (bill?.status === 'disputed')
+          await moveBill(tx, bill, action === 'resolve' ? 'settle' : 'withdraw', 'system');
+      }
+      const note =
+        action === 'resolve' && money > 0n
+          ? `${decision.consumptionType} ${formatMoney(money)} ${decision.remark}`
+          : decision.remark;
+      await addEvent(tx, row, action, current.status, step.to, caller, note.trim());
+      if (actor === 'staff') await noticeOpener(tx, row);
+      return row;
+    });
+  } catch (error) {
+    if (!(error instanceof InsufficientFundsError)) throw error;
+    const account = await ensureAccount(db, order.tenantId, order.organisationId, 'truck');
+    throw conflict('workOrder.insufficientFunds', {
+      available: formatMoney(available(account)),
+      amount: formatMoney(money),
+    });
+  }
+}
+
+async function moveResolutionMoney(
+  tx: DbOrTx,
+  caller: Caller,
+  wo: WorkOrderRow,
+  order: OrderRow,
+  type: Exclude<ConsumptionType, 'none'>,
+  amount: bigint,
+  remark: string,
+) {
+  const account = await ensureAccount(tx, wo.tenantId, wo.organisationId, 'truck');
+  if (type === 'refund') {
+    // Cancelling gives the whole payment back; a partial refund first would let both happen.
+    const cancellable = orderMachine
+      .actions(order.status, 'staff')
+      .some((a) => REFUNDING_ACTIONS.includes(a));
+    if (cancellable && order.paid > 0n) throw badField('consumptionType', 'workOrder.refundWhileCancellable');
+    // Refunds on one order are weighed one at a time, so two work orders cannot both fit the cap.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`order-refund:${wo.tenantId}:${wo.orderNo}`}, 0))`,
+    );
+    const max = await netChargedFor(tx, wo.tenantId, account.id, wo.orderNo);
+    if (amount > max)
+      throw badField('resultAmount', 'workOrder.refundTooLarge', { max: formatMoney(max > 0n ? max : 0n) });
+  }
+  await moveMoney(tx, {
+    tenantId: wo.tenantId,
+    accountId: account.id,
+    type: LEDGER_TYPE[type],
+    amount: type === 'deduct' ? -amount : amount,
+    refType: 'work_order',
+    // Under the order's number, so the order's own ledger shows it; the note names the work order.
+    refId: wo.orderNo,
+    operatorId: caller.id,
+    note: remark ? `${wo.workOrderNo} ${remark}` : wo.workOrderNo,
+    idempotencyKey: `work-order:${wo.id}`,
+  });
+}
+
+async function noticeOpener(db: DbOrTx, wo: WorkOrderRow, reply = false) {
+  const owner = await findUser(db, wo.tenantId, wo.userId);
+  if (!owner) return;
+  const language = languageFromLocale(owner.locale);
+  const params = {
+    workOrderNo: wo.workOrderNo,
+    orderNo: wo.orderNo,
+    status: translate(language, `workOrder.status.${wo.status}`),
+    consumption: translate(language, `workOrder.consumption.${wo.consumptionType}`),
+    amount: formatMoney(wo.resultAmount),
+    remark: wo.remark,
+  };
+  await createNotice(db, {
+    tenantId: wo.tenantId,
+    userId: owner.id,
+    type: NoticeType.Toast,
+    title: translate(language, 'workOrder.noticeTitle'),
+    content: reply
+      ? translate(language, 'workOrder.noticeReply', params)
+      : translate(
+          language,
+          wo.resultAmount > 0n ? 'workOrder.noticeMoney' : 'workOrder.noticeStatus',
+          params,
+        ),
+    orderType: NoticeOrderType.WorkOrder,
+    orderSn: wo.workOrderNo,
+  });
+}
+
+/** Adds a message to an open work order's thread; a staff reply tells the customer. */
+export async function postMessage(
+  db: DbOrTx,
+  caller: Caller,
+  wo: WorkOrderRow,
+  body: string,
+  attachments: string[],
+) {
+  if (!WORK_ORDER_OPEN.includes(wo.status)) throw conflict('workOrder.closed');
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(workOrderMessages)
+      .values({
+        tenantId: wo.tenantId,
+        workOrderId: wo.id,
+        authorId: caller.id,
+        side: actorOf(caller),
+        body,
+        attachments,
+      })
+      .returning();
+    if (!row) throw new Error('message insert returned nothing');
+    if (actorOf(caller) === 'staff') await noticeOpener(tx, wo, true);
+    return row;
+  });
+}
+
+export async function threadOf(db: DbOrTx, wo: WorkOrderRow) {
+  const where = (t: typeof workOrderMessages | typeof workOrderEvents) =>
+    and(eq(t.tenantId, wo.tenantId), eq(t.workOrderId, wo.id));
+  const [messages, events] = await Promise.all([
+    db.select().from(workOrderMessages).where(where(workOrderMessages)).orderBy(asc(workOrderMessages.id)),
+    db.select().from(workOrderEvents).where(where(workOrderEvents)).orderBy(asc(workOrderEvents.id)),
+  ]);
+  return { messages, events };
+}
+
+export async function listWorkOrders(
+  db: DbOrTx,
+  caller: Caller,
+  q: Omit<WorkOrderListQuery, 'page' | 'limit'>,
+  page?: { page: number; limit: number },
+) {
+  const scope = await organisationScope(db, caller);
+  const prefix = q.keyword ? `${q.keyword.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const condition: SQL | undefined = and(
+    eq(workOrders.tenantId, caller.tenantId),
+    scope.kind === 'subtree'
+      ? inArray(workOrders.organisationId, visibleOrganisationIds(db, scope))
+      : undefined,
+    prefix ? or(like(workOrders.workOrderNo, prefix), like(workOrders.orderNo, prefix)) : undefined,
+    q.status ? eq(workOrders.status, q.status) : undefined,
+    q.category ? eq(workOrders.category, q.category) : undefined,
+    q.orderId ? eq(workOrders.orderId, q.orderId) : undefined,
+    q.from ? gte(workOrders.createdAt, new Date(`${q.from}T00:00:00Z`)) : undefined,
+    q.to ? lt(workOrders.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000)) : undefined,
+  );
+  const query = db.select().from(workOrders).where(condition).orderBy(desc(workOrders.id));
+  const [list, [total]] = await Promise.all([
+    page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
+    db.select({ n: count() }).from(workOrders).where(condition),
+  ]);
+  return { list, total: total?.n ?? 0 };
+}

@@ -1,0 +1,131 @@
+import { expect } from 'vitest';
+import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
+import { findUserByEmail } from '../src/modules/auth/service.ts';
+import { call, signInAs, type TestContext, type TestTenant, type Who } from './helpers.ts';
+
+/**
+ * A tenant ready to ship by truck: signed-in users, one LTL product with a lane from Los Angeles to
+ * Texas, and helpers to book orders and move them along, all through the API.
+ */
+export async function truckTenant(ctx: TestContext, t: TestTenant, who: Who[]) {
+  const tokens: Record<string, string> = {};
+  const orgs: Record<string, number> = {};
+  for (const w of who) {
+    tokens[w] = await signInAs(ctx, t, w);
+    const user = await findUserByEmail(ctx.database.db, t.tenant.id, t.email(w));
+    if (user?.organisationId) orgs[w] = user.organisationId;
+  }
+  const post = (url: string, body: unknown, as: string, language: 'zh-CN' | 'en-US' = 'en-US') =>
+    call(ctx, 'POST', url, body, { host: t.host, token: tokens[as], language });
+  const get = (url: string, as: string, language: 'zh-CN' | 'en-US' = 'en-US') =>
+    call(ctx, 'GET', url, null, { host: t.host, token: tokens[as], language });
+  const ok = async (url: string, body: unknown, as: string) => {
+    const res = await post(url, body, as);
+    expect(res.json(), url).toMatchObject({ code: 200 });
+    return res.json().data;
+  };
+
+  const { id: productId } = await ok(
+    '/api/admin/product/save',
+    {
+      code: 'LTL-T',
+      name: 'LTL-T',
+      nameEn: 'LTL-T',
+      carrier: 'T Lines',
+      mode: 'LTL',
+      transitDaysMin: 1,
+      transitDaysMax: 4,
+    },
+    'admin',
+  );
+  await ok(
+    '/api/admin/freightRule/lane/save',
+    {
+      productId,
+      origin: '900-935',
+      destination: 'TX',
+      ltl: {
+        breaks: [0],
+        rates: { '70': ['50.00'] },
+        minimumCharge: '95.00',
+        discountPercent: '0',
+        fuelPercent: '0',
+      },
+    },
+    'admin',
+  );
+
+  const address = (zipcode: string, state: string, city: string) => ({
+    name: 'Warehouse',
+    address1: '100 Main St',
+    zipcode,
+    city,
+    state,
+    contact: 'Pat Lee',
+    phone: '2135550100',
+    email: 'dock@example.com',
+  });
+
+  async function accountOf(org: string) {
+    const account = await ensureAccount(ctx.database.db, t.tenant.id, orgs[org] as number, 'truck');
+    return (await findAccount(ctx.database.db, t.tenant.id, account.id)) ?? account;
+  }
+
+  return {
+    tokens,
+    orgs,
+    post,
+    get,
+    ok,
+    async balanceOf(org: string) {
+      return (await accountOf(org)).balance;
+    },
+    /** Sets the organisation's truck balance to exactly `cents`, through the ledger. */
+    async setBalance(org: string, cents: bigint) {
+      const account = await accountOf(org);
+      if (account.balance === cents) return;
+      await moveMoney(ctx.database.db, {
+        tenantId: t.tenant.id,
+        accountId: account.id,
+        type: 'manual_adjustment',
+        amount: cents - account.balance,
+        note: 'test funds',
+      });
+    },
+    /** Books and pays an order of 400 lb class 70 (200.00) and moves it by staff through `actions`. */
+    async order(as: string, actions: string[] = ['approve', 'pickup', 'depart', 'deliver']) {
+      const { id: quoteId } = await ok(
+        '/api/admin/quotation/save',
+        {
+          mode: 'LTL',
+          pickup: address('90001', 'CA', 'Los Angeles'),
+          delivery: address('75201', 'TX', 'Dallas'),
+          quoteDate: '2026-11-23',
+          lines: [
+            {
+              name: 'Parts',
+              quantity: 1,
+              palletCount: 1,
+              length: 40,
+              width: 40,
+              height: 40,
+              totalWeight: 400,
+              freightClass: '70',
+            },
+          ],
+        },
+        as,
+      );
+      await post('/api/admin/quotation/rates', { id: quoteId }, as);
+      const order = await ok('/api/admin/order/save', { quoteId, productId }, as);
+      for (const action of actions)
+        await ok('/api/admin/order/transition', { id: order.id, action, reason: 'test' }, 'admin');
+      return (await ok('/api/admin/order/info', { id: order.id }, as)).order as {
+        id: number;
+        orderNo: string;
+        total: string;
+        status: string;
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+import { defineStateMachine } from './state-machine.ts';
+import type { OrderStatus } from './truck-orders.ts';
+import { dateField } from './truck-shipment.ts';
+import { moneyField } from './validation.ts';
+
+/** What a bounce bill charges for: found after the truck took the goods. */
+export const BOUNCE_BILL_TYPES = ['reweigh', 'reclass', 'accessorial', 'storage', 'other'] as const;
+export type BounceBillType = (typeof BOUNCE_BILL_TYPES)[number];
+
+/** Types that must say what was declared and what was found (weight in lb, freight class). */
+export const BILL_TYPES_WITH_FINDINGS: readonly BounceBillType[] = ['reweigh', 'reclass'];
+
+/**
+ * `unpaid`: the customer's funds were short when it was raised, so it waits to be paid;
+ * `charged`: debited from the truck balance; `disputed`: a work order on it is open;
+ * `settled`: that work order was resolved (any refund is on the work order); `cancelled` by staff
+ * before it was paid.
+ */
+export const BOUNCE_BILL_STATUSES = ['unpaid', 'charged', 'disputed', 'settled', 'cancelled'] as const;
+export type BounceBillStatus = (typeof BOUNCE_BILL_STATUSES)[number];
+
+export const BOUNCE_BILL_ACTIONS = ['pay', 'cancel', 'dispute', 'settle', 'withdraw'] as const;
+export type BounceBillAction = (typeof BOUNCE_BILL_ACTIONS)[number];
+
+/** `system`: the work-order module, when the dispute's work order ends. */
+export type BounceBillActor = 'staff' | 'owner' | 'system';
+
+export const bounceBillMachine = defineStateMachine<BounceBillStatus, BounceBillAction, BounceBillActor>([
+  { from: 'unpaid', action: 'pay', to: 'charged', who: ['staff', 'owner'] },
+  { from: 'unpaid', action: 'cancel', to: 'cancelled', who: ['staff'] },
+  { from: 'charged', action: 'dispute', to: 'disputed', who: ['owner'] },
+  { from: 'disputed', action: 'settle', to: 'settled', who: ['system'] },
+  { from: 'disputed', action: 'withdraw', to: 'charged', who: ['system'] },
+]);
+
+/** A bill needs the goods to have been in the carrier's hands: from pickup on, never once cancelled. */
+export const BILLABLE_ORDER_STATUSES: readonly OrderStatus[] = [
+  'picked_up',
+  'in_transit',
+  'track_abnormal',
+  'delivered',
+  'delivery_failed',
+  'customer_rejection',
+  'customer_unloading',
+  'self_unloading',
+];
+
+const positiveMoney = moneyField.refine((v) => /[1-9]/.test(v), { message: 'validation.moneyPositive' });
+
+export const bounceBillSaveBody = z
+  .object({
+    orderNo: z.string().trim().min(1).max(40),
+    type: z.enum(BOUNCE_BILL_TYPES),
+    amount: positiveMoney,
+    /** What the booking said, e.g. 500 (lb) or class 70. */
+    declared: z.string().trim().max(60).default(''),
+    /** What the carrier found, e.g. 720 (lb) or class 100. */
+    actual: z.string().trim().max(60).default(''),
+    description: z.string().trim().min(1).max(500),
+    proofUrl: z.string().trim().max(500).nullable().default(null),
+  })
+  .superRefine((v, ctx) => {
+    if (!BILL_TYPES_WITH_FINDINGS.includes(v.type)) return;
+    if (!v.declared) ctx.addIssue({ code: 'custom', path: ['declared'], message: 'validation.required' });
+    if (!v.actual) ctx.addIssue({ code: 'custom', path: ['actual'], message: 'validation.required' });
+  });
+
+export const bounceBillIdBody = z.object({ id: z.number().int().positive() });
+
+export const bounceBillCancelBody = z.object({
+  id: z.number().int().positive(),
+  reason: z.string().trim().min(1).max(500),
+});
+
+export const bounceBillListQuery = pageQuery.extend({
+  /** The start of the bill number or the order number. */
+  keyword: z.string().trim().max(60).optional(),
+  status: z.enum(BOUNCE_BILL_STATUSES).optional(),
+  type: z.enum(BOUNCE_BILL_TYPES).optional(),
+  orderId: z.number().int().positive().optional(),
+  from: dateField.optional(),
+  to: dateField.optional(),
+});
+export type BounceBillListQuery = z.infer<typeof bounceBillListQuery>;

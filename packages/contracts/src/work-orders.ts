@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+import { defineStateMachine } from './state-machine.ts';
+import { dateField } from './truck-shipment.ts';
+import { moneyField } from './validation.ts';
+
+/** What went wrong (SPEC section 3 "Work order": category). */
+export const WORK_ORDER_CATEGORIES = [
+  'bill_dispute',
+  'damage',
+  'loss',
+  'delay',
+  'refund',
+  'address_change',
+  'other',
+] as const;
+export type WorkOrderCategory = (typeof WORK_ORDER_CATEGORIES)[number];
+
+/** Which charge it is about (SPEC: transaction item). */
+export const TRANSACTION_ITEMS = ['freight', 'surcharge', 'accessorial', 'insurance', 'other'] as const;
+export type TransactionItem = (typeof TRANSACTION_ITEMS)[number];
+
+/**
+ * How the resolution moved money (SPEC: consumption type): `add` credits the customer (a goodwill
+ * payment or a claim), `deduct` charges it, `refund` gives back part of what it paid for the order,
+ * `none` closes without money.
+ */
+export const CONSUMPTION_TYPES = ['none', 'add', 'deduct', 'refund'] as const;
+export type ConsumptionType = (typeof CONSUMPTION_TYPES)[number];
+
+export const WORK_ORDER_STATUSES = ['pending', 'processing', 'resolved', 'rejected', 'withdrawn'] as const;
+export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];
+
+export const WORK_ORDER_ACTIONS = ['accept', 'resolve', 'reject', 'withdraw'] as const;
+export type WorkOrderAction = (typeof WORK_ORDER_ACTIONS)[number];
+
+export type WorkOrderActor = 'staff' | 'owner';
+
+export const workOrderMachine = defineStateMachine<WorkOrderStatus, WorkOrderAction, WorkOrderActor>([
+  { from: 'pending', action: 'accept', to: 'processing', who: ['staff'] },
+  { from: 'pending', action: 'resolve', to: 'resolved', who: ['staff'] },
+  { from: 'processing', action: 'resolve', to: 'resolved', who: ['staff'] },
+  { from: 'pending', action: 'reject', to: 'rejected', who: ['staff'] },
+  { from: 'processing', action: 'reject', to: 'rejected', who: ['staff'] },
+  { from: 'pending', action: 'withdraw', to: 'withdrawn', who: ['owner'] },
+  { from: 'processing', action: 'withdraw', to: 'withdrawn', who: ['owner'] },
+]);
+
+/** While open, both sides may write in the thread. */
+export const WORK_ORDER_OPEN: readonly WorkOrderStatus[] = ['pending', 'processing'];
+
+export const MAX_PROOF_FILES = 5;
+const proofFiles = z.array(z.string().trim().min(1).max(500)).max(MAX_PROOF_FILES).default([]);
+
+export const workOrderSaveBody = z
+  .object({
+    orderNo: z.string().trim().min(1).max(40),
+    category: z.enum(WORK_ORDER_CATEGORIES),
+    transactionItem: z.enum(TRANSACTION_ITEMS),
+    /** What the customer asks for, if money: the transaction amount. */
+    amount: moneyField.default('0'),
+    description: z.string().trim().min(1).max(2000),
+    proofUrls: proofFiles,
+    /** The bounce bill disputed, for a `bill_dispute`. */
+    billId: z.number().int().positive().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.category === 'bill_dispute' && !v.billId)
+      ctx.addIssue({ code: 'custom', path: ['billId'], message: 'validation.required' });
+  });
+
+export const workOrderSnQuery = z.object({ sn: z.string().trim().min(1).max(40) });
+
+export const workOrderMessageBody = z.object({
+  sn: z.string().trim().min(1).max(40),
+  body: z.string().trim().min(1).max(2000),
+  attachments: proofFiles,
+});
+
+export const workOrderActionBody = z
+  .object({
+    sn: z.string().trim().min(1).max(40),
+    action: z.enum(WORK_ORDER_ACTIONS),
+    consumptionType: z.enum(CONSUMPTION_TYPES).default('none'),
+    resultAmount: moneyField.default('0'),
+    /** The resolution or rejection, shown to the customer. */
+    remark: z.string().trim().max(1000).default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (v.action === 'resolve' && v.consumptionType !== 'none' && !/[1-9]/.test(v.resultAmount))
+      ctx.addIssue({ code: 'custom', path: ['resultAmount'], message: 'validation.moneyPositive' });
+    if ((v.action === 'reject' || v.action === 'resolve') && !v.remark)
+      ctx.addIssue({ code: 'custom', path: ['remark'], message: 'validation.required' });
+  });
+
+export const workOrderListQuery = pageQuery.extend({
+  /** The start of the work order number or the order number. */
+  keyword: z.string().trim().max(60).optional(),
+  status: z.enum(WORK_ORDER_STATUSES).optional(),
+  category: z.enum(WORK_ORDER_CATEGORIES).optional(),
+  orderId: z.number().int().positive().optional(),
+  from: dateField.optional(),
+  to: dateField.optional(),
+});
+export type WorkOrderListQuery = z.infer<typeof workOrderListQuery>;
