@@ -1,29 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
-import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { api, screenshotDir, session, switchLanguage, usAddress } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-/** Calls the API as the page's signed-in user. */
-async function api(page: Page, url: string, body: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await page.request.post(`/api${url}`, {
-    data: body,
-    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
-  });
-  const json = await res.json();
-  expect(json.code, `${url}: ${json.msg}`).toBe(200);
-  return json.data;
-}
-
-const address = (zipcode: string, state: string, city: string) => ({
-  name: 'Dock',
-  address1: '1 Main St',
-  zipcode,
-  city,
-  state,
-  contact: 'Pat Lee',
-  phone: '2135550100',
-});
 
 test('staff see a freeze in the account log, filter it by customer, in both languages', async ({ page }) => {
   await session(page, 'admin@example.com');
@@ -66,8 +44,8 @@ test('a customer requests an invoice for its paid orders and staff issue it', as
   // A paid order to invoice: quoted, booked and paid through the API.
   const quote = await api(customer, '/admin/quotation/save', {
     mode: 'LTL',
-    pickup: address('90001', 'CA', 'Los Angeles'),
-    delivery: address('75201', 'TX', 'Dallas'),
+    pickup: usAddress('90001', 'CA', 'Los Angeles'),
+    delivery: usAddress('75201', 'TX', 'Dallas'),
     quoteDate: new Date().toISOString().slice(0, 10),
     lines: [
       { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },

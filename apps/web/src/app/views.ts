@@ -64,6 +64,9 @@ export const VIEWS: Record<string, ComponentType> = {
   TruckAddressBook: page(() => import('../features/addresses/AddressBookPage.tsx')),
   TruckProducts: page(() => import('../features/truck-products/TruckProductsPage.tsx')),
   FreightRules: page(() => import('../features/truck-products/FreightRulesPage.tsx')),
+  BounceBill: page(() => import('../features/after-shipping/BounceBillsPage.tsx')),
+  TruckWorkOrderList: page(() => import('../features/after-shipping/WorkOrdersPage.tsx')),
+  TruckWorkOrderDetail: page(() => import('../features/after-shipping/WorkOrderDetailPage.tsx')),
   ...lazyViews(
     () => import('../features/recharge/pages.tsx'),
     [

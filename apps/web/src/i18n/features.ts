@@ -1,5 +1,6 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
+import { afterShippingMessages } from '../features/after-shipping/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
@@ -15,4 +16,5 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   invoiceMessages,
   rechargeMessages,
   truckProductMessages,
+  afterShippingMessages,
 ];

@@ -11,6 +11,7 @@ import {
   verifyPasswordDigest,
 } from '../../lib/crypto.ts';
 import { AppError, badField, tooMany } from '../../lib/errors.ts';
+import { containing } from '../../lib/filters.ts';
 import type { Mailer } from '../mail/service.ts';
 import { sendMail } from '../mail/service.ts';
 import {
@@ -511,7 +512,7 @@ export async function updateUserProfile(
 
 /** A few users whose e-mail, name or company matches, for pickers. */
 export async function searchUsers(db: DbOrTx, tenantId: number, keyword: string, limit = 20) {
-  const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containing(keyword);
   return db
     .select({ id: users.id, email: users.email, name: users.name, company: users.company })
     .from(users)

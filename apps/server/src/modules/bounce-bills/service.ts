@@ -10,9 +10,10 @@ import {
 } from '@freight/contracts/bounce-bills';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
-import { and, count, desc, eq, gte, inArray, like, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
@@ -219,7 +220,7 @@ export async function listBills(
   page?: { page: number; limit: number },
 ) {
   const scope = await organisationScope(db, caller);
-  const prefix = q.keyword ? `${q.keyword.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const prefix = q.keyword ? numberPrefix(q.keyword) : null;
   const condition: SQL | undefined = and(
     eq(bounceBills.tenantId, caller.tenantId),
     scope.kind === 'subtree'
@@ -229,8 +230,7 @@ export async function listBills(
     q.status ? eq(bounceBills.status, q.status as BounceBillStatus) : undefined,
     q.type ? eq(bounceBills.type, q.type) : undefined,
     q.orderId ? eq(bounceBills.orderId, q.orderId) : undefined,
-    q.from ? gte(bounceBills.createdAt, new Date(`${q.from}T00:00:00Z`)) : undefined,
-    q.to ? lt(bounceBills.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000)) : undefined,
+    ...dayRange(bounceBills.createdAt, q.from, q.to),
   );
   const query = db.select().from(bounceBills).where(condition).orderBy(desc(bounceBills.id));
   const [list, [total]] = await Promise.all([

@@ -4,6 +4,7 @@ import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } 
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
+import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { invitationCodes, organisations, priceLevels } from './schema.ts';
 
@@ -144,7 +145,7 @@ export function visibleOrganisationIds(db: DbOrTx, scope: OrganisationScope) {
  * keyword: other modules filter their rows by a customer's name with it, in the database.
  */
 export function organisationIdsMatching(db: DbOrTx, scope: OrganisationScope, keyword: string) {
-  const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containing(keyword);
   return db
     .select({ id: organisations.id })
     .from(organisations)

@@ -13,9 +13,10 @@ import {
 } from '@freight/contracts/truck-orders';
 import { type PriceLevel, type QuoteResult, visibleLevels } from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
-import { and, count, desc, eq, gte, inArray, like, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, like, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import {
   available,
@@ -440,7 +441,7 @@ function listCondition(
   q: OrderListQuery,
 ) {
   // Numbers are searched by their start, which the prefix indexes answer over millions of orders.
-  const prefix = q.keyword ? `${q.keyword.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const prefix = q.keyword ? numberPrefix(q.keyword) : null;
   return and(
     eq(truckOrders.tenantId, caller.tenantId),
     scope.kind === 'subtree'
@@ -458,8 +459,7 @@ function listCondition(
     q.productId ? eq(truckOrders.productId, q.productId) : undefined,
     q.organisationId ? eq(truckOrders.organisationId, q.organisationId) : undefined,
     q.orderType ? eq(truckOrders.orderType, q.orderType) : undefined,
-    q.from ? gte(truckOrders.createdAt, new Date(`${q.from}T00:00:00Z`)) : undefined,
-    q.to ? lt(truckOrders.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000)) : undefined,
+    ...dayRange(truckOrders.createdAt, q.from, q.to),
   );
 }
 

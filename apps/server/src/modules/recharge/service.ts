@@ -14,6 +14,7 @@ import {
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { containing } from '../../lib/filters.ts';
 import { ensureAccount, moveMoney, recordAccountEvent } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
 import {
@@ -179,7 +180,7 @@ async function listCondition(
   scope: OrganisationScope,
   f: RechargeFilter,
 ): Promise<SQL | undefined> {
-  const pattern = f.keyword ? `%${f.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const pattern = f.keyword ? containing(f.keyword) : null;
   return and(
     eq(recharges.tenantId, scope.tenantId),
     scope.kind === 'subtree'

@@ -12,9 +12,10 @@ import {
   type WorkOrderListQuery,
   workOrderMachine,
 } from '@freight/contracts/work-orders';
-import { and, asc, count, desc, eq, gte, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import {
   available,
@@ -197,11 +198,9 @@ export async function decideWorkOrder(
         if (bill?.status === 'disputed')
           await moveBill(tx, bill, action === 'resolve' ? 'settle' : 'withdraw', 'system');
       }
-      const note =
-        action === 'resolve' && money > 0n
-          ? `${decision.consumptionType} ${formatMoney(money)} ${decision.remark}`
-          : decision.remark;
-      await addEvent(tx, row, action, current.status, step.to, caller, note.trim());
+      // The amount is the work order's own field; the event keeps the words staff wrote.
+      await addEvent(tx, row, action, current.status, step.to, caller, decision.remark);
+
       if (actor === 'staff') await noticeOpener(tx, row);
       return row;
     });
@@ -326,7 +325,7 @@ export async function listWorkOrders(
   page?: { page: number; limit: number },
 ) {
   const scope = await organisationScope(db, caller);
-  const prefix = q.keyword ? `${q.keyword.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const prefix = q.keyword ? numberPrefix(q.keyword) : null;
   const condition: SQL | undefined = and(
     eq(workOrders.tenantId, caller.tenantId),
     scope.kind === 'subtree'
@@ -336,8 +335,7 @@ export async function listWorkOrders(
     q.status ? eq(workOrders.status, q.status) : undefined,
     q.category ? eq(workOrders.category, q.category) : undefined,
     q.orderId ? eq(workOrders.orderId, q.orderId) : undefined,
-    q.from ? gte(workOrders.createdAt, new Date(`${q.from}T00:00:00Z`)) : undefined,
-    q.to ? lt(workOrders.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000)) : undefined,
+    ...dayRange(workOrders.createdAt, q.from, q.to),
   );
   const query = db.select().from(workOrders).where(condition).orderBy(desc(workOrders.id));
   const [list, [total]] = await Promise.all([

@@ -25,8 +25,10 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useSession } from '../../app/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { upload } from '../../lib/http.ts';
+import { WorkOrderDialog } from '../after-shipping/WorkOrderDialog.tsx';
 import { type OrderInfo, truckApi } from './api.ts';
 import { OrderStatusTag } from './OrderListPage.tsx';
 import { ReasonDialog } from './ReasonDialog.tsx';
@@ -134,6 +136,9 @@ export default function OrderInfoPage() {
   });
   const [reasonFor, setReasonFor] = useState<OrderAction | null>(null);
   const [editing, setEditing] = useState(false);
+  // Customers open claims on their orders; staff answer them on the work order's page.
+  const { userInfo } = useSession();
+  const [openingWorkOrder, setOpeningWorkOrder] = useState(false);
 
   if (!(id > 0)) return <Result status="warning" title={t('order.noOrder')} />;
   if (info.isLoading || !info.data)
@@ -197,6 +202,11 @@ export default function OrderInfoPage() {
             {editable ? (
               <Button onClick={() => setEditing(true)} data-testid="edit-address">
                 {t('order.editAddress')}
+              </Button>
+            ) : null}
+            {userInfo?.identity !== 'employee' ? (
+              <Button onClick={() => setOpeningWorkOrder(true)} data-testid="order-open-work-order">
+                {t('workOrders.openForOrder')}
               </Button>
             ) : null}
           </Space>
@@ -407,6 +417,9 @@ export default function OrderInfoPage() {
             void info.refetch();
           }}
         />
+      ) : null}
+      {openingWorkOrder ? (
+        <WorkOrderDialog prefill={{ orderNo: order.orderNo }} onClose={() => setOpeningWorkOrder(false)} />
       ) : null}
     </Space>
   );

@@ -2,9 +2,9 @@ import { ORDER_STATUSES, type OrderStatus } from '@freight/contracts/truck-order
 import { App, Button, DatePicker, Form, Input, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Auth, useAuth } from '../../components/Auth.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
@@ -51,8 +51,16 @@ export default function OrderListPage() {
   const navigate = useNavigate();
   const allowed = useAuth();
   const canReview = allowed('order:review');
+  // A notice opens `/orderList?id=<order number>`: the list starts searched for that order.
+  const [searchParams] = useSearchParams();
+  const noticed = searchParams.get('id') ?? undefined;
   const [filterForm] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [filters, setFilters] = useState<Record<string, unknown>>({ keyword: noticed });
+  useEffect(() => {
+    if (!noticed) return;
+    filterForm.setFieldsValue({ keyword: noticed });
+    setFilters({ keyword: noticed });
+  }, [noticed, filterForm]);
   const [status, setStatus] = useState<OrderStatus | 'all'>('all');
   const query = { ...filters, status: status === 'all' ? undefined : status };
   const list = useServerList<OrderView>('/admin/order/list', query);

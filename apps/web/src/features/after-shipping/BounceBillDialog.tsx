@@ -1,0 +1,154 @@
+import {
+  BILL_TYPES_WITH_FINDINGS,
+  BOUNCE_BILL_TYPES,
+  type BounceBillType,
+} from '@freight/contracts/bounce-bills';
+import { sanitizeAmountInput } from '@freight/contracts/money';
+import { moneyField } from '@freight/contracts/validation';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Form, type FormRule, Input, Modal, Select, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { fieldRule } from '../../lib/form-rules.ts';
+import { bounceBillApi, refreshAfterShippingLists } from './api.ts';
+import { DocumentInput } from './ProofFiles.tsx';
+
+interface BillForm {
+  orderNo: string;
+  type: BounceBillType;
+  amount: string;
+  declared?: string;
+  actual?: string;
+  description: string;
+  proofUrl?: string | null;
+}
+
+/**
+ * Staff raise a bounce bill on an order the carrier has taken: the customer's truck balance is charged
+ * at once, or the bill waits for funds. Mounted while shown, so each opening starts empty.
+ */
+export function BounceBillDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const reportError = useReportError();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<BillForm>();
+  const [busy, setBusy] = useState(false);
+  const type = Form.useWatch('type', form);
+  // Reweigh and reclass say what was declared and what was found; for the rest it is optional.
+  const findings = type !== undefined && BILL_TYPES_WITH_FINDINGS.includes(type);
+  const findingLabel = (end: 'declared' | 'actual') =>
+    type === 'reweigh' || type === 'reclass' ? t(`bounceBills.${end}.${type}`) : t(`bounceBills.${end}`);
+  const required = (label: string): FormRule => ({
+    required: true,
+    whitespace: true,
+    message: t('validation.required', { field: label }),
+  });
+
+  const submit = async (values: BillForm) => {
+    setBusy(true);
+    try {
+      const bill = await bounceBillApi.save({
+        orderNo: values.orderNo.trim(),
+        type: values.type,
+        amount: values.amount,
+        declared: values.declared?.trim() ?? '',
+        actual: values.actual?.trim() ?? '',
+        description: values.description.trim(),
+        proofUrl: values.proofUrl ?? null,
+      });
+      // The envelope's message is not passed on by the HTTP client; the bill's status says the same,
+      // in the shared catalogue's words.
+      const outcome = bill.status === 'unpaid' ? 'bounceBill.awaitingPayment' : 'bounceBill.charged';
+      message.success(t(outcome, { billNo: bill.billNo, amount: bill.amount }));
+      refreshAfterShippingLists(queryClient);
+      onClose();
+    } catch (error) {
+      reportError(error, form);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      width={640}
+      title={t('bounceBills.add')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      okButtonProps={{ 'data-testid': 'bill-submit' } as never}
+      modalRender={(node) => <div data-testid="bill-dialog">{node}</div>}
+    >
+      <Typography.Paragraph type="secondary">{t('bounceBills.addTip')}</Typography.Paragraph>
+      <Form<BillForm>
+        form={form}
+        layout="vertical"
+        initialValues={{ proofUrl: null }}
+        onFinish={(values) => void submit(values)}
+      >
+        <Form.Item
+          name="orderNo"
+          label={t('afterShipping.orderNo')}
+          rules={[required(t('afterShipping.orderNo'))]}
+        >
+          <Input maxLength={40} data-testid="bill-orderNo" />
+        </Form.Item>
+        <Form.Item
+          name="type"
+          label={t('bounceBills.type')}
+          rules={[{ required: true, message: t('validation.required', { field: t('bounceBills.type') }) }]}
+        >
+          <Select
+            options={BOUNCE_BILL_TYPES.map((v) => ({ value: v, label: t(`bounceBill.type.${v}`) }))}
+            data-testid="bill-type"
+          />
+        </Form.Item>
+        <Form.Item
+          name="amount"
+          label={t('bounceBills.amount')}
+          normalize={(v: string | undefined) => sanitizeAmountInput(v ?? '')}
+          rules={[
+            required(t('bounceBills.amount')),
+            fieldRule(moneyField, 'amount'),
+            {
+              validator: async (_, value: string | undefined) => {
+                if (value && !/[1-9]/.test(value)) throw new Error(t('validation.moneyPositive'));
+              },
+            },
+          ]}
+        >
+          <Input inputMode="decimal" prefix="$" data-testid="bill-amount" />
+        </Form.Item>
+        <Form.Item
+          name="declared"
+          label={findingLabel('declared')}
+          dependencies={['type']}
+          rules={findings ? [required(findingLabel('declared'))] : []}
+        >
+          <Input maxLength={60} data-testid="bill-declared" />
+        </Form.Item>
+        <Form.Item
+          name="actual"
+          label={findingLabel('actual')}
+          dependencies={['type']}
+          rules={findings ? [required(findingLabel('actual'))] : []}
+        >
+          <Input maxLength={60} data-testid="bill-actual" />
+        </Form.Item>
+        <Form.Item
+          name="description"
+          label={t('bounceBills.description')}
+          rules={[required(t('bounceBills.description'))]}
+        >
+          <Input.TextArea rows={3} maxLength={500} showCount data-testid="bill-description" />
+        </Form.Item>
+        <Form.Item name="proofUrl" label={t('bounceBills.proof')}>
+          <DocumentInput testId="bill-proof" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

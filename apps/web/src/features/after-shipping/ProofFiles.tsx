@@ -1,0 +1,101 @@
+import { CloseOutlined, PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
+import { Button, Space, Typography, Upload } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { upload } from '../../lib/http.ts';
+
+const ACCEPT = '.pdf,.png,.jpg,.jpeg,.webp';
+const fileName = (url: string) => decodeURIComponent(url.split('/').pop() ?? url);
+
+/** Proof files as links that open in a new tab; a dash when there are none. */
+export function FileLinks({ urls, testId }: { urls: string[]; testId?: string }) {
+  if (urls.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
+  return (
+    <Space size={[12, 0]} wrap data-testid={testId}>
+      {urls.map((url) => (
+        <Typography.Link key={url} href={url} target="_blank" rel="noreferrer">
+          <PaperClipOutlined /> {fileName(url)}
+        </Typography.Link>
+      ))}
+    </Space>
+  );
+}
+
+/**
+ * Up to `max` documents (PDF or images), each uploaded as it is chosen; the value is their URLs. A
+ * file can be taken off again before the form is sent.
+ */
+export function DocumentsInput({
+  value = [],
+  onChange,
+  max,
+  testId,
+}: {
+  value?: string[];
+  onChange?: (urls: string[]) => void;
+  max: number;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const reportError = useReportError();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Space orientation="vertical" size={4}>
+      <Upload
+        showUploadList={false}
+        accept={ACCEPT}
+        disabled={value.length >= max}
+        customRequest={async ({ file }) => {
+          setBusy(true);
+          try {
+            const [url] = await upload<string[]>('/common/upload/documents', file as File);
+            if (url) onChange?.([...value, url].slice(0, max));
+          } catch (error) {
+            reportError(error);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Button icon={<UploadOutlined />} loading={busy} disabled={value.length >= max} data-testid={testId}>
+          {t('afterShipping.upload', { max })}
+        </Button>
+      </Upload>
+      {value.map((url) => (
+        <Space key={url} size={4}>
+          <Typography.Link href={url} target="_blank" rel="noreferrer">
+            <PaperClipOutlined /> {fileName(url)}
+          </Typography.Link>
+          <Button
+            type="text"
+            size="small"
+            icon={<CloseOutlined />}
+            aria-label={t('afterShipping.removeFile', { name: fileName(url) })}
+            onClick={() => onChange?.(value.filter((u) => u !== url))}
+          />
+        </Space>
+      ))}
+    </Space>
+  );
+}
+
+/** One document, for forms whose API takes a single URL (or null). */
+export function DocumentInput({
+  value,
+  onChange,
+  testId,
+}: {
+  value?: string | null;
+  onChange?: (url: string | null) => void;
+  testId?: string;
+}) {
+  return (
+    <DocumentsInput
+      value={value ? [value] : []}
+      onChange={(urls) => onChange?.(urls[0] ?? null)}
+      max={1}
+      testId={testId}
+    />
+  );
+}

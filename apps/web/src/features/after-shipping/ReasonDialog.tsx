@@ -1,0 +1,70 @@
+import { Form, Input, Modal, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useReportError } from '../../hooks/useReportError.ts';
+
+/**
+ * Asks for the reason a destructive step needs (cancelling a bill, rejecting a work order) and only
+ * then goes ahead. `field` is the API's name for the reason, so a refusal of it shows under the
+ * field; any other refusal is a toast. `testId` names the dialog; its field and button add `-reason`
+ * and `-submit`.
+ */
+export function ReasonDialog({
+  title,
+  label,
+  field,
+  maxLength,
+  summary,
+  testId,
+  onCancel,
+  onSubmit,
+}: {
+  title: string;
+  label: string;
+  field: string;
+  maxLength: number;
+  summary?: ReactNode;
+  testId: string;
+  onCancel: () => void;
+  onSubmit: (reason: string) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const reportError = useReportError();
+  const [form] = Form.useForm<Record<string, string>>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal
+      open
+      title={title}
+      onCancel={onCancel}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      okButtonProps={{ danger: true, 'data-testid': `${testId}-submit` } as never}
+      modalRender={(node) => <div data-testid={`${testId}-dialog`}>{node}</div>}
+    >
+      {summary ? <Typography.Paragraph type="secondary">{summary}</Typography.Paragraph> : null}
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={async (values) => {
+          setBusy(true);
+          try {
+            await onSubmit((values[field] ?? '').trim());
+          } catch (error) {
+            reportError(error, form);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Form.Item
+          name={field}
+          label={label}
+          rules={[{ required: true, whitespace: true, message: t('validation.required', { field: label }) }]}
+        >
+          <Input.TextArea rows={3} maxLength={maxLength} showCount data-testid={`${testId}-reason`} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

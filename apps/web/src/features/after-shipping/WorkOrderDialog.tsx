@@ -1,0 +1,176 @@
+import { sanitizeAmountInput } from '@freight/contracts/money';
+import { moneyField } from '@freight/contracts/validation';
+import {
+  MAX_PROOF_FILES,
+  TRANSACTION_ITEMS,
+  type TransactionItem,
+  WORK_ORDER_CATEGORIES,
+  type WorkOrderCategory,
+} from '@freight/contracts/work-orders';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Form, type FormRule, Input, Modal, Select } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { fieldRule } from '../../lib/form-rules.ts';
+import { refreshAfterShippingLists, workOrderApi, workOrderPath } from './api.ts';
+import { DocumentsInput } from './ProofFiles.tsx';
+
+/** What the page opening the dialog already knows: the order, and for a dispute the bill and its amount. */
+export interface WorkOrderPrefill {
+  orderNo?: string;
+  category?: WorkOrderCategory;
+  transactionItem?: TransactionItem;
+  amount?: string;
+  bill?: { id: number; billNo: string };
+}
+
+interface WorkOrderForm {
+  orderNo: string;
+  category: WorkOrderCategory;
+  transactionItem: TransactionItem;
+  amount?: string;
+  description: string;
+  proofUrls?: string[];
+}
+
+/**
+ * A customer opens a work order (a claim) on one of its orders; on success the new work order's page
+ * opens. Mounted while shown, so each opening starts from the prefill.
+ */
+export function WorkOrderDialog({
+  prefill = {},
+  onClose,
+}: {
+  prefill?: WorkOrderPrefill;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const reportError = useReportError();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<WorkOrderForm>();
+  const [busy, setBusy] = useState(false);
+  const required = (label: string): FormRule => ({
+    required: true,
+    whitespace: true,
+    message: t('validation.required', { field: label }),
+  });
+  // A bill dispute names its bill, so it can only start from the bill; other claims never carry one.
+  const categories = prefill.bill
+    ? ['bill_dispute' as const]
+    : WORK_ORDER_CATEGORIES.filter((c) => c !== 'bill_dispute');
+
+  const submit = async (values: WorkOrderForm) => {
+    setBusy(true);
+    try {
+      const saved = await workOrderApi.save({
+        orderNo: (prefill.orderNo ?? values.orderNo).trim(),
+        category: values.category,
+        transactionItem: values.transactionItem,
+        amount: values.amount || '0',
+        description: values.description.trim(),
+        proofUrls: values.proofUrls ?? [],
+        ...(prefill.bill ? { billId: prefill.bill.id } : {}),
+      });
+      message.success(t('workOrder.opened', { workOrderNo: saved.workOrderNo }));
+      refreshAfterShippingLists(queryClient);
+      onClose();
+      navigate(workOrderPath(saved.workOrderNo));
+    } catch (error) {
+      reportError(error, form);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      width={640}
+      title={prefill.bill ? t('workOrders.disputeTitle') : t('workOrders.add')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      okText={t('workOrders.submit')}
+      okButtonProps={{ 'data-testid': 'wo-submit' } as never}
+      modalRender={(node) => <div data-testid="wo-dialog">{node}</div>}
+    >
+      {prefill.bill ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t('workOrders.disputeTip', { billNo: prefill.bill.billNo, amount: prefill.amount ?? '' })}
+        />
+      ) : null}
+      <Form<WorkOrderForm>
+        form={form}
+        layout="vertical"
+        initialValues={{
+          orderNo: prefill.orderNo ?? '',
+          category: prefill.bill ? 'bill_dispute' : prefill.category,
+          transactionItem: prefill.transactionItem,
+          amount: prefill.amount ?? '',
+          proofUrls: [],
+        }}
+        onFinish={(values) => void submit(values)}
+      >
+        <Form.Item
+          name="orderNo"
+          label={t('afterShipping.orderNo')}
+          rules={[required(t('afterShipping.orderNo'))]}
+        >
+          <Input maxLength={40} disabled={Boolean(prefill.orderNo)} data-testid="wo-orderNo" />
+        </Form.Item>
+        <Form.Item
+          name="category"
+          label={t('workOrders.category')}
+          extra={prefill.bill ? null : t('workOrders.categoryTip')}
+          rules={[{ required: true, message: t('validation.required', { field: t('workOrders.category') }) }]}
+        >
+          <Select
+            disabled={Boolean(prefill.bill)}
+            options={categories.map((c) => ({ value: c, label: t(`workOrder.category.${c}`) }))}
+            data-testid="wo-category"
+          />
+        </Form.Item>
+        <Form.Item
+          name="transactionItem"
+          label={t('workOrders.transactionItem')}
+          rules={[
+            { required: true, message: t('validation.required', { field: t('workOrders.transactionItem') }) },
+          ]}
+        >
+          <Select
+            options={TRANSACTION_ITEMS.map((i) => ({ value: i, label: t(`workOrder.item.${i}`) }))}
+            data-testid="wo-transactionItem"
+          />
+        </Form.Item>
+        <Form.Item
+          name="amount"
+          label={t('workOrders.claimedAmount')}
+          extra={t('workOrders.claimedAmountTip')}
+          // The shared sanitiser keeps digits and two decimals as the shared AmountInput does; a plain
+          // input keeps the test id on the element a test types into.
+          normalize={(v: string | undefined) => sanitizeAmountInput(v ?? '')}
+          rules={[fieldRule(moneyField, 'amount')]}
+        >
+          <Input inputMode="decimal" prefix="$" data-testid="wo-amount" />
+        </Form.Item>
+        <Form.Item
+          name="description"
+          label={t('workOrders.description')}
+          rules={[required(t('workOrders.description'))]}
+        >
+          <Input.TextArea rows={4} maxLength={2000} showCount data-testid="wo-description" />
+        </Form.Item>
+        <Form.Item name="proofUrls" label={t('workOrders.proofFiles')}>
+          <DocumentsInput max={MAX_PROOF_FILES} testId="wo-proof" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

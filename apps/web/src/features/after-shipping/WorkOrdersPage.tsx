@@ -1,0 +1,188 @@
+import {
+  WORK_ORDER_CATEGORIES,
+  WORK_ORDER_STATUSES,
+  type WorkOrderCategory,
+  type WorkOrderStatus,
+} from '@freight/contracts/work-orders';
+import { Button, DatePicker, Empty, Form, Input, Select, Space, Table, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../app/session.tsx';
+import { useAuth } from '../../components/Auth.tsx';
+import { FilterBar, useServerList } from '../../components/list.tsx';
+import { download } from '../../lib/http.ts';
+import { orderInfoPath, WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from './api.ts';
+import { FileLinks } from './ProofFiles.tsx';
+import { WorkOrderStatusTag } from './StatusTags.tsx';
+import { WorkOrderDialog } from './WorkOrderDialog.tsx';
+
+// `workOrderCategory`, not `category`: the new-work-order dialog's field is `category`, and field
+// names are the inputs' ids.
+interface Filters {
+  keyword?: string;
+  status?: WorkOrderStatus;
+  workOrderCategory?: WorkOrderCategory;
+  period?: [Dayjs, Dayjs];
+}
+
+const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—');
+
+/**
+ * `/workOrderList`: customers' claims on their orders (damage, loss, delay, bill disputes...). A
+ * customer opens one here or from the order; staff take it up, resolve it (moving money or not) or
+ * reject it on its own page.
+ */
+export default function WorkOrdersPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { userInfo } = useSession();
+  // Only the customers' side opens work orders; staff answer them.
+  const staff = userInfo?.identity === 'employee';
+  const canHandle = useAuth()('work-order:resolve');
+  const [filterForm] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const list = useServerList<WorkOrderView>(WORK_ORDER_LIST_URL, filters);
+  const [opening, setOpening] = useState(false);
+
+  return (
+    <div className="page-card">
+      <FilterBar<Filters>
+        form={filterForm}
+        onSearch={(v) => {
+          setFilters({
+            keyword: v.keyword?.trim() || undefined,
+            status: v.status,
+            category: v.workOrderCategory,
+            from: v.period?.[0]?.format('YYYY-MM-DD'),
+            to: v.period?.[1]?.format('YYYY-MM-DD'),
+          });
+          list.resetPage();
+        }}
+        extra={
+          <Space>
+            {!staff ? (
+              <Button type="primary" onClick={() => setOpening(true)} data-testid="wo-add">
+                {t('workOrders.add')}
+              </Button>
+            ) : null}
+            <Button
+              onClick={() => void download('/admin/workOrder/export', filters, 'work-orders.xlsx')}
+              data-testid="wo-export"
+            >
+              {t('common.export')}
+            </Button>
+          </Space>
+        }
+      >
+        <Form.Item name="keyword" label={t('common.keyword')}>
+          <Input
+            allowClear
+            placeholder={t('workOrders.keywordTip')}
+            style={{ width: 240 }}
+            data-testid="wo-keyword"
+          />
+        </Form.Item>
+        <Form.Item name="status" label={t('common.status')}>
+          <Select
+            allowClear
+            style={{ width: 120 }}
+            options={WORK_ORDER_STATUSES.map((s) => ({ value: s, label: t(`workOrder.status.${s}`) }))}
+            data-testid="wo-filter-status"
+          />
+        </Form.Item>
+        <Form.Item name="workOrderCategory" label={t('workOrders.category')}>
+          <Select
+            allowClear
+            style={{ width: 140 }}
+            options={WORK_ORDER_CATEGORIES.map((c) => ({ value: c, label: t(`workOrder.category.${c}`) }))}
+            data-testid="wo-filter-category"
+          />
+        </Form.Item>
+        <Form.Item name="period" label={t('common.createdAt')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      <Table<WorkOrderView>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        scroll={{ x: 'max-content' }}
+        className="nowrap-table"
+        locale={{
+          emptyText: (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={staff ? t('workOrders.emptyStaff') : t('workOrders.emptyCustomer')}
+            />
+          ),
+        }}
+        columns={[
+          {
+            title: t('workOrders.workOrderNo'),
+            dataIndex: 'workOrderNo',
+            fixed: 'left',
+            render: (v: string) => (
+              <Typography.Link onClick={() => navigate(workOrderPath(v))} data-testid={`wo-${v}`}>
+                {v}
+              </Typography.Link>
+            ),
+          },
+          {
+            title: t('afterShipping.orderNo'),
+            dataIndex: 'orderNo',
+            render: (v: string, r) => (
+              <Typography.Link onClick={() => navigate(orderInfoPath(r.orderId))}>{v}</Typography.Link>
+            ),
+          },
+          { title: t('afterShipping.customer'), dataIndex: 'organisationName' },
+          {
+            title: t('workOrders.transactionItem'),
+            render: (_, r) => t(`workOrder.item.${r.transactionItem}`),
+          },
+          { title: t('workOrders.category'), render: (_, r) => t(`workOrder.category.${r.category}`) },
+          {
+            title: t('common.status'),
+            render: (_, r) => <WorkOrderStatusTag status={r.status} testId={`wo-status-${r.id}`} />,
+          },
+          { title: t('workOrders.processedAt'), render: (_, r) => time(r.processedAt) },
+          {
+            title: t('workOrders.consumptionType'),
+            // Nothing has been decided while it is open, so "no money" would say too much.
+            render: (_, r) => (r.processedAt ? t(`workOrder.consumption.${r.consumptionType}`) : '—'),
+          },
+          { title: t('workOrders.transactionAmount'), dataIndex: 'amount', align: 'right' },
+          { title: t('workOrders.proofFiles'), render: (_, r) => <FileLinks urls={r.proofUrls} /> },
+          { title: t('workOrders.operator'), render: (_, r) => r.operator || '—' },
+          {
+            title: t('workOrders.resultAmount'),
+            align: 'right',
+            render: (_, r) => (r.consumptionType === 'none' ? '—' : r.resultAmount),
+          },
+          { title: t('common.createdAt'), render: (_, r) => time(r.createdAt) },
+          {
+            title: t('common.actions'),
+            fixed: 'right',
+            render: (_, r) => {
+              // Staff holding the resolve button see open work orders as theirs to handle.
+              const handle = canHandle && r.actions.some((a) => a !== 'withdraw');
+              return (
+                <Button
+                  size="small"
+                  type={handle ? 'primary' : 'default'}
+                  onClick={() => navigate(workOrderPath(r.workOrderNo))}
+                  data-testid={`wo-view-${r.id}`}
+                >
+                  {handle ? t('workOrders.handle') : t('workOrders.view')}
+                </Button>
+              );
+            },
+          },
+        ]}
+      />
+      {opening ? <WorkOrderDialog onClose={() => setOpening(false)} /> : null}
+    </div>
+  );
+}
