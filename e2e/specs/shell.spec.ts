@@ -35,7 +35,7 @@ test('the staff administrator signs in with the mailed code and sees the whole m
   await expect(tabs.getByTestId('tab-/operationLog')).toBeVisible();
 
   // A page whose module comes later shows a proper empty state.
-  await page.goto('/workOrderList');
+  await page.goto('/expressWorkOrderList');
   await expect(page.getByText('该功能模块将在后续版本中上线')).toBeVisible();
   // Unknown paths go to /404.
   await page.goto('/no-such-page');

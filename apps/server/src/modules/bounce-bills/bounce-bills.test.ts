@@ -86,6 +86,15 @@ describe('bounce bills', () => {
     expect(agents.list.map((b: any) => b.billNo)).toEqual([bill.billNo]);
     const sibling = await truck.ok('/api/admin/bounceBill/list', {}, 'direct');
     expect(sibling.list).toEqual([]);
+    const siblingPays = await truck.post('/api/admin/bounceBill/pay', { id: bill.id }, 'direct');
+    expect(siblingPays.json().code).toBe(404);
+    const foreign = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/bounceBill/list',
+      headers: { host: other.host, accesstoken: otherAdmin },
+      payload: {},
+    });
+    expect(foreign.json().data.list).toEqual([]);
   });
 
   it('names each bad field, and refuses orders not yet picked up, unknown or of another tenant', async () => {

@@ -172,6 +172,18 @@ describe('work orders', () => {
       { host: t.host, token: truck.tokens.customer },
     );
     const [url] = uploaded.json().data;
+    const withProof = await truck.ok(
+      '/api/admin/workOrder/save',
+      claim(order.orderNo, { proofUrls: [url] }),
+      'customer',
+    );
+    expect(withProof.proofUrls).toEqual([url]);
+    const foreignProof = await truck.post(
+      '/api/admin/workOrder/save',
+      claim(order.orderNo, { proofUrls: ['https://example.com/photo.jpg'] }),
+      'customer',
+    );
+    expect(badFields(foreignProof)).toEqual(['proofUrls']);
     const outside = await truck.post(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: 'See photo', attachments: ['https://example.com/a.pdf'] },
