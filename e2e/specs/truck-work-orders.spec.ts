@@ -107,7 +107,12 @@ test('staff raise a surcharge; the customer disputes it by work order; the refun
   await expect(ledger.getByRole('row', { name: /工单退款/ })).toContainText('20.00');
   await switchLanguage(customer, 'en');
   await customer.reload();
-  await expect(ledger.getByRole('row', { name: /Work order refund/ })).toContainText('20.00');
+  await expect(ledger.getByRole('row', { name: /Work order refund/ })).toContainText(sn);
+  // The order's own page lists its bill and work order too.
+  await expect(customer.getByTestId('order-bills')).toContainText('Dispute settled');
+  await expect(
+    customer.getByTestId('order-work-orders').getByRole('row', { name: new RegExp(sn) }),
+  ).toContainText('Refund 20.00');
   await customer.screenshot({ path: `${screenshotDir}order-ledger-work-order-en.png`, fullPage: true });
   await customer.goto(`/work-order-copy?sn=${sn}`);
   await expect(customer.getByText('Resolved').first()).toBeVisible();

@@ -102,7 +102,7 @@ export function BatchImportDialog({
         ]}
       />
       {endpoints ? (
-        <Space direction="vertical" style={{ width: '100%' }} size={12}>
+        <Space orientation="vertical" style={{ width: '100%' }} size={12}>
           <Button
             onClick={() => void downloadGet(endpoints.template, endpoints.templateName)}
             data-testid="batch-template"

@@ -46,7 +46,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
     n: s.statuses[status] ?? 0,
   })).filter((d) => d.n > 0);
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={16} data-testid="truck-dashboard">
+    <Space orientation="vertical" style={{ width: '100%' }} size={16} data-testid="truck-dashboard">
       <Row gutter={[16, 16]}>
         <Col xs={12} md={6}>
           <Card>

@@ -28,6 +28,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { upload } from '../../lib/http.ts';
+import { OrderAfterShippingCard } from '../after-shipping/OrderAfterShippingCard.tsx';
 import { WorkOrderDialog } from '../after-shipping/WorkOrderDialog.tsx';
 import { type OrderInfo, truckApi } from './api.ts';
 import { OrderStatusTag } from './OrderListPage.tsx';
@@ -176,7 +177,7 @@ export default function OrderInfoPage() {
   const product = i18n.language === 'en-US' ? order.productNameEn : order.productName;
 
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={16}>
+    <Space orientation="vertical" style={{ width: '100%' }} size={16}>
       <Card
         title={
           <Space wrap>
@@ -379,26 +380,35 @@ export default function OrderInfoPage() {
           </Card>
         </Col>
         <Col xs={24} lg={14}>
-          <Card title={t('order.ledger')} size="small">
-            <Table
-              size="small"
-              rowKey="id"
-              pagination={false}
-              dataSource={ledger}
-              locale={{ emptyText: t('common.empty') }}
-              data-testid="order-ledger"
-              columns={[
-                {
-                  title: t('orderField.createdAt'),
-                  dataIndex: 'createdAt',
-                  render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
-                },
-                { title: t('ledger.type'), dataIndex: 'type', render: (v: string) => t(`ledger.type.${v}`) },
-                { title: t('ledger.amount'), dataIndex: 'amount', align: 'right' },
-                { title: t('order.balance'), dataIndex: 'balanceAfter', align: 'right' },
-              ]}
-            />
-          </Card>
+          <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+            <Card title={t('order.ledger')} size="small">
+              <Table
+                size="small"
+                rowKey="id"
+                pagination={false}
+                dataSource={ledger}
+                locale={{ emptyText: t('common.empty') }}
+                data-testid="order-ledger"
+                columns={[
+                  {
+                    title: t('orderField.createdAt'),
+                    dataIndex: 'createdAt',
+                    render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+                  },
+                  {
+                    title: t('ledger.type'),
+                    dataIndex: 'type',
+                    render: (v: string) => t(`ledger.type.${v}`),
+                  },
+                  { title: t('ledger.amount'), dataIndex: 'amount', align: 'right' },
+                  { title: t('order.balance'), dataIndex: 'balanceAfter', align: 'right' },
+                  // A surcharge or work order row names its bill or work order here.
+                  { title: t('ledger.note'), dataIndex: 'note', ellipsis: true },
+                ]}
+              />
+            </Card>
+            <OrderAfterShippingCard orderId={order.id} />
+          </Space>
         </Col>
       </Row>
       <ReasonDialog

@@ -56,7 +56,7 @@ export default function OrderPaymentPage() {
 
   return (
     <Card title={t('order.payTitle')} style={{ maxWidth: 760 }}>
-      <Space direction="vertical" style={{ width: '100%' }} size={16}>
+      <Space orientation="vertical" style={{ width: '100%' }} size={16}>
         <Descriptions bordered size="small" column={1}>
           <Descriptions.Item label={t('orderField.orderNo')}>{order.orderNo}</Descriptions.Item>
           <Descriptions.Item label={t('orderField.status')}>

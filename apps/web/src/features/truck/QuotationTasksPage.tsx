@@ -161,7 +161,7 @@ export default function QuotationTasksPage() {
         destroyOnHidden
       >
         {open && task ? (
-          <Space direction="vertical" style={{ width: '100%' }} size={16}>
+          <Space orientation="vertical" style={{ width: '100%' }} size={16}>
             <Descriptions bordered size="small" column={1}>
               <Descriptions.Item label={t('common.status')}>
                 <Tag color={STATUS_COLOUR[task.status]}>{t(`task.status.${task.status}`)}</Tag>

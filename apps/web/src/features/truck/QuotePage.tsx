@@ -45,7 +45,7 @@ function ResultCard({ result, onBook }: { result: QuoteResultView; onBook: (r: P
   if (!result.ok)
     return (
       <Card size="small" data-testid={`result-${result.code}`} style={{ opacity: 0.7 }}>
-        <Space direction="vertical" size={2}>
+        <Space orientation="vertical" size={2}>
           <Typography.Text strong>{name}</Typography.Text>
           <Typography.Text type="secondary">{result.carrier}</Typography.Text>
           <Tag>{t('quote.unavailable')}</Tag>
@@ -281,7 +281,7 @@ export default function QuotePage() {
             extra={quote ? <Typography.Text type="secondary">{quote.quoteNo}</Typography.Text> : null}
             data-testid="quote-results"
           >
-            <Space direction="vertical" style={{ width: '100%' }}>
+            <Space orientation="vertical" style={{ width: '100%' }}>
               {stale ? <Alert type="warning" showIcon message={t('quote.stale')} /> : null}
               {pricing ? <Progress percent={100} status="active" showInfo={false} /> : null}
               {pricing ? (

@@ -351,7 +351,7 @@ function GoodsLines({ form }: { form: FormInstance }) {
   return (
     <Form.List name="lines">
       {(fields, { add, remove }) => (
-        <Space direction="vertical" style={{ width: '100%' }}>
+        <Space orientation="vertical" style={{ width: '100%' }}>
           {fields.map((field, index) => (
             <Card
               key={field.key}
@@ -613,7 +613,7 @@ export function ShipmentForm({
       scrollToFirstError
       data-testid="quote-form"
     >
-      <Space direction="vertical" style={{ width: '100%' }} size={12}>
+      <Space orientation="vertical" style={{ width: '100%' }} size={12}>
         <Card size="small">
           <Row gutter={12}>
             {customers ? (
