@@ -99,6 +99,14 @@ test('staff raise a surcharge; the customer disputes it by work order; the refun
   await expect(resolve).toBeHidden();
   await expect(staff.getByText('已解决').first()).toBeVisible();
   await staff.screenshot({ path: `${screenshotDir}work-order-zh.png`, fullPage: true });
+  await staff.getByTestId('wo-back').click();
+  await staff.getByTestId('wo-keyword').fill(sn);
+  await staff.getByTestId('filter-search').click();
+  const listed = staff.getByRole('row', { name: new RegExp(sn) });
+  await expect(listed).toContainText('已解决');
+  await expect(listed).toContainText('20.00');
+  await expect(listed).toContainText('admin@example.com');
+  await staff.screenshot({ path: `${screenshotDir}work-orders-zh.png` });
 
   // The customer's order shows the surcharge and the refund in its ledger, in English too.
   await customer.goto(`/orderInfo?id=${order.id}`);
