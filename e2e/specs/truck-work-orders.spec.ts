@@ -107,6 +107,10 @@ test('staff raise a surcharge; the customer disputes it by work order; the refun
   await expect(listed).toContainText('20.00');
   await expect(listed).toContainText('admin@example.com');
   await staff.screenshot({ path: `${screenshotDir}work-orders-zh.png` });
+  // The dashboard counts what is still open: this one is not.
+  await staff.goto('/dashboard');
+  await expect(staff.getByTestId('stat-open-work-orders')).toContainText('0');
+  await staff.screenshot({ path: `${screenshotDir}truck-dashboard-staff-zh.png`, fullPage: true });
 
   // The customer's order shows the surcharge and the refund in its ledger, in English too.
   await customer.goto(`/orderInfo?id=${order.id}`);

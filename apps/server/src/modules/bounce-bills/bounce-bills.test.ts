@@ -152,6 +152,9 @@ describe('bounce bills', () => {
     await truck.setBalance('customer', 1_000n);
     const res = await truck.post('/api/admin/bounceBill/save', reweigh(order.orderNo, '80.00'), 'admin');
     expect(res.json()).toMatchObject({ code: 200, data: { status: 'unpaid' } });
+    const unpaidBills = async () =>
+      (await truck.ok('/api/admin/order/stats', {}, 'customer')).unpaidBills as number;
+    expect(await unpaidBills()).toBe(1);
     expect(res.json().msg).toContain('waits to be paid');
     const bill = res.json().data;
     expect(await truck.balanceOf('customer')).toBe(1_000n);
@@ -171,6 +174,7 @@ describe('bounce bills', () => {
     );
     expect(pays.map((p) => p.json().code)).toEqual([200, 200, 200, 200, 200]);
     expect(await truck.balanceOf('customer')).toBe(2_000n);
+    expect(await unpaidBills()).toBe(0);
     const late = await truck.post(
       '/api/admin/bounceBill/cancel',
       { id: bill.id, reason: 'raised in error' },

@@ -239,3 +239,21 @@ export async function listBills(
   ]);
   return { list, total: total?.n ?? 0 };
 }
+
+/** Bills waiting to be paid in the caller's scope, for the dashboards. */
+export async function countUnpaidBills(db: DbOrTx, caller: Caller): Promise<number> {
+  const scope = await organisationScope(db, caller);
+  const [row] = await db
+    .select({ n: count() })
+    .from(bounceBills)
+    .where(
+      and(
+        eq(bounceBills.tenantId, caller.tenantId),
+        scope.kind === 'subtree'
+          ? inArray(bounceBills.organisationId, visibleOrganisationIds(db, scope))
+          : undefined,
+        eq(bounceBills.status, 'unpaid'),
+      ),
+    );
+  return row?.n ?? 0;
+}

@@ -16,8 +16,10 @@ import { AppError, badField, forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount } from '../accounts/service.ts';
+import { countUnpaidBills } from '../bounce-bills/service.ts';
 import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../quotes/service.ts';
 import { isOwnUpload } from '../uploads/service.ts';
+import { countOpenWorkOrders } from '../work-orders/service.ts';
 import {
   attachOrderFile,
   bookOrder,
@@ -145,7 +147,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const monthStart = `${today.slice(0, 7)}-01`;
       const thirtyAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000);
       const since = new Date(Math.min(thirtyAgo.getTime(), Date.parse(`${monthStart}T00:00:00Z`)));
-      const { days, statuses } = await orderStats(db, me, since);
+      const [{ days, statuses }, openWorkOrders, unpaidBills] = await Promise.all([
+        orderStats(db, me, since),
+        countOpenWorkOrders(db, me),
+        countUnpaidBills(db, me),
+      ]);
       const sum = (rows: typeof days) => ({
         orders: rows.reduce((n, r) => n + r.n, 0),
         paid: formatMoney(rows.reduce((n, r) => n + BigInt(r.paid), 0n)),
@@ -164,6 +170,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         statuses: Object.fromEntries(statuses.map((s) => [s.status, s.n])),
         waitingReview: statuses.find((s) => s.status === 'pending_review')?.n ?? 0,
         unpaid: statuses.find((s) => s.status === 'unpaid')?.n ?? 0,
+        openWorkOrders,
+        unpaidBills,
         balance: account
           ? { balance: formatMoney(account.balance), available: formatMoney(available(account)) }
           : null,

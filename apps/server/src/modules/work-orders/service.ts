@@ -344,3 +344,21 @@ export async function listWorkOrders(
   ]);
   return { list, total: total?.n ?? 0 };
 }
+
+/** Work orders still open (pending or processing) in the caller's scope, for the dashboards. */
+export async function countOpenWorkOrders(db: DbOrTx, caller: Caller): Promise<number> {
+  const scope = await organisationScope(db, caller);
+  const [row] = await db
+    .select({ n: count() })
+    .from(workOrders)
+    .where(
+      and(
+        eq(workOrders.tenantId, caller.tenantId),
+        scope.kind === 'subtree'
+          ? inArray(workOrders.organisationId, visibleOrganisationIds(db, scope))
+          : undefined,
+        inArray(workOrders.status, [...WORK_ORDER_OPEN]),
+      ),
+    );
+  return row?.n ?? 0;
+}

@@ -256,7 +256,13 @@ describe('work orders', () => {
     );
     expect(badFields(wrongBill)).toEqual(['billId']);
 
+    const openCount = async (who: string) =>
+      (await truck.ok('/api/admin/order/stats', {}, who)).openWorkOrders as number;
+    const before = await openCount('customer');
     const wo = await truck.ok('/api/admin/workOrder/save', claim(order.orderNo), 'customer');
+    // The dashboards count open work orders in the caller's scope.
+    expect(await openCount('customer')).toBe(before + 1);
+    expect(await openCount('direct')).toBe(0);
     expect((await info(wo.workOrderNo, 'direct')).code).toBe(404);
     expect((await info(wo.workOrderNo, 'agent')).code).toBe(200);
     const foreign = await ctx.app.inject({

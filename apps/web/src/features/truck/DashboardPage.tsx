@@ -23,6 +23,8 @@ interface Stats {
   statuses: Record<string, number>;
   waitingReview: number;
   unpaid: number;
+  openWorkOrders: number;
+  unpaidBills: number;
   balance: { balance: string; available: string } | null;
 }
 
@@ -84,6 +86,24 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
         <Col xs={12} md={6}>
           <Card hoverable onClick={() => navigate('/orderList')}>
             <Statistic title={t('dashboard.unpaid')} value={s.unpaid} />
+          </Card>
+        </Col>
+        <Col xs={12} md={6}>
+          <Card hoverable onClick={() => navigate('/workOrderList')}>
+            <Statistic
+              title={t('dashboard.openWorkOrders')}
+              value={s.openWorkOrders}
+              data-testid="stat-open-work-orders"
+            />
+          </Card>
+        </Col>
+        <Col xs={12} md={6}>
+          <Card hoverable onClick={() => navigate('/bounceBill')}>
+            <Statistic
+              title={t('dashboard.unpaidBills')}
+              value={s.unpaidBills}
+              valueStyle={{ color: s.unpaidBills ? BRAND : undefined }}
+            />
           </Card>
         </Col>
         {s.balance ? (
