@@ -88,8 +88,7 @@ export async function api(page: Page, url: string, body: unknown) {
   return json.data;
 }
 
-/** A US address of the quote form, for orders a spec books through the API. */
-export const usAddress = (zipcode: string, state: string, city: string) => ({
+const usAddress = (zipcode: string, state: string, city: string) => ({
   name: 'Dock',
   address1: '1 Main St',
   zipcode,
@@ -98,3 +97,28 @@ export const usAddress = (zipcode: string, state: string, city: string) => ({
   contact: 'Pat Lee',
   phone: '2135550100',
 });
+
+/**
+ * Quotes 500 lb from Los Angeles to Dallas, prices it and books the first product that priced, paid
+ * from the balance, all through the API as the page's user: for specs whose subject comes after booking.
+ */
+export async function bookPaidOrder(page: Page): Promise<{ id: number; orderNo: string }> {
+  const quote = await api(page, '/admin/quotation/save', {
+    mode: 'LTL',
+    pickup: usAddress('90001', 'CA', 'Los Angeles'),
+    delivery: usAddress('75201', 'TX', 'Dallas'),
+    quoteDate: new Date().toISOString().slice(0, 10),
+    lines: [
+      { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
+    ],
+  });
+  // The prices stream as NDJSON rather than the envelope; reading it to the end prices the quote.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  await page.request.post('/api/admin/quotation/rates', {
+    data: { id: quote.id },
+    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
+  });
+  const quoted = await api(page, '/admin/quotation/getQuotationInfo', { id: quote.id });
+  const product = quoted.results.find((r: { ok: boolean }) => r.ok);
+  return api(page, '/admin/order/save', { quoteId: quote.id, productId: product.productId });
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, screenshotDir, session, switchLanguage, usAddress } from '../fixtures.ts';
+import { api, bookPaidOrder, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -42,23 +42,7 @@ test('a customer requests an invoice for its paid orders and staff issue it', as
   // The customer signed in by an earlier spec: its session is reused, so no new code is mailed (one a minute).
   await session(customer, 'customer@example.com');
   // A paid order to invoice: quoted, booked and paid through the API.
-  const quote = await api(customer, '/admin/quotation/save', {
-    mode: 'LTL',
-    pickup: usAddress('90001', 'CA', 'Los Angeles'),
-    delivery: usAddress('75201', 'TX', 'Dallas'),
-    quoteDate: new Date().toISOString().slice(0, 10),
-    lines: [
-      { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
-    ],
-  });
-  const token = await customer.evaluate(() => localStorage.getItem('token'));
-  await customer.request.post('/api/admin/quotation/rates', {
-    data: { id: quote.id },
-    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
-  });
-  const info = await api(customer, '/admin/quotation/getQuotationInfo', { id: quote.id });
-  const product = info.results.find((r: { ok: boolean }) => r.ok);
-  await api(customer, '/admin/order/save', { quoteId: quote.id, productId: product.productId });
+  await bookPaidOrder(customer);
 
   await customer.goto('/invoices');
   await customer.getByTestId('invoice-request').click();

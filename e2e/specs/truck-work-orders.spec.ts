@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, screenshotDir, session, switchLanguage, usAddress } from '../fixtures.ts';
+import { api, bookPaidOrder, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -9,23 +9,7 @@ test('staff raise a surcharge; the customer disputes it by work order; the refun
   const customer = await browser.newPage();
   // Both users signed in in earlier specs: their sessions are reused (sign-in codes are one a minute).
   await session(customer, 'customer@example.com');
-  const quote = await api(customer, '/admin/quotation/save', {
-    mode: 'LTL',
-    pickup: usAddress('90001', 'CA', 'Los Angeles'),
-    delivery: usAddress('75201', 'TX', 'Dallas'),
-    quoteDate: new Date().toISOString().slice(0, 10),
-    lines: [
-      { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
-    ],
-  });
-  const token = await customer.evaluate(() => localStorage.getItem('token'));
-  await customer.request.post('/api/admin/quotation/rates', {
-    data: { id: quote.id },
-    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
-  });
-  const quoted = await api(customer, '/admin/quotation/getQuotationInfo', { id: quote.id });
-  const product = quoted.results.find((r: { ok: boolean }) => r.ok);
-  const order = await api(customer, '/admin/order/save', { quoteId: quote.id, productId: product.productId });
+  const order = await bookPaidOrder(customer);
 
   const staff = await (
     await browser.newContext({
