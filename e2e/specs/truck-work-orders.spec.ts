@@ -121,5 +121,9 @@ test('staff raise a surcharge; the customer disputes it by work order; the refun
   await expect(customer.getByRole('row', { name: new RegExp(order.orderNo) })).toContainText(
     'Dispute settled',
   );
+  await customer.screenshot({ path: `${screenshotDir}bounce-bills-en.png` });
+  await customer.goto('/workOrderList');
+  await expect(customer.getByRole('row', { name: new RegExp(sn) })).toContainText('Resolved');
+  await customer.screenshot({ path: `${screenshotDir}work-orders-en.png` });
   await switchLanguage(customer, 'zh');
 });
