@@ -146,6 +146,12 @@ export const orderEditAddressBody = z.object({
   delivery: shipmentAddress.optional(),
 });
 
+/**
+ * The order list counts up to this many orders exactly and says "more" beyond: counting a filter
+ * that matches a million orders would cost more than the page it goes with.
+ */
+export const ORDER_COUNT_CAP = 10_000;
+
 export const orderListQuery = pageQuery.extend({
   keyword: z.string().trim().max(100).optional(),
   status: z.enum(ORDER_STATUSES).optional(),

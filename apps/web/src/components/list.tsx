@@ -32,7 +32,11 @@ export function useServerList<T>(url: string, filters: object) {
     showSizeChanger: true,
     showQuickJumper: true,
     pageSizeOptions: PAGE_SIZES.map(String),
-    showTotal: (total) => t('common.total', { total }),
+    // A list that stops counting at a cap says so rather than give a wrong total.
+    showTotal: (total) =>
+      (query.data as { totalCapped?: boolean } | undefined)?.totalCapped
+        ? t('common.totalAtLeast', { total })
+        : t('common.total', { total }),
     onChange: (page, limit) => setPaging({ page: limit === paging.limit ? page : 1, limit }),
   };
   return {

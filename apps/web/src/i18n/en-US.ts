@@ -271,6 +271,7 @@ export const enUS: Record<MessageKey, string> = {
   'common.yes': 'Yes',
   'common.no': 'No',
   'common.total': '{{total}} in total',
+  'common.totalAtLeast': 'More than {{total}}; narrow the filters to count them',
   'common.saved': 'Saved',
   'common.deleted': 'Deleted',
   'common.deleteConfirm': 'Delete it? This cannot be undone.',

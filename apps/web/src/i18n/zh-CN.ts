@@ -265,6 +265,7 @@ export const zhCN = {
   'common.yes': '是',
   'common.no': '否',
   'common.total': '共 {{total}} 条',
+  'common.totalAtLeast': '超过 {{total}} 条,请缩小筛选范围',
   'common.saved': '保存成功',
   'common.deleted': '删除成功',
   'common.deleteConfirm': '确定删除吗?此操作不可恢复。',

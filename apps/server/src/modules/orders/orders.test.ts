@@ -14,6 +14,7 @@ import { notices, truckQuotes } from '../../db/schema.ts';
 import { ensureAccount, findAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
 import { savePriceLevel } from '../customers/service.ts';
+import { listOrders } from './service.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
@@ -495,6 +496,22 @@ describe('booking and paying', () => {
       (await post('/api/admin/order/bulkReview', { ids: [orderId], action: 'approve' }, 'customer')).json()
         .code,
     ).toBe(401);
+  });
+
+  it('counts exactly up to the cap and says "more" beyond it', async () => {
+    const customer = await findUserByEmail(ctx.database.db, t.tenant.id, t.email('customer'));
+    if (!customer) throw new Error('no demo customer');
+    const exact = await listOrders(ctx.database.db, customer, { page: 1, limit: 10 });
+    expect(exact.totalCapped).toBe(false);
+    expect(exact.total).toBeGreaterThan(2);
+    const sum = Object.values(exact.counts ?? {}).reduce((a, n) => a + n, 0);
+    expect(sum).toBe(exact.total);
+    const capped = await listOrders(ctx.database.db, customer, { page: 1, limit: 10 }, 2);
+    expect(capped).toMatchObject({ total: 2, totalCapped: true, countCap: 2 });
+    // The page itself is the same; only the counting stops.
+    expect(capped.rows.map((o) => o.id)).toEqual(exact.rows.map((o) => o.id));
+    for (const [status, n] of Object.entries(capped.counts ?? {}))
+      expect(n).toBe(Math.min(exact.counts?.[status] ?? 0, 3));
   });
 
   it('exports the orders of a filter as xlsx', async () => {

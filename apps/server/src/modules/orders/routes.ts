@@ -203,11 +203,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderListQuery } },
     async (request) => {
       const me = currentUser(request);
-      const { rows, total, counts } = await listOrders(db, me, request.body);
+      const { rows, total, totalCapped, counts, countCap } = await listOrders(db, me, request.body);
       return {
         list: rows.map((o) => orderForCaller(o, me)),
         total,
+        totalCapped,
         counts,
+        countCap,
         page: request.body.page,
         limit: request.body.limit,
       };

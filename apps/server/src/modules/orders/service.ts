@@ -4,6 +4,8 @@ import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import {
   ADDRESS_EDITABLE,
+  ORDER_COUNT_CAP,
+  ORDER_STATUSES,
   type OrderAction,
   type OrderListQuery,
   type OrderStatus,
@@ -13,7 +15,7 @@ import {
 } from '@freight/contracts/truck-orders';
 import { type PriceLevel, type QuoteResult, visibleLevels } from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
-import { and, count, desc, eq, gte, inArray, like, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
@@ -463,10 +465,32 @@ function listCondition(
   );
 }
 
-export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery) {
+/**
+ * At most `cap + 1` matching rows, counted: an index range that stops early, so the count costs the
+ * same for a tenant of a hundred orders as for one of millions.
+ */
+function cappedCount(db: DbOrTx, condition: SQL | undefined, cap: number) {
+  const matching = db
+    .select({ one: sql`1` })
+    .from(truckOrders)
+    .where(condition)
+    .limit(cap + 1)
+    .as('matching');
+  return db
+    .select({ n: count() })
+    .from(matching)
+    .then(([row]) => row?.n ?? 0);
+}
+
+/**
+ * A page of the order list. The total is exact up to `cap`; beyond it, it is `cap` with `totalCapped`.
+ * The status tabs' counts, with the first page only, are exact up to `cap`; `cap + 1` means more.
+ */
+export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, cap = ORDER_COUNT_CAP) {
   const scope = await organisationScope(db, caller);
   const condition = listCondition(db, caller, scope, q);
-  const [rows, [total], byStatus] = await Promise.all([
+  const unfiltered = listCondition(db, caller, scope, { ...q, status: undefined });
+  const [rows, total, byStatus] = await Promise.all([
     db
       .select()
       .from(truckOrders)
@@ -474,20 +498,23 @@ export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery) 
       .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
       .limit(q.limit)
       .offset((q.page - 1) * q.limit),
-    db.select({ n: count() }).from(truckOrders).where(condition),
-    // The status tabs' counts cost a pass over the filter; they are counted with the first page only.
+    cappedCount(db, condition, cap),
     q.page === 1
-      ? db
-          .select({ status: truckOrders.status, n: count() })
-          .from(truckOrders)
-          .where(listCondition(db, caller, scope, { ...q, status: undefined }))
-          .groupBy(truckOrders.status)
+      ? Promise.all(
+          ORDER_STATUSES.map((status) =>
+            cappedCount(db, and(unfiltered, eq(truckOrders.status, status)), cap).then(
+              (n) => [status, n] as const,
+            ),
+          ),
+        )
       : Promise.resolve(null),
   ]);
   return {
     rows,
-    total: total?.n ?? 0,
-    counts: byStatus ? Object.fromEntries(byStatus.map((s) => [s.status, s.n])) : null,
+    total: Math.min(total, cap),
+    totalCapped: total > cap,
+    counts: byStatus ? Object.fromEntries(byStatus.filter(([, n]) => n > 0)) : null,
+    countCap: cap,
   };
 }
 

@@ -103,7 +103,11 @@ export default function OrderListPage() {
     }
   };
 
-  const all = Object.values(counts).reduce((s, n) => s + n, 0);
+  // Counts stop at the server's cap: beyond it a tab says "10000+".
+  const cap = (list.extra?.countCap as number | undefined) ?? Number.POSITIVE_INFINITY;
+  const shown = (n: number) => (n > cap ? `${cap}+` : String(n));
+  const all = Object.values(counts).reduce((s, n) => s + Math.min(n, cap), 0);
+  const allShown = Object.values(counts).some((n) => n > cap) ? `${all}+` : String(all);
   return (
     <>
       <FilterBar<Filters>
@@ -166,10 +170,10 @@ export default function OrderListPage() {
           list.resetPage();
         }}
         items={[
-          { key: 'all', label: `${t('order.all')} ${status === 'all' ? all : ''}`.trim() },
+          { key: 'all', label: `${t('order.all')} ${status === 'all' ? allShown : ''}`.trim() },
           ...ORDER_STATUSES.map((s) => ({
             key: s,
-            label: `${t(`orderStatus.${s}`)}${counts[s] ? ` ${counts[s]}` : ''}`,
+            label: `${t(`orderStatus.${s}`)}${counts[s] ? ` ${shown(counts[s])}` : ''}`,
           })),
         ]}
         data-testid="order-status-tabs"
