@@ -55,6 +55,7 @@ test('staff raise a surcharge; the customer disputes it by work order; the refun
   await mine.getByRole('button', { name: /申\s?诉/ }).click();
   const wo = customer.getByTestId('wo-dialog');
   await wo.getByTestId('wo-description').fill('The pallet weighed 500 lb at pickup; see the bill of lading');
+  await customer.screenshot({ path: `${screenshotDir}work-order-dispute-zh.png` });
   await wo.getByTestId('wo-submit').click();
   await customer.waitForURL(/\/work-order-copy\?sn=WO/);
   const sn = new URL(customer.url()).searchParams.get('sn') ?? '';
@@ -78,6 +79,7 @@ test('staff raise a surcharge; the customer disputes it by work order; the refun
   await resolve.getByTestId('wo-resolve-remark').fill('Half the reweigh charge refunded');
   await resolve.getByTestId('wo-resolve-submit').click();
   await expect(resolve.getByText(/退款不能超过/)).toBeVisible();
+  await staff.screenshot({ path: `${screenshotDir}work-order-resolve-zh.png` });
   await resolve.getByTestId('wo-result-amount').fill('20.00');
   await resolve.getByTestId('wo-resolve-submit').click();
   await expect(resolve).toBeHidden();

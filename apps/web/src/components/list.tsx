@@ -2,6 +2,7 @@ import { PAGE_SIZES } from '@freight/contracts/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TablePaginationConfig } from 'antd';
 import { Button, Card, Form, type FormInstance, Space } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../lib/http.ts';
@@ -12,6 +13,20 @@ export interface Page<T> {
   page: number;
   limit: number;
 }
+
+type Period = [Dayjs | null, Dayjs | null] | null | undefined;
+
+/** A range picker's days as a filter of calendar days (`YYYY-MM-DD`, both ends included). */
+export const periodDays = (period: Period) => ({
+  from: period?.[0]?.format('YYYY-MM-DD'),
+  to: period?.[1]?.format('YYYY-MM-DD'),
+});
+
+/** A range picker's days as instants: from the first day's start to the start of the day after the last. */
+export const periodInstants = (period: Period) => ({
+  from: period?.[0]?.startOf('day').toISOString(),
+  to: period?.[1]?.add(1, 'day').startOf('day').toISOString(),
+});
 
 /**
  * The one list-page pattern: filters posted with page and limit, the answer's page shown in a table

@@ -34,3 +34,22 @@ export const matchesPassword: FormRule = ({ getFieldValue }) => ({
     if (value && getFieldValue('password') !== value) throw new Error(i18n.t('validation.passwordMismatch'));
   },
 });
+
+/**
+ * The form's own "required" rule, worded as the server words it. Blank text counts as empty; numbers,
+ * choices and lists are checked as they are (a built-in `whitespace` check would treat them as text).
+ */
+export function requiredRule(label: string): FormRule {
+  const message = i18n.t('validation.required', { field: label });
+  return {
+    required: true,
+    validator: async (_, value: unknown) => {
+      const blank =
+        value === undefined ||
+        value === null ||
+        (typeof value === 'string' && value.trim() === '') ||
+        (Array.isArray(value) && value.length === 0);
+      if (blank) throw new Error(message);
+    },
+  };
+}

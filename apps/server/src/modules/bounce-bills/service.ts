@@ -257,3 +257,13 @@ export async function countUnpaidBills(db: DbOrTx, caller: Caller): Promise<numb
     );
   return row?.n ?? 0;
 }
+
+/** The numbers of some bills, by id: one query for a whole page of work orders. */
+export async function billNumbers(db: DbOrTx, tenantId: number, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: bounceBills.id, billNo: bounceBills.billNo })
+    .from(bounceBills)
+    .where(and(eq(bounceBills.tenantId, tenantId), inArray(bounceBills.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.billNo]));
+}

@@ -15,7 +15,7 @@ import { badField, conflict, forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { usersByIds } from '../auth/service.ts';
-import { findBill } from '../bounce-bills/service.ts';
+import { billNumbers } from '../bounce-bills/service.ts';
 import { organisationNames } from '../customers/service.ts';
 import { findOrder, visibleOrderByNo } from '../orders/service.ts';
 import { isOwnUpload } from '../uploads/service.ts';
@@ -48,10 +48,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       usersByIds(db, viewer.tenantId, [
         ...new Set(rows.flatMap((r) => (r.operatorId ? [r.operatorId] : []))),
       ]),
-      Promise.all(rows.map((r) => (r.billId ? findBill(db, viewer.tenantId, r.billId) : null))),
+      billNumbers(db, viewer.tenantId, [...new Set(rows.flatMap((r) => (r.billId ? [r.billId] : [])))]),
     ]);
     const emails = new Map(operators.map((u) => [u.id, u.email]));
-    return rows.map((r, i) => ({
+    return rows.map((r) => ({
       id: r.id,
       workOrderNo: r.workOrderNo,
       orderId: r.orderId,
@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       organisationId: r.organisationId,
       organisationName: names.get(r.organisationId) ?? '',
       billId: r.billId,
-      billNo: bills[i]?.billNo ?? null,
+      billNo: (r.billId && bills.get(r.billId)) || null,
       category: r.category,
       transactionItem: r.transactionItem,
       amount: formatMoney(r.amount),

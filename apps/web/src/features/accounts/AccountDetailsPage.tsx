@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
 
 type Line = 'truck' | 'express';
@@ -93,8 +93,7 @@ export function AccountDetailsPage({
             type: v.type,
             reference: v.reference || undefined,
             keyword: v.keyword || undefined,
-            from: v.period?.[0]?.startOf('day').toISOString(),
-            to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
+            ...periodInstants(v.period),
           });
           list.resetPage();
         }}

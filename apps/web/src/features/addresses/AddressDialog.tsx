@@ -2,24 +2,11 @@ import { ADDRESS_TYPE_LABELS } from '@freight/contracts/addresses';
 import { COUNTRIES } from '@freight/contracts/countries';
 import { ADDRESS_TYPES, shipmentAddress } from '@freight/contracts/truck-shipment';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Checkbox,
-  Col,
-  Form,
-  type FormRule,
-  Input,
-  Modal,
-  Row,
-  Select,
-  Space,
-  TimePicker,
-} from 'antd';
+import { Alert, App, Checkbox, Col, Form, Input, Modal, Row, Select, Space, TimePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
 import { ApiError, applyFieldErrors } from '../../lib/http.ts';
 import { type AddressBookEntry, type AddressOwner, addressApi } from './api.ts';
 
@@ -87,10 +74,6 @@ export function AddressDialog({
     queryFn: () => addressApi.fbaWarehouses(),
     enabled: addressType === 'fba',
     staleTime: Number.POSITIVE_INFINITY,
-  });
-  const required = (key: string): FormRule => ({
-    required: true,
-    message: t('validation.required', { field: t(key) }),
   });
 
   const lookUpZip = async (zipcode: string) => {
@@ -165,7 +148,7 @@ export function AddressDialog({
               <Form.Item
                 name="organisationId"
                 label={t('addresses.organisation')}
-                rules={ownerRequired ? [required('addresses.organisation')] : []}
+                rules={ownerRequired ? [requiredRule(t('addresses.organisation'))] : []}
               >
                 <Select
                   showSearch={{ optionFilterProp: 'label' }}
@@ -181,7 +164,11 @@ export function AddressDialog({
             </Col>
           ) : null}
           <Col span={12}>
-            <Form.Item name="addressType" label={t('addresses.type')} rules={[required('addresses.type')]}>
+            <Form.Item
+              name="addressType"
+              label={t('addresses.type')}
+              rules={[requiredRule(t('addresses.type'))]}
+            >
               <Select
                 options={ADDRESS_TYPES.map((type) => ({
                   value: type,
@@ -197,7 +184,7 @@ export function AddressDialog({
                 name="fbaCode"
                 label={t('addresses.fbaCode')}
                 extra={t('addresses.fbaTip')}
-                rules={[required('addresses.fbaCode')]}
+                rules={[requiredRule(t('addresses.fbaCode'))]}
               >
                 <Select
                   showSearch={{ optionFilterProp: 'label' }}
@@ -217,7 +204,7 @@ export function AddressDialog({
             <Form.Item
               name="name"
               label={t('addresses.name')}
-              rules={[required('addresses.name'), fieldRule(shape.name, 'address.name')]}
+              rules={[requiredRule(t('addresses.name')), fieldRule(shape.name, 'address.name')]}
             >
               <Input maxLength={100} data-testid="address-name" />
             </Form.Item>
@@ -226,7 +213,7 @@ export function AddressDialog({
             <Form.Item
               name="address1"
               label={t('addresses.address1')}
-              rules={[required('addresses.address1'), fieldRule(shape.address1, 'address1')]}
+              rules={[requiredRule(t('addresses.address1')), fieldRule(shape.address1, 'address1')]}
             >
               <Input maxLength={200} data-testid="address-address1" />
             </Form.Item>
@@ -245,7 +232,7 @@ export function AddressDialog({
               name="zipcode"
               label={t('addresses.zipcode')}
               tooltip={t('addresses.zipTip')}
-              rules={[required('addresses.zipcode'), fieldRule(shape.zipcode, 'zipcode')]}
+              rules={[requiredRule(t('addresses.zipcode')), fieldRule(shape.zipcode, 'zipcode')]}
               help={zipUnknown ? t('addresses.zipUnknown') : undefined}
               validateStatus={zipUnknown ? 'warning' : undefined}
             >
@@ -261,7 +248,7 @@ export function AddressDialog({
             <Form.Item
               name="city"
               label={t('addresses.city')}
-              rules={[required('addresses.city'), fieldRule(shape.city, 'city')]}
+              rules={[requiredRule(t('addresses.city')), fieldRule(shape.city, 'city')]}
             >
               <Input maxLength={100} data-testid="address-city" />
             </Form.Item>
@@ -270,14 +257,18 @@ export function AddressDialog({
             <Form.Item
               name="state"
               label={t('addresses.state')}
-              rules={[required('addresses.state'), fieldRule(shape.state, 'state')]}
+              rules={[requiredRule(t('addresses.state')), fieldRule(shape.state, 'state')]}
               normalize={(v: string) => v?.toUpperCase()}
             >
               <Input maxLength={2} data-testid="address-state" />
             </Form.Item>
           </Col>
           <Col span={6}>
-            <Form.Item name="country" label={t('addresses.country')} rules={[required('addresses.country')]}>
+            <Form.Item
+              name="country"
+              label={t('addresses.country')}
+              rules={[requiredRule(t('addresses.country'))]}
+            >
               <Select
                 showSearch={{ optionFilterProp: 'label' }}
                 options={COUNTRIES.filter((c) => c.short).map((c) => ({
@@ -291,7 +282,7 @@ export function AddressDialog({
             <Form.Item
               name="contact"
               label={t('addresses.contact')}
-              rules={[required('addresses.contact'), fieldRule(shape.contact, 'contact')]}
+              rules={[requiredRule(t('addresses.contact')), fieldRule(shape.contact, 'contact')]}
             >
               <Input maxLength={100} data-testid="address-contact" />
             </Form.Item>
@@ -305,7 +296,7 @@ export function AddressDialog({
                 <Form.Item
                   name="phone"
                   noStyle
-                  rules={[required('addresses.phone'), fieldRule(shape.phone, 'phone')]}
+                  rules={[requiredRule(t('addresses.phone')), fieldRule(shape.phone, 'phone')]}
                 >
                   <Input maxLength={15} inputMode="numeric" data-testid="address-phone" />
                 </Form.Item>
@@ -321,7 +312,7 @@ export function AddressDialog({
             <Form.Item
               name="windowStart"
               label={`${t('addresses.window')} · ${t('addresses.windowStart')}`}
-              rules={[required('addresses.windowStart')]}
+              rules={[requiredRule(t('addresses.windowStart'))]}
               {...timeProps}
             >
               <TimePicker format="HH:mm" minuteStep={15} needConfirm={false} style={{ width: '100%' }} />
@@ -333,7 +324,7 @@ export function AddressDialog({
               label={`${t('addresses.window')} · ${t('addresses.windowEnd')}`}
               dependencies={['windowStart']}
               rules={[
-                required('addresses.windowEnd'),
+                requiredRule(t('addresses.windowEnd')),
                 ({ getFieldValue }) => ({
                   validator: async (_, value: string | undefined) => {
                     const start = getFieldValue('windowStart') as string | undefined;

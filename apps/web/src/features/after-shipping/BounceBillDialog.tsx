@@ -6,11 +6,11 @@ import {
 import { sanitizeAmountInput } from '@freight/contracts/money';
 import { moneyField } from '@freight/contracts/validation';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Form, type FormRule, Input, Modal, Select, Typography } from 'antd';
+import { App, Form, Input, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
 import { bounceBillApi, refreshAfterShippingLists } from './api.ts';
 import { DocumentInput } from './ProofFiles.tsx';
 
@@ -40,11 +40,6 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
   const findings = type !== undefined && BILL_TYPES_WITH_FINDINGS.includes(type);
   const findingLabel = (end: 'declared' | 'actual') =>
     type === 'reweigh' || type === 'reclass' ? t(`bounceBills.${end}.${type}`) : t(`bounceBills.${end}`);
-  const required = (label: string): FormRule => ({
-    required: true,
-    whitespace: true,
-    message: t('validation.required', { field: label }),
-  });
 
   const submit = async (values: BillForm) => {
     setBusy(true);
@@ -92,15 +87,11 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
         <Form.Item
           name="orderNo"
           label={t('afterShipping.orderNo')}
-          rules={[required(t('afterShipping.orderNo'))]}
+          rules={[requiredRule(t('afterShipping.orderNo'))]}
         >
           <Input maxLength={40} data-testid="bill-orderNo" />
         </Form.Item>
-        <Form.Item
-          name="type"
-          label={t('bounceBills.type')}
-          rules={[{ required: true, message: t('validation.required', { field: t('bounceBills.type') }) }]}
-        >
+        <Form.Item name="type" label={t('bounceBills.type')} rules={[requiredRule(t('bounceBills.type'))]}>
           <Select
             options={BOUNCE_BILL_TYPES.map((v) => ({ value: v, label: t(`bounceBill.type.${v}`) }))}
             data-testid="bill-type"
@@ -111,7 +102,7 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
           label={t('bounceBills.amount')}
           normalize={(v: string | undefined) => sanitizeAmountInput(v ?? '')}
           rules={[
-            required(t('bounceBills.amount')),
+            requiredRule(t('bounceBills.amount')),
             fieldRule(moneyField, 'amount'),
             {
               validator: async (_, value: string | undefined) => {
@@ -126,7 +117,7 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
           name="declared"
           label={findingLabel('declared')}
           dependencies={['type']}
-          rules={findings ? [required(findingLabel('declared'))] : []}
+          rules={findings ? [requiredRule(findingLabel('declared'))] : []}
         >
           <Input maxLength={60} data-testid="bill-declared" />
         </Form.Item>
@@ -134,14 +125,14 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
           name="actual"
           label={findingLabel('actual')}
           dependencies={['type']}
-          rules={findings ? [required(findingLabel('actual'))] : []}
+          rules={findings ? [requiredRule(findingLabel('actual'))] : []}
         >
           <Input maxLength={60} data-testid="bill-actual" />
         </Form.Item>
         <Form.Item
           name="description"
           label={t('bounceBills.description')}
-          rules={[required(t('bounceBills.description'))]}
+          rules={[requiredRule(t('bounceBills.description'))]}
         >
           <Input.TextArea rows={3} maxLength={500} showCount data-testid="bill-description" />
         </Form.Item>

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
 import { BILL_LIST_URL, type BounceBillView, bounceBillApi, orderInfoPath, workOrderPath } from './api.ts';
@@ -93,8 +93,7 @@ export default function BounceBillsPage() {
             keyword: v.keyword?.trim() || undefined,
             status: v.status,
             type: v.billType,
-            from: v.period?.[0]?.format('YYYY-MM-DD'),
-            to: v.period?.[1]?.format('YYYY-MM-DD'),
+            ...periodDays(v.period),
           });
           list.resetPage();
         }}

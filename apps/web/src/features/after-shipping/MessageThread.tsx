@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { requiredRule } from '../../lib/form-rules.ts';
 import { type WorkOrderInfo, workOrderApi } from './api.ts';
 import { DocumentsInput, FileLinks } from './ProofFiles.tsx';
 
@@ -82,17 +83,7 @@ export function MessageThread({ workOrder, onSent }: { workOrder: WorkOrderInfo;
           disabled={busy}
           onFinish={(values) => void send(values)}
         >
-          <Form.Item
-            name="body"
-            label={t('workOrders.reply')}
-            rules={[
-              {
-                required: true,
-                whitespace: true,
-                message: t('validation.required', { field: t('workOrders.reply') }),
-              },
-            ]}
-          >
+          <Form.Item name="body" label={t('workOrders.reply')} rules={[requiredRule(t('workOrders.reply'))]}>
             <Input.TextArea
               rows={3}
               maxLength={2000}

@@ -1,7 +1,7 @@
 import { Form, Input, Modal, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { requiredRule } from '../../lib/form-rules.ts';
 
 /**
  * Asks for the reason a destructive step needs (cancelling a bill, rejecting a work order) and only
@@ -28,7 +28,6 @@ export function ReasonDialog({
   onCancel: () => void;
   onSubmit: (reason: string) => Promise<void>;
 }) {
-  const { t } = useTranslation();
   const reportError = useReportError();
   const [form] = Form.useForm<Record<string, string>>();
   const [busy, setBusy] = useState(false);
@@ -57,11 +56,7 @@ export function ReasonDialog({
           }
         }}
       >
-        <Form.Item
-          name={field}
-          label={label}
-          rules={[{ required: true, whitespace: true, message: t('validation.required', { field: label }) }]}
-        >
+        <Form.Item name={field} label={label} rules={[requiredRule(label)]}>
           <Input.TextArea rows={3} maxLength={maxLength} showCount data-testid={`${testId}-reason`} />
         </Form.Item>
       </Form>

@@ -5,7 +5,7 @@ import { Form, type FormRule, Input, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
 import type { WorkOrderView } from './api.ts';
 
 export interface Resolution {
@@ -35,11 +35,7 @@ export function ResolveDialog({
   const movesMoney = consumption !== 'none';
   const amountRules: FormRule[] = movesMoney
     ? [
-        {
-          required: true,
-          whitespace: true,
-          message: t('validation.required', { field: t('workOrders.resultAmount') }),
-        },
+        requiredRule(t('workOrders.resultAmount')),
         fieldRule(moneyField, 'resultAmount'),
         {
           validator: async (_, value: string | undefined) => {
@@ -108,13 +104,7 @@ export function ResolveDialog({
         <Form.Item
           name="remark"
           label={t('workOrders.remark')}
-          rules={[
-            {
-              required: true,
-              whitespace: true,
-              message: t('validation.required', { field: t('workOrders.remark') }),
-            },
-          ]}
+          rules={[requiredRule(t('workOrders.remark'))]}
         >
           <Input.TextArea rows={3} maxLength={1000} showCount data-testid="wo-resolve-remark" />
         </Form.Item>

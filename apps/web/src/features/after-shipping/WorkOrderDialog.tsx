@@ -8,12 +8,12 @@ import {
   type WorkOrderCategory,
 } from '@freight/contracts/work-orders';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Form, type FormRule, Input, Modal, Select } from 'antd';
+import { Alert, App, Form, Input, Modal, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
 import { refreshAfterShippingLists, workOrderApi, workOrderPath } from './api.ts';
 import { DocumentsInput } from './ProofFiles.tsx';
 
@@ -53,11 +53,6 @@ export function WorkOrderDialog({
   const queryClient = useQueryClient();
   const [form] = Form.useForm<WorkOrderForm>();
   const [busy, setBusy] = useState(false);
-  const required = (label: string): FormRule => ({
-    required: true,
-    whitespace: true,
-    message: t('validation.required', { field: label }),
-  });
   // A bill dispute names its bill, so it can only start from the bill; other claims never carry one.
   const categories = prefill.bill
     ? ['bill_dispute' as const]
@@ -121,7 +116,7 @@ export function WorkOrderDialog({
         <Form.Item
           name="orderNo"
           label={t('afterShipping.orderNo')}
-          rules={[required(t('afterShipping.orderNo'))]}
+          rules={[requiredRule(t('afterShipping.orderNo'))]}
         >
           <Input maxLength={40} disabled={Boolean(prefill.orderNo)} data-testid="wo-orderNo" />
         </Form.Item>
@@ -129,7 +124,7 @@ export function WorkOrderDialog({
           name="category"
           label={t('workOrders.category')}
           extra={prefill.bill ? null : t('workOrders.categoryTip')}
-          rules={[{ required: true, message: t('validation.required', { field: t('workOrders.category') }) }]}
+          rules={[requiredRule(t('workOrders.category'))]}
         >
           <Select
             disabled={Boolean(prefill.bill)}
@@ -140,9 +135,7 @@ export function WorkOrderDialog({
         <Form.Item
           name="transactionItem"
           label={t('workOrders.transactionItem')}
-          rules={[
-            { required: true, message: t('validation.required', { field: t('workOrders.transactionItem') }) },
-          ]}
+          rules={[requiredRule(t('workOrders.transactionItem'))]}
         >
           <Select
             options={TRANSACTION_ITEMS.map((i) => ({ value: i, label: t(`workOrder.item.${i}`) }))}
@@ -163,7 +156,7 @@ export function WorkOrderDialog({
         <Form.Item
           name="description"
           label={t('workOrders.description')}
-          rules={[required(t('workOrders.description'))]}
+          rules={[requiredRule(t('workOrders.description'))]}
         >
           <Input.TextArea rows={4} maxLength={2000} showCount data-testid="wo-description" />
         </Form.Item>

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
 import { orderInfoPath, WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from './api.ts';
 import { FileLinks } from './ProofFiles.tsx';
@@ -55,8 +55,7 @@ export default function WorkOrdersPage() {
             keyword: v.keyword?.trim() || undefined,
             status: v.status,
             category: v.workOrderCategory,
-            from: v.period?.[0]?.format('YYYY-MM-DD'),
-            to: v.period?.[1]?.format('YYYY-MM-DD'),
+            ...periodDays(v.period),
           });
           list.resetPage();
         }}

@@ -18,7 +18,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ApiError, download, post, upload } from '../../lib/http.ts';
 
@@ -177,8 +177,7 @@ export default function InvoicesPage() {
             status: v.status,
             line: v.line,
             keyword: v.keyword || undefined,
-            from: v.period?.[0]?.startOf('day').toISOString(),
-            to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
+            ...periodInstants(v.period),
           });
           list.resetPage();
         }}

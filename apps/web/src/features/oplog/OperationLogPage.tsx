@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import {
   OPERATION_LOG_LIST_URL,
@@ -39,8 +39,7 @@ export default function OperationLogPage() {
             keyword: v.keyword || undefined,
             action: v.action || undefined,
             result: v.result,
-            from: v.period?.[0]?.startOf('day').toISOString(),
-            to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
+            ...periodInstants(v.period),
           });
           list.resetPage();
         }}

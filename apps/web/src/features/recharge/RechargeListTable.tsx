@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 
 export type Line = 'truck' | 'express';
@@ -161,8 +161,7 @@ export function RechargeListTable({
             line,
             status: v.status,
             keyword: v.keyword || undefined,
-            from: v.period?.[0]?.startOf('day').toISOString(),
-            to: v.period?.[1]?.add(1, 'day').startOf('day').toISOString(),
+            ...periodInstants(v.period),
           });
           list.resetPage();
         }}

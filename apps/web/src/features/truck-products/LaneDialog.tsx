@@ -1,11 +1,11 @@
 import { laneSaveBody, percentField } from '@freight/contracts/truck';
 import { moneyField } from '@freight/contracts/validation';
 import { useMutation } from '@tanstack/react-query';
-import { App, Col, Divider, Form, type FormRule, Input, InputNumber, Modal, Row } from 'antd';
+import { App, Col, Divider, Form, Input, InputNumber, Modal, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
 import { ApiError } from '../../lib/http.ts';
 import { type FtlTerms, type Lane, type LaneInput, laneApi, type TruckProduct } from './api.ts';
 import { type Grid, gridOf, gridProblem, gridTerms, RateGrid } from './RateGrid.tsx';
@@ -77,10 +77,6 @@ export function LaneDialog({
   const reportError = useReportError();
   const [form] = Form.useForm<LaneForm>();
   const ltl = product.mode === 'LTL';
-  const required = (key: string): FormRule => ({
-    required: true,
-    message: t('validation.required', { field: t(key) }),
-  });
   const money = (field: string) => fieldRule(moneyField, field);
   const percent = (field: string) => fieldRule(percentField, field);
 
@@ -138,7 +134,7 @@ export function LaneDialog({
       label={t(`tariff.${name}`)}
       extra={t('freightRules.endTip')}
       normalize={(v: string | undefined) => v?.toUpperCase()}
-      rules={[required(`tariff.${name}`), fieldRule(laneSaveBody.shape[name], name)]}
+      rules={[requiredRule(t(`tariff.${name}`)), fieldRule(laneSaveBody.shape[name], name)]}
     >
       <Input maxLength={11} placeholder="900-935 / CA / *" data-testid={`lane-${name}`} />
     </Form.Item>
@@ -189,7 +185,7 @@ export function LaneDialog({
                 <Form.Item
                   name={['ltl', 'minimumCharge']}
                   label={t('tariff.minimumCharge')}
-                  rules={[required('tariff.minimumCharge'), money('minimumCharge')]}
+                  rules={[requiredRule(t('tariff.minimumCharge')), money('minimumCharge')]}
                 >
                   <AmountInput suffix="USD" />
                 </Form.Item>

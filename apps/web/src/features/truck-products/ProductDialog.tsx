@@ -1,8 +1,9 @@
 import { productSaveBody } from '@freight/contracts/truck';
 import { useMutation } from '@tanstack/react-query';
-import { App, Col, Form, type FormRule, Input, InputNumber, Modal, Radio, Row, Switch } from 'antd';
+import { App, Col, Form, Input, InputNumber, Modal, Radio, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { requiredRule } from '../../lib/form-rules.ts';
 import { type ProductInput, productApi, productInput, type TruckProduct } from './api.ts';
 import { OrganisationPicker } from './OrganisationPicker.tsx';
 
@@ -31,10 +32,6 @@ export function ProductDialog({
   const { message } = App.useApp();
   const reportError = useReportError();
   const [form] = Form.useForm<ProductInput>();
-  const required = (key: string): FormRule => ({
-    required: true,
-    message: t('validation.required', { field: t(key) }),
-  });
 
   const save = useMutation({
     mutationFn: productApi.save,
@@ -77,7 +74,7 @@ export function ProductDialog({
               label={t('truckProducts.code')}
               extra={t('truckProducts.codeTip')}
               rules={[
-                required('truckProducts.code'),
+                requiredRule(t('truckProducts.code')),
                 {
                   validator: async (_, value: string | undefined) => {
                     if (value && !shape.code.safeParse(value).success)
@@ -90,7 +87,11 @@ export function ProductDialog({
             </Form.Item>
           </Col>
           <Col xs={24} sm={12}>
-            <Form.Item name="mode" label={t('truckProducts.mode')} rules={[required('truckProducts.mode')]}>
+            <Form.Item
+              name="mode"
+              label={t('truckProducts.mode')}
+              rules={[requiredRule(t('truckProducts.mode'))]}
+            >
               <Radio.Group
                 optionType="button"
                 buttonStyle="solid"
@@ -102,7 +103,11 @@ export function ProductDialog({
             </Form.Item>
           </Col>
           <Col xs={24} sm={12}>
-            <Form.Item name="name" label={t('truckProducts.name')} rules={[required('truckProducts.name')]}>
+            <Form.Item
+              name="name"
+              label={t('truckProducts.name')}
+              rules={[requiredRule(t('truckProducts.name'))]}
+            >
               <Input maxLength={100} data-testid="product-name" />
             </Form.Item>
           </Col>
@@ -110,7 +115,7 @@ export function ProductDialog({
             <Form.Item
               name="nameEn"
               label={t('truckProducts.nameEn')}
-              rules={[required('truckProducts.nameEn')]}
+              rules={[requiredRule(t('truckProducts.nameEn'))]}
             >
               <Input maxLength={100} data-testid="product-name-en" />
             </Form.Item>
@@ -119,7 +124,7 @@ export function ProductDialog({
             <Form.Item
               name="carrier"
               label={t('truckProducts.carrier')}
-              rules={[required('truckProducts.carrier')]}
+              rules={[requiredRule(t('truckProducts.carrier'))]}
             >
               <Input maxLength={100} data-testid="product-carrier" />
             </Form.Item>
@@ -133,7 +138,7 @@ export function ProductDialog({
             <Form.Item
               name="transitDaysMin"
               label={t('truckProducts.transitDaysMin')}
-              rules={[required('truckProducts.transitDaysMin')]}
+              rules={[requiredRule(t('truckProducts.transitDaysMin'))]}
             >
               <InputNumber min={0} max={60} precision={0} style={{ width: '100%' }} />
             </Form.Item>
@@ -144,7 +149,7 @@ export function ProductDialog({
               label={t('truckProducts.transitDaysMax')}
               dependencies={['transitDaysMin']}
               rules={[
-                required('truckProducts.transitDaysMax'),
+                requiredRule(t('truckProducts.transitDaysMax')),
                 ({ getFieldValue }) => ({
                   validator: async (_, value: number | null) => {
                     const min = getFieldValue('transitDaysMin') as number | null;

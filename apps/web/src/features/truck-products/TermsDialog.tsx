@@ -2,11 +2,11 @@ import { percentField } from '@freight/contracts/truck';
 import { ACCESSORIALS, type Accessorial } from '@freight/contracts/truck-rating';
 import { moneyField } from '@freight/contracts/validation';
 import { useMutation } from '@tanstack/react-query';
-import { App, Checkbox, Col, Divider, Form, type FormRule, Input, Modal, Row, Typography } from 'antd';
+import { App, Checkbox, Col, Divider, Form, Input, Modal, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
 import { productApi, type TruckProduct } from './api.ts';
 
 interface TermsForm {
@@ -47,10 +47,6 @@ export function TermsDialog({
   const reportError = useReportError();
   const [form] = Form.useForm<TermsForm>();
   const fees = Form.useWatch('fees', form);
-  const required = (key: string): FormRule => ({
-    required: true,
-    message: t('validation.required', { field: t(key) }),
-  });
 
   const save = useMutation({
     mutationFn: productApi.saveTerms,
@@ -110,7 +106,9 @@ export function TermsDialog({
                 name={['fees', code, 'fee']}
                 style={{ marginBottom: 8 }}
                 rules={
-                  fees?.[code]?.offered ? [required('truckProducts.fee'), fieldRule(moneyField, 'fee')] : []
+                  fees?.[code]?.offered
+                    ? [requiredRule(t('truckProducts.fee')), fieldRule(moneyField, 'fee')]
+                    : []
                 }
               >
                 {fees?.[code]?.offered ? (
@@ -129,7 +127,7 @@ export function TermsDialog({
               name="insuranceRatePercent"
               label={t('truckProducts.insuranceRate')}
               rules={[
-                required('truckProducts.insuranceRate'),
+                requiredRule(t('truckProducts.insuranceRate')),
                 fieldRule(percentField, 'insuranceRatePercent'),
               ]}
             >
@@ -140,7 +138,10 @@ export function TermsDialog({
             <Form.Item
               name="minimumPremium"
               label={t('truckProducts.minimumPremium')}
-              rules={[required('truckProducts.minimumPremium'), fieldRule(moneyField, 'minimumPremium')]}
+              rules={[
+                requiredRule(t('truckProducts.minimumPremium')),
+                fieldRule(moneyField, 'minimumPremium'),
+              ]}
             >
               <AmountInput suffix="USD" />
             </Form.Item>
@@ -149,7 +150,7 @@ export function TermsDialog({
             <Form.Item
               name="deductible"
               label={t('truckProducts.deductible')}
-              rules={[required('truckProducts.deductible'), fieldRule(moneyField, 'deductible')]}
+              rules={[requiredRule(t('truckProducts.deductible')), fieldRule(moneyField, 'deductible')]}
             >
               <AmountInput suffix="USD" />
             </Form.Item>

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Auth, useAuth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
 import { type OrderView, truckApi } from './api.ts';
@@ -117,8 +117,7 @@ export default function OrderListPage() {
             keyword: v.keyword || undefined,
             mode: v.mode,
             orderType: v.orderType,
-            from: v.period?.[0]?.format('YYYY-MM-DD'),
-            to: v.period?.[1]?.format('YYYY-MM-DD'),
+            ...periodDays(v.period),
           });
           list.resetPage();
         }}

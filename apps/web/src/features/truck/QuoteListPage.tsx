@@ -3,7 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
 import { dollars, type QuoteView } from './api.ts';
 
 interface Filters {
@@ -31,8 +31,7 @@ export default function QuoteListPage() {
             keyword: v.keyword || undefined,
             status: v.status,
             mode: v.mode,
-            from: v.period?.[0]?.format('YYYY-MM-DD'),
-            to: v.period?.[1]?.format('YYYY-MM-DD'),
+            ...periodDays(v.period),
           });
           list.resetPage();
         }}

@@ -24,7 +24,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { AmountInput } from '../../components/AmountInput.tsx';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
 import { post } from '../../lib/http.ts';
 import { AddressPicker } from '../addresses/AddressPicker.tsx';
 import { addressApi } from '../addresses/api.ts';
@@ -132,10 +132,6 @@ function AddressCard({
   onPicked: () => void;
 }) {
   const { t } = useTranslation();
-  const required = (label: string) => ({
-    required: true,
-    message: t('validation.required', { field: label }),
-  });
   const type = Form.useWatch([name, 'addressType'], form);
   const fba = useQuery({
     queryKey: ['fba-warehouses'],
@@ -182,7 +178,7 @@ function AddressCard({
           <Form.Item
             name={[name, 'name']}
             label={t('quote.addressName')}
-            rules={[required(t('quote.addressName'))]}
+            rules={[requiredRule(t('quote.addressName'))]}
           >
             <Input maxLength={100} data-testid={`${name}-name`} />
           </Form.Item>
@@ -196,7 +192,7 @@ function AddressCard({
           <Form.Item
             name={[name, 'address1']}
             label={t('quote.address1')}
-            rules={[required(t('quote.address1'))]}
+            rules={[requiredRule(t('quote.address1'))]}
           >
             <Input maxLength={200} data-testid={`${name}-address1`} />
           </Form.Item>
@@ -210,7 +206,7 @@ function AddressCard({
           <Form.Item
             name={[name, 'zipcode']}
             label={t('quote.zipcode')}
-            rules={[required(t('quote.zipcode')), fieldRule(zipField, 'zipcode')]}
+            rules={[requiredRule(t('quote.zipcode')), fieldRule(zipField, 'zipcode')]}
           >
             <Input
               maxLength={5}
@@ -221,12 +217,12 @@ function AddressCard({
           </Form.Item>
         </Col>
         <Col xs={12} md={8}>
-          <Form.Item name={[name, 'city']} label={t('quote.city')} rules={[required(t('quote.city'))]}>
+          <Form.Item name={[name, 'city']} label={t('quote.city')} rules={[requiredRule(t('quote.city'))]}>
             <Input maxLength={100} data-testid={`${name}-city`} />
           </Form.Item>
         </Col>
         <Col xs={12} md={5}>
-          <Form.Item name={[name, 'state']} label={t('quote.state')} rules={[required(t('quote.state'))]}>
+          <Form.Item name={[name, 'state']} label={t('quote.state')} rules={[requiredRule(t('quote.state'))]}>
             <Input maxLength={2} data-testid={`${name}-state`} />
           </Form.Item>
         </Col>
@@ -239,7 +235,7 @@ function AddressCard({
           <Form.Item
             name={[name, 'contact']}
             label={t('quote.contact')}
-            rules={[required(t('quote.contact'))]}
+            rules={[requiredRule(t('quote.contact'))]}
           >
             <Input maxLength={100} data-testid={`${name}-contact`} />
           </Form.Item>
@@ -254,7 +250,7 @@ function AddressCard({
                 name={[name, 'phone']}
                 noStyle
                 rules={[
-                  required(t('quote.phone')),
+                  requiredRule(t('quote.phone')),
                   {
                     pattern: /^\d{7,15}$/,
                     message: t('validation.phoneDigits', { field: t('quote.phone') }),
@@ -344,10 +340,6 @@ function SuggestedClass({ form, index }: { form: FormInstance; index: number }) 
 
 function GoodsLines({ form }: { form: FormInstance }) {
   const { t } = useTranslation();
-  const required = (label: string) => ({
-    required: true,
-    message: t('validation.required', { field: label }),
-  });
   return (
     <Form.List name="lines">
       {(fields, { add, remove }) => (
@@ -369,7 +361,7 @@ function GoodsLines({ form }: { form: FormInstance }) {
                   <Form.Item
                     name={[field.name, 'name']}
                     label={t('quote.goodsName')}
-                    rules={[required(t('quote.goodsName'))]}
+                    rules={[requiredRule(t('quote.goodsName'))]}
                   >
                     <Input maxLength={100} data-testid={`line-${index}-name`} />
                   </Form.Item>
@@ -383,7 +375,7 @@ function GoodsLines({ form }: { form: FormInstance }) {
                   <Form.Item
                     name={[field.name, 'quantity']}
                     label={t('quote.quantity')}
-                    rules={[required(t('quote.quantity'))]}
+                    rules={[requiredRule(t('quote.quantity'))]}
                   >
                     <InputNumber min={1} max={100000} precision={0} style={{ width: '100%' }} />
                   </Form.Item>
@@ -402,7 +394,7 @@ function GoodsLines({ form }: { form: FormInstance }) {
                   <Form.Item
                     name={[field.name, 'palletCount']}
                     label={t('quote.palletCount')}
-                    rules={[required(t('quote.palletCount'))]}
+                    rules={[requiredRule(t('quote.palletCount'))]}
                   >
                     <InputNumber
                       min={1}
@@ -423,7 +415,7 @@ function GoodsLines({ form }: { form: FormInstance }) {
                     <Form.Item
                       name={[field.name, d]}
                       label={t(`quote.${d}`)}
-                      rules={[required(t(`quote.${d}`))]}
+                      rules={[requiredRule(t(`quote.${d}`))]}
                     >
                       <InputNumber
                         min={1}
@@ -438,7 +430,7 @@ function GoodsLines({ form }: { form: FormInstance }) {
                   <Form.Item
                     name={[field.name, 'totalWeight']}
                     label={t('quote.totalWeight')}
-                    rules={[required(t('quote.totalWeight'))]}
+                    rules={[requiredRule(t('quote.totalWeight'))]}
                   >
                     <InputNumber
                       min={1}
@@ -493,10 +485,6 @@ function GoodsLines({ form }: { form: FormInstance }) {
 function DangerousGoods({ form, name }: { form: FormInstance; name: number }) {
   const { t } = useTranslation();
   const value = Form.useWatch(['lines', name, 'dangerous'], form);
-  const required = (label: string) => ({
-    required: true,
-    message: t('validation.required', { field: label }),
-  });
   return (
     <>
       <Checkbox
@@ -526,7 +514,7 @@ function DangerousGoods({ form, name }: { form: FormInstance; name: number }) {
               name={[name, 'dangerous', 'unNumber']}
               label={t('quote.unNumber')}
               rules={[
-                required(t('quote.unNumber')),
+                requiredRule(t('quote.unNumber')),
                 { pattern: /^UN\d{4}$/i, message: t('validation.unNumber', { field: t('quote.unNumber') }) },
               ]}
             >
@@ -537,7 +525,7 @@ function DangerousGoods({ form, name }: { form: FormInstance; name: number }) {
             <Form.Item
               name={[name, 'dangerous', 'hazardClass']}
               label={t('quote.hazardClass')}
-              rules={[required(t('quote.hazardClass'))]}
+              rules={[requiredRule(t('quote.hazardClass'))]}
             >
               <Input maxLength={10} />
             </Form.Item>
@@ -546,7 +534,7 @@ function DangerousGoods({ form, name }: { form: FormInstance; name: number }) {
             <Form.Item
               name={[name, 'dangerous', 'quantity']}
               label={t('quote.hazardQuantity')}
-              rules={[required(t('quote.hazardQuantity'))]}
+              rules={[requiredRule(t('quote.hazardQuantity'))]}
             >
               <InputNumber min={1} max={100000} style={{ width: '100%' }} />
             </Form.Item>
@@ -560,7 +548,7 @@ function DangerousGoods({ form, name }: { form: FormInstance; name: number }) {
             <Form.Item
               name={[name, 'dangerous', 'emergencyContact']}
               label={t('quote.emergencyContact')}
-              rules={[required(t('quote.emergencyContact'))]}
+              rules={[requiredRule(t('quote.emergencyContact'))]}
             >
               <Input maxLength={100} />
             </Form.Item>
@@ -570,7 +558,7 @@ function DangerousGoods({ form, name }: { form: FormInstance; name: number }) {
               name={[name, 'dangerous', 'emergencyPhone']}
               label={t('quote.emergencyPhone')}
               rules={[
-                required(t('quote.emergencyPhone')),
+                requiredRule(t('quote.emergencyPhone')),
                 {
                   pattern: /^\d{7,15}$/,
                   message: t('validation.phoneDigits', { field: t('quote.emergencyPhone') }),
@@ -622,9 +610,7 @@ export function ShipmentForm({
                   name="organisationId"
                   label={t('quote.customer')}
                   tooltip={t('quote.customerTip')}
-                  rules={[
-                    { required: true, message: t('validation.required', { field: t('quote.customer') }) },
-                  ]}
+                  rules={[requiredRule(t('quote.customer'))]}
                 >
                   <Select
                     showSearch={{ optionFilterProp: 'label' }}
