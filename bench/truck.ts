@@ -14,10 +14,14 @@ import ExcelJS from 'exceljs';
 import type { Database } from '../apps/server/src/db/client.ts';
 import { truckLanes, truckOrders, truckProducts } from '../apps/server/src/db/schema.ts';
 import { createOrganisation, findOrganisation } from '../apps/server/src/modules/customers/service.ts';
-import { BATCH_COLUMNS, chooseResult, readBatchSheet } from '../apps/server/src/modules/orders/batch.ts';
-import { type BookInput, bookOrders, listOrders } from '../apps/server/src/modules/orders/service.ts';
 import { createTenant } from '../apps/server/src/modules/site/service.ts';
-import { loadRatingContext, rateAll } from '../apps/server/src/modules/truck/service.ts';
+import {
+  BATCH_COLUMNS,
+  chooseResult,
+  readBatchSheet,
+} from '../apps/server/src/modules/truck-orders/batch.ts';
+import { type BookInput, bookOrders, listOrders } from '../apps/server/src/modules/truck-orders/service.ts';
+import { loadRatingContext, rateAll } from '../apps/server/src/modules/truck-products/service.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const BATCH_ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000);

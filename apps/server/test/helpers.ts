@@ -12,7 +12,7 @@ import { sha256Hex } from '../src/lib/crypto.ts';
 import { createUser } from '../src/modules/auth/service.ts';
 import type { Mailer } from '../src/modules/mail/service.ts';
 import { listOutbox } from '../src/modules/mail/service.ts';
-import { assignRoles } from '../src/modules/rbac/service.ts';
+import { assignRoles } from '../src/modules/roles/service.ts';
 
 /**
  * Each test file gets its own database: PGlite in memory, or with TEST_DB=pg a fresh database on

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assignRoles } from '../src/modules/rbac/service.ts';
+import { assignRoles } from '../src/modules/roles/service.ts';
 import {
   addUser,
   call,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { defineStateMachine } from './state-machine.ts';
-import { TRUCK_MODES } from './truck.ts';
+import { TRUCK_MODES } from './truck-products.ts';
 import { dateField, shipmentAddress } from './truck-shipment.ts';
 import { englishField } from './validation.ts';
 

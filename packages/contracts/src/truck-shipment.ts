@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
-import { TRUCK_MODES } from './truck.ts';
+import { TRUCK_MODES } from './truck-products.ts';
 import { ACCESSORIALS, FREIGHT_CLASSES, type GoodsLine } from './truck-rating.ts';
 import { emailField, englishField, moneyField, zipField } from './validation.ts';
 

@@ -4,12 +4,12 @@ import { ensureAccount, moveMoney } from '../modules/accounts/service.ts';
 
 import { createUser, findUserByEmail } from '../modules/auth/service.ts';
 import { createInvitationCode, createOrganisation, savePriceLevel } from '../modules/customers/service.ts';
-import { BUILTIN_ROLES } from '../modules/rbac/builtin-roles.ts';
-import { roles } from '../modules/rbac/schema.ts';
-import { assignRoles, roleIdsByCode, setRoleGrants, syncMenu } from '../modules/rbac/service.ts';
 import { receivingAccounts } from '../modules/recharge/schema.ts';
+import { BUILTIN_ROLES } from '../modules/roles/builtin-roles.ts';
+import { roles } from '../modules/roles/schema.ts';
+import { assignRoles, roleIdsByCode, setRoleGrants, syncMenu } from '../modules/roles/service.ts';
 import { createTenant, DEFAULT_TENANT_CODE } from '../modules/site/service.ts';
-import { seedDemoTariffs } from '../modules/truck/service.ts';
+import { seedDemoTariffs } from '../modules/truck-products/service.ts';
 import type { Db, DbOrTx } from './client.ts';
 
 /** Built-in roles of a tenant, created once; later starts leave staff's changes to them alone. */

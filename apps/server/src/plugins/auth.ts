@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, sessionInvalid } from '../lib/errors.ts';
 import { findSession } from '../modules/auth/service.ts';
-import { grantsForUser } from '../modules/rbac/service.ts';
+import { grantsForUser } from '../modules/roles/service.ts';
 import { languageOf } from './envelope.ts';
 
 /**

@@ -18,7 +18,7 @@ import {
 } from '../../../test/helpers.ts';
 import { createUser, findUser } from '../auth/service.ts';
 import { createOrganisation } from '../customers/service.ts';
-import { assignRoles } from '../rbac/service.ts';
+import { assignRoles } from '../roles/service.ts';
 import {
   ensureAccount,
   freezeAccount,

@@ -15,7 +15,7 @@ import {
 } from '../../../test/helpers.ts';
 import { createUser } from '../auth/service.ts';
 import { createOrganisation } from '../customers/service.ts';
-import { assignRoles } from '../rbac/service.ts';
+import { assignRoles } from '../roles/service.ts';
 
 let ctx: TestContext;
 let t: TestTenant;

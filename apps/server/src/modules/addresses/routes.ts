@@ -13,7 +13,7 @@ import {
 } from '@freight/contracts/addresses';
 import { ResultCode } from '@freight/contracts/api';
 import { findFbaWarehouses } from '@freight/contracts/fba-warehouses';
-import { idBody } from '@freight/contracts/rbac';
+import { idBody } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, badField, notFound } from '../../lib/errors.ts';

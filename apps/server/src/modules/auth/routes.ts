@@ -20,7 +20,7 @@ import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { ensureAccount } from '../accounts/service.ts';
 import { createOrganisation, organisationForInvitation } from '../customers/service.ts';
-import { assignRoles, roleIdsByCode } from '../rbac/service.ts';
+import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { decryptParam, loginKeyPair } from './keys.ts';
 import { users } from './schema.ts';
 import {

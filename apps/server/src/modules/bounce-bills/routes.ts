@@ -12,7 +12,7 @@ import { badField, forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { organisationNames } from '../customers/service.ts';
-import { visibleOrderByNo } from '../orders/service.ts';
+import { visibleOrderByNo } from '../truck-orders/service.ts';
 import { isOwnUpload } from '../uploads/service.ts';
 import {
   type BillRow,

@@ -20,7 +20,7 @@ import { findUser } from '../auth/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import type { OrderRow } from '../orders/service.ts';
+import type { OrderRow } from '../truck-orders/service.ts';
 import { bounceBills } from './schema.ts';
 
 export type BillRow = typeof bounceBills.$inferSelect;

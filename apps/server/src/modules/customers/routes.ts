@@ -12,7 +12,7 @@ import {
   priceLevelSaveBody,
 } from '@freight/contracts/customers';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
-import { idBody } from '@freight/contracts/rbac';
+import { idBody } from '@freight/contracts/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,7 +30,7 @@ import {
   updateUserProfile,
   usersOfOrganisation,
 } from '../auth/service.ts';
-import { assignRoles, roleIdsByCode } from '../rbac/service.ts';
+import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import {
   canSeeOrganisation,
   createInvitationCode,

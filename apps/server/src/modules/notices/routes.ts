@@ -1,4 +1,4 @@
-import { idBody } from '@freight/contracts/rbac';
+import { idBody } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';

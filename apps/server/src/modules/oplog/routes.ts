@@ -1,4 +1,4 @@
-import { operationLogQuery } from '@freight/contracts/rbac';
+import { operationLogQuery } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { allOperationLogs, listOperationLogs } from './service.ts';

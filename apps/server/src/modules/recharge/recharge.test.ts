@@ -17,7 +17,7 @@ import { ledgerEntries } from '../accounts/schema.ts';
 import { ensureAccount, ledgerMismatches } from '../accounts/service.ts';
 import { createUser, findUser, setLocale } from '../auth/service.ts';
 import { createOrganisation } from '../customers/service.ts';
-import { assignRoles } from '../rbac/service.ts';
+import { assignRoles } from '../roles/service.ts';
 
 let ctx: TestContext;
 let t: TestTenant;

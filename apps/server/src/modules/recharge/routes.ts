@@ -2,7 +2,6 @@ import { BUSINESS_LINES, type BusinessLine } from '@freight/contracts/accounts';
 import { type Language, ResultCode } from '@freight/contracts/api';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
-import { idBody } from '@freight/contracts/rbac';
 import {
   type RechargeAction,
   type RechargeListQuery,
@@ -12,6 +11,7 @@ import {
   rechargeReviewBody,
   rechargeSubmitBody,
 } from '@freight/contracts/recharge';
+import { idBody } from '@freight/contracts/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';

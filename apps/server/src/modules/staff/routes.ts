@@ -1,4 +1,4 @@
-import { staffListQuery, staffSaveBody, staffStatusBody } from '@freight/contracts/rbac';
+import { staffListQuery, staffSaveBody, staffStatusBody } from '@freight/contracts/roles';
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -8,8 +8,8 @@ import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { users } from '../auth/schema.ts';
 import { createUser, findUser, findUserByEmail, setUserEnabled } from '../auth/service.ts';
-import { userRoles } from '../rbac/schema.ts';
-import { assignRoles, existingRoleIds, forgetCachedGrants, rolesOfUsers } from '../rbac/service.ts';
+import { userRoles } from '../roles/schema.ts';
+import { assignRoles, existingRoleIds, forgetCachedGrants, rolesOfUsers } from '../roles/service.ts';
 
 type StaffFilter = Omit<z.infer<typeof staffListQuery>, 'page' | 'limit'>;
 

@@ -17,7 +17,7 @@ import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { usersByIds } from '../auth/service.ts';
 import { billNumbers } from '../bounce-bills/service.ts';
 import { organisationNames } from '../customers/service.ts';
-import { findOrder, visibleOrderByNo } from '../orders/service.ts';
+import { findOrder, visibleOrderByNo } from '../truck-orders/service.ts';
 import { isOwnUpload } from '../uploads/service.ts';
 import {
   actorOf,

@@ -29,7 +29,7 @@ import { findBill, moveBill } from '../bounce-bills/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import type { OrderRow } from '../orders/service.ts';
+import type { OrderRow } from '../truck-orders/service.ts';
 import { workOrderEvents, workOrderMessages, workOrders } from './schema.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;

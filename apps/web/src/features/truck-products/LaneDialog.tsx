@@ -1,4 +1,4 @@
-import { laneSaveBody, percentField } from '@freight/contracts/truck';
+import { laneSaveBody, percentField } from '@freight/contracts/truck-products';
 import { moneyField } from '@freight/contracts/validation';
 import { useMutation } from '@tanstack/react-query';
 import { App, Col, Divider, Form, Input, InputNumber, Modal, Row } from 'antd';

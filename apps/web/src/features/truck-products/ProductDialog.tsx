@@ -1,4 +1,4 @@
-import { productSaveBody } from '@freight/contracts/truck';
+import { productSaveBody } from '@freight/contracts/truck-products';
 import { useMutation } from '@tanstack/react-query';
 import { App, Col, Form, Input, InputNumber, Modal, Radio, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';

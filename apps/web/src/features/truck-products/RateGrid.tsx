@@ -1,5 +1,5 @@
 import { CloseOutlined, PlusOutlined } from '@ant-design/icons';
-import { ltlTermsBody } from '@freight/contracts/truck';
+import { ltlTermsBody } from '@freight/contracts/truck-products';
 import { FREIGHT_CLASSES, type FreightClass } from '@freight/contracts/truck-rating';
 import { Button, InputNumber, Select, Space, Table, Tag } from 'antd';
 import type { TFunction } from 'i18next';

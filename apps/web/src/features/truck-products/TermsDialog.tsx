@@ -1,4 +1,4 @@
-import { percentField } from '@freight/contracts/truck';
+import { percentField } from '@freight/contracts/truck-products';
 import { ACCESSORIALS, type Accessorial } from '@freight/contracts/truck-rating';
 import { moneyField } from '@freight/contracts/validation';
 import { useMutation } from '@tanstack/react-query';

@@ -21,7 +21,7 @@ import {
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import { findProduct, loadRatingContext, rateProduct, roadMiles } from '../truck/service.ts';
+import { findProduct, loadRatingContext, rateProduct, roadMiles } from '../truck-products/service.ts';
 import { quotationTaskEvents, quotationTasks, truckQuotes } from './schema.ts';
 
 export type QuoteRow = typeof truckQuotes.$inferSelect;

@@ -10,7 +10,7 @@ import {
   productListQuery,
   productSaveBody,
   productTermsBody,
-} from '@freight/contracts/truck';
+} from '@freight/contracts/truck-products';
 import { classForDensity, cubicFeet, densityOf, insurancePremium } from '@freight/contracts/truck-rating';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

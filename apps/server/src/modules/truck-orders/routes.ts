@@ -17,7 +17,7 @@ import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount } from '../accounts/service.ts';
 import { countUnpaidBills } from '../bounce-bills/service.ts';
-import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../quotes/service.ts';
+import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../truck-quotes/service.ts';
 import { isOwnUpload } from '../uploads/service.ts';
 import { countOpenWorkOrders } from '../work-orders/service.ts';
 import {

@@ -2,7 +2,7 @@ import type { Language } from '@freight/contracts/api';
 import { formatPercentBp, parsePercentBp } from '@freight/contracts/customers';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, isMoneyString, parseMoney } from '@freight/contracts/money';
-import { type LaneSaveBody, laneSaveBody } from '@freight/contracts/truck';
+import { type LaneSaveBody, laneSaveBody } from '@freight/contracts/truck-products';
 import { FREIGHT_CLASSES, type FreightClass, type LtlTariff } from '@freight/contracts/truck-rating';
 import type ExcelJS from 'exceljs';
 import { buildWorkbook, importCell } from '../../lib/xlsx.ts';

@@ -8,7 +8,6 @@ import { readWorkbook, sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { visibleAddress } from '../addresses/service.ts';
 import { findOrganisation, organisationScope } from '../customers/service.ts';
-import { quoteOrganisation } from '../quotes/service.ts';
 import {
   enabledProducts,
   loadRatingContext,
@@ -16,7 +15,8 @@ import {
   type RatingContext,
   rateAll,
   roadMiles,
-} from '../truck/service.ts';
+} from '../truck-products/service.ts';
+import { quoteOrganisation } from '../truck-quotes/service.ts';
 import { batchTemplate, chooseResult, readBatchSheet } from './batch.ts';
 import { type BookInput, bookOrders } from './service.ts';
 

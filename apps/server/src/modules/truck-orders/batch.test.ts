@@ -13,7 +13,7 @@ import {
 import { truckOrders } from '../../db/schema.ts';
 import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
-import { seedDemoTariffs } from '../truck/service.ts';
+import { seedDemoTariffs } from '../truck-products/service.ts';
 import { BATCH_COLUMNS } from './batch.ts';
 
 let ctx: TestContext;

@@ -1,4 +1,4 @@
-import { idBody, roleListQuery, roleSaveBody } from '@freight/contracts/rbac';
+import { idBody, roleListQuery, roleSaveBody } from '@freight/contracts/roles';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
