@@ -22,6 +22,8 @@ export const truckProducts = pgTable(
     name: text('name').notNull(),
     nameEn: text('name_en').notNull(),
     carrier: text('carrier').notNull(),
+    /** The carrier provider that rates and books this product; `builtin` prices from the lanes below. */
+    provider: text('provider').notNull().default('builtin'),
     serviceLevel: text('service_level').notNull().default('standard'),
     mode: text('mode').$type<'LTL' | 'FTL'>().notNull(),
     transitDaysMin: integer('transit_days_min').notNull(),

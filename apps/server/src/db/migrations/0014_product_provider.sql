@@ -1,0 +1,1 @@
+ALTER TABLE "truck_products" ADD COLUMN "provider" text DEFAULT 'builtin' NOT NULL;
