@@ -1,7 +1,9 @@
-// Builds the web app when its build is missing or older than its sources, so `npm start` serves it.
+// Builds the web app when its build is missing or older than its sources, so `npm start` serves it, and
+// writes the compressed copies the server sends to browsers that accept them.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { compressWebBuild, needsCompression } from './compress-web.mjs';
 
 const web = new URL('../apps/web/', import.meta.url).pathname;
 const contracts = new URL('../packages/contracts/src/', import.meta.url).pathname;
@@ -24,4 +26,8 @@ const stale = !existsSync(stamp) || Math.max(...sources.map(newest)) > statSync(
 if (stale) {
   console.log('Building the web app…');
   execSync('npm run build -w @freight/web', { stdio: 'inherit' });
+}
+const dist = join(web, 'dist');
+if (stale || needsCompression(dist)) {
+  console.log(`Compressing the web app… ${compressWebBuild(dist)} copies written`);
 }

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ResultCode } from '@freight/contracts/api';
@@ -23,6 +21,7 @@ import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { envelopePlugin } from './plugins/envelope.ts';
 import { tenantPlugin } from './plugins/tenant.ts';
+import { registerWebApp, sendWebPage } from './web-app.ts';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -40,6 +39,8 @@ export interface AppOptions {
   mailer?: Mailer;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
+  /** Where the built web app is (default apps/web/dist). */
+  webRoot?: string;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -106,16 +107,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   for (const module of modules) await app.register(module, { prefix: '/api' });
 
-  const serveWeb = options.serveWeb ?? true;
-  if (serveWeb && existsSync(join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-  }
+  const servingWeb = (options.serveWeb ?? true) && (await registerWebApp(app, options.webRoot ?? webDist));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const wantsApi = path.startsWith('/api/') || path === '/api' || request.method !== 'GET';
-    if (!wantsApi && serveWeb && existsSync(join(webDist, 'index.html'))) {
+    if (!wantsApi && servingWeb) {
       // The browser router owns every other path (SPEC section 2: unknown paths go to /404 there).
-      return reply.type('text/html; charset=utf-8').sendFile('index.html', webDist, { maxAge: 0 });
+      return sendWebPage(reply);
     }
     return reply.status(404).send({
       code: ResultCode.NotFound,

@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { testConfig } from '../src/config.ts';
+import type { Database } from '../src/db/client.ts';
+import { createTenant, DEFAULT_TENANT_CODE } from '../src/modules/site/service.ts';
+import { openTestDatabase } from './helpers.ts';
+
+const compressScript = new URL('../../../scripts/compress-web.mjs', import.meta.url).pathname;
+const root = mkdtempSync(join(tmpdir(), 'fp-web-'));
+const page = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div>${'<!-- portal -->'.repeat(40)}</body></html>`;
+const script = `export const greeting = ${JSON.stringify('freight '.repeat(2000))};\n`;
+
+let app: FastifyInstance;
+let database: Database;
+
+beforeAll(async () => {
+  mkdirSync(join(root, 'assets'));
+  writeFileSync(join(root, 'index.html'), page);
+  writeFileSync(join(root, 'assets', 'index-Ab12Cd34.js'), script);
+  writeFileSync(
+    join(root, 'favicon.svg'),
+    `<svg xmlns="http://www.w3.org/2000/svg">${' '.repeat(600)}</svg>`,
+  );
+  // The build step the start script runs: brotli and gzip copies beside each file.
+  execFileSync(process.execPath, [compressScript, root]);
+  database = await openTestDatabase();
+  await createTenant(database.db, { code: DEFAULT_TENANT_CODE, name: 'Freight portal' });
+  app = await buildApp({
+    config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),
+    database,
+    mailer: null,
+    webRoot: root,
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('the built web app', () => {
+  it('is compressed at build time, brotli and gzip, beside each file', () => {
+    for (const name of ['index.html', 'assets/index-Ab12Cd34.js', 'favicon.svg']) {
+      expect(existsSync(join(root, `${name}.br`))).toBe(true);
+      expect(existsSync(join(root, `${name}.gz`))).toBe(true);
+    }
+  });
+
+  it('answers a browser route with the brotli page that is revalidated on every visit', async () => {
+    const res = await app.inject({ url: '/login', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(page);
+  });
+
+  it('serves a hashed asset compressed and cached for a year as immutable', async () => {
+    const res = await app.inject({
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toContain('javascript');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const body = brotliDecompressSync(res.rawPayload).toString();
+    expect(body).toBe(script);
+    expect(res.rawPayload.length).toBeLessThan(script.length / 10);
+  });
+
+  it('sends gzip to a browser without brotli and the plain file to one that accepts neither', async () => {
+    const gzip = await app.inject({
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
+
+    const plain = await app.inject({
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('keeps unhashed files outside the assets folder revalidated', async () => {
+    const res = await app.inject({ url: '/favicon.svg', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('still answers unknown API paths in the envelope, not with the page', async () => {
+    const res = await app.inject({ url: '/api/nothing-here', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 404, data: null });
+  });
+});
