@@ -455,6 +455,53 @@ export async function setUserEnabled(db: DbOrTx, tenantId: number, userId: numbe
   return true;
 }
 
+/** What the staff list filters on: e-mail or name containing the keyword, enabled or not, among these users. */
+export interface StaffFilter {
+  keyword?: string;
+  enabled?: boolean;
+  /** Only these users (e.g. those holding a role); an empty list matches nobody. */
+  userIds?: number[];
+}
+
+function staffWhere(tenantId: number, f: StaffFilter) {
+  const pattern = f.keyword ? containing(f.keyword) : undefined;
+  return and(
+    eq(users.tenantId, tenantId),
+    eq(users.identity, 'employee'),
+    pattern ? or(ilike(users.email, pattern), ilike(users.name, pattern)) : undefined,
+    f.enabled === undefined ? undefined : eq(users.enabled, f.enabled),
+    f.userIds ? inArray(users.id, f.userIds) : undefined,
+  );
+}
+
+/** The tenant's staff accounts, oldest first; one page of them, or up to 50,000 for an export. */
+export async function listStaffUsers(
+  db: DbOrTx,
+  tenantId: number,
+  filter: StaffFilter,
+  page?: { page: number; limit: number },
+) {
+  const query = db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      phone: users.phone,
+      enabled: users.enabled,
+      lastLoginAt: users.lastLoginAt,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(staffWhere(tenantId, filter))
+    .orderBy(users.id);
+  return page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000);
+}
+
+export async function countStaffUsers(db: DbOrTx, tenantId: number, filter: StaffFilter): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(staffWhere(tenantId, filter));
+  return row?.n ?? 0;
+}
+
 /** How many users each of these organisations has. */
 export async function countUsersByOrganisation(db: DbOrTx, tenantId: number, organisationIds: number[]) {
   if (organisationIds.length === 0) return new Map<number, number>();

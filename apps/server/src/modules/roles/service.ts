@@ -323,6 +323,15 @@ export async function usersHoldingRole(db: DbOrTx, tenantId: number, roleId: num
   return row?.n ?? 0;
 }
 
+/** The users who hold a role, within this tenant. */
+export async function userIdsHoldingRole(db: DbOrTx, tenantId: number, roleId: number): Promise<number[]> {
+  const rows = await db
+    .select({ userId: userRoles.userId })
+    .from(userRoles)
+    .where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.roleId, roleId)));
+  return rows.map((r) => r.userId);
+}
+
 export async function rolesOfUsers(db: DbOrTx, tenantId: number, userIds: number[]) {
   if (userIds.length === 0) return new Map<number, { id: number; name: string; nameEn: string }[]>();
   const rows = await db

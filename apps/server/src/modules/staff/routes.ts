@@ -1,57 +1,44 @@
 import { staffListQuery, staffSaveBody, staffStatusBody } from '@freight/contracts/roles';
-import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { users } from '../auth/schema.ts';
-import { createUser, findUser, findUserByEmail, setUserEnabled } from '../auth/service.ts';
-import { userRoles } from '../roles/schema.ts';
-import { assignRoles, existingRoleIds, forgetCachedGrants, rolesOfUsers } from '../roles/service.ts';
+import {
+  countStaffUsers,
+  createUser,
+  findUser,
+  findUserByEmail,
+  listStaffUsers,
+  type StaffFilter,
+  setUserEnabled,
+  updateUserProfile,
+} from '../auth/service.ts';
+import {
+  assignRoles,
+  existingRoleIds,
+  forgetCachedGrants,
+  rolesOfUsers,
+  userIdsHoldingRole,
+} from '../roles/service.ts';
 
-type StaffFilter = Omit<z.infer<typeof staffListQuery>, 'page' | 'limit'>;
+type StaffQuery = Omit<z.infer<typeof staffListQuery>, 'page' | 'limit'>;
 
-function staffWhere(db: Db, tenantId: number, f: StaffFilter): SQL | undefined {
-  return and(
-    eq(users.tenantId, tenantId),
-    eq(users.identity, 'employee'),
-    f.keyword ? or(ilike(users.email, `%${f.keyword}%`), ilike(users.name, `%${f.keyword}%`)) : undefined,
-    f.enabled === undefined ? undefined : eq(users.enabled, f.enabled),
-    f.roleId
-      ? inArray(
-          users.id,
-          // Staff holding the role, within this tenant.
-          db
-            .select({ id: userRoles.userId })
-            .from(userRoles)
-            .where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.roleId, f.roleId))),
-        )
-      : undefined,
-  );
+/** The list's filter in the accounts' terms: a role becomes the users holding it. */
+async function staffFilter(db: DbOrTx, tenantId: number, q: StaffQuery): Promise<StaffFilter> {
+  return {
+    keyword: q.keyword,
+    enabled: q.enabled,
+    userIds: q.roleId ? await userIdsHoldingRole(db, tenantId, q.roleId) : undefined,
+  };
 }
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const view = { permission: '/staff-management' } as const;
 
   const staffRows = async (tenantId: number, filter: StaffFilter, page?: { page: number; limit: number }) => {
-    const query = app.db
-      .select({
-        id: users.id,
-        email: users.email,
-        name: users.name,
-        phone: users.phone,
-        enabled: users.enabled,
-        lastLoginAt: users.lastLoginAt,
-        createdAt: users.createdAt,
-      })
-      .from(users)
-      .where(staffWhere(app.db, tenantId, filter))
-      .orderBy(asc(users.id));
-    const rows = page
-      ? await query.limit(page.limit).offset((page.page - 1) * page.limit)
-      : await query.limit(50_000);
+    const rows = await listStaffUsers(app.db, tenantId, filter, page);
     const rolesByUser = await rolesOfUsers(
       app.db,
       tenantId,
@@ -64,15 +51,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/staff/list',
     { config: view, schema: { tags: ['staff'], body: staffListQuery } },
     async (request) => {
-      const { page, limit, ...filter } = request.body;
-      const [list, [total]] = await Promise.all([
+      const { page, limit, ...query } = request.body;
+      const filter = await staffFilter(app.db, request.tenant.id, query);
+      const [list, total] = await Promise.all([
         staffRows(request.tenant.id, filter, { page, limit }),
-        app.db
-          .select({ n: count() })
-          .from(users)
-          .where(staffWhere(app.db, request.tenant.id, filter)),
+        countStaffUsers(app.db, request.tenant.id, filter),
       ]);
-      return { list, total: total?.n ?? 0, page, limit };
+      return { list, total, page, limit };
     },
   );
 
@@ -80,8 +65,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/staff/export',
     { config: { ...view, raw: true }, schema: { tags: ['staff'], body: staffListQuery } },
     async (request, reply) => {
-      const { page: _p, limit: _l, ...filter } = request.body;
-      const rows = await staffRows(request.tenant.id, filter);
+      const { page: _p, limit: _l, ...query } = request.body;
+      const rows = await staffRows(request.tenant.id, await staffFilter(app.db, request.tenant.id, query));
       const en = request.language === 'en-US';
       return sendXlsx(
         reply,
@@ -124,10 +109,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           if (existing.identity !== 'employee') throw conflict('staff.notStaff');
           const other = await findUserByEmail(tx, tenantId, body.email);
           if (other && other.id !== existing.id) throw badField('email', 'auth.emailTaken');
-          await tx
-            .update(users)
-            .set({ email: body.email, name: body.name, phone: body.phone })
-            .where(and(eq(users.tenantId, tenantId), eq(users.id, existing.id)));
+          await updateUserProfile(tx, tenantId, existing.id, {
+            email: body.email,
+            name: body.name,
+            phone: body.phone,
+          });
           await assignRoles(tx, tenantId, existing.id, roleIds);
           return existing.id;
         }
