@@ -340,6 +340,8 @@ export const enUS: Record<MessageKey, string> = {
   'oplog.requestId': 'Request ID',
   'status.minutes': '{{count}} min',
   'upload.notImage': 'Please choose an image file',
+  'upload.documents': 'Upload a file (PDF or image, up to {{max}})',
+  'upload.removeFile': 'Remove {{name}}',
   'home.others': 'More',
   'home.welcomeBack': 'Welcome back',
 };

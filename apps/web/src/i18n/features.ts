@@ -1,20 +1,24 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
-import { afterShippingMessages } from '../features/after-shipping/messages.ts';
+import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
-import { truckMessages } from '../features/truck/messages.ts';
+import { truckOrderMessages } from '../features/truck-orders/messages.ts';
 import { truckProductMessages } from '../features/truck-products/messages.ts';
+import { truckQuoteMessages } from '../features/truck-quotes/messages.ts';
+import { workOrderMessages } from '../features/work-orders/messages.ts';
 
 /** Strings that live with their feature folder, one import per feature, merged over the shared tables. */
 export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Record<string, string> }[] = [
   siteMessages,
-  truckMessages,
+  truckQuoteMessages,
+  truckOrderMessages,
   addressMessages,
   accountMessages,
   invoiceMessages,
   rechargeMessages,
   truckProductMessages,
-  afterShippingMessages,
+  bounceBillMessages,
+  workOrderMessages,
 ];

@@ -333,6 +333,8 @@ export const zhCN = {
   'oplog.requestId': '请求编号',
   'status.minutes': '{{count}} 分钟',
   'upload.notImage': '请选择图片文件',
+  'upload.documents': '上传文件(PDF 或图片,最多 {{max}} 个)',
+  'upload.removeFile': '移除 {{name}}',
   'home.others': '其他',
   'home.welcomeBack': '欢迎回来,祝您工作顺利',
 } as const;

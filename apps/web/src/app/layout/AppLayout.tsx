@@ -37,11 +37,11 @@ import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
-import { TruckBatchDialog } from '../../features/truck/TruckBatchDialog.tsx';
+import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
+import { TruckBatchDialog } from '../../features/truck-orders/TruckBatchDialog.tsx';
 import { FreightRulesEntry } from '../../features/truck-products/ProductsDrawer.tsx';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
-import { useNoticePopups } from '../notices.ts';
 import { PageContext } from '../page-context.tsx';
 import {
   allowedMenus,

@@ -9,10 +9,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DocumentInput } from '../../components/ProofFiles.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
-import { bounceBillApi, refreshAfterShippingLists } from './api.ts';
-import { DocumentInput } from './ProofFiles.tsx';
+import { refreshBillsAndWorkOrders } from '../work-orders/api.ts';
+import { bounceBillApi } from './api.ts';
 
 interface BillForm {
   orderNo: string;
@@ -57,7 +58,7 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
       // in the shared catalogue's words.
       const outcome = bill.status === 'unpaid' ? 'bounceBill.awaitingPayment' : 'bounceBill.charged';
       message.success(t(outcome, { billNo: bill.billNo, amount: bill.amount }));
-      refreshAfterShippingLists(queryClient);
+      refreshBillsAndWorkOrders(queryClient);
       onClose();
     } catch (error) {
       reportError(error, form);
@@ -86,8 +87,8 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
       >
         <Form.Item
           name="orderNo"
-          label={t('afterShipping.orderNo')}
-          rules={[requiredRule(t('afterShipping.orderNo'))]}
+          label={t('bounceBills.orderNo')}
+          rules={[requiredRule(t('bounceBills.orderNo'))]}
         >
           <Input maxLength={40} data-testid="bill-orderNo" />
         </Form.Item>

@@ -24,7 +24,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { addressApi } from '../addresses/api.ts';
-import { dollars, type QuoteResultView, truckApi } from './api.ts';
+import { truckOrderApi } from '../truck-orders/api.ts';
+import { dollars, type QuoteResultView, truckQuoteApi } from './api.ts';
 import {
   emptyAddress,
   fromShipment,
@@ -138,7 +139,7 @@ export default function QuotePage() {
   const quotesForOthers = userInfo?.identity !== 'customer';
   const customers = useQuery({
     queryKey: ['quote-customers'],
-    queryFn: truckApi.customerOptions,
+    queryFn: truckQuoteApi.customerOptions,
     enabled: quotesForOthers,
   });
 
@@ -158,7 +159,7 @@ export default function QuotePage() {
   // `/mail?quoteId=N` reopens a saved quote (from the quote list) to price it again.
   useEffect(() => {
     if (!reopen) return;
-    void truckApi.quoteInfo(Number(reopen)).then((q) => {
+    void truckQuoteApi.quoteInfo(Number(reopen)).then((q) => {
       const values = fromShipment(q.shipment, q.organisationId);
       form.setFieldsValue(values);
       const { organisationId, ...shipment } = toShipment(values);
@@ -180,18 +181,18 @@ export default function QuotePage() {
       const text = JSON.stringify(shipment);
       if (!current || savedOrganisation.current !== organisationId) {
         // A first quote, or one for another customer: a new quote number.
-        const saved = await truckApi.saveQuote({ ...shipment, organisationId });
+        const saved = await truckQuoteApi.saveQuote({ ...shipment, organisationId });
         current = { id: saved.id, quoteNo: saved.quoteNo };
       } else if (savedShipment.current !== text) {
-        await truckApi.saveLocation(current.id, shipment.pickup, shipment.delivery);
+        await truckQuoteApi.saveLocation(current.id, shipment.pickup, shipment.delivery);
         const { pickup: _p, delivery: _d, ...detail } = shipment;
-        await truckApi.saveDetail(current.id, detail);
+        await truckQuoteApi.saveDetail(current.id, detail);
       }
       savedShipment.current = text;
       savedOrganisation.current = organisationId;
       setQuote(current);
       const id = current.id;
-      await truckApi.rates(id, (line) => {
+      await truckQuoteApi.rates(id, (line) => {
         if (line.type === 'result') setResults((rs) => [...rs, line.result]);
         if (line.type === 'done') {
           setResults(line.results);
@@ -209,7 +210,7 @@ export default function QuotePage() {
   const requestManual = async () => {
     if (!quote) return;
     try {
-      const task = await truckApi.requestTask(quote.id, '');
+      const task = await truckQuoteApi.requestTask(quote.id, '');
       message.success(t('quote.manualRequested', { taskNo: task.taskNo }));
       navigate('/quotationList');
     } catch (error) {
@@ -221,7 +222,7 @@ export default function QuotePage() {
     if (!quote || !booking) return;
     setBusy(true);
     try {
-      const order = await truckApi.book({ quoteId: quote.id, productId: booking.productId, ...values });
+      const order = await truckOrderApi.book({ quoteId: quote.id, productId: booking.productId, ...values });
       setBooking(null);
       setQuote(null);
       setResults([]);

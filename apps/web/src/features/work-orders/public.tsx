@@ -6,16 +6,38 @@ import {
   type TransactionItem,
   WORK_ORDER_CATEGORIES,
   type WorkOrderCategory,
+  type WorkOrderStatus,
 } from '@freight/contracts/work-orders';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Form, Input, Modal, Select } from 'antd';
+import { Alert, App, Form, Input, Modal, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DocumentsInput } from '../../components/ProofFiles.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
-import { refreshAfterShippingLists, workOrderApi, workOrderPath } from './api.ts';
-import { DocumentsInput } from './ProofFiles.tsx';
+import { refreshBillsAndWorkOrders, workOrderApi, workOrderPath } from './api.ts';
+
+// What other areas may use of work orders: the dialog that opens one (from an order or a disputed
+// bill) and the status tag (the order page lists an order's work orders).
+
+const WORK_ORDER_COLOUR: Record<WorkOrderStatus, string> = {
+  pending: 'warning',
+  processing: 'processing',
+  resolved: 'success',
+  rejected: 'error',
+  withdrawn: 'default',
+};
+
+// The label is the shared catalogue's, so the notices the server sends name a status as the pages do.
+export function WorkOrderStatusTag({ status, testId }: { status: WorkOrderStatus; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={WORK_ORDER_COLOUR[status]} data-testid={testId}>
+      {t(`workOrder.status.${status}`)}
+    </Tag>
+  );
+}
 
 /** What the page opening the dialog already knows: the order, and for a dispute the bill and its amount. */
 export interface WorkOrderPrefill {
@@ -71,7 +93,7 @@ export function WorkOrderDialog({
         ...(prefill.bill ? { billId: prefill.bill.id } : {}),
       });
       message.success(t('workOrder.opened', { workOrderNo: saved.workOrderNo }));
-      refreshAfterShippingLists(queryClient);
+      refreshBillsAndWorkOrders(queryClient);
       onClose();
       navigate(workOrderPath(saved.workOrderNo));
     } catch (error) {
@@ -115,8 +137,8 @@ export function WorkOrderDialog({
       >
         <Form.Item
           name="orderNo"
-          label={t('afterShipping.orderNo')}
-          rules={[requiredRule(t('afterShipping.orderNo'))]}
+          label={t('workOrders.orderNo')}
+          rules={[requiredRule(t('workOrders.orderNo'))]}
         >
           <Input maxLength={40} disabled={Boolean(prefill.orderNo)} data-testid="wo-orderNo" />
         </Form.Item>

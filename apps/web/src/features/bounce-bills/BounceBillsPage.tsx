@@ -12,14 +12,16 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
+import { FileLinks } from '../../components/ProofFiles.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
-import { BILL_LIST_URL, type BounceBillView, bounceBillApi, orderInfoPath, workOrderPath } from './api.ts';
+import { orderInfoPath } from '../truck-orders/api.ts';
+import { workOrderPath } from '../work-orders/api.ts';
+import { WorkOrderDialog } from '../work-orders/public.tsx';
+import { BILL_LIST_URL, type BounceBillView, bounceBillApi } from './api.ts';
 import { BounceBillDialog } from './BounceBillDialog.tsx';
-import { FileLinks } from './ProofFiles.tsx';
-import { ReasonDialog } from './ReasonDialog.tsx';
-import { BillStatusTag } from './StatusTags.tsx';
-import { WorkOrderDialog } from './WorkOrderDialog.tsx';
+import { BillStatusTag } from './public.tsx';
 
 // `billType`, not `type`: the add dialog's field is `type`, and field names are the inputs' ids.
 interface Filters {
@@ -164,13 +166,13 @@ export default function BounceBillsPage() {
             render: (v: string, r) => <span data-testid={`bill-no-${r.id}`}>{v}</span>,
           },
           {
-            title: t('afterShipping.orderNo'),
+            title: t('bounceBills.orderNo'),
             dataIndex: 'orderNo',
             render: (v: string, r) => (
               <Typography.Link onClick={() => navigate(orderInfoPath(r.orderId))}>{v}</Typography.Link>
             ),
           },
-          { title: t('afterShipping.customer'), dataIndex: 'organisationName' },
+          { title: t('bounceBills.customer'), dataIndex: 'organisationName' },
           { title: t('bounceBills.type'), render: (_, r) => t(`bounceBill.type.${r.type}`) },
           { title: t('bounceBills.amount'), dataIndex: 'amount', align: 'right' },
           {
@@ -205,7 +207,7 @@ export default function BounceBillsPage() {
           { title: t('bounceBills.chargedAt'), render: (_, r) => time(r.chargedAt) },
           { title: t('common.createdAt'), render: (_, r) => time(r.createdAt) },
           {
-            title: t('afterShipping.workOrder'),
+            title: t('bounceBills.workOrder'),
             render: (_, r) =>
               r.workOrderNo ? (
                 <Typography.Link

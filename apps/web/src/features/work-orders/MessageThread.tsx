@@ -4,10 +4,10 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
+import { DocumentsInput, FileLinks } from '../../components/ProofFiles.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { requiredRule } from '../../lib/form-rules.ts';
 import { type WorkOrderInfo, workOrderApi } from './api.ts';
-import { DocumentsInput, FileLinks } from './ProofFiles.tsx';
 
 interface MessageForm {
   body: string;

@@ -25,9 +25,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
-import { post } from '../../lib/http.ts';
-import { AddressPicker } from '../addresses/AddressPicker.tsx';
 import { addressApi } from '../addresses/api.ts';
+import { AddressPicker } from '../addresses/public.tsx';
 
 /** The form's own shape: the shipment, with dates as pickers hold them. */
 export type ShipmentFormValues = Omit<Shipment, 'quoteDate' | 'deliveryDate'> & {
@@ -142,10 +141,7 @@ function AddressCard({
   const lookup = async (zipcode: string) => {
     if (!/^\d{5}$/.test(zipcode)) return;
     try {
-      const answer = await post<
-        { list: { city: string; state: string }[] } | { city: string; state: string }[]
-      >('/admin/address/getListByZipcode', { zipcode });
-      const [first] = Array.isArray(answer) ? answer : answer.list;
+      const [first] = await addressApi.placesOfZip(zipcode);
       if (first)
         form.setFieldValue(name, { ...form.getFieldValue(name), city: first.city, state: first.state });
     } catch {

@@ -26,13 +26,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { upload } from '../../lib/http.ts';
-import { OrderAfterShippingCard } from '../after-shipping/OrderAfterShippingCard.tsx';
-import { WorkOrderDialog } from '../after-shipping/WorkOrderDialog.tsx';
-import { type OrderInfo, truckApi } from './api.ts';
-import { OrderStatusTag } from './OrderListPage.tsx';
-import { ReasonDialog } from './ReasonDialog.tsx';
+import { WorkOrderDialog } from '../work-orders/public.tsx';
+import { type OrderInfo, truckOrderApi } from './api.ts';
+import { BillsAndWorkOrdersCard } from './BillsAndWorkOrdersCard.tsx';
+import { OrderStatusTag } from './OrderStatusTag.tsx';
 
 const addressText = (a: ShipmentAddress) =>
   [
@@ -95,7 +95,7 @@ function EditAddressDialog({
         initialValues={{ pickup: info.order.shipment.pickup, delivery: info.order.shipment.delivery }}
         onFinish={async (values) => {
           try {
-            await truckApi.editAddress(info.order.id, {
+            await truckOrderApi.editAddress(info.order.id, {
               pickup: { ...info.order.shipment.pickup, ...values.pickup },
               delivery: { ...info.order.shipment.delivery, ...values.delivery },
             });
@@ -132,7 +132,7 @@ export default function OrderInfoPage() {
   const id = Number(params.get('id'));
   const info = useQuery({
     queryKey: ['order-info', id],
-    queryFn: () => truckApi.orderInfo(id),
+    queryFn: () => truckOrderApi.orderInfo(id),
     enabled: id > 0,
   });
   const [reasonFor, setReasonFor] = useState<OrderAction | null>(null);
@@ -152,7 +152,7 @@ export default function OrderInfoPage() {
         navigate(`/addAddress?id=${order.id}`);
         return;
       }
-      await truckApi.transition(order.id, action, reason);
+      await truckOrderApi.transition(order.id, action, reason);
       message.success(t('common.saved'));
       setReasonFor(null);
       await info.refetch();
@@ -340,7 +340,7 @@ export default function OrderInfoPage() {
                 customRequest={async ({ file }) => {
                   try {
                     const [url] = await upload<string[]>('/common/upload/documents', file as File);
-                    if (url) await truckApi.attachFile(order.id, url);
+                    if (url) await truckOrderApi.attachFile(order.id, url);
                     message.success(t('common.saved'));
                     await info.refetch();
                   } catch (error) {
@@ -407,16 +407,19 @@ export default function OrderInfoPage() {
                 ]}
               />
             </Card>
-            <OrderAfterShippingCard orderId={order.id} />
+            <BillsAndWorkOrdersCard orderId={order.id} />
           </Space>
         </Col>
       </Row>
-      <ReasonDialog
-        open={reasonFor !== null}
-        title={reasonFor ? t(`orderAction.${reasonFor}`) : ''}
-        onCancel={() => setReasonFor(null)}
-        onSubmit={(reason) => act(reasonFor as OrderAction, reason)}
-      />
+      {reasonFor ? (
+        <ReasonDialog
+          title={t(`orderAction.${reasonFor}`)}
+          label={t('order.reason')}
+          testId={`order-${reasonFor}`}
+          onCancel={() => setReasonFor(null)}
+          onSubmit={(reason) => act(reasonFor, reason)}
+        />
+      ) : null}
       {editing ? (
         <EditAddressDialog
           info={info.data}

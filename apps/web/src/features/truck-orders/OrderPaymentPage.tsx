@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { truckApi } from './api.ts';
-import { OrderStatusTag } from './OrderListPage.tsx';
+import { truckOrderApi } from './api.ts';
+import { OrderStatusTag } from './OrderStatusTag.tsx';
 
 /** `/addAddress` and `/order45Pay`: pays one unpaid order from the truck balance, after a confirmation. */
 export default function OrderPaymentPage() {
@@ -17,7 +17,7 @@ export default function OrderPaymentPage() {
   const id = Number(params.get('id'));
   const info = useQuery({
     queryKey: ['order-pay', id],
-    queryFn: () => truckApi.payInfo(id),
+    queryFn: () => truckOrderApi.payInfo(id),
     enabled: id > 0,
   });
   const [busy, setBusy] = useState(false);
@@ -42,7 +42,7 @@ export default function OrderPaymentPage() {
       onOk: async () => {
         setBusy(true);
         try {
-          await truckApi.pay(order.id);
+          await truckOrderApi.pay(order.id);
           message.success(t('order.paidAlready'));
           navigate(`/orderInfo?id=${order.id}`);
         } catch (error) {

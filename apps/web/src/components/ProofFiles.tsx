@@ -2,8 +2,8 @@ import { CloseOutlined, PaperClipOutlined, UploadOutlined } from '@ant-design/ic
 import { Button, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReportError } from '../../hooks/useReportError.ts';
-import { upload } from '../../lib/http.ts';
+import { useReportError } from '../hooks/useReportError.ts';
+import { upload } from '../lib/http.ts';
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.webp';
 const fileName = (url: string) => decodeURIComponent(url.split('/').pop() ?? url);
@@ -59,7 +59,7 @@ export function DocumentsInput({
         }}
       >
         <Button icon={<UploadOutlined />} loading={busy} disabled={value.length >= max} data-testid={testId}>
-          {t('afterShipping.upload', { max })}
+          {t('upload.documents', { max })}
         </Button>
       </Upload>
       {value.map((url) => (
@@ -71,7 +71,7 @@ export function DocumentsInput({
             type="text"
             size="small"
             icon={<CloseOutlined />}
-            aria-label={t('afterShipping.removeFile', { name: fileName(url) })}
+            aria-label={t('upload.removeFile', { name: fileName(url) })}
             onClick={() => onChange?.(value.filter((u) => u !== url))}
           />
         </Space>

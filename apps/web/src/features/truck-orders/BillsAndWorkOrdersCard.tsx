@@ -6,14 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { flattenPages, useSession } from '../../app/session.tsx';
 import { post } from '../../lib/http.ts';
-import {
-  BILL_LIST_URL,
-  type BounceBillView,
-  WORK_ORDER_LIST_URL,
-  type WorkOrderView,
-  workOrderPath,
-} from './api.ts';
-import { BillStatusTag, WorkOrderStatusTag } from './StatusTags.tsx';
+import { BILL_LIST_URL, type BounceBillView } from '../bounce-bills/api.ts';
+import { BillStatusTag } from '../bounce-bills/public.tsx';
+import { WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from '../work-orders/api.ts';
+import { WorkOrderStatusTag } from '../work-orders/public.tsx';
 
 /** Every bill or work order of one order fits one page of the list. */
 const ALL = { page: 1, limit: 200 };
@@ -22,7 +18,7 @@ const ALL = { page: 1, limit: 200 };
  * The order page's view of what happened after shipping: its bounce bills and work orders, each
  * list shown only to users whose menu has its page (the server refuses the others anyway).
  */
-export function OrderAfterShippingCard({ orderId }: { orderId: number }) {
+export function BillsAndWorkOrdersCard({ orderId }: { orderId: number }) {
   const { t } = useTranslation();
   const { menus } = useSession();
   const paths = new Set(flattenPages(menus).map((p) => p.node.paths));
@@ -46,13 +42,13 @@ export function OrderAfterShippingCard({ orderId }: { orderId: number }) {
 
   return (
     <Card
-      title={t('afterShipping.orderCard')}
+      title={t('order.billsAndWorkOrders')}
       size="small"
       loading={loading}
       data-testid="order-after-shipping"
     >
       {billRows.length === 0 && workOrderRows.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('afterShipping.orderCardEmpty')} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('order.billsAndWorkOrdersEmpty')} />
       ) : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           {billRows.length > 0 ? (

@@ -1,4 +1,3 @@
-import type { OrderAction, OrderStatus } from '@freight/contracts/truck-orders';
 import type { PriceLevel, QuoteRefusal, TaskStatus } from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { post, postStream } from '../../lib/http.ts';
@@ -71,74 +70,8 @@ export interface TaskView {
   createdAt: string;
 }
 
-export interface OrderView {
-  id: number;
-  orderNo: string;
-  customerOrderNo: string;
-  queryCode: string;
-  organisationId: number;
-  quoteId: number | null;
-  carrier: string;
-  mode: 'LTL' | 'FTL';
-  status: OrderStatus;
-  orderType: 'regular' | 'return';
-  shipment: Shipment;
-  total: string;
-  freight: string;
-  fuel: string;
-  surcharge: string;
-  premium: string;
-  insuredAmount: string;
-  paid: string;
-  paidAt: string | null;
-  costPrice: string | null;
-  branchPrice: string | null;
-  agentPrice: string | null;
-  customerPrice: string;
-  accessorials: { code: string; fee: string }[];
-  origin: string;
-  destination: string;
-  transitDaysMin: number;
-  transitDaysMax: number;
-  pickupCode: string;
-  deliveryCode: string;
-  carrierInfo: string;
-  rejectReason: string;
-  shippingNote: string;
-  receivingNote: string;
-  extraNote: string;
-  orderFileUrl: string | null;
-  productName: string;
-  productNameEn: string;
-  serviceLevel: string;
-  lines: { freightClass: string; suggestedClass: string; density: number; weight: number }[];
-  actions: OrderAction[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface OrderInfo {
-  order: OrderView;
-  timeline: {
-    id: number;
-    action: string;
-    fromStatus: OrderStatus | null;
-    toStatus: OrderStatus | null;
-    actorId: number | null;
-    note: string;
-    createdAt: string;
-  }[];
-  ledger: {
-    id: number;
-    type: string;
-    amount: string;
-    balanceAfter: string;
-    note: string;
-    createdAt: string;
-  }[];
-}
-
-export const truckApi = {
+/** Truck quotes and manual quotation tasks (server module `truck-quotes`). */
+export const truckQuoteApi = {
   baseInfo: () =>
     post<{ accessorials: string[]; freightClasses: string[]; quoteTtlHours: number }>(
       '/admin/quotation/getQuotationBaseInfo',
@@ -164,37 +97,6 @@ export const truckApi = {
   taskAction: (id: number, action: 'refuse' | 'accept' | 'decline' | 'cancel', note = '') =>
     post('/admin/quotation/task/action', { id, action, note }),
   priceTask: (body: Record<string, unknown>) => post('/admin/quotation/saveQuotation', body),
-  book: (body: {
-    quoteId: number;
-    productId?: number;
-    taskId?: number;
-    customerOrderNo?: string;
-    shippingNote?: string;
-    receivingNote?: string;
-    extraNote?: string;
-    pay?: boolean;
-  }) =>
-    post<{
-      id: number;
-      orderNo: string;
-      status: OrderStatus;
-      payment: { ok: boolean; message: string } | null;
-    }>('/admin/order/save', body),
-  orderInfo: (id: number) => post<OrderInfo>('/admin/order/info', { id }),
-  pay: (id: number) => post<{ status: OrderStatus; repeated: boolean }>('/admin/order/pay', { id }),
-  transition: (id: number, action: OrderAction, reason = '', carrierInfo?: string) =>
-    post<{ status: OrderStatus }>('/admin/order/transition', { id, action, reason, carrierInfo }),
-  bulkReview: (ids: number[], action: 'approve' | 'reject', reason = '') =>
-    post<{ results: Record<string, string> }>('/admin/order/bulkReview', { ids, action, reason }),
-  bulkPay: (ids: number[]) => post<{ results: Record<string, string> }>('/admin/order/bulkPay', { ids }),
-  editAddress: (id: number, change: { pickup?: ShipmentAddress; delivery?: ShipmentAddress }) =>
-    post('/admin/order/editAddress', { id, ...change }),
-  attachFile: (id: number, url: string) => post('/admin/order/file', { id, url }),
-  payInfo: (id: number) =>
-    post<{
-      order: OrderView;
-      account: { balance: string; creditLimit: string; frozen: string; available: string; status: string };
-    }>('/admin/order/payInfo', { id }),
 };
 
 /** Cents as the pages show them. */

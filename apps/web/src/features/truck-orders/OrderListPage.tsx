@@ -1,5 +1,5 @@
 import { ORDER_STATUSES, type OrderStatus } from '@freight/contracts/truck-orders';
-import { App, Button, DatePicker, Form, Input, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Form, Input, Select, Space, Table, Tabs, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
@@ -7,34 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Auth, useAuth } from '../../components/Auth.tsx';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
-import { type OrderView, truckApi } from './api.ts';
-import { ReasonDialog } from './ReasonDialog.tsx';
-
-const STATUS_COLOUR: Partial<Record<OrderStatus, string>> = {
-  unpaid: 'default',
-  pending_review: 'processing',
-  to_be_picked_up: 'cyan',
-  picked_up: 'blue',
-  in_transit: 'geekblue',
-  delivered: 'success',
-  cancelled: 'default',
-  review_rejected: 'error',
-  customer_rejection: 'error',
-  pickup_abnormal: 'warning',
-  track_abnormal: 'warning',
-  delivery_failed: 'warning',
-};
-
-export function OrderStatusTag({ status }: { status: OrderStatus }) {
-  const { t } = useTranslation();
-  return (
-    <Tag color={STATUS_COLOUR[status] ?? 'purple'} data-testid="order-status">
-      {t(`orderStatus.${status}`)}
-    </Tag>
-  );
-}
+import { type OrderView, truckOrderApi } from './api.ts';
+import { OrderStatusTag } from './OrderStatusTag.tsx';
 
 interface Filters {
   keyword?: string;
@@ -73,7 +50,7 @@ export default function OrderListPage() {
 
   const payAll = async () => {
     try {
-      const { results } = await truckApi.bulkPay(selected);
+      const { results } = await truckOrderApi.bulkPay(selected);
       const failed = Object.values(results).filter((r) => r !== 'success');
       const summary = t('order.bulkDone', { ok: selected.length - failed.length, failed: failed.length });
       if (failed.length > 0) message.warning(`${summary}: ${[...new Set(failed)].join('; ')}`);
@@ -90,7 +67,7 @@ export default function OrderListPage() {
 
   const review = async (action: 'approve' | 'reject', reason = '') => {
     try {
-      const { results } = await truckApi.bulkReview(selected, action, reason);
+      const { results } = await truckOrderApi.bulkReview(selected, action, reason);
       const failed = Object.values(results).filter((r) => r !== 'success');
       const summary = t('order.bulkDone', { ok: selected.length - failed.length, failed: failed.length });
       if (failed.length > 0) message.warning(`${summary}: ${[...new Set(failed)].join('; ')}`);
@@ -285,12 +262,15 @@ export default function OrderListPage() {
           },
         ]}
       />
-      <ReasonDialog
-        open={rejecting}
-        title={t('order.rejectSelected')}
-        onCancel={() => setRejecting(false)}
-        onSubmit={(reason) => review('reject', reason)}
-      />
+      {rejecting ? (
+        <ReasonDialog
+          title={t('order.rejectSelected')}
+          label={t('order.reason')}
+          testId="orders-reject"
+          onCancel={() => setRejecting(false)}
+          onSubmit={(reason) => review('reject', reason)}
+        />
+      ) : null}
     </>
   );
 }

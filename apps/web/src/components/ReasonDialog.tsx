@@ -1,19 +1,19 @@
 import { Form, Input, Modal, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { useReportError } from '../../hooks/useReportError.ts';
-import { requiredRule } from '../../lib/form-rules.ts';
+import { useReportError } from '../hooks/useReportError.ts';
+import { requiredRule } from '../lib/form-rules.ts';
 
 /**
- * Asks for the reason a destructive step needs (cancelling a bill, rejecting a work order) and only
- * then goes ahead. `field` is the API's name for the reason, so a refusal of it shows under the
- * field; any other refusal is a toast. `testId` names the dialog; its field and button add `-reason`
- * and `-submit`.
+ * Asks for the reason a step needs (rejecting an order or a work order, cancelling a bill, refusing a
+ * quotation task) and only then goes ahead. Shown while mounted: the caller renders it when needed.
+ * `field` is the API's name for the reason, so a refusal of it shows under the field; any other
+ * refusal is a toast. `testId` names the dialog; its field and button add `-reason` and `-submit`.
  */
 export function ReasonDialog({
   title,
   label,
-  field,
-  maxLength,
+  field = 'reason',
+  maxLength = 500,
   summary,
   testId,
   onCancel,
@@ -21,8 +21,8 @@ export function ReasonDialog({
 }: {
   title: string;
   label: string;
-  field: string;
-  maxLength: number;
+  field?: string;
+  maxLength?: number;
   summary?: ReactNode;
   testId: string;
   onCancel: () => void;

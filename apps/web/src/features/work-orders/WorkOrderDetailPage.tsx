@@ -20,14 +20,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
+import { FileLinks } from '../../components/ProofFiles.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ApiError } from '../../lib/http.ts';
-import { orderInfoPath, refreshAfterShippingLists, type WorkOrderDecision, workOrderApi } from './api.ts';
+import { orderInfoPath } from '../truck-orders/api.ts';
+import { refreshBillsAndWorkOrders, type WorkOrderDecision, workOrderApi } from './api.ts';
 import { MessageThread } from './MessageThread.tsx';
-import { FileLinks } from './ProofFiles.tsx';
-import { ReasonDialog } from './ReasonDialog.tsx';
+import { WorkOrderStatusTag } from './public.tsx';
 import { ResolveDialog } from './ResolveDialog.tsx';
-import { WorkOrderStatusTag } from './StatusTags.tsx';
 
 const LIST_PATH = '/workOrderList';
 const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—');
@@ -87,7 +88,7 @@ export default function WorkOrderDetailPage() {
       setDeciding(null);
     } finally {
       // Another member of staff may have decided first (409): show where it stands now either way.
-      refreshAfterShippingLists(queryClient);
+      refreshBillsAndWorkOrders(queryClient);
       void info.refetch();
     }
   };
@@ -142,12 +143,12 @@ export default function WorkOrderDetailPage() {
           <Descriptions.Item label={t('common.status')}>
             <WorkOrderStatusTag status={wo.status} />
           </Descriptions.Item>
-          <Descriptions.Item label={t('afterShipping.orderNo')}>
+          <Descriptions.Item label={t('workOrders.orderNo')}>
             <Typography.Link onClick={() => navigate(orderInfoPath(wo.orderId))} data-testid="wo-order">
               {wo.orderNo}
             </Typography.Link>
           </Descriptions.Item>
-          <Descriptions.Item label={t('afterShipping.customer')}>{wo.organisationName}</Descriptions.Item>
+          <Descriptions.Item label={t('workOrders.customer')}>{wo.organisationName}</Descriptions.Item>
           <Descriptions.Item label={t('workOrders.category')}>
             {t(`workOrder.category.${wo.category}`)}
           </Descriptions.Item>

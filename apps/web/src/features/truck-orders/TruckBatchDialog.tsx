@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
-import { AddressPicker } from '../addresses/AddressPicker.tsx';
-import { truckApi } from './api.ts';
+import { AddressPicker } from '../addresses/public.tsx';
+import { truckQuoteApi } from '../truck-quotes/api.ts';
 
 /** The top bar's truck batch order: the batch dialog with the truck template, check and import. */
 export function TruckBatchDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -15,7 +15,7 @@ export function TruckBatchDialog({ open, onClose }: { open: boolean; onClose: ()
   const forOthers = userInfo?.identity !== 'customer';
   const customers = useQuery({
     queryKey: ['quote-customers'],
-    queryFn: truckApi.customerOptions,
+    queryFn: truckQuoteApi.customerOptions,
     enabled: open && forOthers,
   });
   const [organisationId, setOrganisationId] = useState<number | undefined>();

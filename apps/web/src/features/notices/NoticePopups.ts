@@ -3,17 +3,8 @@ import DOMPurify from 'dompurify';
 import { createElement, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ApiError, post } from '../lib/http.ts';
-
-export interface Notice {
-  id: number;
-  type: number;
-  title: string;
-  content: string;
-  pop_theme?: string;
-  order_type: number;
-  order_sn: string;
-}
+import { ApiError } from '../../lib/http.ts';
+import { type Notice, noticeApi } from './api.ts';
 
 /** SPEC section 2: where a notice's view button leads, by its order type. */
 export function noticeTarget(notice: Notice): string {
@@ -51,8 +42,9 @@ export function useNoticePopups(token: string | null) {
     if (!token || fetchedFor.current === token) return;
     fetchedFor.current = token;
     // A notice stays unread until the user has seen it go: its toast closed or its dialog dismissed.
-    const markRead = (id: number) => void post('/admin/notice/read', { id }).catch(() => undefined);
-    post<{ list: Notice[] }>('/admin/notice/userNotices', { type: 0 })
+    const markRead = (id: number) => void noticeApi.read(id).catch(() => undefined);
+    noticeApi
+      .userNotices()
       .then(({ list }) => {
         list.forEach((notice, index) => {
           const { notification, modal, navigate, t } = latest.current;

@@ -12,11 +12,11 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
+import { FileLinks } from '../../components/ProofFiles.tsx';
 import { download } from '../../lib/http.ts';
-import { orderInfoPath, WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from './api.ts';
-import { FileLinks } from './ProofFiles.tsx';
-import { WorkOrderStatusTag } from './StatusTags.tsx';
-import { WorkOrderDialog } from './WorkOrderDialog.tsx';
+import { orderInfoPath } from '../truck-orders/api.ts';
+import { WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from './api.ts';
+import { WorkOrderDialog, WorkOrderStatusTag } from './public.tsx';
 
 // `workOrderCategory`, not `category`: the new-work-order dialog's field is `category`, and field
 // names are the inputs' ids.
@@ -130,13 +130,13 @@ export default function WorkOrdersPage() {
             ),
           },
           {
-            title: t('afterShipping.orderNo'),
+            title: t('workOrders.orderNo'),
             dataIndex: 'orderNo',
             render: (v: string, r) => (
               <Typography.Link onClick={() => navigate(orderInfoPath(r.orderId))}>{v}</Typography.Link>
             ),
           },
-          { title: t('afterShipping.customer'), dataIndex: 'organisationName' },
+          { title: t('workOrders.customer'), dataIndex: 'organisationName' },
           {
             title: t('workOrders.transactionItem'),
             render: (_, r) => t(`workOrder.item.${r.transactionItem}`),

@@ -1,4 +1,3 @@
-import type { BounceBillAction, BounceBillStatus, BounceBillType } from '@freight/contracts/bounce-bills';
 import type {
   ConsumptionType,
   TransactionItem,
@@ -8,41 +7,9 @@ import type {
 } from '@freight/contracts/work-orders';
 import type { QueryClient } from '@tanstack/react-query';
 import { get, post } from '../../lib/http.ts';
+import { BILL_LIST_URL } from '../bounce-bills/api.ts';
 
-export const BILL_LIST_URL = '/admin/bounceBill/list';
 export const WORK_ORDER_LIST_URL = '/admin/workOrder/list';
-
-/** One bounce bill as the list shows it; `actions` are what this user may do to it now. */
-export interface BounceBillView {
-  id: number;
-  billNo: string;
-  orderId: number;
-  orderNo: string;
-  organisationId: number;
-  organisationName: string;
-  type: BounceBillType;
-  amount: string;
-  declared: string;
-  actual: string;
-  description: string;
-  proofUrl: string | null;
-  status: BounceBillStatus;
-  chargedAt: string | null;
-  cancelReason: string | null;
-  workOrderNo: string | null;
-  createdAt: string;
-  actions: Extract<BounceBillAction, 'pay' | 'cancel' | 'dispute'>[];
-}
-
-export interface BounceBillInput {
-  orderNo: string;
-  type: BounceBillType;
-  amount: string;
-  declared: string;
-  actual: string;
-  description: string;
-  proofUrl: string | null;
-}
 
 export interface WorkOrderView {
   id: number;
@@ -112,12 +79,6 @@ export interface WorkOrderDecision {
   remark?: string;
 }
 
-export const bounceBillApi = {
-  save: (body: BounceBillInput) => post<BounceBillView>('/admin/bounceBill/save', body),
-  pay: (id: number) => post<BounceBillView>('/admin/bounceBill/pay', { id }),
-  cancel: (id: number, reason: string) => post<BounceBillView>('/admin/bounceBill/cancel', { id, reason }),
-};
-
 export const workOrderApi = {
   save: (body: WorkOrderInput) => post<WorkOrderView>('/admin/workOrder/save', body),
   info: (sn: string) => get<WorkOrderInfo>(`/admin/workOrder/info?sn=${encodeURIComponent(sn)}`),
@@ -128,13 +89,12 @@ export const workOrderApi = {
 
 export const workOrderPath = (workOrderNo: string) =>
   `/work-order-copy?sn=${encodeURIComponent(workOrderNo)}`;
-export const orderInfoPath = (orderId: number) => `/orderInfo?id=${orderId}`;
 
 /**
  * A work order and its bill move together (a dispute marks the bill, the resolution settles it), so a
  * change to either refreshes both lists, including tabs kept open in the background.
  */
-export function refreshAfterShippingLists(queryClient: QueryClient): void {
+export function refreshBillsAndWorkOrders(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: [BILL_LIST_URL] });
   void queryClient.invalidateQueries({ queryKey: [WORK_ORDER_LIST_URL] });
 }

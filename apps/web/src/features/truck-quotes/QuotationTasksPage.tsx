@@ -21,9 +21,10 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { dollars, type TaskView, truckApi } from './api.ts';
-import { ReasonDialog } from './ReasonDialog.tsx';
+import { truckOrderApi } from '../truck-orders/api.ts';
+import { dollars, type TaskView, truckQuoteApi } from './api.ts';
 
 const STATUS_COLOUR: Record<TaskStatus, string> = {
   pending: 'processing',
@@ -35,7 +36,7 @@ const STATUS_COLOUR: Record<TaskStatus, string> = {
   booked: 'success',
 };
 
-type TaskInfo = Awaited<ReturnType<typeof truckApi.taskInfo>>;
+type TaskInfo = Awaited<ReturnType<typeof truckQuoteApi.taskInfo>>;
 
 /** `/quotationList`: manual quotation tasks. Staff price or refuse them; the customer accepts and books. */
 export default function QuotationTasksPage() {
@@ -55,7 +56,7 @@ export default function QuotationTasksPage() {
 
   const show = async (id: number) => {
     try {
-      setOpen(await truckApi.taskInfo(id));
+      setOpen(await truckQuoteApi.taskInfo(id));
     } catch (error) {
       reportError(error);
     }
@@ -67,7 +68,7 @@ export default function QuotationTasksPage() {
   const act = async (action: 'refuse' | 'accept' | 'decline' | 'cancel', note = '') => {
     if (!open) return;
     try {
-      await truckApi.taskAction(open.task.id, action, note);
+      await truckQuoteApi.taskAction(open.task.id, action, note);
       message.success(t('common.saved'));
       setRefusing(false);
       await after();
@@ -85,7 +86,11 @@ export default function QuotationTasksPage() {
       okButtonProps: { 'data-testid': 'task-book-confirm' } as never,
       onOk: async () => {
         try {
-          const order = await truckApi.book({ quoteId: open.task.quoteId, taskId: open.task.id, pay: true });
+          const order = await truckOrderApi.book({
+            quoteId: open.task.quoteId,
+            taskId: open.task.id,
+            pay: true,
+          });
           if (order.payment && !order.payment.ok) message.warning(order.payment.message);
           navigate(order.status === 'unpaid' ? `/addAddress?id=${order.id}` : `/orderInfo?id=${order.id}`);
         } catch (error) {
@@ -272,7 +277,7 @@ export default function QuotationTasksPage() {
           onFinish={async (values) => {
             if (!task) return;
             try {
-              await truckApi.priceTask({ id: task.id, ...values });
+              await truckQuoteApi.priceTask({ id: task.id, ...values });
               message.success(t('common.saved'));
               setPricing(false);
               await after();
@@ -320,12 +325,16 @@ export default function QuotationTasksPage() {
           </Form.Item>
         </Form>
       </Modal>
-      <ReasonDialog
-        open={refusing}
-        title={t('task.refuse')}
-        onCancel={() => setRefusing(false)}
-        onSubmit={(note) => act('refuse', note)}
-      />
+      {refusing ? (
+        <ReasonDialog
+          title={t('task.refuse')}
+          label={t('task.reason')}
+          field="note"
+          testId="task-refuse"
+          onCancel={() => setRefusing(false)}
+          onSubmit={(note) => act('refuse', note)}
+        />
+      ) : null}
     </>
   );
 }
