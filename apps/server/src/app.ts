@@ -7,14 +7,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ResultCode } from '@freight/contracts/api';
 import { translate } from '@freight/contracts/messages';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type Config, responseCheckOf } from './config.ts';
 import type { Database } from './db/client.ts';
+import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { modules } from './modules/index.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
 import { auditPlugin } from './plugins/audit.ts';
@@ -59,7 +55,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler(responseCheckOf(config), app.log));
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);

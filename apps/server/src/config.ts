@@ -32,6 +32,12 @@ const configSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(72),
+  /**
+   * How answers are held to their response schemas: `strict` fails a call whose answer does not
+   * match (tests, development), `log` logs the mismatch and sends the answer anyway. Unset: `log` in
+   * production, `strict` elsewhere.
+   */
+  RESPONSE_CHECK: z.enum(['strict', 'log']).optional(),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])
@@ -40,6 +46,11 @@ const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The response check in force: the configured one, else `log` in production and `strict` elsewhere. */
+export function responseCheckOf(config: Config): 'strict' | 'log' {
+  return config.RESPONSE_CHECK ?? (config.NODE_ENV === 'production' ? 'log' : 'strict');
+}
 
 export class ConfigError extends Error {}
 

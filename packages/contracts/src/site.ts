@@ -21,3 +21,44 @@ export const batchOrderHiddenBody = z.object({
 });
 
 export const userOptionsQuery = z.object({ keyword: z.string().trim().max(100).default('') });
+
+/* ----- responses ----- */
+
+/** What any visitor's browser learns of the tenant before sign-in (`getHostConfig`, `getInfoByDomain`). */
+export const publicBrandingView = z.object({
+  tenant: z.string(),
+  siteName: z.string(),
+  siteNameEn: z.string(),
+  color_data: z.object({ button: z.string() }),
+  buttonColor: z.string(),
+  logoUrl: z.string().nullable(),
+  logoCollapsedUrl: z.string().nullable(),
+  faviconUrl: z.string().nullable(),
+  copyright: z.string(),
+  copyrightEn: z.string(),
+  filingNumber: z.string(),
+});
+
+/** The site settings as staff edit them. */
+export const siteConfigView = z.object({
+  siteName: z.string(),
+  siteNameEn: z.string(),
+  buttonColor: z.string(),
+  logoUrl: z.string().nullable(),
+  logoCollapsedUrl: z.string().nullable(),
+  faviconUrl: z.string().nullable(),
+  copyright: z.string(),
+  copyrightEn: z.string(),
+  filingNumber: z.string(),
+  filingHosts: z.array(z.string()),
+});
+
+/** An account as a picker shows it. */
+export const userOption = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  name: z.string(),
+  company: z.string(),
+});
+export const batchOrderHiddenView = z.object({ users: z.array(userOption) });
+export const userOptionsView = z.object({ list: z.array(userOption) });

@@ -1,3 +1,6 @@
+import { adsView, checkedAddressView, serverTimeView } from '@freight/contracts/common';
+import { okResponse } from '@freight/contracts/responses';
+import { publicBrandingView } from '@freight/contracts/site';
 import { zipField } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +9,7 @@ import { publicBranding } from '../site/service.ts';
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/common/params/getServerTime',
-    { config: { public: true }, schema: { tags: ['common'] } },
+    { config: { public: true }, schema: { tags: ['common'], response: { 200: okResponse(serverTimeView) } } },
     async () => {
       const now = new Date();
       return { time: now.toISOString(), timestamp: now.getTime() };
@@ -15,7 +18,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/common/params/getInfoByDomain',
-    { config: { public: true }, schema: { tags: ['common'] } },
+    {
+      config: { public: true },
+      schema: { tags: ['common'], response: { 200: okResponse(publicBrandingView) } },
+    },
     async (request) => publicBranding(request.tenant, request.host),
   );
 
@@ -32,15 +38,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           zipcode: zipField,
           country: z.string().trim().min(1).max(60),
         }),
+        response: { 200: okResponse(checkedAddressView) },
       },
     },
     async (request) => ({ valid: true, normalized: request.body }),
   );
 
   /** Ads for the top strip: the tenant's own list until an external ad service is configured. */
-  app.get('/common/ads', { schema: { tags: ['common'] } }, async () => ({
-    list: [] as { title: string; url: string }[],
-  }));
+  app.get(
+    '/common/ads',
+    { schema: { tags: ['common'], response: { 200: okResponse(adsView) } } },
+    async () => ({
+      list: [] as { title: string; url: string }[],
+    }),
+  );
 };
 
 export default routes;

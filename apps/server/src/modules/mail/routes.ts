@@ -1,3 +1,4 @@
+import { mailboxResponse } from '@freight/contracts/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
@@ -38,7 +39,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/dev/mailbox',
     {
       config: { public: true, raw: true },
-      schema: { tags: ['dev'], querystring: z.object({ to: z.string().optional() }) },
+      schema: {
+        tags: ['dev'],
+        querystring: z.object({ to: z.string().optional() }),
+        response: { 200: mailboxResponse },
+      },
     },
     async (request, reply) => {
       // Only from this machine: a server that forgot NODE_ENV=production still never shows codes to others.

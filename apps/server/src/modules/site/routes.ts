@@ -1,4 +1,13 @@
-import { batchOrderHiddenBody, siteConfigBody, userOptionsQuery } from '@freight/contracts/site';
+import { emptyResponse, okResponse } from '@freight/contracts/responses';
+import {
+  batchOrderHiddenBody,
+  batchOrderHiddenView,
+  publicBrandingView,
+  siteConfigBody,
+  siteConfigView,
+  userOptionsQuery,
+  userOptionsView,
+} from '@freight/contracts/site';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField } from '../../lib/errors.ts';
 import { searchUsers, usersByIds } from '../auth/service.ts';
@@ -7,13 +16,19 @@ import { publicBranding, updateBranding, updateSettings } from './service.ts';
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/auth/getHostConfig',
-    { config: { public: true }, schema: { tags: ['site'] } },
+    {
+      config: { public: true },
+      schema: { tags: ['site'], response: { 200: okResponse(publicBrandingView) } },
+    },
     async (request) => publicBranding(request.tenant, request.host),
   );
 
   app.post(
     '/admin/site/info',
-    { config: { permission: '/site-configuration' }, schema: { tags: ['site'] } },
+    {
+      config: { permission: '/site-configuration' },
+      schema: { tags: ['site'], response: { 200: okResponse(siteConfigView) } },
+    },
     async (request) => {
       const {
         siteName,
@@ -42,7 +57,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/site/save',
     {
       config: { permission: 'site:save', audit: 'site.save' },
-      schema: { tags: ['site'], body: siteConfigBody },
+      schema: { tags: ['site'], body: siteConfigBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       await updateBranding(app.db, request.tenant.id, { ...request.tenant.branding, ...request.body });
@@ -54,7 +69,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/site/batchOrder/info',
-    { config: { permission: '/site-configuration' }, schema: { tags: ['site'] } },
+    {
+      config: { permission: '/site-configuration' },
+      schema: { tags: ['site'], response: { 200: okResponse(batchOrderHiddenView) } },
+    },
     async (request) => ({
       users: await usersByIds(app.db, request.tenant.id, request.tenant.settings.batchOrderHiddenUserIds),
     }),
@@ -64,7 +82,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/site/batchOrder/save',
     {
       config: { permission: 'site:save', audit: 'site.batchOrder' },
-      schema: { tags: ['site'], body: batchOrderHiddenBody },
+      schema: { tags: ['site'], body: batchOrderHiddenBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       const ids = [...new Set(request.body.userIds)];
@@ -83,7 +101,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/site/userOptions',
-    { config: { permission: '/site-configuration' }, schema: { tags: ['site'], body: userOptionsQuery } },
+    {
+      config: { permission: '/site-configuration' },
+      schema: { tags: ['site'], body: userOptionsQuery, response: { 200: okResponse(userOptionsView) } },
+    },
     async (request) => ({ list: await searchUsers(app.db, request.tenant.id, request.body.keyword) }),
   );
 };

@@ -1,3 +1,5 @@
+import { uploadedUrls, uploadFileResponse } from '@freight/contracts/common';
+import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badField, notFound } from '../../lib/errors.ts';
@@ -30,18 +32,29 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return [saved.url];
   };
   const uploadConfig = { public: true, audit: 'upload.image' } as const;
-  app.post('/common/upload/images', { config: uploadConfig, schema: { tags: ['upload'] } }, uploadImage);
-  app.post('/common/upload/uploadOss', { config: uploadConfig, schema: { tags: ['upload'] } }, uploadImage);
+  app.post(
+    '/common/upload/images',
+    { config: uploadConfig, schema: { tags: ['upload'], response: { 200: okResponse(uploadedUrls) } } },
+    uploadImage,
+  );
+  app.post(
+    '/common/upload/uploadOss',
+    { config: uploadConfig, schema: { tags: ['upload'], response: { 200: okResponse(uploadedUrls) } } },
+    uploadImage,
+  );
   app.post(
     '/common/upload/uploadNanJin',
-    { config: uploadConfig, schema: { tags: ['upload'] } },
+    { config: uploadConfig, schema: { tags: ['upload'], response: { 200: okResponse(uploadedUrls) } } },
     uploadImage,
   );
 
   /** Order files and proofs (PDF or photo, under 10 MB), for signed-in users only. */
   app.post(
     '/common/upload/documents',
-    { config: { audit: 'upload.document' }, schema: { tags: ['upload'] } },
+    {
+      config: { audit: 'upload.document' },
+      schema: { tags: ['upload'], response: { 200: okResponse(uploadedUrls) } },
+    },
     async (request) => {
       const user = currentUser(request);
       const file = await request
@@ -68,6 +81,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['upload'],
         params: z.object({ key: z.string().regex(/^[A-Za-z0-9_-]+\.[a-z]{2,4}$/) }),
+        response: { 200: uploadFileResponse },
       },
     },
     async (request, reply) => {

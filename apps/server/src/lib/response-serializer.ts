@@ -1,0 +1,69 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { safeEncode, type z } from 'zod';
+
+/**
+ * How a route's answer is held to its response schema (ARCHITECTURE section 3).
+ * - `strict` (tests, development): an answer that does not match, or carries a field the schema does
+ *   not name, fails the call with a 500, so the test suite proves every contract.
+ * - `log` (production): the mismatch is logged and the answer goes out as the handler made it; a
+ *   user's paid action never fails on the shape of its reply.
+ */
+export type ResponseCheck = 'strict' | 'log';
+
+export class ResponseContractError extends Error {}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/** Paths of fields the handler returned that the schema does not declare (and so would drop). */
+export function undeclaredFields(raw: unknown, encoded: unknown, path = '', found: string[] = []): string[] {
+  if (found.length >= 10) return found;
+  if (Array.isArray(raw) && Array.isArray(encoded)) {
+    raw.forEach((item, i) => {
+      undeclaredFields(item, encoded[i], `${path}[${i}]`, found);
+    });
+  } else if (isPlainObject(raw) && isPlainObject(encoded)) {
+    for (const [key, value] of Object.entries(raw)) {
+      const at = path ? `${path}.${key}` : key;
+      if (!(key in encoded)) {
+        if (value !== undefined) found.push(at);
+      } else undeclaredFields(value, encoded[key], at, found);
+    }
+  }
+  return found;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 10)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** The serializer compiler: zod encodes the answer against its schema, then JSON. */
+export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBaseLogger) {
+  return ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
+    const zodSchema = schema as z.ZodType;
+    return (data: unknown): string => {
+      const result = safeEncode(zodSchema, data);
+      const problem = result.success
+        ? (() => {
+            const extra = undeclaredFields(data, result.data);
+            return extra.length ? `fields not in the schema: ${extra.join(', ')}` : null;
+          })()
+        : describeIssues(result.error);
+      if (problem === null) return JSON.stringify(result.data);
+      const message = `${method} ${url} answered outside its response schema: ${problem}`;
+      if (mode === 'strict') {
+        // Tests run without a logger; say it where the failing test shows it.
+        if (process.env.NODE_ENV !== 'production') console.error(message);
+        throw new ResponseContractError(message);
+      }
+      log.warn({ route: `${method} ${url}` }, message);
+      return JSON.stringify(data);
+    };
+  };
+}
