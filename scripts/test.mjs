@@ -1,5 +1,5 @@
-// `npm test`: lint, typecheck, the server suite on the embedded database and on PostgreSQL, then the
-// browser suite. Prints one closing line with the totals.
+// `npm test`: lint, the area check, typecheck, the server suite on the embedded database and on
+// PostgreSQL, then the browser suite. Prints one closing line with the totals.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +44,8 @@ async function postgresAnswers() {
 }
 
 let ok = run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']);
+// One name per area on every side, and imports between areas through their front doors only.
+ok = run('areas', 'node', ['scripts/check-areas.mjs']) && ok;
 ok = run('typecheck', 'npm', ['run', 'typecheck']) && ok;
 
 const vitest = (name, env) =>
