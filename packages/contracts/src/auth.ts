@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidPhone, phoneMessageKey } from './phone.ts';
 import {
   codeField,
   emailField,
@@ -35,7 +36,8 @@ const requiredText = (max = 100) => z.string().trim().min(1).max(max);
 export const registrationProfile = z.object({
   name: requiredText(50),
   surname: requiredText(50),
-  phone: phoneField,
+  /** Checked against `dialCode` by the whole body's rule below. */
+  phone: requiredText(30),
   /** The country dial code chosen beside the phone number (SPEC section 9: 1 by default). */
   dialCode: z
     .string()
@@ -57,6 +59,13 @@ export const registrationProfile = z.object({
   preferredLocations: z.array(z.string().trim().min(1).max(120)).length(3),
 });
 
+/** The phone number must exist under the dial code chosen beside it. */
+function phoneMatchesDialCode(v: { phone: string; dialCode?: string }, ctx: z.RefinementCtx) {
+  const dialCode = v.dialCode ?? '1';
+  if (!isValidPhone(v.phone, dialCode))
+    ctx.addIssue({ code: 'custom', path: ['phone'], message: phoneMessageKey(dialCode) });
+}
+
 export const registerBody = registrationProfile
   .extend({
     email: emailField,
@@ -64,8 +73,18 @@ export const registerBody = registrationProfile
     invitationCode: z.string().trim().max(32).optional().default(''),
     ...newPassword,
   })
-  .superRefine(passwordsMatch);
+  .superRefine(passwordsMatch)
+  .superRefine(phoneMatchesDialCode, {
+    // Named beside the other fields' issues too, not only once they are all right.
+    when: (payload) => {
+      const v = payload.value as { phone?: unknown; dialCode?: unknown } | null;
+      return typeof v?.phone === 'string' && v.phone.trim() !== '' && typeof (v.dialCode ?? '1') === 'string';
+    },
+  });
 export type RegisterBody = z.infer<typeof registerBody>;
+
+/** The registration form checks its invitation code on the first step. */
+export const invitationCheckBody = z.object({ invitationCode: str().trim().min(1).max(32) });
 
 export const retrievePasswordBody = z.union([
   z.object({ token: z.string().min(10).max(200), ...newPassword }).superRefine(passwordsMatch),

@@ -3,6 +3,7 @@ import { languageFromLocale, ResultCode } from '@freight/contracts/api';
 import {
   changePasswordBody,
   loginFields,
+  invitationCheckBody,
   quotationConfigBody,
   REGISTRATION_OPTIONS,
   type RegisterBody,
@@ -19,7 +20,7 @@ import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { ensureAccount } from '../accounts/service.ts';
-import { createOrganisation, organisationForInvitation } from '../customers/service.ts';
+import { checkInvitationCode, createOrganisation, organisationForInvitation } from '../customers/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { decryptParam, loginKeyPair } from './keys.ts';
 import { users } from './schema.ts';
@@ -121,6 +122,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/auth/options',
     { config: open, schema: { tags: ['auth'] } },
     async () => REGISTRATION_OPTIONS,
+  );
+
+  // A yes or no only, never whose code it is; counted per address (see `checkInvitationCode`).
+  app.post(
+    '/admin/auth/checkInvitation',
+    { config: open, schema: { tags: ['auth'], body: invitationCheckBody } },
+    async (request, reply) => {
+      const valid = await checkInvitationCode(app.db, {
+        tenantId: request.tenant.id,
+        code: request.body.invitationCode,
+        ip: request.ip,
+      });
+      reply.messageKey = valid ? 'auth.invitationValid' : 'auth.invitationInvalid';
+      return { valid };
+    },
   );
 
   const registerHandler = async (request: FastifyRequest, body: RegisterBody) => {

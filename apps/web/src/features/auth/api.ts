@@ -1,3 +1,10 @@
+import type {
+  loginView,
+  publicKeyView,
+  registrationOption,
+  registrationOptionsView,
+} from '@freight/contracts/auth';
+import type { Wire } from '@freight/contracts/responses';
 import { post } from '../../lib/http.ts';
 import { encryptForServer } from '../../lib/rsa.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
@@ -13,26 +20,16 @@ export async function login(email: string, password: string, code: string): Prom
   const payload = { email, password: await sha256Hex(password), code };
   let body: unknown = payload;
   if (globalThis.isSecureContext && globalThis.crypto?.subtle) {
-    const { publicKey } = await post<{ publicKey: string }>('/publicKey');
+    const { publicKey } = await post<Wire<typeof publicKeyView>>('/publicKey');
     const param = await encryptForServer(publicKey, payload).catch(() => null);
     if (param) body = { param };
   }
-  const data = await post<{ token?: string } | null>('/admin/auth/login', body);
+  const data = await post<Wire<typeof loginView> | null>('/admin/auth/login', body);
   return data?.token || undefined;
 }
 
-export interface RegistrationOption {
-  value: string;
-  label: string;
-  label_en: string;
-}
-
-export interface RegistrationOptions {
-  business: RegistrationOption[];
-  monthlyVolume: RegistrationOption[];
-  goodsTypes: RegistrationOption[];
-  transportMethods: RegistrationOption[];
-}
+export type RegistrationOption = Wire<typeof registrationOption>;
+export type RegistrationOptions = Wire<typeof registrationOptionsView>;
 
 export const registrationOptions = () => post<RegistrationOptions>('/admin/auth/options');
 
