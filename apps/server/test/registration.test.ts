@@ -35,6 +35,7 @@ function form(overrides: Record<string, unknown> = {}) {
   return {
     name: 'Lei',
     surname: 'Li',
+    dialCode: '86',
     phone: '13800138000',
     wechat: 'lilei',
     company: `Shipper Co ${counter}`,
@@ -171,6 +172,69 @@ describe('registration', () => {
       other.host,
     );
     expect(badFields(res)).toEqual(['invitationCode']);
+  });
+
+  it('checks a phone number by the dial code beside it: a US number under the default +1, the 11-digit rule under +86 only', async () => {
+    const email = freshEmail();
+    const code = await registerCode(email);
+    const { dialCode: _cn, ...withoutDialCode } = form();
+    const wrong = await register(
+      { ...withoutDialCode, phone: '13800138000', email, code },
+      undefined,
+      'en-US',
+    );
+    expect(badFields(wrong)).toEqual(['phone']);
+    expect(fieldMessage(wrong, 'phone')).toBe('Phone is not a valid number for the chosen dial code');
+    const tooShortForChina = await register({ ...form(), phone: '2135550100', email, code });
+    expect(fieldMessage(tooShortForChina, 'phone')).toContain('请输入 11 位以 1 开头的手机号');
+    const us = await register(
+      { ...withoutDialCode, phone: '(213) 555-0100', email, code },
+      undefined,
+      'en-US',
+    );
+    expect(us.json().code).toBe(200);
+    const [row] = await ctx.database.db
+      .select({ phone: users.phone })
+      .from(users)
+      .where(and(eq(users.tenantId, t.tenant.id), eq(users.email, email)));
+    expect(row?.phone).toBe('(213) 555-0100');
+  });
+
+  it('answers whether an invitation code is valid on its own, without naming its owner', async () => {
+    const check = (invitationCode: unknown, language: 'zh-CN' | 'en-US' = 'en-US', host = t.host) =>
+      call(ctx, 'POST', '/api/admin/auth/checkInvitation', { invitationCode }, { host, language });
+    const good = await check('agent001');
+    expect(good.json()).toMatchObject({ code: 200, data: { valid: true } });
+    expect(JSON.stringify(good.json())).not.toContain('Harbor');
+    const bad = await check('NOPE0000', 'zh-CN');
+    expect(bad.json()).toEqual({ code: 200, msg: '邀请码无效', data: { valid: false } });
+    // A code of one tenant is no code on another tenant's site.
+    const foreign = await createInvitationCode(
+      ctx.database.db,
+      t.tenant.id,
+      (await organisationByName(t.tenant.id, 'Harbor Freight Agency'))?.id ?? 0,
+      { code: `TONLY${Date.now() % 100000}` },
+    );
+    expect((await check(foreign, 'en-US', other.host)).json().data).toEqual({ valid: false });
+    expect(badFields(await check(''))).toEqual(['invitationCode']);
+    expect(badFields(await check(7))).toEqual(['invitationCode']);
+  });
+
+  it('counts invitation checks per address and refuses more than twenty in ten minutes', async () => {
+    const from = (ip: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/auth/checkInvitation',
+        headers: { host: t.host, 'x-forwarded-for': ip },
+        remoteAddress: '127.0.0.1',
+        payload: { invitationCode: 'GUESS000' },
+      });
+    const answers = [];
+    for (let i = 0; i < 21; i++) answers.push((await from('203.0.113.7')).json().code);
+    expect(answers.slice(0, 20).every((c) => c === 200)).toBe(true);
+    expect(answers[20]).toBe(429);
+    // Another address is not held up.
+    expect((await from('203.0.113.8')).json().code).toBe(200);
   });
 
   it('names every missing required field', async () => {

@@ -41,11 +41,13 @@ const hostConfig = (host: string, url = '/api/admin/auth/getHostConfig') =>
 
 const siteBody = (overrides: Record<string, unknown> = {}) => ({
   siteName: '测试站点',
+  siteNameEn: 'Test site',
   buttonColor: '#1A2B3C',
   logoUrl: '/api/uploads/logo.png',
   logoCollapsedUrl: null,
   faviconUrl: null,
   copyright: '© Test',
+  copyrightEn: '© Test, in English',
   filingNumber: '',
   filingHosts: [],
   ...overrides,
@@ -92,6 +94,28 @@ describe('branding by host', () => {
   });
 });
 
+describe('a new tenant', () => {
+  it('starts with a copyright line in both languages, naming the site in each', async () => {
+    const year = new Date().getUTCFullYear();
+    const code = `bilingual-${Date.now()}`;
+    const tenant = await createBareTenant(ctx.database.db, {
+      code,
+      name: '货运门户',
+      nameEn: 'Freight Portal',
+    });
+    expect(tenant.branding).toMatchObject({
+      siteName: '货运门户',
+      siteNameEn: 'Freight Portal',
+      copyright: `© ${year} 货运门户 版权所有`,
+      copyrightEn: `© ${year} Freight Portal. All rights reserved.`,
+    });
+    // One name only: the English line names the site as it is.
+    const plain = await createBareTenant(ctx.database.db, { code: `${code}-plain`, name: 'Freight portal' });
+    expect(plain.branding.copyrightEn).toBe(`© ${year} Freight portal. All rights reserved.`);
+    expect(plain.branding.siteNameEn).toBe('');
+  });
+});
+
 describe('site configuration', () => {
   it('saves the branding and the host answers it at once', async () => {
     const res = await save(siteBody());
@@ -99,9 +123,11 @@ describe('site configuration', () => {
     const config = await hostConfig(t.host);
     expect(config.json().data).toMatchObject({
       siteName: '测试站点',
+      siteNameEn: 'Test site',
       buttonColor: '#1A2B3C',
       logoUrl: '/api/uploads/logo.png',
       copyright: '© Test',
+      copyrightEn: '© Test, in English',
     });
     const info = await call(ctx, 'POST', '/api/admin/site/info', {}, { host: t.host, token: admin });
     expect(info.json().data).toEqual(siteBody());

@@ -117,6 +117,8 @@ export const receivingAccountBody = z.object({
   id: z.number().int().positive().optional(),
   currency: z.enum(RECHARGE_CURRENCIES),
   bankName: z.string().trim().min(1).max(100),
+  /** The bank's name on the English interface; empty shows `bankName` there too. */
+  bankNameEn: z.string().trim().max(100).default(''),
   accountName: z.string().trim().min(1).max(100),
   accountNumber: z.string().trim().min(4).max(60),
   enabled: z.boolean().default(true),

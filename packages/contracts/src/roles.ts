@@ -8,6 +8,7 @@ export const roleSaveBody = z.object({
   name: z.string().trim().min(1).max(50),
   nameEn: z.string().trim().min(1).max(50),
   description: z.string().trim().max(200).default(''),
+  descriptionEn: z.string().trim().max(200).default(''),
   menuIds: z.array(z.number().int().positive()).max(500),
   buttonKeys: z.array(z.string().min(1).max(100)).max(500),
 });

@@ -5,11 +5,14 @@ const imageUrl = z.string().trim().max(500).nullable();
 
 export const siteConfigBody = z.object({
   siteName: z.string().trim().min(1).max(20, { error: 'validation.siteName' }),
+  /** The site name on the English interface; empty shows `siteName` there too. */
+  siteNameEn: z.string().trim().max(40).default(''),
   buttonColor: colorField,
   logoUrl: imageUrl,
   logoCollapsedUrl: imageUrl,
   faviconUrl: imageUrl,
   copyright: z.string().trim().max(200),
+  copyrightEn: z.string().trim().max(200).default(''),
   filingNumber: z.string().trim().max(100),
   filingHosts: z.array(z.string().trim().toLowerCase().min(1).max(253)).max(20),
 });

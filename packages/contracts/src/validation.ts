@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './api.ts';
 import { isMessageKey, type MessageKey, translate } from './messages.ts';
+import { isValidPhoneWithoutDialCode } from './phone.ts';
 
 /** Field labels used in validation messages; a field without a label is named by its path. */
 export const fieldLabels: Record<string, Record<Language, string>> = {
@@ -130,7 +131,12 @@ export const passwordField = z.string().min(6, { error: 'validation.passwordMin'
 /** The browser sends a SHA-256 hex digest of the password (SPEC section 3: "sent hashed"). */
 export const hashedPasswordField = z.string().regex(/^[a-f0-9]{64}$/, { error: 'validation.invalid' });
 export const codeField = z.string().regex(/^\d{6}$/, { error: 'validation.code' });
-export const phoneField = z.string().regex(/^1\d{10}$/, { error: 'validation.phone' });
+/** A phone number with no dial code chosen beside it (profile, staff); registration checks by dial code. */
+export const phoneField = z
+  .string()
+  .trim()
+  .max(30)
+  .refine(isValidPhoneWithoutDialCode, { error: 'validation.phoneInternational' });
 export const zipField = z.string().regex(/^\d{5}$/, { error: 'validation.zip' });
 export const englishField = z
   .string()

@@ -23,6 +23,7 @@ export async function ensureBuiltinRoles(db: DbOrTx, tenantId: number): Promise<
         name: role.name,
         nameEn: role.nameEn,
         description: role.description,
+        descriptionEn: role.descriptionEn,
         builtin: true,
       })
       .onConflictDoNothing()
@@ -67,9 +68,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 /** A tenant with its roles and one user per identity; used by the demo seed and by tests. */
 export async function seedTenant(
   db: Db,
-  input: { code: string; name: string; emailDomain?: string; password?: string },
+  input: { code: string; name: string; nameEn?: string; emailDomain?: string; password?: string },
 ) {
-  const tenant = await createTenant(db, { code: input.code, name: input.name });
+  const tenant = await createTenant(db, { code: input.code, name: input.name, nameEn: input.nameEn });
   const roleIds = await ensureBuiltinRoles(db, tenant.id);
   const domain = input.emailDomain ?? 'example.com';
   const password = input.password ?? DEMO_PASSWORD;
@@ -98,13 +99,15 @@ export async function seedTenant(
         tenantId: tenant.id,
         currency: 'CNY',
         bankName: '招商银行上海分行',
+        bankNameEn: 'China Merchants Bank, Shanghai Branch',
         accountName: input.name,
         accountNumber: '6214 8321 0000 8888',
       },
       {
         tenantId: tenant.id,
         currency: 'USD',
-        bankName: 'Bank of America',
+        bankName: '美国银行',
+        bankNameEn: 'Bank of America',
         accountName: input.name,
         accountNumber: '0012 3456 7890',
       },
@@ -148,7 +151,11 @@ export async function syncReferenceData(db: Db): Promise<void> {
 }
 
 export async function seedDemo(db: Db) {
-  const seeded = await seedTenant(db, { code: DEFAULT_TENANT_CODE, name: '货运门户' });
+  const seeded = await seedTenant(db, {
+    code: DEFAULT_TENANT_CODE,
+    name: '货运门户',
+    nameEn: 'Freight Portal',
+  });
   if (seeded.created) await seedDemoBusiness(db, seeded.tenant.id);
   return seeded;
 }
@@ -188,7 +195,8 @@ async function seedDemoBusiness(db: Db, tenantId: number) {
       accountId: account.id,
       type: 'manual_adjustment',
       amount: 500_000n,
-      note: 'Demo opening balance',
+      // A message key: the account pages show it in the reader's language.
+      note: 'ledger.note.demoOpening',
       idempotencyKey: `demo-opening:${organisationId}`,
     });
   }

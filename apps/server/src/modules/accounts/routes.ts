@@ -6,9 +6,9 @@ import {
   type LedgerType,
   ledgerQuery,
 } from '@freight/contracts/accounts';
-import { ResultCode } from '@freight/contracts/api';
+import { type Language, ResultCode } from '@freight/contracts/api';
 import { accountActionBody, adjustmentBody, creditLimitBody } from '@freight/contracts/customers';
-import { translate } from '@freight/contracts/messages';
+import { isMessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -73,6 +73,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   }
 
   const ledgerRows = async (
+    language: Language,
     user: RequestUser,
     query: typeof ledgerQuery._output,
     paged: boolean,
@@ -81,7 +82,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     if (!user.grants.has(pages[query.line])) throw forbidden();
     const { page, limit, keyword, ...rest } = query;
-    const filter = types ? { ...rest, types } : rest;
+    // The details list money; events that move none (rejected recharges, freezes) are the log's.
+    const filter = { ...rest, ...(types ? { types } : {}), moneyOnly: pages === DETAILS_PAGES };
     // A keyword narrows the accounts to the organisations in scope whose name or contact matches.
     const visible = keyword
       ? organisationIdsMatching(db, await organisationScope(db, user), keyword)
@@ -103,6 +105,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         operator: (operatorId !== null && operators.get(operatorId)) || '',
         // A freeze or credit change refers to the account itself: an internal id nobody looks up.
         refId: r.refType === 'account' ? '' : r.refId,
+        // Notes the system writes are message keys, read in the caller's language.
+        note:
+          r.note.startsWith('ledger.note.') && isMessageKey(r.note) ? translate(language, r.note) : r.note,
         organisationName: names.get(r.organisationId) ?? '',
         amount: formatMoney(r.amount),
         balanceAfter: formatMoney(r.balanceAfter),
@@ -120,7 +125,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: Object.values(DETAILS_PAGES) },
       schema: { tags: ['accounts'], body: ledgerQuery },
     },
-    async (request) => ledgerRows(currentUser(request), request.body, true),
+    async (request) => ledgerRows(request.language, currentUser(request), request.body, true),
   );
 
   /** The ledger rows of a view (details, log, deductions) as a spreadsheet. */
@@ -132,7 +137,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     names: { en: string; zh: string },
   ) {
     const query = request.body as typeof ledgerQuery._output;
-    const { list } = await ledgerRows(currentUser(request), query, false, pages, types);
+    const { list } = await ledgerRows(request.language, currentUser(request), query, false, pages, types);
     const en = request.language === 'en-US';
     const t = (key: string) => translate(request.language, key as never);
     return sendXlsx(
@@ -173,7 +178,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/account/log',
     { config: { permission: Object.values(LOG_PAGES) }, schema: { tags: ['accounts'], body: ledgerQuery } },
-    async (request) => ledgerRows(currentUser(request), request.body, true, LOG_PAGES, LOG_TYPES),
+    async (request) =>
+      ledgerRows(request.language, currentUser(request), request.body, true, LOG_PAGES, LOG_TYPES),
   );
   app.post(
     '/admin/account/logExport',
@@ -190,7 +196,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/account/deductions',
     { config: { permission: '/deductionDetails' }, schema: { tags: ['accounts'], body: ledgerQuery } },
-    async (request) => ledgerRows(currentUser(request), request.body, true, DEDUCTION_PAGES, DEDUCTION_TYPES),
+    async (request) =>
+      ledgerRows(
+        request.language,
+        currentUser(request),
+        request.body,
+        true,
+        DEDUCTION_PAGES,
+        DEDUCTION_TYPES,
+      ),
   );
   app.post(
     '/admin/account/deductionsExport',

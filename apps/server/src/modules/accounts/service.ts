@@ -1,5 +1,5 @@
 import type { BusinessLine, LedgerType } from '@freight/contracts/accounts';
-import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict } from '../../lib/errors.ts';
 import type { visibleOrganisationIds } from '../customers/service.ts';
@@ -318,6 +318,8 @@ export interface LedgerFilter {
   reference?: string;
   from?: Date;
   to?: Date;
+  /** Money movements only: leaves out the zero rows of events (freezes, rejected recharges...). */
+  moneyOnly?: boolean;
 }
 
 /**
@@ -339,6 +341,7 @@ export async function listLedger(
     filter.types ? inArray(ledgerEntries.type, [...filter.types]) : undefined,
     filter.organisationId ? eq(accounts.organisationId, filter.organisationId) : undefined,
     filter.reference ? eq(ledgerEntries.refId, filter.reference) : undefined,
+    filter.moneyOnly ? ne(ledgerEntries.amount, 0n) : undefined,
     filter.from ? gte(ledgerEntries.createdAt, filter.from) : undefined,
     filter.to ? lt(ledgerEntries.createdAt, filter.to) : undefined,
   );

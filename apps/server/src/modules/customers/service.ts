@@ -4,9 +4,10 @@ import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } 
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
+import { tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { invitationCodes, organisations, priceLevels } from './schema.ts';
+import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
 
@@ -85,6 +86,35 @@ export async function organisationForInvitation(
     )
     .limit(1);
   return row?.organisation ?? null;
+}
+
+/** How many invitation codes one address may check in `INVITATION_CHECK_WINDOW_MINUTES`. */
+export const INVITATION_CHECKS_PER_WINDOW = 20;
+export const INVITATION_CHECK_WINDOW_MINUTES = 10;
+
+/**
+ * Whether a code would place a registering shipper under someone (the registration form asks on its
+ * first step). The answer is yes or no only: it never says whose code it is. Checks are counted per
+ * address; past the limit the caller must wait (429).
+ */
+export async function checkInvitationCode(
+  db: DbOrTx,
+  input: { tenantId: number; code: string; ip: string },
+): Promise<boolean> {
+  const since = new Date(Date.now() - INVITATION_CHECK_WINDOW_MINUTES * 60_000);
+  const [recent] = await db
+    .select({ n: count() })
+    .from(invitationChecks)
+    .where(
+      and(
+        eq(invitationChecks.tenantId, input.tenantId),
+        eq(invitationChecks.ip, input.ip),
+        gt(invitationChecks.createdAt, since),
+      ),
+    );
+  if ((recent?.n ?? 0) >= INVITATION_CHECKS_PER_WINDOW) throw tooMany();
+  await db.insert(invitationChecks).values({ tenantId: input.tenantId, ip: input.ip });
+  return (await organisationForInvitation(db, input.tenantId, input.code)) !== null;
 }
 
 export async function createInvitationCode(

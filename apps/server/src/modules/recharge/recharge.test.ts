@@ -497,6 +497,37 @@ describe('reviewing', () => {
     expect(await logOf('customer', waiting.serial)).toEqual([]);
   });
 
+  it('lists money only in the account details: a rejected recharge adds no 0.00 row there, only to the log', async () => {
+    const rejected = await submit('direct', { amount: '9.00' });
+    await review(rejected.id, 'reject', 'admin', { note: 'no transfer found' });
+    const approved = await submit('direct', { amount: '6.00' });
+    await review(approved.id, 'approve_pending');
+    await post('/api/admin/recharge/settle', { id: approved.id }, 'admin');
+    type Row = { type: string; amount: string; refId: string };
+    const detailsOf = async (who: string, body: Record<string, unknown>) =>
+      (await post('/api/admin/account/details', { line: 'truck', page: 1, limit: 100, ...body }, who)).json()
+        .data as { list: Row[]; total: number };
+    expect((await detailsOf('direct', { reference: rejected.serial })).list).toEqual([]);
+    expect((await detailsOf('admin', { reference: rejected.serial })).total).toBe(0);
+    // The approval's credit is the one money row of its recharge; settling it later moved nothing.
+    const found = await detailsOf('direct', { reference: approved.serial });
+    expect(found.list.map((x) => [x.type, x.amount, x.refId])).toEqual([
+      ['recharge', '6.00', approved.serial],
+    ]);
+    expect(found.total).toBe(1);
+    const all = await detailsOf('direct', {});
+    expect(all.list.every((x) => x.amount !== '0.00')).toBe(true);
+    // A notice's link names the movement: another customer, or another tenant, finds nothing by it.
+    expect((await detailsOf('customer', { reference: approved.serial })).list).toEqual([]);
+    const foreign = await post(
+      '/api/admin/account/details',
+      { line: 'truck', page: 1, limit: 10, reference: approved.serial },
+      'otherAdmin',
+      other,
+    );
+    expect(foreign.json().data.list).toEqual([]);
+  });
+
   it('refuses a fee not below the credited amount and changes nothing', async () => {
     const r = await submit('direct', { amount: '5.00' });
     const res = await review(r.id, 'approve_received', 'admin', { fee: '5.00' });

@@ -94,6 +94,7 @@ const presentReceivingAccount = (r: ReceivingAccountRow) => ({
   id: r.id,
   currency: r.currency,
   bankName: r.bankName,
+  bankNameEn: r.bankNameEn,
   accountName: r.accountName,
   accountNumber: r.accountNumber,
   enabled: r.enabled,

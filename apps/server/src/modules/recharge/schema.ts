@@ -26,6 +26,8 @@ export const receivingAccounts = pgTable(
     id: id(),
     currency: text('currency').$type<RechargeCurrency>().notNull(),
     bankName: text('bank_name').notNull(),
+    /** The bank's name in English; empty means the same in both languages. */
+    bankNameEn: text('bank_name_en').notNull().default(''),
     accountName: text('account_name').notNull(),
     accountNumber: text('account_number').notNull(),
     enabled: boolean('enabled').notNull().default(true),

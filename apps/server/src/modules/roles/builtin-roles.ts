@@ -36,6 +36,7 @@ export interface BuiltinRole {
   name: string;
   nameEn: string;
   description: string;
+  descriptionEn: string;
   menuIds: number[];
   buttonKeys: string[];
 }
@@ -46,7 +47,8 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     code: 'admin',
     name: '超级管理员',
     nameEn: 'Administrator',
-    description: 'All pages and actions',
+    description: '全部页面和操作',
+    descriptionEn: 'All pages and actions',
     menuIds: allPages,
     buttonKeys: allButtons,
   },
@@ -54,7 +56,8 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     code: 'editor',
     name: '运营',
     nameEn: 'Operations editor',
-    description: 'Runs the business; no rights, staff or manual balance adjustments',
+    description: '负责日常业务；不含权限、员工管理和手工调整余额',
+    descriptionEn: 'Runs the business; no rights, staff or manual balance adjustments',
     menuIds: without(allPages, [11, 120, 121, 78]),
     buttonKeys: allButtons.filter(
       (k) =>
@@ -68,7 +71,8 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     code: 'branch',
     name: '分公司',
     nameEn: 'Branch office',
-    description: 'A branch office and its agents and customers',
+    description: '分公司及其代理和客户',
+    descriptionEn: 'A branch office and its agents and customers',
     menuIds: [...customerPages, 71, 72, 73, 75, 76, 77, 83, 91, 114],
     buttonKeys: [...customerButtons, ...organisationButtons],
   },
@@ -76,7 +80,8 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     code: 'agent',
     name: '代理',
     nameEn: 'Agent',
-    description: 'An agent and its customers',
+    description: '代理及其客户',
+    descriptionEn: 'An agent and its customers',
     menuIds: [...customerPages, 71, 75, 83, 91, 114],
     buttonKeys: [...customerButtons, ...organisationButtons],
   },
@@ -84,7 +89,8 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     code: 'customer',
     name: '客户',
     nameEn: 'Customer',
-    description: 'A shipper',
+    description: '发货客户',
+    descriptionEn: 'A shipper',
     menuIds: customerPages,
     buttonKeys: customerButtons,
   },

@@ -38,6 +38,8 @@ export const roles = pgTable(
     name: text('name').notNull(),
     nameEn: text('name_en').notNull(),
     description: text('description').notNull().default(''),
+    /** The description in English; `description` is the Chinese one. */
+    descriptionEn: text('description_en').notNull().default(''),
     builtin: boolean('builtin').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

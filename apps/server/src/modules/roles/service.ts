@@ -240,6 +240,7 @@ export async function listRoles(
         name: roles.name,
         nameEn: roles.nameEn,
         description: roles.description,
+        descriptionEn: roles.descriptionEn,
         builtin: roles.builtin,
         userCount,
         createdAt: roles.createdAt,

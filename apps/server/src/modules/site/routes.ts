@@ -32,21 +32,25 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const {
         siteName,
+        siteNameEn,
         buttonColor,
         logoUrl,
         logoCollapsedUrl,
         faviconUrl,
         copyright,
+        copyrightEn,
         filingNumber,
         filingHosts,
       } = request.tenant.branding;
       return {
         siteName,
+        siteNameEn,
         buttonColor,
         logoUrl,
         logoCollapsedUrl,
         faviconUrl,
         copyright,
+        copyrightEn,
         filingNumber,
         filingHosts,
       };

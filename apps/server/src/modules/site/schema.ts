@@ -3,11 +3,15 @@ import { createdAt, updatedAt } from '../../db/columns.ts';
 
 export interface TenantBranding {
   siteName: string;
+  /** The site name on the English interface; empty shows `siteName` there too. */
+  siteNameEn: string;
   buttonColor: string;
   logoUrl: string | null;
   logoCollapsedUrl: string | null;
   faviconUrl: string | null;
   copyright: string;
+  /** The footer's copyright line on the English interface; empty shows `copyright` there too. */
+  copyrightEn: string;
   filingNumber: string;
   /** Host names on which the filing number is shown (SPEC section 1: only on certain hosts). */
   filingHosts: string[];

@@ -8,14 +8,25 @@ export const DEFAULT_TENANT_CODE = 'default';
 
 export const DEFAULT_BRANDING: TenantBranding = {
   siteName: '货运门户',
+  siteNameEn: '',
   buttonColor: '#FF6D1F',
   logoUrl: null,
   logoCollapsedUrl: null,
   faviconUrl: null,
   copyright: '',
+  copyrightEn: '',
   filingNumber: '',
   filingHosts: [],
 };
+
+/** A new tenant's footer says whose site it is, in both languages, until staff write their own. */
+function defaultCopyright(siteName: string, siteNameEn: string) {
+  const year = new Date().getUTCFullYear();
+  return {
+    copyright: `© ${year} ${siteName} 版权所有`,
+    copyrightEn: `© ${year} ${siteNameEn || siteName}. All rights reserved.`,
+  };
+}
 
 export const DEFAULT_SETTINGS: TenantSettings = { batchOrderHiddenUserIds: [] };
 
@@ -47,14 +58,20 @@ export async function findTenantByCode(db: DbOrTx, code: string): Promise<Reques
 
 export async function createTenant(
   db: DbOrTx,
-  input: { code: string; name: string; branding?: Partial<TenantBranding> },
+  input: { code: string; name: string; nameEn?: string; branding?: Partial<TenantBranding> },
 ): Promise<RequestTenant> {
   const [row] = await db
     .insert(tenants)
     .values({
       code: input.code,
       name: input.name,
-      branding: { ...DEFAULT_BRANDING, siteName: input.name.slice(0, 20), ...input.branding },
+      branding: {
+        ...DEFAULT_BRANDING,
+        siteName: input.name.slice(0, 20),
+        siteNameEn: (input.nameEn ?? '').slice(0, 40),
+        ...defaultCopyright(input.name, input.nameEn ?? ''),
+        ...input.branding,
+      },
       settings: DEFAULT_SETTINGS,
     })
     .onConflictDoNothing({ target: tenants.code })
@@ -80,12 +97,14 @@ export function publicBranding(tenant: RequestTenant, host: string) {
   return {
     tenant: tenant.code,
     siteName: b.siteName,
+    siteNameEn: b.siteNameEn,
     color_data: { button: b.buttonColor },
     buttonColor: b.buttonColor,
     logoUrl: b.logoUrl,
     logoCollapsedUrl: b.logoCollapsedUrl,
     faviconUrl: b.faviconUrl,
     copyright: b.copyright,
+    copyrightEn: b.copyrightEn,
     filingNumber: b.filingHosts.includes(hostname) ? b.filingNumber : '',
   };
 }
