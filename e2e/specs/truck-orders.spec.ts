@@ -195,6 +195,48 @@ test("the truck dashboard shows today's orders, the balance and the charts", asy
   const today = page.getByTestId('stat-today-orders').locator('.ant-statistic-content-value');
   await expect(today).not.toHaveText('0');
   await expect(page.getByTestId('stat-available')).toBeVisible();
-  await expect(page.locator('.recharts-surface').first()).toBeVisible();
+  await expect(page.getByTestId('chart-last30').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('chart-by-status').locator('canvas')).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}truck-dashboard-zh.png`, fullPage: true });
+});
+
+test('staff see the dashboard over every order in both languages, and its charts follow the page width', async ({
+  page,
+}) => {
+  await session(page, 'admin@example.com');
+  await page.goto('/dashboard');
+  const daily = page.getByTestId('chart-last30');
+  await expect(daily.locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('truck-dashboard')).toContainText('近 30 天订单与收款');
+  await page.screenshot({ path: `${screenshotDir}truck-dashboard-admin-zh.png`, fullPage: true });
+  // Below 1200 px the chart takes the whole row: it is redrawn to the new width of its box.
+  const canvasWidth = async () => Math.round((await daily.locator('canvas').boundingBox())?.width ?? 0);
+  const before = await canvasWidth();
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await expect.poll(canvasWidth).toBeGreaterThan(before);
+  expect(await canvasWidth()).toBe(Math.round((await daily.boundingBox())?.width ?? 0));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await switchLanguage(page, 'en');
+  await expect(page.getByTestId('truck-dashboard')).toContainText('Orders and payments, last 30 days');
+  await expect(page.getByTestId('chart-by-status').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('lang-en')).toBeHidden();
+  await page.screenshot({ path: `${screenshotDir}truck-dashboard-admin-en.png`, fullPage: true });
+  await switchLanguage(page, 'zh');
+});
+
+test('an order that does not exist or is not visible says so and leads back to the order list', async ({
+  page,
+}) => {
+  await session(page, 'customer@example.com');
+  await page.goto('/orderInfo?id=987654');
+  const unavailable = page.getByTestId('order-unavailable');
+  await expect(unavailable).toContainText('找不到该订单');
+  await expect(unavailable).toContainText('订单 987654 不存在,或者您无权查看');
+  await switchLanguage(page, 'en');
+  await expect(unavailable).toContainText('Order 987654 does not exist or is not visible to you');
+  await expect(page.getByTestId('lang-en')).toBeHidden();
+  await page.screenshot({ path: `${screenshotDir}truck-order-missing-en.png` });
+  await switchLanguage(page, 'zh');
+  await page.getByTestId('order-back-to-list').click();
+  await expect(page).toHaveURL(/\/orderList/);
 });

@@ -1,52 +1,75 @@
 import { ORDER_STATUSES } from '@freight/contracts/truck-orders';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Row, Skeleton, Space, Statistic } from 'antd';
+import { Button, Card, Col, Empty, Row, Skeleton, Space, Statistic, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
-import { post } from '../../lib/http.ts';
-
-interface Stats {
-  today: { orders: number; paid: string };
-  month: { orders: number; paid: string };
-  series: { day: string; orders: number; paid: string }[];
-  statuses: Record<string, number>;
-  waitingReview: number;
-  unpaid: number;
-  openWorkOrders: number;
-  unpaidBills: number;
-  balance: { balance: string; available: string } | null;
-}
-
-const BRAND = '#FF6D1F';
+import { type ChartOption, EChart } from '../../components/EChart.tsx';
+import { truckOrderApi } from './api.ts';
 
 /** `/dashboard`: today's and this month's truck orders and money, the last 30 days, every status. */
 function Dashboard({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { token } = theme.useToken();
   const stats = useQuery({
     queryKey: ['truck-stats'],
-    queryFn: () => post<Stats>('/admin/order/stats'),
+    queryFn: truckOrderApi.stats,
     refetchInterval: 60_000,
   });
   if (!stats.data)
     return <Card>{stats.isError ? <Empty /> : <Skeleton active paragraph={{ rows: 8 }} />}</Card>;
   const s = stats.data;
-  const series = s.series.map((d) => ({ ...d, day: d.day.slice(5), paid: Number(d.paid) }));
   const statusData = ORDER_STATUSES.map((status) => ({
     status: t(`orderStatus.${status}`),
     n: s.statuses[status] ?? 0,
   })).filter((d) => d.n > 0);
+  const daily: ChartOption = {
+    grid: { left: 8, right: 8, top: 40, bottom: 8, containLabel: true },
+    legend: { top: 0 },
+    tooltip: { trigger: 'axis' },
+    xAxis: { type: 'category', boundaryGap: false, data: s.series.map((d) => d.day.slice(5)) },
+    yAxis: [
+      { type: 'value', minInterval: 1 },
+      { type: 'value', splitLine: { show: false } },
+    ],
+    series: [
+      {
+        type: 'line',
+        name: t('dashboard.orders'),
+        yAxisIndex: 0,
+        smooth: true,
+        smoothMonotone: 'x',
+        showSymbol: false,
+        data: s.series.map((d) => d.orders),
+      },
+      {
+        type: 'line',
+        name: t('dashboard.paid'),
+        yAxisIndex: 1,
+        smooth: true,
+        smoothMonotone: 'x',
+        showSymbol: false,
+        // Money arrives as decimal strings; the chart only places them on its axis.
+        data: s.series.map((d) => d.paid),
+      },
+    ],
+  };
+  const byStatus: ChartOption = {
+    grid: { left: 8, right: 32, top: 8, bottom: 8, containLabel: true },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    xAxis: { type: 'value', minInterval: 1 },
+    // Top to bottom in the order of the status machine.
+    yAxis: { type: 'category', inverse: true, data: statusData.map((d) => d.status) },
+    series: [
+      {
+        type: 'bar',
+        name: t('dashboard.orders'),
+        barMaxWidth: 18,
+        label: { show: true, position: 'right', color: token.colorTextSecondary },
+        data: statusData.map((d) => d.n),
+      },
+    ],
+  };
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size={16} data-testid="truck-dashboard">
       <Row gutter={[16, 16]}>
@@ -79,7 +102,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
             <Statistic
               title={t('dashboard.waitingReview')}
               value={s.waitingReview}
-              valueStyle={{ color: s.waitingReview ? BRAND : undefined }}
+              valueStyle={{ color: s.waitingReview ? token.colorPrimary : undefined }}
             />
           </Card>
         </Col>
@@ -102,7 +125,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
             <Statistic
               title={t('dashboard.unpaidBills')}
               value={s.unpaidBills}
-              valueStyle={{ color: s.unpaidBills ? BRAND : undefined }}
+              valueStyle={{ color: s.unpaidBills ? token.colorPrimary : undefined }}
             />
           </Card>
         </Col>
@@ -142,33 +165,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
           <Card title={t('dashboard.last30')}>
-            <ResponsiveContainer width="100%" height={280}>
-              <LineChart data={series} margin={{ left: 8, right: 16, top: 8 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="day" fontSize={12} />
-                <YAxis yAxisId="orders" allowDecimals={false} fontSize={12} />
-                <YAxis yAxisId="paid" orientation="right" fontSize={12} />
-                <Tooltip />
-                <Line
-                  yAxisId="orders"
-                  type="monotone"
-                  dataKey="orders"
-                  name={t('dashboard.orders')}
-                  stroke={BRAND}
-                  dot={false}
-                  isAnimationActive={false}
-                />
-                <Line
-                  yAxisId="paid"
-                  type="monotone"
-                  dataKey="paid"
-                  name={t('dashboard.paid')}
-                  stroke="#1677ff"
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              </LineChart>
-            </ResponsiveContainer>
+            <EChart option={daily} height={280} testId="chart-last30" />
           </Card>
         </Col>
         <Col xs={24} xl={10}>
@@ -176,15 +173,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
             {statusData.length === 0 ? (
               <Empty description={t('common.empty')} />
             ) : (
-              <ResponsiveContainer width="100%" height={280}>
-                <BarChart data={statusData} layout="vertical" margin={{ left: 24, right: 16 }}>
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis type="number" allowDecimals={false} fontSize={12} />
-                  <YAxis type="category" dataKey="status" width={110} fontSize={12} />
-                  <Tooltip />
-                  <Bar dataKey="n" name={t('dashboard.orders')} fill={BRAND} isAnimationActive={false} />
-                </BarChart>
-              </ResponsiveContainer>
+              <EChart option={byStatus} height={280} testId="chart-by-status" />
             )}
           </Card>
         </Col>

@@ -8,11 +8,9 @@ import {
   Card,
   Col,
   Descriptions,
-  Empty,
   Form,
   Input,
   Modal,
-  Result,
   Row,
   Skeleton,
   Space,
@@ -33,6 +31,7 @@ import { WorkOrderDialog } from '../work-orders/public.tsx';
 import { type OrderInfo, truckOrderApi } from './api.ts';
 import { BillsAndWorkOrdersCard } from './BillsAndWorkOrdersCard.tsx';
 import { OrderStatusTag } from './OrderStatusTag.tsx';
+import { OrderUnavailable } from './OrderUnavailable.tsx';
 
 const addressText = (a: ShipmentAddress) =>
   [
@@ -141,9 +140,14 @@ export default function OrderInfoPage() {
   const { userInfo } = useSession();
   const [openingWorkOrder, setOpeningWorkOrder] = useState(false);
 
-  if (!(id > 0)) return <Result status="warning" title={t('order.noOrder')} />;
+  if (!(id > 0) || info.isError)
+    return <OrderUnavailable id={id} error={info.error} onRetry={() => void info.refetch()} />;
   if (info.isLoading || !info.data)
-    return <Card>{info.isError ? <Empty /> : <Skeleton active paragraph={{ rows: 10 }} />}</Card>;
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 10 }} />
+      </Card>
+    );
   const { order, timeline, ledger } = info.data;
 
   const act = async (action: OrderAction, reason = '') => {

@@ -10,7 +10,7 @@ import { FilterBar, periodDays, useServerList } from '../../components/list.tsx'
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
-import { type OrderView, truckOrderApi } from './api.ts';
+import { ORDER_LIST_URL, type OrderView, truckOrderApi } from './api.ts';
 import { OrderStatusTag } from './OrderStatusTag.tsx';
 
 interface Filters {
@@ -40,7 +40,7 @@ export default function OrderListPage() {
   }, [noticed, filterForm]);
   const [status, setStatus] = useState<OrderStatus | 'all'>('all');
   const query = { ...filters, status: status === 'all' ? undefined : status };
-  const list = useServerList<OrderView>('/admin/order/list', query);
+  const list = useServerList<OrderView>(ORDER_LIST_URL, query);
   // Counts come with the first page; later pages keep the ones already shown.
   const lastCounts = useRef<Record<string, number>>({});
   if (list.extra?.counts) lastCounts.current = list.extra.counts as Record<string, number>;

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Empty, Result, Skeleton, Space, Statistic } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Skeleton, Space, Statistic } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { truckOrderApi } from './api.ts';
 import { OrderStatusTag } from './OrderStatusTag.tsx';
+import { OrderUnavailable } from './OrderUnavailable.tsx';
 
 /** `/addAddress` and `/order45Pay`: pays one unpaid order from the truck balance, after a confirmation. */
 export default function OrderPaymentPage() {
@@ -22,15 +23,15 @@ export default function OrderPaymentPage() {
   });
   const [busy, setBusy] = useState(false);
 
-  if (!(id > 0))
+  if (!(id > 0)) return <OrderUnavailable id={id} />;
+  if (info.isError)
+    return <OrderUnavailable id={id} error={info.error} onRetry={() => void info.refetch()} />;
+  if (!info.data)
     return (
-      <Result
-        status="warning"
-        title={t('order.noOrder')}
-        extra={<Button onClick={() => navigate('/orderList')}>{t('order.list')}</Button>}
-      />
+      <Card>
+        <Skeleton active />
+      </Card>
     );
-  if (!info.data) return <Card>{info.isError ? <Empty /> : <Skeleton active />}</Card>;
   const { order, account } = info.data;
   const short = Number(account.available) < Number(order.total);
 

@@ -6,6 +6,7 @@ import { useSession } from '../../app/session.tsx';
 import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
 import { AddressPicker } from '../addresses/public.tsx';
 import { truckQuoteApi } from '../truck-quotes/api.ts';
+import { ORDER_LIST_URL } from './api.ts';
 
 /** The top bar's truck batch order: the batch dialog with the truck template, check and import. */
 export function TruckBatchDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -33,7 +34,7 @@ export function TruckBatchDialog({ open, onClose }: { open: boolean; onClose: ()
       }}
       query={organisationId ? `?organisationId=${organisationId}` : ''}
       fields={address ? { address_id: String(address.id) } : {}}
-      onImported={() => void queryClient.invalidateQueries({ queryKey: ['/admin/order/list'] })}
+      onImported={() => void queryClient.invalidateQueries({ queryKey: [ORDER_LIST_URL] })}
       extra={
         <Form layout="vertical" component={false}>
           {forOthers ? (
