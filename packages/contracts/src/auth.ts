@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LANGUAGES } from './api.ts';
+import { IDENTITIES } from './identity.ts';
 import { isValidPhone, phoneMessageKey } from './phone.ts';
 import {
   codeField,
@@ -138,3 +140,48 @@ export const quotationConfigBody = z.object({
   defaultPickupAddressId: z.number().int().positive().nullable().default(null),
   defaultCurrency: z.enum(['USD', 'CNY']).default('USD'),
 });
+
+/* ----- responses ----- */
+
+export const publicKeyView = z.object({ publicKey: z.string(), mockServer: z.boolean() });
+export const loginView = z.object({ token: z.string() });
+export const invitationCheckView = z.object({ valid: z.boolean() });
+export const registeredView = z.object({ id: z.number().int() });
+
+export const registrationOption = z.object({ value: z.string(), label: z.string(), label_en: z.string() });
+export const registrationOptionsView = z.object({
+  business: z.array(registrationOption).readonly(),
+  monthlyVolume: z.array(registrationOption).readonly(),
+  goodsTypes: z.array(registrationOption).readonly(),
+  transportMethods: z.array(registrationOption).readonly(),
+});
+
+export const quotationConfigView = z.object({
+  defaultLine: z.enum(['truck', 'express']),
+  defaultInsurance: z.boolean(),
+  defaultPickupAddressId: z.number().int().nullable(),
+  defaultCurrency: z.enum(['USD', 'CNY']),
+});
+
+/** The signed-in user as the shell needs them (`getInfo`). */
+export const userInfoView = z.object({
+  userInfo: z.object({
+    id: z.number().int(),
+    email: z.string(),
+    name: z.string(),
+    company: z.string(),
+    phone: z.string(),
+    identity: z.enum(IDENTITIES),
+    organisationId: z.number().int().nullable(),
+    avatar: z.string().nullable(),
+    language: z.enum(LANGUAGES),
+  }),
+  /** The stored locale, `zh_CN` or `en`. */
+  language: z.string(),
+  /** Role codes. */
+  permissions: z.array(z.string()),
+  config: z.object({ showBatchOrder: z.boolean(), quotation: quotationConfigView }),
+});
+export const userConfigView = userInfoView.shape.config;
+
+export const localeView = z.object({ language: z.enum(['en', 'zh_CN']) });

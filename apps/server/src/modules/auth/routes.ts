@@ -2,17 +2,27 @@ import { BUSINESS_LINES } from '@freight/contracts/accounts';
 import { languageFromLocale, ResultCode } from '@freight/contracts/api';
 import {
   changePasswordBody,
-  loginFields,
   invitationCheckBody,
+  invitationCheckView,
+  localeView,
+  loginFields,
+  loginView,
+  publicKeyView,
   quotationConfigBody,
+  quotationConfigView,
   REGISTRATION_OPTIONS,
   type RegisterBody,
   registerBody,
+  registeredView,
+  registrationOptionsView,
   retrievePasswordBody,
   saveProfileBody,
   setLocaleBody,
+  userConfigView,
+  userInfoView,
   verificationCodeBody,
 } from '@freight/contracts/auth';
+import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -47,14 +57,21 @@ function originOf(request: FastifyRequest): string {
 const routes: FastifyPluginAsyncZod = async (app) => {
   const open = { public: true } as const;
 
-  app.post('/publicKey', { config: open, schema: { tags: ['auth'] } }, async () => {
-    const { publicKey } = await loginKeyPair(app.db);
-    return { publicKey, mockServer: false };
-  });
+  app.post(
+    '/publicKey',
+    { config: open, schema: { tags: ['auth'], response: { 200: okResponse(publicKeyView) } } },
+    async () => {
+      const { publicKey } = await loginKeyPair(app.db);
+      return { publicKey, mockServer: false };
+    },
+  );
 
   app.post(
     '/admin/auth/getVerificationCode',
-    { config: { ...open, audit: 'auth.code' }, schema: { tags: ['auth'], body: verificationCodeBody } },
+    {
+      config: { ...open, audit: 'auth.code' },
+      schema: { tags: ['auth'], body: verificationCodeBody, response: { 200: emptyResponse } },
+    },
     async (request, reply) => {
       await requestVerificationCode(app.db, app.mailer, {
         tenantId: request.tenant.id,
@@ -77,6 +94,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       password: z.string().optional(),
       code: z.string().optional(),
     }),
+    response: { 200: okResponse(loginView) },
   };
   const loginHandler = async (request: FastifyRequest<{ Body: z.infer<typeof loginSchema.body> }>) => {
     let payload: unknown = request.body;
@@ -111,23 +129,34 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     await revokeSession(app.db, currentUser(request).sessionHash);
     return null;
   };
-  app.post('/logout', { config: { audit: 'auth.logout' }, schema: { tags: ['auth'] } }, logoutHandler);
+  app.post(
+    '/logout',
+    { config: { audit: 'auth.logout' }, schema: { tags: ['auth'], response: { 200: emptyResponse } } },
+    logoutHandler,
+  );
   app.post(
     '/admin/auth/logout',
-    { config: { audit: 'auth.logout' }, schema: { tags: ['auth'] } },
+    { config: { audit: 'auth.logout' }, schema: { tags: ['auth'], response: { 200: emptyResponse } } },
     logoutHandler,
   );
 
   app.post(
     '/admin/auth/options',
-    { config: open, schema: { tags: ['auth'] } },
+    { config: open, schema: { tags: ['auth'], response: { 200: okResponse(registrationOptionsView) } } },
     async () => REGISTRATION_OPTIONS,
   );
 
   // A yes or no only, never whose code it is; counted per address (see `checkInvitationCode`).
   app.post(
     '/admin/auth/checkInvitation',
-    { config: open, schema: { tags: ['auth'], body: invitationCheckBody } },
+    {
+      config: open,
+      schema: {
+        tags: ['auth'],
+        body: invitationCheckBody,
+        response: { 200: okResponse(invitationCheckView) },
+      },
+    },
     async (request, reply) => {
       const valid = await checkInvitationCode(app.db, {
         tenantId: request.tenant.id,
@@ -180,7 +209,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   };
   const registerRoute = {
     config: { ...open, audit: 'auth.register' },
-    schema: { tags: ['auth'], body: registerBody },
+    schema: { tags: ['auth'], body: registerBody, response: { 200: okResponse(registeredView) } },
   };
   app.post('/admin/auth/register', registerRoute, async (request, reply) => {
     const result = await registerHandler(request, request.body);
@@ -197,7 +226,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/auth/retrievePassword',
     {
       config: { ...open, audit: 'auth.retrievePassword' },
-      schema: { tags: ['auth'], body: z.record(z.string(), z.unknown()) },
+      schema: { tags: ['auth'], body: z.record(z.string(), z.unknown()), response: { 200: emptyResponse } },
     },
     async (request, reply) => {
       const body = retrievePasswordBody.parse(
@@ -249,18 +278,34 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     };
   };
-  app.post('/admin/auth/getInfo', { schema: { tags: ['auth'] } }, userInfo);
-  app.post('/admin/admin/info', { schema: { tags: ['auth'] } }, userInfo);
-  app.post('/admin/admin/quotationConfig', { schema: { tags: ['auth'] } }, async (request) => {
-    const info = await userInfo(request);
-    return info.config;
-  });
+  app.post(
+    '/admin/auth/getInfo',
+    { schema: { tags: ['auth'], response: { 200: okResponse(userInfoView) } } },
+    userInfo,
+  );
+  app.post(
+    '/admin/admin/info',
+    { schema: { tags: ['auth'], response: { 200: okResponse(userInfoView) } } },
+    userInfo,
+  );
+  app.post(
+    '/admin/admin/quotationConfig',
+    { schema: { tags: ['auth'], response: { 200: okResponse(userConfigView) } } },
+    async (request) => {
+      const info = await userInfo(request);
+      return info.config;
+    },
+  );
 
   app.post(
     '/express/customer/setQuotationConfig',
     {
       config: { audit: 'profile.quotationConfig' },
-      schema: { tags: ['profile'], body: quotationConfigBody },
+      schema: {
+        tags: ['profile'],
+        body: quotationConfigBody,
+        response: { 200: okResponse(quotationConfigView) },
+      },
     },
     async (request) => {
       const me = currentUser(request);
@@ -274,7 +319,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/auth/setLocale',
-    { config: { audit: 'auth.setLocale' }, schema: { tags: ['auth'], body: setLocaleBody } },
+    {
+      config: { audit: 'auth.setLocale' },
+      schema: { tags: ['auth'], body: setLocaleBody, response: { 200: okResponse(localeView) } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const language = languageFromLocale(request.body.locale);
@@ -287,7 +335,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/admin/saveProfile',
-    { config: { audit: 'profile.save' }, schema: { tags: ['profile'], body: saveProfileBody } },
+    {
+      config: { audit: 'profile.save' },
+      schema: { tags: ['profile'], body: saveProfileBody, response: { 200: emptyResponse } },
+    },
     async (request) => {
       const me = currentUser(request);
       await app.db
@@ -306,7 +357,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/admin/changePassword',
-    { config: { audit: 'profile.changePassword' }, schema: { tags: ['profile'], body: changePasswordBody } },
+    {
+      config: { audit: 'profile.changePassword' },
+      schema: { tags: ['profile'], body: changePasswordBody, response: { 200: emptyResponse } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       await changePassword(app.db, {

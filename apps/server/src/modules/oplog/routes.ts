@@ -1,4 +1,5 @@
-import { operationLogQuery } from '@freight/contracts/roles';
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { operationLogListView, operationLogQuery } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { allOperationLogs, listOperationLogs } from './service.ts';
@@ -6,7 +7,14 @@ import { allOperationLogs, listOperationLogs } from './service.ts';
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/operationLog/list',
-    { config: { permission: '/operationLog' }, schema: { tags: ['oplog'], body: operationLogQuery } },
+    {
+      config: { permission: '/operationLog' },
+      schema: {
+        tags: ['oplog'],
+        body: operationLogQuery,
+        response: { 200: okResponse(operationLogListView) },
+      },
+    },
     async (request) => {
       const { page, limit, ...filter } = request.body;
       const result = await listOperationLogs(app.db, request.tenant.id, filter, { page, limit });
@@ -18,7 +26,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/operationLog/export',
     {
       config: { permission: 'operation-log:export', raw: true },
-      schema: { tags: ['oplog'], body: operationLogQuery },
+      schema: { tags: ['oplog'], body: operationLogQuery, response: { 200: xlsxResponse } },
     },
     async (request, reply) => {
       const { page: _p, limit: _l, ...filter } = request.body;

@@ -1,4 +1,16 @@
-import { idBody, roleListQuery, roleSaveBody } from '@freight/contracts/roles';
+import { emptyResponse, okResponse } from '@freight/contracts/responses';
+import {
+  type GrantTreeNodeData,
+  grantTreeView,
+  idBody,
+  roleGrantsView,
+  roleListQuery,
+  roleListView,
+  roleSaveBody,
+  savedIdView,
+  userMenuView,
+  userRoleView,
+} from '@freight/contracts/roles';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,39 +35,54 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const me = currentUser(request);
     return menuTreeFor(await grantsForUser(app.db, me.tenantId, me.id));
   };
-  app.post('/menu/navigate', { schema: { tags: ['rbac'] } }, myMenu);
-  app.post('/admin/role/getUserRole', { schema: { tags: ['rbac'] } }, async (request) => ({
-    roles: currentUser(request).roles,
-    menus: await myMenu(request),
-  }));
+  app.post(
+    '/menu/navigate',
+    { schema: { tags: ['rbac'], response: { 200: okResponse(userMenuView) } } },
+    myMenu,
+  );
+  app.post(
+    '/admin/role/getUserRole',
+    { schema: { tags: ['rbac'], response: { 200: okResponse(userRoleView) } } },
+    async (request) => ({
+      roles: currentUser(request).roles,
+      menus: await myMenu(request),
+    }),
+  );
 
   const view = { permission: '/basicSettings' } as const;
-  app.post('/admin/role/menuTree', { config: view, schema: { tags: ['rbac'] } }, async () => {
-    const toNode = (item: ReturnType<typeof fullMenuTree>[number]): unknown => ({
-      id: item.id,
-      name: item.name,
-      name_en: item.name_en,
-      icon: item.icon,
-      paths: item.path,
-      is_show: item.is_show,
-      haveChildMenu: item.children ? 1 : 0,
-      component: item.component,
-      subList: item.children
-        ? item.children.map(toNode)
-        : (item.buttons ?? []).map((b) => ({ name: b.name, name_en: b.name_en, component: b.key })),
-    });
-    return fullMenuTree().map(toNode);
-  });
+  app.post(
+    '/admin/role/menuTree',
+    { config: view, schema: { tags: ['rbac'], response: { 200: okResponse(grantTreeView) } } },
+    async () => {
+      const toNode = (item: ReturnType<typeof fullMenuTree>[number]): GrantTreeNodeData => ({
+        id: item.id,
+        name: item.name,
+        name_en: item.name_en,
+        icon: item.icon,
+        paths: item.path,
+        is_show: item.is_show,
+        haveChildMenu: item.children ? 1 : 0,
+        component: item.component,
+        subList: item.children
+          ? item.children.map(toNode)
+          : (item.buttons ?? []).map((b) => ({ name: b.name, name_en: b.name_en, component: b.key })),
+      });
+      return fullMenuTree().map(toNode);
+    },
+  );
 
   app.post(
     '/admin/role/list',
-    { config: view, schema: { tags: ['rbac'], body: roleListQuery } },
+    {
+      config: view,
+      schema: { tags: ['rbac'], body: roleListQuery, response: { 200: okResponse(roleListView) } },
+    },
     async (request) => listRoles(app.db, request.tenant.id, request.body),
   );
 
   app.post(
     '/admin/role/info',
-    { config: view, schema: { tags: ['rbac'], body: idBody } },
+    { config: view, schema: { tags: ['rbac'], body: idBody, response: { 200: okResponse(roleGrantsView) } } },
     async (request) => {
       const role = await findRole(app.db, request.tenant.id, request.body.id);
       if (!role) throw notFound();
@@ -67,7 +94,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/role/save',
     {
       config: { permission: 'role:save', audit: 'role.save' },
-      schema: { tags: ['rbac'], body: roleSaveBody },
+      schema: { tags: ['rbac'], body: roleSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       const tenantId = request.tenant.id;
@@ -117,7 +144,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/role/delete',
-    { config: { permission: 'role:delete', audit: 'role.delete' }, schema: { tags: ['rbac'], body: idBody } },
+    {
+      config: { permission: 'role:delete', audit: 'role.delete' },
+      schema: { tags: ['rbac'], body: idBody, response: { 200: emptyResponse } },
+    },
     async (request) => {
       const tenantId = request.tenant.id;
       const role = await findRole(app.db, tenantId, request.body.id);

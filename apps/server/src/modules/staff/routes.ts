@@ -1,4 +1,11 @@
-import { staffListQuery, staffSaveBody, staffStatusBody } from '@freight/contracts/roles';
+import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import {
+  savedIdView,
+  staffListQuery,
+  staffListView,
+  staffSaveBody,
+  staffStatusBody,
+} from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
@@ -49,7 +56,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/staff/list',
-    { config: view, schema: { tags: ['staff'], body: staffListQuery } },
+    {
+      config: view,
+      schema: { tags: ['staff'], body: staffListQuery, response: { 200: okResponse(staffListView) } },
+    },
     async (request) => {
       const { page, limit, ...query } = request.body;
       const filter = await staffFilter(app.db, request.tenant.id, query);
@@ -63,7 +73,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/staff/export',
-    { config: { ...view, raw: true }, schema: { tags: ['staff'], body: staffListQuery } },
+    {
+      config: { ...view, raw: true },
+      schema: { tags: ['staff'], body: staffListQuery, response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const { page: _p, limit: _l, ...query } = request.body;
       const rows = await staffRows(request.tenant.id, await staffFilter(app.db, request.tenant.id, query));
@@ -95,7 +108,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/staff/save',
     {
       config: { permission: 'staff:save', audit: 'staff.save' },
-      schema: { tags: ['staff'], body: staffSaveBody },
+      schema: { tags: ['staff'], body: staffSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       const tenantId = request.tenant.id;
@@ -140,7 +153,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/staff/setStatus',
     {
       config: { permission: 'staff:status', audit: 'staff.status' },
-      schema: { tags: ['staff'], body: staffStatusBody },
+      schema: { tags: ['staff'], body: staffStatusBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       const tenantId = request.tenant.id;

@@ -1,17 +1,8 @@
+import type { Wire } from '@freight/contracts/responses';
+import type { operationLogRowView } from '@freight/contracts/roles';
 import { download } from '../../lib/http.ts';
 
-export interface OperationLogRow {
-  id: number;
-  userEmail: string;
-  action: string;
-  method: string;
-  path: string;
-  target: string;
-  resultCode: number;
-  ip: string;
-  requestId: string;
-  createdAt: string;
-}
+export type OperationLogRow = Wire<typeof operationLogRowView>;
 
 export interface OperationLogFilters {
   keyword?: string;

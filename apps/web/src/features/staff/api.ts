@@ -1,16 +1,8 @@
-import type { Page } from '@freight/contracts/api';
+import type { Wire } from '@freight/contracts/responses';
+import type { roleListView, roleRowView, staffRowView } from '@freight/contracts/roles';
 import { download, post } from '../../lib/http.ts';
 
-export interface StaffRow {
-  id: number;
-  email: string;
-  name: string;
-  phone: string;
-  enabled: boolean;
-  roles: { id: number; name: string; nameEn: string }[];
-  lastLoginAt: string | null;
-  createdAt: string;
-}
+export type StaffRow = Wire<typeof staffRowView>;
 
 export interface StaffFilters {
   keyword?: string;
@@ -30,15 +22,11 @@ export interface StaffInput {
 
 export const STAFF_LIST_URL = '/admin/staff/list';
 
-export interface RoleChoice {
-  id: number;
-  name: string;
-  nameEn: string;
-}
+export type RoleChoice = Wire<typeof roleRowView>;
 
 export const staffApi = {
   /** Every role, to pick from (the largest page size the API allows). */
-  roles: () => post<Page<RoleChoice>>('/admin/role/list', { page: 1, limit: 200 }),
+  roles: () => post<Wire<typeof roleListView>>('/admin/role/list', { page: 1, limit: 200 }),
   save: (input: StaffInput) => post('/admin/staff/save', input),
   setStatus: (id: number, enabled: boolean) => post('/admin/staff/setStatus', { id, enabled }),
   /** The spreadsheet of the current filters. */
