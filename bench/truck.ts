@@ -13,7 +13,11 @@ import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Database } from '../apps/server/src/db/client.ts';
 import { truckLanes, truckOrders, truckProducts } from '../apps/server/src/db/schema.ts';
-import { createOrganisation, findOrganisation } from '../apps/server/src/modules/customers/service.ts';
+import {
+  createOrganisation,
+  findOrganisation,
+  markupChains,
+} from '../apps/server/src/modules/customers/service.ts';
 import { createTenant } from '../apps/server/src/modules/site/service.ts';
 import {
   BATCH_COLUMNS,
@@ -21,7 +25,8 @@ import {
   readBatchSheet,
 } from '../apps/server/src/modules/truck-orders/batch.ts';
 import { type BookInput, bookOrders, listOrders } from '../apps/server/src/modules/truck-orders/service.ts';
-import { loadRatingContext, rateAll } from '../apps/server/src/modules/truck-products/service.ts';
+import { enabledProducts, lanesByProduct } from '../apps/server/src/modules/truck-products/service.ts';
+import { truckPricer } from '../apps/server/src/modules/truck-quotes/service.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const BATCH_ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000);
@@ -186,10 +191,25 @@ export async function benchTruck(kind: string, database: Database) {
     );
 
   // Quotes: the whole of pricing (tariffs and markups read, 20 products rated) against the read alone.
-  const readOnly = await perSecond(() => loadRatingContext(db, tenant.id, organisation, shipment, null));
+  const readOnly = await perSecond(async () => {
+    const products = await enabledProducts(db, tenant.id, shipment.mode);
+    await Promise.all([
+      lanesByProduct(
+        db,
+        tenant.id,
+        products.map((p) => p.id),
+      ),
+      markupChains(
+        db,
+        tenant.id,
+        organisation.id,
+        'truck',
+        products.map((p) => p.code),
+      ),
+    ]);
+  });
   const quotes = await perSecond(async () => {
-    const context = await loadRatingContext(db, tenant.id, organisation, shipment, null);
-    const results = rateAll(shipment, context);
+    const results = await truckPricer(db, tenant.id, organisation).priceAll(shipment);
     if (!results.some((r) => r.ok)) throw new Error('bench shipment was not priced');
   });
   row('tariff read (20 products)', readOnly, '/s', readOnly, 'tariff read');
@@ -200,11 +220,12 @@ export async function benchTruck(kind: string, database: Database) {
   const started = performance.now();
   const sheet = readBatchSheet(workbook, 'en-US', '2026-11-23', null);
   if (!sheet.ok || sheet.errors.size > 0) throw new Error('bench batch file did not pass the check');
-  const context = await loadRatingContext(db, tenant.id, organisation, shipment, null);
-  const inputs: BookInput[] = sheet.rows.map((r) => {
-    const chosen = chooseResult(rateAll(r.shipment, context), '');
+  const pricer = truckPricer(db, tenant.id, organisation);
+  const inputs: BookInput[] = [];
+  for (const r of sheet.rows) {
+    const chosen = chooseResult(await pricer.priceAll(r.shipment), '');
     if ('reason' in chosen) throw new Error(chosen.reason);
-    return {
+    inputs.push({
       tenantId: tenant.id,
       organisationId: organisation.id,
       userId: 1,
@@ -217,8 +238,8 @@ export async function benchTruck(kind: string, database: Database) {
       shippingNote: '',
       receivingNote: '',
       extraNote: '',
-    };
-  });
+    });
+  }
   await db.transaction((tx) => bookOrders(tx, tenant.id, inputs, 'bench'));
   const importRate = BATCH_ROWS / ((performance.now() - started) / 1000);
   // The baseline writes the very rows the import wrote, 500 a statement, with nothing else.

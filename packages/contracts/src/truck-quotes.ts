@@ -29,9 +29,12 @@ export interface QuoteProduct {
   mode: 'LTL' | 'FTL';
   transitDaysMin: number;
   transitDaysMax: number;
+  /** The carrier provider that priced it and books it; quotes stored before providers had none: `builtin`. */
+  provider?: string;
 }
 
-export type QuoteRefusal = RatingRefusal | 'no_lane' | ManualReason;
+/** `no_carrier`: the product names a carrier provider this release does not have. */
+export type QuoteRefusal = RatingRefusal | 'no_lane' | 'no_carrier' | ManualReason;
 
 export type QuoteResult = QuoteProduct &
   (

@@ -1,4 +1,3 @@
-import { languageFromLocale } from '@freight/contracts/api';
 import {
   BILLABLE_ORDER_STATUSES,
   type BounceBillAction,
@@ -8,7 +7,6 @@ import {
   type BounceBillType,
   bounceBillMachine,
 } from '@freight/contracts/bounce-bills';
-import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import { and, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
@@ -16,9 +14,8 @@ import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
-import { findUser } from '../auth/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
-import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
 import type { OrderRow } from '../truck-orders/service.ts';
 import { bounceBills } from './schema.ts';
@@ -29,9 +26,17 @@ type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId
 const actorOf = (caller: Pick<RequestUser, 'identity'>): BounceBillActor =>
   caller.identity === 'employee' ? 'staff' : 'owner';
 
-/** What the caller may do with a bill now; `settle` and `withdraw` belong to the work order. */
-export const billActions = (bill: Pick<BillRow, 'status'>, caller: Pick<RequestUser, 'identity'>) =>
-  bounceBillMachine.actions(bill.status, actorOf(caller));
+/**
+ * What the caller may do with a bill now; `settle` and `withdraw` belong to the work order. Staff
+ * cancel with the button that raises bills.
+ */
+export const billActions = (
+  bill: Pick<BillRow, 'status'>,
+  caller: Pick<RequestUser, 'identity' | 'grants'>,
+): BounceBillAction[] =>
+  bounceBillMachine
+    .actions(bill.status, actorOf(caller))
+    .filter((action) => action !== 'cancel' || caller.grants.has('bounce-bill:save'));
 
 export interface NewBill {
   type: BounceBillType;
@@ -120,24 +125,18 @@ async function chargeBill(tx: DbOrTx, bill: BillRow, operatorId: number): Promis
 }
 
 async function noticeBill(db: DbOrTx, bill: BillRow) {
-  const owner = await findUser(db, bill.tenantId, bill.userId);
-  if (!owner) return;
-  const language = languageFromLocale(owner.locale);
-  await createNotice(db, {
+  await noticeUser(db, {
     tenantId: bill.tenantId,
-    userId: owner.id,
+    userId: bill.userId,
     type: NoticeType.Dialog,
-    title: translate(language, 'bounceBill.noticeTitle'),
-    content: translate(
-      language,
-      bill.status === 'charged' ? 'bounceBill.noticeCharged' : 'bounceBill.noticeUnpaid',
-      {
+    title: 'bounceBill.noticeTitle',
+    content: (t) =>
+      t(bill.status === 'charged' ? 'bounceBill.noticeCharged' : 'bounceBill.noticeUnpaid', {
         orderNo: bill.orderNo,
         billNo: bill.billNo,
-        type: translate(language, `bounceBill.type.${bill.type}`),
+        type: t(`bounceBill.type.${bill.type}`),
         amount: formatMoney(bill.amount),
-      },
-    ),
+      }),
     // The truck order list opens the order; its page lists the order's bills and ledger rows.
     orderType: NoticeOrderType.Order,
     orderSn: bill.orderNo,

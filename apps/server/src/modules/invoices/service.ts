@@ -1,20 +1,17 @@
 import type { BusinessLine } from '@freight/contracts/accounts';
-import { languageFromLocale } from '@freight/contracts/api';
 import { type InvoiceAction, type InvoiceStatus, invoiceMachine } from '@freight/contracts/invoices';
-import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import { and, count, desc, eq, gt, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { invoiceableAmount } from '../accounts/service.ts';
-import { findUser } from '../auth/service.ts';
 import {
   canSeeOrganisation,
   type OrganisationScope,
   organisationIdsMatching,
   visibleOrganisationIds,
 } from '../customers/service.ts';
-import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { invoices } from './schema.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -157,25 +154,20 @@ export async function decideInvoice(db: DbOrTx, input: InvoiceDecision): Promise
       .where(and(eq(invoices.tenantId, input.tenantId), eq(invoices.id, input.id)))
       .returning();
     if (!row) throw new Error('invoice vanished under its row lock');
-    const requester = await findUser(tx, input.tenantId, current.requestedBy);
-    if (requester) {
-      const language = languageFromLocale(requester.locale);
-      await createNotice(tx, {
-        tenantId: input.tenantId,
-        userId: requester.id,
-        type: NoticeType.Toast,
-        title: translate(language, 'invoices.noticeTitle'),
-        content:
-          input.action === 'issue'
-            ? translate(language, 'invoices.noticeIssued', {
-                number: input.invoiceNumber ?? '',
-                amount: formatMoney(current.amount),
-              })
-            : translate(language, 'invoices.noticeRefused', { reason: input.reason ?? '' }),
-        orderType: NoticeOrderType.General,
-        orderSn: String(current.id),
-      });
-    }
+    await noticeUser(tx, {
+      tenantId: input.tenantId,
+      userId: current.requestedBy,
+      title: 'invoices.noticeTitle',
+      content: (t) =>
+        input.action === 'issue'
+          ? t('invoices.noticeIssued', {
+              number: input.invoiceNumber ?? '',
+              amount: formatMoney(current.amount),
+            })
+          : t('invoices.noticeRefused', { reason: input.reason ?? '' }),
+      orderType: NoticeOrderType.General,
+      orderSn: String(current.id),
+    });
     return row;
   });
 }

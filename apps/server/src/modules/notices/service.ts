@@ -1,6 +1,9 @@
+import { languageFromLocale } from '@freight/contracts/api';
+import { type MessageKey, translate } from '@freight/contracts/messages';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import type { DbOrTx } from '../../db/client.ts';
+import { findUser } from '../auth/service.ts';
 import { notices } from './schema.ts';
 
 /** SPEC section 3 "Notice": `order_type` says what the notice's view button opens. */
@@ -33,6 +36,41 @@ export interface NewNotice {
 /** Stores a system notice for one user; callers pass their transaction so it lands with the change it reports. */
 export async function createNotice(db: DbOrTx, notice: NewNotice): Promise<void> {
   await db.insert(notices).values({ ...notice, content: sanitizeHtml(notice.content) });
+}
+
+/** Translates a message key with its parameters into the reader's language. */
+export type Translator = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+export interface UserNotice {
+  tenantId: number;
+  userId: number;
+  type?: number;
+  title: MessageKey;
+  /** The content, written with the reader's translator so every part is in their language. */
+  content: (t: Translator) => string;
+  orderType: number;
+  orderSn: string;
+}
+
+/**
+ * The one way a module tells a user what happened to their order, bill, recharge or request: in
+ * the user's own language, in the caller's transaction. A user who no longer exists is told nothing.
+ */
+export async function noticeUser(db: DbOrTx, notice: UserNotice): Promise<boolean> {
+  const reader = await findUser(db, notice.tenantId, notice.userId);
+  if (!reader) return false;
+  const language = languageFromLocale(reader.locale);
+  const t: Translator = (key, params = {}) => translate(language, key, params);
+  await createNotice(db, {
+    tenantId: notice.tenantId,
+    userId: reader.id,
+    type: notice.type ?? NoticeType.Toast,
+    title: t(notice.title),
+    content: notice.content(t),
+    orderType: notice.orderType,
+    orderSn: notice.orderSn,
+  });
+  return true;
 }
 
 /** At most this many unread notices pop up at once, oldest first; the rest follow as these are read. */

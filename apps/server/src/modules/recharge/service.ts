@@ -1,6 +1,5 @@
 import { BUSINESS_LINES, type BusinessLine, type LedgerType } from '@freight/contracts/accounts';
-import { languageFromLocale } from '@freight/contracts/api';
-import { type MessageKey, translate } from '@freight/contracts/messages';
+import type { MessageKey } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import {
   CREDITING_ACTIONS,
@@ -16,13 +15,12 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import { ensureAccount, moveMoney, recordAccountEvent } from '../accounts/service.ts';
-import { findUser } from '../auth/service.ts';
 import {
   type OrganisationScope,
   organisationIdsMatching,
   visibleOrganisationIds,
 } from '../customers/service.ts';
-import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { receivingAccounts, rechargeReviews, rechargeSerials, recharges } from './schema.ts';
 
 export type RechargeRow = typeof recharges.$inferSelect;
@@ -350,23 +348,20 @@ export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<Re
       note: input.note,
     });
     const text = NOTICE_TEXT[input.action];
-    const submitter = text ? await findUser(tx, input.tenantId, current.submittedBy) : null;
-    if (text && submitter) {
-      const language = languageFromLocale(submitter.locale);
-      await createNotice(tx, {
+    if (text)
+      await noticeUser(tx, {
         tenantId: input.tenantId,
-        userId: submitter.id,
-        type: NoticeType.Toast,
-        title: translate(language, 'recharge.noticeTitle'),
-        content: translate(language, text, {
-          serial: current.serial,
-          amount: formatMoney((credited ?? 0n) - (fee ?? 0n)),
-          note: input.note,
-        }),
+        userId: current.submittedBy,
+        title: 'recharge.noticeTitle',
+        content: (t) =>
+          t(text, {
+            serial: current.serial,
+            amount: formatMoney((credited ?? 0n) - (fee ?? 0n)),
+            note: input.note,
+          }),
         orderType: NoticeOrderType.AccountDetail,
         orderSn: current.serial,
       });
-    }
     return updated;
   });
 }

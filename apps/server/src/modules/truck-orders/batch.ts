@@ -1,4 +1,4 @@
-import type { Language } from '@freight/contracts/api';
+import { type Language, ResultCode } from '@freight/contracts/api';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import type { QuoteResult } from '@freight/contracts/truck-quotes';
 import { ACCESSORIALS, type Accessorial, FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
@@ -10,7 +10,17 @@ import {
 } from '@freight/contracts/truck-shipment';
 import { fieldLabel, localizeIssues } from '@freight/contracts/validation';
 import ExcelJS from 'exceljs';
-import { importCell } from '../../lib/xlsx.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError, badField } from '../../lib/errors.ts';
+import { importCell, readWorkbook } from '../../lib/xlsx.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import { visibleAddress } from '../addresses/service.ts';
+import { findOrganisation, organisationScope } from '../customers/service.ts';
+import { enabledProducts, productOpenTo } from '../truck-products/service.ts';
+import { quoteOrganisation, truckPricer } from '../truck-quotes/service.ts';
+import { type BookInput, bookOrders } from './service.ts';
+
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 
 /** A file of more rows than this is refused whole: split it. */
 export const MAX_BATCH_ROWS = 10_000;
@@ -179,6 +189,20 @@ export async function batchTemplate(language: Language, productCodes: readonly s
   for (const line of lines) notes.addRow([line]);
   notes.getColumn(1).width = 120;
   return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** The template for a caller: the products it may book fill the product column's dropdown. */
+export async function batchTemplateFor(db: Db, caller: Caller, language: Language): Promise<Buffer> {
+  const organisation = caller.organisationId
+    ? await findOrganisation(db, caller.tenantId, caller.organisationId)
+    : null;
+  const products = [
+    ...(await enabledProducts(db, caller.tenantId, 'LTL')),
+    ...(await enabledProducts(db, caller.tenantId, 'FTL')),
+  ]
+    .filter((p) => caller.identity === 'employee' || productOpenTo(p, organisation?.path ?? null))
+    .map((p) => p.code);
+  return batchTemplate(language, products);
 }
 
 export interface BatchRow {
@@ -385,4 +409,102 @@ export function chooseResult(
   }
   const total = (r: (typeof priced)[number]) => r.levels[r.levels.length - 1]?.total ?? 0;
   return priced.reduce((best, r) => (total(r) < total(best) ? r : best));
+}
+
+/* ---------- checking and booking a file ---------- */
+
+export interface BatchRequest {
+  caller: Caller;
+  language: Language;
+  /** The organisation the caller books for; its own when not given. */
+  organisationId?: number;
+  /** An address of the caller's book to use as every row's pickup (SPEC section 5), or 0 for none. */
+  pickupAddressId: number;
+  bytes: Buffer;
+  /** Books the rows when every one passes; otherwise only checks them. */
+  commit: boolean;
+}
+
+export interface BatchOutcome {
+  /** Each row number as the sheet shows it: `success` or the row's message. */
+  rows: Record<string, string>;
+  failed: number;
+  ok: number;
+  orders?: { id: number; orderNo: string }[];
+}
+
+/**
+ * Checks a batch file row by row, prices each row by the same path as a quote, and with `commit`
+ * books every row as an unpaid order in one transaction. Any bad row books none: a commit with bad
+ * rows is a 400 carrying each row's message.
+ */
+export async function bookBatch(db: Db, request: BatchRequest): Promise<BatchOutcome> {
+  const { caller, language } = request;
+  const organisationId = await quoteOrganisation(db, caller, request.organisationId);
+  if (!organisationId) throw badField('organisationId', 'quote.organisationRequired');
+  const organisation = await findOrganisation(db, caller.tenantId, organisationId);
+  if (!organisation) throw badField('organisationId', 'quote.organisationRequired');
+
+  let pickup: ShipmentAddress | null = null;
+  if (request.pickupAddressId > 0) {
+    const row = await visibleAddress(db, await organisationScope(db, caller), request.pickupAddressId);
+    if (!row) throw badField('address_id', 'batch.addressNotFound');
+    const {
+      id: _i,
+      tenantId: _t,
+      organisationId: _o,
+      isDefaultPickup: _d,
+      createdAt: _c,
+      updatedAt: _u,
+      ...address
+    } = row as Record<string, unknown>;
+    pickup = { ...(address as unknown as ShipmentAddress), saveToBook: false };
+  }
+
+  const workbook = await readWorkbook(request.bytes);
+  if (!workbook) throw badField('file', 'import.notXlsx');
+  const today = new Date().toISOString().slice(0, 10);
+  const sheet = readBatchSheet(workbook, language, today, pickup);
+  if (!sheet.ok)
+    throw new AppError(ResultCode.BadInput, sheet.key, sheet.params ?? {}, [
+      { field: 'file', key: sheet.key, params: sheet.params ?? {} },
+    ]);
+
+  const pricer = truckPricer(db, caller.tenantId, organisation);
+  const answers = new Map<number, string>(sheet.errors);
+  const inputs: BookInput[] = [];
+  for (const row of sheet.rows) {
+    const chosen = chooseResult(await pricer.priceAll(row.shipment), row.productCode);
+    if ('reason' in chosen) {
+      answers.set(row.row, translate(language, chosen.reason as MessageKey));
+      continue;
+    }
+    answers.set(row.row, 'success');
+    inputs.push({
+      tenantId: caller.tenantId,
+      organisationId,
+      userId: caller.id,
+      quoteId: null,
+      taskId: null,
+      shipment: row.shipment,
+      result: chosen,
+      customerOrderNo: row.customerOrderNo,
+      orderType: 'regular',
+      shippingNote: '',
+      receivingNote: '',
+      extraNote: row.note,
+    });
+  }
+  const rows = Object.fromEntries(
+    [...answers.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v]),
+  );
+  const failed = [...answers.values()].filter((v) => v !== 'success').length;
+  if (failed > 0) {
+    if (request.commit)
+      throw new AppError(ResultCode.BadInput, 'batch.rowsFailed', { count: failed }, undefined, rows);
+    return { rows, failed, ok: inputs.length };
+  }
+  if (!request.commit) return { rows, failed: 0, ok: inputs.length };
+  const orders = await db.transaction((tx) => bookOrders(tx, caller.tenantId, inputs, 'batch'));
+  return { rows, failed: 0, ok: orders.length, orders };
 }

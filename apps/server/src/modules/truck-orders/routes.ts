@@ -12,41 +12,35 @@ import {
   orderTransitionBody,
 } from '@freight/contracts/truck-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, badField, forbidden } from '../../lib/errors.ts';
+import { badField, forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount } from '../accounts/service.ts';
 import { countUnpaidBills } from '../bounce-bills/service.ts';
-import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../truck-quotes/service.ts';
 import { isOwnUpload } from '../uploads/service.ts';
 import { countOpenWorkOrders } from '../work-orders/service.ts';
 import {
   attachOrderFile,
-  bookOrder,
+  bookQuote,
   editAddresses,
   exportOrders,
-  ledgerOfOrder,
   listOrders,
+  orderActionButton,
+  orderDetail,
   orderForCaller,
   orderStats,
-  orderTimeline,
-  payOrder,
-  transitionOrder,
+  payOrders,
+  payVisibleOrder,
+  reviewOrders,
+  transitionVisibleOrder,
   visibleOrder,
 } from './service.ts';
 
 const ORDER_PAGES = ['/orderList', '/orderInfo', '/addAddress', '/order45Pay'];
 const BOOK_PAGES = ['/mail', '/quoteList', '/quotationList'];
 
-/** The button a staff member needs for each action; owners are bound by the status machine alone. */
-function requiredButton(action: OrderAction, staff: boolean): string | null {
-  if (action === 'cancel') return 'order:cancel';
-  if (!staff || action === 'pay') return null;
-  return action === 'approve' || action === 'reject' ? 'order:review' : 'order:update';
-}
-
 function checkButton(me: RequestUser, action: OrderAction) {
-  const button = requiredButton(action, me.identity === 'employee');
+  const button = orderActionButton(action, me.identity === 'employee');
   if (button && !me.grants.has(button)) throw forbidden();
 }
 
@@ -61,38 +55,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['orders'], body: orderSaveBody },
     },
     async (request, reply) => {
-      const me = currentUser(request);
-      const { quoteId, productId, taskId, pay, ...details } = request.body;
-      const quote = await visibleQuote(db, me, quoteId);
-      const { result, task } = await bookableResult(db, me, quote, { productId, taskId });
-      const order = await db.transaction(async (tx) => {
-        // The quote (or task) is taken by this booking, once: a double click books one order.
-        if (!(await markQuoteBooked(tx, me.tenantId, quote.id))) throw new AppError(409, 'quote.booked');
-        if (task && !(await markTaskBooked(tx, me, task))) throw new AppError(409, 'quote.taskNotAccepted');
-        return bookOrder(tx, {
-          tenantId: me.tenantId,
-          organisationId: quote.organisationId,
-          userId: me.id,
-          quoteId: quote.id,
-          taskId: task?.id ?? null,
-          shipment: quote.shipment,
-          result,
-          ...details,
-        });
-      });
+      const { order, status, payment } = await bookQuote(
+        db,
+        currentUser(request),
+        request.body,
+        request.language,
+      );
       request.auditTarget = `order:${order.orderNo}`;
-      let status = order.status;
-      let payment: { ok: boolean; message: string } | null = null;
-      if (pay) {
-        try {
-          status = (await payOrder(db, me, order)).status;
-          payment = { ok: true, message: translate(request.language, 'order.paid') };
-        } catch (error) {
-          // The order is booked either way; without the funds it waits, unpaid, to be paid or cancelled.
-          if (!(error instanceof AppError) || error.key !== 'order.insufficientFunds') throw error;
-          payment = { ok: false, message: translate(request.language, error.key, error.params) };
-        }
-      }
       reply.messageKey = status === 'unpaid' ? 'order.bookedUnpaid' : 'order.booked';
       return { id: order.id, orderNo: order.orderNo, status, payment };
     },
@@ -106,9 +75,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['orders'], body: orderIdBody },
     },
     async (request, reply) => {
-      const me = currentUser(request);
-      const order = await visibleOrder(db, me, request.body.id);
-      const { repeated, status } = await payOrder(db, me, order);
+      const { order, repeated, status } = await payVisibleOrder(db, currentUser(request), request.body.id);
       request.auditTarget = `order:${order.orderNo}`;
       reply.messageKey = repeated ? 'order.alreadyPaid' : 'order.paid';
       return { id: order.id, status, repeated };
@@ -184,17 +151,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/info',
     { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderIdBody } },
     async (request) => {
-      const me = currentUser(request);
-      const order = await visibleOrder(db, me, request.body.id);
-      const [timeline, ledger] = await Promise.all([
-        orderTimeline(db, me.tenantId, order.id),
-        ledgerOfOrder(db, order),
-      ]);
-      return {
-        order: orderForCaller(order, me),
-        timeline: timeline.map(({ tenantId: _t, ...e }) => e),
-        ledger,
-      };
+      return orderDetail(db, currentUser(request), request.body.id);
     },
   );
 
@@ -256,12 +213,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const me = currentUser(request);
-      const { id, action, reason, carrierInfo } = request.body;
-      checkButton(me, action);
-      const order = await visibleOrder(db, me, id);
-      const status = await transitionOrder(db, me, order, action, reason, carrierInfo);
+      checkButton(me, request.body.action);
+      const { order, status } = await transitionVisibleOrder(db, me, request.body);
       request.auditTarget = `order:${order.orderNo}`;
-      return { id, status };
+      return { id: order.id, status };
     },
   );
 
@@ -274,20 +229,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const me = currentUser(request);
-      if (me.identity !== 'employee') throw forbidden();
-      const { ids, action, reason } = request.body;
-      const results: Record<string, string> = {};
-      for (const id of [...new Set(ids)]) {
-        try {
-          const order = await visibleOrder(db, me, id);
-          await transitionOrder(db, me, order, action, reason);
-          results[id] = 'success';
-        } catch (error) {
-          results[id] =
-            error instanceof AppError ? translate(request.language, error.key, error.params) : String(error);
-        }
-      }
-      request.auditTarget = `orders:${ids.length}`;
+      const results = await reviewOrders(db, me, request.body, request.language);
+      request.auditTarget = `orders:${request.body.ids.length}`;
       return { results };
     },
   );
@@ -300,18 +243,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['orders'], body: orderBulkPayBody },
     },
     async (request) => {
-      const me = currentUser(request);
-      const results: Record<string, string> = {};
-      for (const id of [...new Set(request.body.ids)]) {
-        try {
-          const order = await visibleOrder(db, me, id);
-          const { repeated } = await payOrder(db, me, order);
-          results[id] = repeated ? translate(request.language, 'order.alreadyPaid') : 'success';
-        } catch (error) {
-          results[id] =
-            error instanceof AppError ? translate(request.language, error.key, error.params) : String(error);
-        }
-      }
+      const results = await payOrders(db, currentUser(request), request.body.ids, request.language);
       request.auditTarget = `orders:${request.body.ids.length}`;
       return { results };
     },

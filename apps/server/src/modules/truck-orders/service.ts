@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { languageFromLocale } from '@freight/contracts/api';
+import type { Language } from '@freight/contracts/api';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import {
@@ -9,6 +9,7 @@ import {
   type OrderAction,
   type OrderListQuery,
   type OrderStatus,
+  type OrderViewAction,
   orderMachine,
   REASONED_ACTIONS,
   REFUNDING_ACTIONS,
@@ -17,7 +18,7 @@ import { type PriceLevel, type QuoteResult, visibleLevels } from '@freight/contr
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { and, count, desc, eq, gte, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import {
@@ -27,10 +28,12 @@ import {
   listLedger,
   moveMoney,
 } from '../accounts/service.ts';
-import { findUser } from '../auth/service.ts';
+import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
-import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial, nextSerials } from '../numbering/service.ts';
+import { truckCarriers } from '../truck-products/carriers.ts';
+import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../truck-quotes/service.ts';
 import { truckOrderEvents, truckOrders } from './schema.ts';
 
 export type OrderRow = typeof truckOrders.$inferSelect;
@@ -118,10 +121,33 @@ function orderValues(input: BookInput, orderNo: string) {
   };
 }
 
+/** The carrier provider that books a result: its product's, or the tenant's own for a manual price. */
+function carrierOf(result: Pick<QuoteResult, 'provider'>) {
+  const provider = truckCarriers.find(result.provider ?? BUILTIN_PROVIDER);
+  // The product's provider left this release since the quote was priced.
+  if (!provider) throw conflict('quote.productUnavailable');
+  return provider;
+}
+
+/** Hands the order to its carrier; what the carrier answers is kept as the order's carrier details. */
+async function bookWithCarrier(db: DbOrTx, input: BookInput, orderNo: string) {
+  const { reference } = await carrierOf(input.result).book(db, {
+    tenantId: input.tenantId,
+    orderNo,
+    productId: input.result.productId || null,
+    shipment: input.shipment,
+  });
+  return reference === null ? {} : { carrierInfo: reference };
+}
+
 /** Creates an unpaid order from a priced quote result; the shipment and the prices are snapshots. */
 export async function bookOrder(db: DbOrTx, input: BookInput): Promise<OrderRow> {
   const orderNo = await nextSerial(db, input.tenantId, 'TK');
-  const [row] = await db.insert(truckOrders).values(orderValues(input, orderNo)).returning();
+  const carrier = await bookWithCarrier(db, input, orderNo);
+  const [row] = await db
+    .insert(truckOrders)
+    .values({ ...orderValues(input, orderNo), ...carrier })
+    .returning();
   const order = row as OrderRow;
   await addEvent(db, order, 'book', null, 'unpaid', input.userId, '');
   return order;
@@ -137,12 +163,17 @@ const BATCH_CHUNK = 500;
 export async function bookOrders(db: DbOrTx, tenantId: number, inputs: BookInput[], note: string) {
   if (inputs.length === 0) return [];
   const numbers = await nextSerials(db, tenantId, 'TK', inputs.length);
+  const carriers: { carrierInfo?: string }[] = [];
+  for (const [i, input] of inputs.entries())
+    carriers.push(await bookWithCarrier(db, input, numbers[i] as string));
   const booked: { id: number; orderNo: string }[] = [];
   for (let i = 0; i < inputs.length; i += BATCH_CHUNK) {
     const chunk = inputs.slice(i, i + BATCH_CHUNK);
     const rows = await db
       .insert(truckOrders)
-      .values(chunk.map((input, j) => orderValues(input, numbers[i + j] as string)))
+      .values(
+        chunk.map((input, j) => ({ ...orderValues(input, numbers[i + j] as string), ...carriers[i + j] })),
+      )
       .returning({ id: truckOrders.id, orderNo: truckOrders.orderNo, userId: truckOrders.userId });
     await db.insert(truckOrderEvents).values(
       rows.map((r) => ({
@@ -215,9 +246,11 @@ export async function visibleOrderByNo(
 }
 
 /**
- * Pays an unpaid order from its organisation's truck account: the status change, the debit and its
- * ledger row commit together or not at all. Paying twice charges once; without the funds the order
- * stays unpaid and the answer says what is available.
+ * The one way an order is paid, whichever page asks (booking with `pay`, the payment page, the
+ * `pay` action, paying many at once): from its organisation's truck account, the status change,
+ * the debit and its ledger row commit together or not at all. Paying twice, or twice at the same
+ * moment, charges once and says the second was a repeat; without the funds the order stays unpaid
+ * and the answer says what is available.
  */
 export async function payOrder(
   db: DbOrTx,
@@ -232,6 +265,7 @@ export async function payOrder(
   const account = await ensureAccount(db, order.tenantId, order.organisationId, 'truck');
   try {
     return await db.transaction(async (tx) => {
+      // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
       const moved = await tx
         .update(truckOrders)
         .set({ status: transition.to, paid: order.total, paidAt: new Date() })
@@ -243,8 +277,12 @@ export async function payOrder(
           ),
         )
         .returning({ id: truckOrders.id });
-      // A concurrent payment got there first: that one charged, this one changes nothing.
-      if (moved.length === 0) return { repeated: true, status: transition.to };
+      if (moved.length === 0) {
+        // Someone else moved it since it was read: paid by them is a repeat, anything else a refusal.
+        const now = await findOrder(tx, order.tenantId, order.id);
+        if (now?.paidAt) return { repeated: true, status: now.status };
+        throw conflict('order.transitionRefused');
+      }
       if (order.total > 0n)
         await moveMoney(tx, {
           tenantId: order.tenantId,
@@ -270,6 +308,117 @@ export async function payOrder(
   }
 }
 
+/** Pays one order the caller may see, by id: the payment page's call. */
+export async function payVisibleOrder(db: DbOrTx, caller: Caller, id: number) {
+  const order = await visibleOrder(db, caller, id);
+  return { order, ...(await payOrder(db, caller, order)) };
+}
+
+/** What each id of a bulk call came to: `success`, or the message of why not, in the caller's language. */
+type BulkResults = Record<string, string>;
+
+const bulkMessage = (language: Language, error: unknown) =>
+  error instanceof AppError ? translate(language, error.key, error.params) : String(error);
+
+/** Pays many unpaid orders (a batch import's, say) one by one; each succeeds or fails on its own. */
+export async function payOrders(
+  db: DbOrTx,
+  caller: Caller,
+  ids: readonly number[],
+  language: Language,
+): Promise<BulkResults> {
+  const results: BulkResults = {};
+  for (const id of new Set(ids)) {
+    try {
+      const { repeated } = await payVisibleOrder(db, caller, id);
+      results[id] = repeated ? translate(language, 'order.alreadyPaid') : 'success';
+    } catch (error) {
+      results[id] = bulkMessage(language, error);
+    }
+  }
+  return results;
+}
+
+/** Staff approve or reject many orders at once; each succeeds or fails on its own. */
+export async function reviewOrders(
+  db: DbOrTx,
+  caller: Caller,
+  input: { ids: readonly number[]; action: 'approve' | 'reject'; reason: string },
+  language: Language,
+): Promise<BulkResults> {
+  if (!isStaff(caller)) throw forbidden();
+  const results: BulkResults = {};
+  for (const id of new Set(input.ids)) {
+    try {
+      await transitionOrder(db, caller, await visibleOrder(db, caller, id), input.action, input.reason);
+      results[id] = 'success';
+    } catch (error) {
+      results[id] = bulkMessage(language, error);
+    }
+  }
+  return results;
+}
+
+/** Moves an order the caller may see, by id: the order page's action buttons. */
+export async function transitionVisibleOrder(
+  db: DbOrTx,
+  caller: Caller,
+  input: { id: number; action: OrderAction; reason: string; carrierInfo?: string },
+) {
+  const order = await visibleOrder(db, caller, input.id);
+  const status = await transitionOrder(db, caller, order, input.action, input.reason, input.carrierInfo);
+  return { order, status };
+}
+
+export interface QuoteBooking {
+  quoteId: number;
+  productId?: number;
+  taskId?: number;
+  pay: boolean;
+  customerOrderNo: string;
+  orderType: 'regular' | 'return';
+  shippingNote: string;
+  receivingNote: string;
+  extraNote: string;
+}
+
+/**
+ * Books a priced product of a quote (or an accepted manual quotation) and, unless told not to, pays
+ * it at once. The quote (or task) is taken by the booking once: a double click books one order.
+ * The order is booked either way; without the funds it waits, unpaid, to be paid or cancelled.
+ */
+export async function bookQuote(db: DbOrTx, caller: Caller, input: QuoteBooking, language: Language) {
+  const { quoteId, productId, taskId, pay, ...details } = input;
+  const quote = await visibleQuote(db, caller, quoteId);
+  const { result, task } = await bookableResult(db, caller, quote, { productId, taskId });
+  const order = await db.transaction(async (tx) => {
+    if (!(await markQuoteBooked(tx, caller.tenantId, quote.id))) throw conflict('quote.booked');
+    if (task && !(await markTaskBooked(tx, caller, task))) throw conflict('quote.taskNotAccepted');
+    return bookOrder(tx, {
+      tenantId: caller.tenantId,
+      organisationId: quote.organisationId,
+      userId: caller.id,
+      quoteId: quote.id,
+      taskId: task?.id ?? null,
+      shipment: quote.shipment,
+      result,
+      ...details,
+    });
+  });
+  let status = order.status;
+  let payment: { ok: boolean; message: string } | null = null;
+  if (pay) {
+    try {
+      status = (await payOrder(db, caller, order)).status;
+      payment = { ok: true, message: translate(language, 'order.paid') };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.key !== 'order.insufficientFunds') throw error;
+      payment = { ok: false, message: translate(language, error.key, error.params) };
+    }
+  }
+  return { order, status, payment };
+}
+
 /**
  * Moves an order by the status machine. Rejecting or cancelling a paid order refunds what was paid,
  * in the same transaction; the customer gets a notice of a rejection, a cancellation by staff and a
@@ -288,6 +437,7 @@ export async function transitionOrder(
   if (!transition) throw conflict('order.transitionRefused');
   if (REASONED_ACTIONS.includes(action) && !reason) throw badField('reason', 'order.reasonRequired');
   const refund = REFUNDING_ACTIONS.includes(action) && order.paid > 0n ? order.paid : 0n;
+  if (action === 'cancel' || action === 'reject') await carrierOf(order.quote).cancel(db, carrierRef(order));
   return db.transaction(async (tx) => {
     const moved = await tx
       .update(truckOrders)
@@ -328,20 +478,17 @@ export async function transitionOrder(
 }
 
 async function noticeOwner(db: DbOrTx, order: OrderRow, status: OrderStatus, reason: string, refund: bigint) {
-  const owner = await findUser(db, order.tenantId, order.userId);
-  if (!owner) return;
-  const language = languageFromLocale(owner.locale);
-  await createNotice(db, {
+  await noticeUser(db, {
     tenantId: order.tenantId,
-    userId: owner.id,
-    type: NoticeType.Toast,
-    title: translate(language, 'order.noticeTitle'),
-    content: translate(language, refund > 0n ? 'order.noticeRefunded' : 'order.noticeStatus', {
-      orderNo: order.orderNo,
-      status: translate(language, `orderStatus.${status}` as never),
-      reason,
-      amount: formatMoney(refund),
-    }),
+    userId: order.userId,
+    title: 'order.noticeTitle',
+    content: (t) =>
+      t(refund > 0n ? 'order.noticeRefunded' : 'order.noticeStatus', {
+        orderNo: order.orderNo,
+        status: t(`orderStatus.${status}`),
+        reason,
+        amount: formatMoney(refund),
+      }),
     orderType: NoticeOrderType.Order,
     orderSn: order.orderNo,
   });
@@ -392,6 +539,25 @@ export async function attachOrderFile(db: DbOrTx, caller: Caller, order: OrderRo
   });
 }
 
+const carrierRef = (order: OrderRow) => ({
+  tenantId: order.tenantId,
+  orderNo: order.orderNo,
+  productId: order.productId,
+  reference: order.carrierInfo || null,
+});
+
+/**
+ * Where an order is: its own timeline (every move the tenant made) and what its carrier reports
+ * beside it. The tenant's own tables report nothing more than the timeline.
+ */
+export async function trackOrder(db: DbOrTx, order: OrderRow) {
+  const [timeline, carrierEvents] = await Promise.all([
+    orderTimeline(db, order.tenantId, order.id),
+    carrierOf(order.quote).track(db, carrierRef(order)),
+  ]);
+  return { timeline, carrierEvents };
+}
+
 export async function orderTimeline(db: DbOrTx, tenantId: number, orderId: number) {
   return db
     .select()
@@ -402,11 +568,33 @@ export async function orderTimeline(db: DbOrTx, tenantId: number, orderId: numbe
 
 const money = (cents: bigint | null) => (cents === null ? null : formatMoney(cents));
 
+/** The button a staff member needs for each action; owners are bound by the status machine alone. */
+export function orderActionButton(action: OrderAction, staff: boolean): string | null {
+  if (action === 'cancel') return 'order:cancel';
+  if (!staff || action === 'pay') return null;
+  return action === 'approve' || action === 'reject' ? 'order:review' : 'order:update';
+}
+
+/**
+ * What the caller may do with the order now: the machine's moves for its side, less those whose
+ * button it lacks, and editing the addresses until pickup. Pages show these and nothing else.
+ */
+export function orderActions(order: Pick<OrderRow, 'status'>, caller: OrderViewer): OrderViewAction[] {
+  const staff = isStaff(caller);
+  const moves = orderMachine.actions(order.status, staff ? 'staff' : 'owner').filter((action) => {
+    const button = orderActionButton(action, staff);
+    return button === null || caller.grants.has(button);
+  });
+  return ADDRESS_EDITABLE.includes(order.status) ? [...moves, 'edit_address'] : moves;
+}
+
+type OrderViewer = Caller & Pick<RequestUser, 'grants'>;
+
 /**
  * An order as the caller may see it: staff see every level's price; an agent or branch sees its own
  * price and those below it; a customer sees only what it pays.
  */
-export function orderForCaller(order: OrderRow, caller: Caller) {
+export function orderForCaller(order: OrderRow, caller: OrderViewer) {
   const staff = isStaff(caller);
   const levels = staff ? order.levels : visibleLevels(order.levels, caller.organisationId);
   const sees = (type: PriceLevel['type']) => levels.some((l) => l.type === type);
@@ -432,7 +620,7 @@ export function orderForCaller(order: OrderRow, caller: Caller) {
     productName: quote.name,
     productNameEn: quote.nameEn,
     lines: quote.ok ? quote.breakdown.lines.map(({ rate: _r, charge: _c, ...line }) => line) : [],
-    actions: orderMachine.actions(order.status, staff ? 'staff' : 'owner'),
+    actions: orderActions(order, caller),
   };
 }
 
@@ -559,6 +747,21 @@ export async function orderStats(db: DbOrTx, caller: Caller, since: Date) {
       .groupBy(truckOrders.status),
   ]);
   return { days, statuses };
+}
+
+/** The order page: the order as the caller may see it, where it is, and the ledger rows that name it. */
+export async function orderDetail(db: DbOrTx, caller: OrderViewer, id: number) {
+  const order = await visibleOrder(db, caller, id);
+  const [{ timeline, carrierEvents }, ledger] = await Promise.all([
+    trackOrder(db, order),
+    ledgerOfOrder(db, order),
+  ]);
+  return {
+    order: orderForCaller(order, caller),
+    timeline: timeline.map(({ tenantId: _t, ...e }) => e),
+    carrierEvents,
+    ledger,
+  };
 }
 
 /** The ledger rows that name this order: its payment, refunds, surcharges. */

@@ -10,7 +10,7 @@ import {
   type TestContext,
   type TestTenant,
 } from '../../../test/helpers.ts';
-import { notices, truckQuotes } from '../../db/schema.ts';
+import { ledgerEntries, notices, truckQuotes } from '../../db/schema.ts';
 import { ensureAccount, findAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
 import { savePriceLevel } from '../customers/service.ts';
@@ -689,5 +689,85 @@ describe('every truck call', () => {
     const info = await ok('/api/admin/order/info', { id: order.id }, 'customer');
     expect(info.order.orderFileUrl).toBe(url);
     expect(info.timeline.at(-1).action).toBe('upload_file');
+  });
+});
+
+describe('one payment function behind every way to pay', () => {
+  /** A fresh unpaid order of the customer's, booked without paying. */
+  async function unpaidOrder() {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const booked = await ok(
+      '/api/admin/order/save',
+      { quoteId: id, productId: productA, pay: false },
+      'customer',
+    );
+    expect(booked).toMatchObject({ status: 'unpaid', payment: null });
+    return booked as { id: number; orderNo: string };
+  }
+  /** The ledger rows that name the order: only the payment function writes its key. */
+  const paymentRows = (order: { id: number; orderNo: string }) =>
+    ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.refId, order.orderNo)));
+  const entryPoints: Record<string, (id: number) => Promise<{ json(): any }>> = {
+    pay: (id) => post('/api/admin/order/pay', { id }, 'customer'),
+    transition: (id) => post('/api/admin/order/transition', { id, action: 'pay' }, 'customer'),
+    bulkPay: (id) => post('/api/admin/order/bulkPay', { ids: [id] }, 'customer'),
+  };
+
+  it('charges one ledger row under the same key whichever entry point pays, booking with pay included', async () => {
+    await credit('customer', 200_000n);
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const saved = await ok('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    const paidBy: Record<string, { id: number; orderNo: string }> = { save: saved };
+    for (const [name, pay] of Object.entries(entryPoints)) {
+      const order = await unpaidOrder();
+      expect((await pay(order.id)).json().code, name).toBe(200);
+      paidBy[name] = order;
+    }
+    for (const [name, order] of Object.entries(paidBy)) {
+      const rows = await paymentRows(order);
+      expect(
+        rows.map((r) => [r.type, r.amount, r.idempotencyKey]),
+        name,
+      ).toEqual([['order_payment', -30_110n, `truck-order-pay:${order.id}`]]);
+      const info = await ok('/api/admin/order/info', { id: order.id }, 'customer');
+      expect(info.order.status, name).toBe('pending_review');
+      expect(
+        info.timeline.filter((e: any) => e.action === 'pay'),
+        name,
+      ).toHaveLength(1);
+    }
+  });
+
+  it('charges once when two different entry points pay the same order at the same moment', async () => {
+    await credit('customer', 200_000n);
+    for (const [first, second] of [
+      ['pay', 'transition'],
+      ['transition', 'bulkPay'],
+      ['bulkPay', 'pay'],
+    ] as const) {
+      const order = await unpaidOrder();
+      const before = await balanceOf('customer');
+      const answers = await Promise.all([entryPoints[first]?.(order.id), entryPoints[second]?.(order.id)]);
+      expect(answers.map((a) => a?.json().code)).toEqual([200, 200]);
+      expect(await paymentRows(order)).toHaveLength(1);
+      expect(await balanceOf('customer')).toBe((before ?? 0n) - 30_110n);
+    }
+    // Paid already: each entry point says so and charges nothing more.
+    const order = await unpaidOrder();
+    await entryPoints.pay?.(order.id);
+    expect((await entryPoints.pay?.(order.id))?.json()).toMatchObject({
+      code: 200,
+      msg: 'The order is already paid',
+      data: { repeated: true },
+    });
+    expect((await entryPoints.bulkPay?.(order.id))?.json().data.results).toEqual({
+      [order.id]: 'The order is already paid',
+    });
+    expect(await paymentRows(order)).toHaveLength(1);
   });
 });

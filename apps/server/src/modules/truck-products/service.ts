@@ -1,16 +1,15 @@
 import { parseMoney } from '@freight/contracts/money';
-import { markBest, priceLevels, type QuoteProduct, type QuoteResult } from '@freight/contracts/truck-quotes';
-import { FREIGHT_CLASSES, type RatingTariff, rateShipment } from '@freight/contracts/truck-rating';
+import type { QuoteProduct } from '@freight/contracts/truck-quotes';
 import {
-  impliedAccessorials,
-  manualReason,
-  ratingLine,
-  type Shipment,
-} from '@freight/contracts/truck-shipment';
+  FREIGHT_CLASSES,
+  type RatingResult,
+  type RatingTariff,
+  rateShipment,
+} from '@freight/contracts/truck-rating';
+import { impliedAccessorials, ratingLine, type Shipment } from '@freight/contracts/truck-shipment';
 import { and, eq, inArray } from 'drizzle-orm';
 import zipcodes from 'zipcodes';
 import type { DbOrTx } from '../../db/client.ts';
-import { type MarkupChain, markupChains } from '../customers/service.ts';
 import { type LaneFtl, truckLanes, truckProducts } from './schema.ts';
 
 export type ProductRow = typeof truckProducts.$inferSelect;
@@ -113,7 +112,7 @@ export async function findProduct(db: DbOrTx, tenantId: number, id: number) {
   return row ?? null;
 }
 
-/* ---------- rating ---------- */
+/* ---------- rating from the tenant's tables ---------- */
 
 export const productOfQuote = (p: ProductRow): QuoteProduct => ({
   productId: p.id,
@@ -125,6 +124,7 @@ export const productOfQuote = (p: ProductRow): QuoteProduct => ({
   mode: p.mode,
   transitDaysMin: p.transitDaysMin,
   transitDaysMax: p.transitDaysMax,
+  provider: p.provider,
 });
 
 /** The declared value to insure: the amount given, or the goods' value when none was. */
@@ -135,62 +135,36 @@ export function insuredValueOf(shipment: Shipment): number {
   return Number(given > 0n ? given : goods);
 }
 
-export interface RatingContext {
-  products: ProductRow[];
-  lanes: Map<number, LaneRow[]>;
-  chains: Map<string, MarkupChain>;
-  /** Great-circle miles between the two ZIP codes, for FTL lanes priced by mileage without miles. */
-  miles: number | null;
-}
-
-/** Everything needed to price one shipment for one organisation, read in four queries. */
-export async function loadRatingContext(
-  db: DbOrTx,
-  tenantId: number,
-  organisation: { id: number; path: string },
-  shipment: Shipment,
-  miles: number | null,
-): Promise<RatingContext> {
-  const products = (await enabledProducts(db, tenantId, shipment.mode)).filter((p) =>
-    productOpenTo(p, organisation.path),
-  );
-  const [laneRows, chains] = await Promise.all([
-    lanesOfProducts(
-      db,
-      tenantId,
-      products.map((p) => p.id),
-    ),
-    markupChains(
-      db,
-      tenantId,
-      organisation.id,
-      'truck',
-      products.map((p) => p.code),
-    ),
-  ]);
+/** The lanes of these products, by product: read once for a quote or a whole batch file. */
+export async function lanesByProduct(db: DbOrTx, tenantId: number, productIds: number[]) {
   const lanes = new Map<number, LaneRow[]>();
-  for (const lane of laneRows) lanes.set(lane.productId, [...(lanes.get(lane.productId) ?? []), lane]);
-  return { products, lanes, chains, miles };
+  for (const lane of await lanesOfProducts(db, tenantId, productIds))
+    lanes.set(lane.productId, [...(lanes.get(lane.productId) ?? []), lane]);
+  return lanes;
 }
 
-function ftlTariff(ftl: LaneFtl, miles: number | null) {
-  return { ...ftl, ...(ftl.miles === undefined && miles !== null ? { miles } : {}) };
+/** FTL lanes priced by the mile without miles of their own take the road miles between the ZIP codes. */
+function ftlTariff(ftl: LaneFtl, shipment: Shipment) {
+  if (ftl.miles !== undefined) return ftl;
+  const miles = roadMiles(shipment.pickup.zipcode, shipment.delivery.zipcode);
+  return miles === null ? ftl : { ...ftl, miles };
 }
 
-/** One product's price for the shipment at every level, or why it has none. Pure: no I/O. */
-export function rateProduct(product: ProductRow, shipment: Shipment, context: RatingContext): QuoteResult {
-  const base = productOfQuote(product);
-  const manual = manualReason(shipment);
-  if (manual) return { ...base, ok: false, reason: manual };
-  const lane = findLane(context.lanes.get(product.id) ?? [], shipment.pickup, shipment.delivery);
-  if (!lane) return { ...base, ok: false, reason: 'no_lane' };
+/** The operator's cost of a shipment with one product from its lanes and terms. Pure but for the ZIP lookup. */
+export function rateFromTables(
+  product: ProductRow,
+  lanes: readonly LaneRow[],
+  shipment: Shipment,
+): RatingResult | { ok: false; reason: 'no_lane' } {
+  const lane = findLane(lanes, shipment.pickup, shipment.delivery);
+  if (!lane) return { ok: false, reason: 'no_lane' };
   const tariff: RatingTariff = {
     ...(lane.ltl ? { ltl: lane.ltl } : {}),
-    ...(lane.ftl ? { ftl: ftlTariff(lane.ftl, context.miles) } : {}),
+    ...(lane.ftl ? { ftl: shipment.mode === 'FTL' ? ftlTariff(lane.ftl, shipment) : lane.ftl } : {}),
     accessorialFees: product.accessorialFees,
     insurance: product.insurance,
   };
-  const rated = rateShipment(
+  return rateShipment(
     {
       mode: shipment.mode,
       lines: shipment.lines.map(ratingLine),
@@ -199,21 +173,6 @@ export function rateProduct(product: ProductRow, shipment: Shipment, context: Ra
     },
     tariff,
   );
-  if (!rated.ok) return { ...base, ok: false, reason: rated.reason };
-  const chain = context.chains.get(product.code) ?? [];
-  return {
-    ...base,
-    ok: true,
-    breakdown: rated.breakdown,
-    levels: priceLevels(rated.breakdown, chain),
-    cheapest: false,
-    fastest: false,
-  };
-}
-
-/** Every product's result, the cheapest and fastest marked. */
-export function rateAll(shipment: Shipment, context: RatingContext): QuoteResult[] {
-  return markBest(context.products.map((p) => rateProduct(p, shipment, context)));
 }
 
 /** Road miles are longer than the great circle; this is the usual circuity of US truck routes. */

@@ -2,7 +2,9 @@ import { formatMoney, parseMoney } from '@freight/contracts/money';
 import {
   markBest,
   priceLevels,
+  type QuoteAction,
   type QuoteResult,
+  TASK_ACTION_BUTTON,
   type TaskAction,
   type TaskStatus,
   taskMachine,
@@ -16,12 +18,22 @@ import type { RequestUser } from '../../plugins/context.ts';
 import {
   canSeeOrganisation,
   findOrganisation,
+  type MarkupChain,
   markupChain,
+  markupChains,
+  type OrganisationRow,
   organisationScope,
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import { findProduct, loadRatingContext, rateProduct, roadMiles } from '../truck-products/service.ts';
+import { type TruckCarrierProvider, truckCarriers } from '../truck-products/carriers.ts';
+import {
+  enabledProducts,
+  findProduct,
+  type ProductRow,
+  productOfQuote,
+  productOpenTo,
+} from '../truck-products/service.ts';
 import { quotationTaskEvents, quotationTasks, truckQuotes } from './schema.ts';
 
 export type QuoteRow = typeof truckQuotes.$inferSelect;
@@ -89,6 +101,98 @@ export async function replaceShipment(db: DbOrTx, quote: QuoteRow, shipment: Shi
 export const quoteExpired = (quote: Pick<QuoteRow, 'expiresAt'>, now = new Date()) =>
   quote.expiresAt !== null && quote.expiresAt <= now;
 
+type TruckRater = Awaited<ReturnType<TruckCarrierProvider['rater']>>;
+
+/** What pricing one mode needs, read once: the products open to the organisation, their markups, their raters. */
+interface ModePricing {
+  products: ProductRow[];
+  chains: Map<string, MarkupChain>;
+  /** By provider name; null for a name no provider answers to. */
+  raters: Map<string, TruckRater | null>;
+}
+
+/**
+ * The one pricing path of truck quotes and batch files: every enabled product open to the
+ * organisation, priced at cost by its carrier provider, then marked up level by level down the
+ * tree. Products, tariffs and markups are read once per mode however many shipments follow.
+ */
+export function truckPricer(
+  db: DbOrTx,
+  tenantId: number,
+  organisation: Pick<OrganisationRow, 'id' | 'path'>,
+) {
+  const byMode = new Map<Shipment['mode'], Promise<ModePricing>>();
+  const prepare = async (mode: Shipment['mode']): Promise<ModePricing> => {
+    const products = (await enabledProducts(db, tenantId, mode)).filter((p) =>
+      productOpenTo(p, organisation.path),
+    );
+    const providers = [...new Set(products.map((p) => p.provider))];
+    const [chains, raters] = await Promise.all([
+      markupChains(
+        db,
+        tenantId,
+        organisation.id,
+        'truck',
+        products.map((p) => p.code),
+      ),
+      Promise.all(
+        providers.map(async (name) => {
+          const provider = truckCarriers.find(name);
+          const served = products.filter((p) => p.provider === name);
+          return [name, provider ? await provider.rater(db, tenantId, served) : null] as const;
+        }),
+      ),
+    ]);
+    return { products, chains, raters: new Map(raters) };
+  };
+  const pricing = (mode: Shipment['mode']) => {
+    let pending = byMode.get(mode);
+    if (!pending) {
+      pending = prepare(mode);
+      byMode.set(mode, pending);
+    }
+    return pending;
+  };
+
+  /** Each product's result in product order, as soon as its provider answers. */
+  async function* price(shipment: Shipment): AsyncGenerator<QuoteResult> {
+    const { products, chains, raters } = await pricing(shipment.mode);
+    const manual = manualReason(shipment);
+    for (const product of products) {
+      const base = productOfQuote(product);
+      if (manual) {
+        yield { ...base, ok: false, reason: manual };
+        continue;
+      }
+      const rater = raters.get(product.provider);
+      if (!rater) {
+        yield { ...base, ok: false, reason: 'no_carrier' };
+        continue;
+      }
+      const rated = await rater.rate(product, shipment);
+      yield rated.ok
+        ? {
+            ...base,
+            ok: true,
+            breakdown: rated.cost,
+            levels: priceLevels(rated.cost, chains.get(product.code) ?? []),
+            cheapest: false,
+            fastest: false,
+          }
+        : { ...base, ok: false, reason: rated.reason };
+    }
+  }
+
+  /** Every product's result, the cheapest and fastest marked. */
+  async function priceAll(shipment: Shipment): Promise<QuoteResult[]> {
+    const results: QuoteResult[] = [];
+    for await (const result of price(shipment)) results.push(result);
+    return markBest(results);
+  }
+
+  return { price, priceAll };
+}
+
 /**
  * Prices a quote with every product open to its organisation, handing each result to `onResult` as
  * soon as it is ready (the quote form shows them as they come), then stores them all with the expiry.
@@ -103,12 +207,8 @@ export async function priceQuote(
   const organisation = await findOrganisation(db, quote.tenantId, quote.organisationId);
   if (!organisation) throw notFound();
   const { shipment } = quote;
-  const miles =
-    shipment.mode === 'FTL' ? roadMiles(shipment.pickup.zipcode, shipment.delivery.zipcode) : null;
-  const context = await loadRatingContext(db, quote.tenantId, organisation, shipment, miles);
   const results: QuoteResult[] = [];
-  for (const product of context.products) {
-    const result = rateProduct(product, shipment, context);
+  for await (const result of truckPricer(db, quote.tenantId, organisation).price(shipment)) {
     results.push(result);
     await onResult(result);
   }
@@ -148,12 +248,19 @@ export function resultForCaller(result: QuoteResult, caller: Caller) {
   };
 }
 
+/** A booked quote is closed; an open one may be priced again, and booked while a price is live. */
+export function quoteActions(quote: Pick<QuoteRow, 'status' | 'expiresAt' | 'results'>): QuoteAction[] {
+  if (quote.status === 'booked') return [];
+  return !quoteExpired(quote) && quote.results.some((r) => r.ok) ? ['book', 'requote'] : ['requote'];
+}
+
 export function quoteForCaller(quote: QuoteRow, caller: Caller) {
   const { tenantId: _t, results, ...rest } = quote;
   return {
     ...rest,
     expired: quoteExpired(quote),
     results: results.map((r) => resultForCaller(r, caller)),
+    actions: quoteActions(quote),
   };
 }
 
@@ -449,9 +556,23 @@ export async function listTasks(
   return { rows, total: total?.n ?? 0 };
 }
 
-export function taskForCaller(task: TaskRow, caller: Caller) {
+/** What the caller may do with a task now: its side's moves, less those whose button it lacks. */
+export function taskActions(task: Pick<TaskRow, 'status'>, caller: TaskViewer): TaskAction[] {
+  return taskMachine.actions(task.status, isStaff(caller) ? 'staff' : 'owner').filter((action) => {
+    const button = TASK_ACTION_BUTTON[action];
+    return !button || caller.grants.has(button);
+  });
+}
+
+type TaskViewer = Caller & Pick<RequestUser, 'grants'>;
+
+export function taskForCaller(task: TaskRow, caller: TaskViewer) {
   const { tenantId: _t, result, ...rest } = task;
-  return { ...rest, result: result ? resultForCaller(result, caller) : null };
+  return {
+    ...rest,
+    result: result ? resultForCaller(result, caller) : null,
+    actions: taskActions(task, caller),
+  };
 }
 
 /** What an order books: a product's priced result of a live quote, or an accepted task's price. */

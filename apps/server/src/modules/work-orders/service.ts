@@ -1,5 +1,3 @@
-import { languageFromLocale } from '@freight/contracts/api';
-import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import { orderMachine, REFUNDING_ACTIONS } from '@freight/contracts/truck-orders';
 import {
@@ -24,10 +22,9 @@ import {
   moveMoney,
   netChargedFor,
 } from '../accounts/service.ts';
-import { findUser } from '../auth/service.ts';
 import { findBill, moveBill } from '../bounce-bills/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
-import { createNotice, NoticeOrderType, NoticeType } from '../notices/service.ts';
+import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
 import type { OrderRow } from '../truck-orders/service.ts';
 import { workOrderEvents, workOrderMessages, workOrders } from './schema.ts';
@@ -253,29 +250,22 @@ async function moveResolutionMoney(
 }
 
 async function noticeOpener(db: DbOrTx, wo: WorkOrderRow, reply = false) {
-  const owner = await findUser(db, wo.tenantId, wo.userId);
-  if (!owner) return;
-  const language = languageFromLocale(owner.locale);
-  const params = {
-    workOrderNo: wo.workOrderNo,
-    orderNo: wo.orderNo,
-    status: translate(language, `workOrder.status.${wo.status}`),
-    consumption: translate(language, `workOrder.consumption.${wo.consumptionType}`),
-    amount: formatMoney(wo.resultAmount),
-    remark: wo.remark,
-  };
-  await createNotice(db, {
+  await noticeUser(db, {
     tenantId: wo.tenantId,
-    userId: owner.id,
-    type: NoticeType.Toast,
-    title: translate(language, 'workOrder.noticeTitle'),
-    content: reply
-      ? translate(language, 'workOrder.noticeReply', params)
-      : translate(
-          language,
-          wo.resultAmount > 0n ? 'workOrder.noticeMoney' : 'workOrder.noticeStatus',
-          params,
-        ),
+    userId: wo.userId,
+    title: 'workOrder.noticeTitle',
+    content: (t) => {
+      const params = {
+        workOrderNo: wo.workOrderNo,
+        orderNo: wo.orderNo,
+        status: t(`workOrder.status.${wo.status}`),
+        consumption: t(`workOrder.consumption.${wo.consumptionType}`),
+        amount: formatMoney(wo.resultAmount),
+        remark: wo.remark,
+      };
+      if (reply) return t('workOrder.noticeReply', params);
+      return t(wo.resultAmount > 0n ? 'workOrder.noticeMoney' : 'workOrder.noticeStatus', params);
+    },
     orderType: NoticeOrderType.WorkOrder,
     orderSn: wo.workOrderNo,
   });
