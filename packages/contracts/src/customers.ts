@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { BUSINESS_LINES } from './accounts.ts';
+import { ACCOUNT_ACTIONS, ACCOUNT_STATUSES, BUSINESS_LINES } from './accounts.ts';
 import { pageQuery } from './api.ts';
 import type { OrganisationType } from './identity.ts';
+import { IDENTITIES, ORGANISATION_TYPES } from './identity.ts';
+import { listOf, moneyString, pageOf, timestamp } from './responses.ts';
 import { emailField, moneyField, passwordField } from './validation.ts';
 
 /** Which list a customer page shows (SPEC section 2 customer routes). */
@@ -113,3 +115,90 @@ export const adjustmentBody = accountActionBody.extend({
   /** Signed: "-12.50" deducts. */
   amount: z.string().regex(/^-?\d{1,13}(\.\d{1,2})?$/, { error: 'validation.money' }),
 });
+
+/* ----- responses ----- */
+
+/** An organisation's account on one line as the customer lists show it; `actions` are the caller's. */
+export const accountSummaryView = z.object({
+  id: z.number().int(),
+  status: z.enum(ACCOUNT_STATUSES),
+  balance: moneyString,
+  creditLimit: moneyString,
+  frozen: moneyString,
+  deposit: moneyString,
+  available: moneyString,
+  actions: z.array(z.enum(ACCOUNT_ACTIONS)),
+});
+
+export const organisationRowView = z.object({
+  id: z.number().int(),
+  type: z.enum(ORGANISATION_TYPES),
+  name: z.string(),
+  parentId: z.number().int().nullable(),
+  parentName: z.string().nullable(),
+  parentType: z.enum(ORGANISATION_TYPES).nullable(),
+  contactName: z.string(),
+  contactEmail: z.string(),
+  contactPhone: z.string(),
+  enabled: z.boolean(),
+  createdAt: timestamp,
+  userCount: z.number().int(),
+  account: accountSummaryView.nullable(),
+});
+export const organisationListView = pageOf(organisationRowView);
+
+export const parentOptionsView = z.object({
+  list: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.enum(ORGANISATION_TYPES) })),
+  /** Whether the organisation may sit directly under the platform. */
+  platformAllowed: z.boolean(),
+});
+
+export const organisationInfoView = z.object({
+  tenantId: z.number().int(),
+  id: z.number().int(),
+  parentId: z.number().int().nullable(),
+  type: z.enum(ORGANISATION_TYPES),
+  name: z.string(),
+  path: z.string(),
+  contactName: z.string(),
+  contactEmail: z.string(),
+  contactPhone: z.string(),
+  enabled: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  parentName: z.string().nullable(),
+  parentType: z.enum(ORGANISATION_TYPES).nullable(),
+});
+
+export const organisationUserView = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  identity: z.enum(IDENTITIES),
+  enabled: z.boolean(),
+  lastLoginAt: timestamp.nullable(),
+  createdAt: timestamp,
+});
+export const organisationUsersView = listOf(organisationUserView);
+
+export const invitationView = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  expiresAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  live: z.boolean(),
+});
+export const invitationsView = listOf(invitationView);
+export const invitationCreatedView = z.object({ code: z.string() });
+
+export const priceLevelView = z.object({
+  line: z.enum(BUSINESS_LINES),
+  productKey: z.string(),
+  /** Percent with two places, "12.50". */
+  markupPercent: z.string(),
+  markupFixed: moneyString,
+  updatedAt: timestamp,
+});
+export const priceLevelsView = listOf(priceLevelView);

@@ -5,14 +5,22 @@ import {
   customerListQuery,
   formatPercentBp,
   invitationCreateBody,
+  invitationCreatedView,
+  invitationsView,
+  organisationInfoView,
+  organisationListView,
   organisationSaveBody,
   organisationStatusBody,
   organisationUserSaveBody,
+  organisationUsersView,
+  parentOptionsView,
   parsePercentBp,
   priceLevelSaveBody,
+  priceLevelsView,
 } from '@freight/contracts/customers';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
-import { idBody } from '@freight/contracts/roles';
+import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -121,7 +129,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/customer/list',
-    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: customerListQuery } },
+    {
+      config: { permission: ANY_CUSTOMER_PAGE },
+      schema: {
+        tags: ['customers'],
+        body: customerListQuery,
+        response: { 200: okResponse(organisationListView) },
+      },
+    },
     async (request) => listRows(request, request.body, true),
   );
 
@@ -129,7 +144,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/customer/export',
     {
       config: { permission: 'customer:export', raw: true },
-      schema: { tags: ['customers'], body: customerListQuery },
+      schema: { tags: ['customers'], body: customerListQuery, response: { 200: xlsxResponse } },
     },
     async (request, reply) => {
       const { list } = await listRows(request, request.body, false);
@@ -166,7 +181,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/customer/parentOptions',
     {
       config: { permission: ANY_CUSTOMER_PAGE },
-      schema: { tags: ['customers'], body: z.object({ type: z.enum(['branch', 'agent', 'customer']) }) },
+      schema: {
+        tags: ['customers'],
+        body: z.object({ type: z.enum(['branch', 'agent', 'customer']) }),
+        response: { 200: okResponse(parentOptionsView) },
+      },
     },
     async (request) => {
       const me = currentUser(request);
@@ -184,7 +203,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/customer/info',
-    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: idBody } },
+    {
+      config: { permission: ANY_CUSTOMER_PAGE },
+      schema: { tags: ['customers'], body: idBody, response: { 200: okResponse(organisationInfoView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const org = await visibleOrganisation(me, request.body.id);
@@ -197,7 +219,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/customer/save',
     {
       config: { permission: SAVE_KEYS, audit: 'customer.save' },
-      schema: { tags: ['customers'], body: organisationSaveBody },
+      schema: { tags: ['customers'], body: organisationSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -259,7 +281,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/customer/setStatus',
     {
       config: { permission: STATUS_KEYS, audit: 'customer.status' },
-      schema: { tags: ['customers'], body: organisationStatusBody },
+      schema: { tags: ['customers'], body: organisationStatusBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -279,7 +301,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/customer/users',
-    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: idBody } },
+    {
+      config: { permission: ANY_CUSTOMER_PAGE },
+      schema: { tags: ['customers'], body: idBody, response: { 200: okResponse(organisationUsersView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const org = await visibleOrganisation(me, request.body.id);
@@ -291,7 +316,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/customer/userSave',
     {
       config: { permission: SAVE_KEYS, audit: 'customer.userSave' },
-      schema: { tags: ['customers'], body: organisationUserSaveBody },
+      schema: {
+        tags: ['customers'],
+        body: organisationUserSaveBody,
+        response: { 200: okResponse(savedIdView) },
+      },
     },
     async (request) => {
       const me = currentUser(request);
@@ -339,6 +368,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['customers'],
         body: z.object({ id: z.number().int().positive(), enabled: z.boolean() }),
+        response: { 200: emptyResponse },
       },
     },
     async (request) => {
@@ -356,7 +386,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/customer/invitations',
-    { config: { permission: 'customer:invite' }, schema: { tags: ['customers'], body: idBody } },
+    {
+      config: { permission: 'customer:invite' },
+      schema: { tags: ['customers'], body: idBody, response: { 200: okResponse(invitationsView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const org = await visibleOrganisation(me, request.body.id);
@@ -378,7 +411,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/customer/invitationCreate',
     {
       config: { permission: 'customer:invite', audit: 'customer.invitationCreate' },
-      schema: { tags: ['customers'], body: invitationCreateBody },
+      schema: {
+        tags: ['customers'],
+        body: invitationCreateBody,
+        response: { 200: okResponse(invitationCreatedView) },
+      },
     },
     async (request) => {
       const me = currentUser(request);
@@ -402,6 +439,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['customers'],
         body: z.object({ organisationId: z.number().int().positive(), id: z.number().int().positive() }),
+        response: { 200: emptyResponse },
       },
     },
     async (request) => {
@@ -416,7 +454,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/customer/priceLevels',
-    { config: { permission: ANY_CUSTOMER_PAGE }, schema: { tags: ['customers'], body: idBody } },
+    {
+      config: { permission: ANY_CUSTOMER_PAGE },
+      schema: { tags: ['customers'], body: idBody, response: { 200: okResponse(priceLevelsView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const org = await visibleOrganisation(me, request.body.id);
@@ -437,7 +478,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/customer/priceLevelSave',
     {
       config: { permission: 'customer:price', audit: 'customer.priceLevel' },
-      schema: { tags: ['customers'], body: priceLevelSaveBody },
+      schema: { tags: ['customers'], body: priceLevelSaveBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       const me = currentUser(request);
