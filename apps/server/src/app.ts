@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ResultCode } from '@freight/contracts/api';
 import { translate } from '@freight/contracts/messages';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Config, responseCheckOf } from './config.ts';
 import type { Database } from './db/client.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
@@ -15,7 +15,7 @@ import { modules } from './modules/index.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { envelopePlugin } from './plugins/envelope.ts';
+import { envelopePlugin, frameworkErrorHandler, zodValidatorCompiler } from './plugins/envelope.ts';
 import { tenantPlugin } from './plugins/tenant.ts';
 import { registerWebApp, sendWebPage } from './web-app.ts';
 
@@ -52,9 +52,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
     requestIdHeader: 'x-request-id',
     routerOptions: { ignoreTrailingSlash: true },
+    // An over-long path parameter or a malformed URL is answered in the envelope too.
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler(responseCheckOf(config), app.log));
   app.decorate('config', config);
   app.decorate('database', database);
@@ -63,19 +65,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'mailer',
     options.mailer === undefined ? createMailer(config.SMTP_URL, config.MAIL_FROM) : options.mailer,
   );
-
-  // Clients POST with no body for calls that take no input; treat it as `{}`.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const error = new Error('invalid JSON') as Error & { statusCode: number };
-      error.statusCode = 400;
-      done(error, undefined);
-    }
-  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {

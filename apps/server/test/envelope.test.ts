@@ -68,7 +68,11 @@ describe('the envelope', () => {
   it('answers malformed JSON with a 400 envelope', async () => {
     const res = await raw({ url: '/api/admin/auth/getVerificationCode', payload: '{"email": "a@b.c",' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 400, msg: '输入有误,请检查标红的字段' });
+    expect(res.json()).toMatchObject({
+      code: 400,
+      msg: '请求内容不是有效的 JSON',
+      data: { fields: [{ field: 'body', message: '请求内容不是有效的 JSON' }] },
+    });
   });
 
   it('treats an empty JSON body as an empty object', async () => {

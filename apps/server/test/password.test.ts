@@ -108,7 +108,7 @@ describe('password change', () => {
       'en-US',
     );
     expect(badFields(mismatch)).toEqual(['confirmPassword']);
-    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('The two passwords do not match');
+    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('Confirm password: The two passwords do not match');
   });
 
   it('answers code 300 without a session', async () => {
@@ -165,7 +165,7 @@ describe('password reset by e-mail', () => {
     });
     expect(again.statusCode).toBe(400);
     expect(badFields(again)).toEqual(['token']);
-    expect(fieldMessage(again, 'token')).toBe('重置链接无效或已过期');
+    expect(fieldMessage(again, 'token')).toBe('令牌:重置链接无效或已过期');
     expect((await tryLogin(email, 'Reset-pass-1')).json().code).toBe(200);
   });
 
@@ -193,7 +193,7 @@ describe('password reset by e-mail', () => {
     expect(fieldMessage(short, 'password')).toBe('密码至少 6 位');
     const mismatch = await retrieve({ token: resetToken, password: 'abcdef', confirmPassword: 'abcdeg' });
     expect(badFields(mismatch)).toEqual(['confirmPassword']);
-    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('两次输入密码不一致');
+    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('确认密码:两次输入密码不一致');
     const ok = await retrieve({ token: resetToken, password: 'abcdef', confirmPassword: 'abcdef' });
     expect(ok.json().code).toBe(200);
   });
@@ -279,6 +279,6 @@ describe('profile', () => {
     expect(res.statusCode).toBe(400);
     expect(badFields(res).sort()).toEqual(['name', 'phone']);
     expect(fieldMessage(res, 'phone')).toBe('Please enter an 11-digit phone number starting with 1');
-    expect(fieldMessage(res, 'name')).toBe('First name is required');
+    expect(fieldMessage(res, 'name')).toBe('Name is required');
   });
 });

@@ -279,7 +279,7 @@ describe('registration', () => {
     expect(badFields(res).sort()).toEqual(
       ['address1', 'code', 'email', 'phone', 'preferredLocations', 'zipcode'].sort(),
     );
-    expect(fieldMessage(res, 'phone')).toBe('请输入 11 位以 1 开头的手机号');
+    expect(fieldMessage(res, 'phone')).toBe('电话:请输入 11 位以 1 开头的手机号');
     expect(fieldMessage(res, 'zipcode')).toBe('请输入 5 位数字邮编');
     expect(fieldMessage(res, 'address1')).toBe('地址 1只能填写英文和数字');
   });
@@ -288,7 +288,7 @@ describe('registration', () => {
     const email = freshEmail();
     const mismatch = await register({ ...form({ confirmPassword: 'Shipper-2' }), email, code: '123456' });
     expect(badFields(mismatch)).toEqual(['confirmPassword']);
-    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('两次输入密码不一致');
+    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('确认密码:两次输入密码不一致');
     const short = await register(
       { ...form({ password: '123', confirmPassword: '123' }), email, code: '123456' },
       undefined,

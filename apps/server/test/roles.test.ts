@@ -137,7 +137,7 @@ describe('role info and save', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['menuIds']);
-    expect(fieldMessage(res, 'menuIds')).toBe('包含不存在的菜单项');
+    expect(fieldMessage(res, 'menuIds')).toBe('菜单权限:包含不存在的菜单项');
     const left = await ctx.database.db
       .select()
       .from(roles)
@@ -154,7 +154,7 @@ describe('role info and save', () => {
     );
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['buttonKeys']);
-    expect(fieldMessage(res, 'buttonKeys')).toBe('Some menu items do not exist');
+    expect(fieldMessage(res, 'buttonKeys')).toBe('Button permissions: Some menu items do not exist');
   });
 
   it('refuses a name another role has, but lets a role keep its own', async () => {
@@ -169,7 +169,7 @@ describe('role info and save', () => {
     );
     expect(clash.statusCode).toBe(400);
     expect(badFields(clash)).toEqual(['name']);
-    expect(fieldMessage(clash, 'name')).toBe('A role with this name already exists');
+    expect(fieldMessage(clash, 'name')).toBe('Name: A role with this name already exists');
     const same = await post('/api/admin/role/save', {
       id,
       name,

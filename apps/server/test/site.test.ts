@@ -168,10 +168,10 @@ describe('site configuration', () => {
     for (const buttonColor of ['red', '#FFF', '#GGGGGG', 'FF6D1F']) {
       const res = await save(siteBody({ buttonColor }), admin, 'en-US');
       expect(badFields(res), buttonColor).toEqual(['buttonColor']);
-      expect(fieldMessage(res, 'buttonColor')).toBe('Please enter a colour such as #FF6D1F');
+      expect(fieldMessage(res, 'buttonColor')).toBe('Button colour: Please enter a colour such as #FF6D1F');
     }
     const zh = await save(siteBody({ buttonColor: 'red' }));
-    expect(fieldMessage(zh, 'buttonColor')).toBe('请输入正确的颜色值,如 #FF6D1F');
+    expect(fieldMessage(zh, 'buttonColor')).toBe('按钮颜色:请输入正确的颜色值,如 #FF6D1F');
   });
 
   it('names missing fields and an empty site name', async () => {

@@ -128,11 +128,11 @@ describe('image upload', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe(400);
       expect(badFields(res)).toEqual(['file']);
-      expect(fieldMessage(res, 'file')).toBe('上传头像图片大小不能超过 2MB!');
-      expect(res.json().msg).toBe('上传头像图片大小不能超过 2MB!');
+      expect(fieldMessage(res, 'file')).toBe('文件:上传头像图片大小不能超过 2MB!');
+      expect(res.json().msg).toBe('文件:上传头像图片大小不能超过 2MB!');
     }
     const en = await uploadFile(makePng(2, 2, TWO_MB), { language: 'en-US' });
-    expect(fieldMessage(en, 'file')).toBe('The image must be smaller than 2 MB');
+    expect(fieldMessage(en, 'file')).toBe('File: The image must be smaller than 2 MB');
   });
 
   it('refuses a text file named .png, judging by the content', async () => {
@@ -140,7 +140,7 @@ describe('image upload', () => {
     const res = await uploadFile(Buffer.from('just some text, not an image\n'), { filename: 'fake.png' });
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['file']);
-    expect(fieldMessage(res, 'file')).toBe('只能上传 PNG、JPEG、GIF、WEBP 或 ICO 图片');
+    expect(fieldMessage(res, 'file')).toBe('文件:只能上传 PNG、JPEG、GIF、WEBP 或 ICO 图片');
     const html = await uploadFile(Buffer.from('<html><script>alert(1)</script></html>'), {
       filename: 'x.png',
       type: 'image/png',

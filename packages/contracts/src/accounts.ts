@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { instantField, str } from './validation.ts';
 
 /** Business lines: each organisation has one account per line (ARCHITECTURE section 6). */
 export const BUSINESS_LINES = ['truck', 'express'] as const;
@@ -47,11 +48,11 @@ export const ledgerQuery = pageQuery.extend({
   line: z.enum(BUSINESS_LINES),
   type: z.enum(LEDGER_TYPES).optional(),
   organisationId: z.number().int().positive().optional(),
-  reference: z.string().trim().max(60).optional(),
+  reference: str().trim().max(60).optional(),
   /** Part of the organisation's name, contact or contact e-mail. */
-  keyword: z.string().trim().max(100).optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  keyword: str().trim().max(100).optional(),
+  from: instantField().optional(),
+  to: instantField().optional(),
 });
 
 export const balanceQuery = z.object({ line: z.enum(BUSINESS_LINES) });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Language } from './api.ts';
 import { pageQuery } from './api.ts';
 import { ADDRESS_TYPES, type ShipmentAddress, shipmentAddress } from './truck-shipment.ts';
-import { zipField } from './validation.ts';
+import { queryId, str, zipField } from './validation.ts';
 
 /** The address fields the book stores: those of the quote form, without the form's own checkbox. */
 export type BookAddress = Omit<ShipmentAddress, 'saveToBook'>;
@@ -20,7 +20,7 @@ export interface AddressBookEntry extends BookAddress {
 
 export const addressListQuery = pageQuery.extend({
   /** Name (the company at the address), address, city, ZIP or contact. */
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   addressType: z.enum(ADDRESS_TYPES).optional(),
   /** Staff and parents narrow the list to one organisation's book. */
   organisationId: z.number().int().positive().optional(),
@@ -45,7 +45,7 @@ export const addressSetDefaultBody = z.object({
 export const addressDefaultBody = z.object({ organisationId: z.number().int().positive().optional() });
 
 /** The import's query string: whose book the file goes to (staff must say; others default to their own). */
-export const addressImportQuery = z.object({ organisationId: z.coerce.number().int().positive().optional() });
+export const addressImportQuery = z.object({ organisationId: queryId().optional() });
 
 export const zipLookupBody = z.object({ zipcode: zipField });
 export interface ZipPlace {
@@ -55,7 +55,7 @@ export interface ZipPlace {
   country: string;
 }
 
-export const fbaLookupBody = z.object({ keyword: z.string().trim().max(50).optional() });
+export const fbaLookupBody = z.object({ keyword: str().trim().max(50).optional() });
 
 /** Rows one import may carry; a bigger book is imported in several files. */
 export const MAX_IMPORT_ROWS = 5_000;

@@ -24,9 +24,13 @@ export interface Envelope<T = unknown> {
 export const PAGE_SIZES = [10, 20, 50, 100, 200] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 
+/** Pages beyond this are never asked for by a person; the bound keeps the offset exact. */
+export const MAX_PAGE = 100_000;
+
+/** List paging in a JSON body: whole numbers, never coerced from strings, booleans or lists. */
 export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce
+  page: z.number().int().min(1).max(MAX_PAGE).default(1),
+  limit: z
     .number()
     .int()
     .refine((v) => (PAGE_SIZES as readonly number[]).includes(v), { message: 'validation.pageSize' })

@@ -9,6 +9,7 @@ import {
   hashedPasswordField,
   passwordField,
   phoneField,
+  str,
   zipField,
 } from './validation.ts';
 
@@ -19,11 +20,11 @@ export const verificationCodeBody = z.object({
 
 export const loginFields = z.object({ email: emailField, password: hashedPasswordField, code: codeField });
 /** The sign-in payload, plain or RSA-encrypted as `param` (SPEC section 7). */
-export const loginBody = z.union([z.object({ param: z.string().min(1).max(4096) }), loginFields]);
+export const loginBody = z.union([z.object({ param: str().min(1).max(4096) }), loginFields]);
 
 const newPassword = {
   password: passwordField,
-  confirmPassword: z.string(),
+  confirmPassword: str().max(128),
 };
 const passwordsMatch = <T extends { password: string; confirmPassword: string }>(
   v: T,
@@ -33,7 +34,7 @@ const passwordsMatch = <T extends { password: string; confirmPassword: string }>
     ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'validation.passwordMismatch' });
 };
 
-const requiredText = (max = 100) => z.string().trim().min(1).max(max);
+const requiredText = (max = 100) => str().trim().min(1).max(max);
 
 export const registrationProfile = z.object({
   name: requiredText(50),
@@ -41,24 +42,23 @@ export const registrationProfile = z.object({
   /** Checked against `dialCode` by the whole body's rule below. */
   phone: requiredText(30),
   /** The country dial code chosen beside the phone number (SPEC section 9: 1 by default). */
-  dialCode: z
-    .string()
+  dialCode: str()
     .regex(/^\d{1,4}$/, { error: 'validation.invalid' })
     .default('1'),
-  wechat: z.string().trim().max(50).optional().default(''),
+  wechat: str().trim().max(50).optional().default(''),
   company: requiredText(100),
   address1: requiredText(200).pipe(englishField),
-  address2: z.string().trim().max(200).pipe(englishField).optional().default(''),
+  address2: str().trim().max(200).pipe(englishField).optional().default(''),
   zipcode: zipField,
   city: requiredText(60).pipe(englishField),
   state: requiredText(60).pipe(englishField),
   country: requiredText(60),
-  licenseUrl: z.string().trim().min(1).max(500),
+  licenseUrl: str().trim().min(1).max(500),
   business: z.array(z.enum(['truck', 'express'])).min(1),
   monthlyVolume: requiredText(40),
-  goodsTypes: z.array(z.string().trim().min(1).max(60)).min(1).max(20),
-  transportMethods: z.array(z.string().trim().min(1).max(60)).min(1).max(10),
-  preferredLocations: z.array(z.string().trim().min(1).max(120)).length(3),
+  goodsTypes: z.array(str().trim().min(1).max(60)).min(1).max(20),
+  transportMethods: z.array(str().trim().min(1).max(60)).min(1).max(10),
+  preferredLocations: z.array(str().trim().min(1).max(120)).length(3),
 });
 
 /** The phone number must exist under the dial code chosen beside it. */
@@ -72,7 +72,7 @@ export const registerBody = registrationProfile
   .extend({
     email: emailField,
     code: codeField,
-    invitationCode: z.string().trim().max(32).optional().default(''),
+    invitationCode: str().trim().max(32).optional().default(''),
     ...newPassword,
   })
   .superRefine(passwordsMatch)
@@ -89,21 +89,21 @@ export type RegisterBody = z.infer<typeof registerBody>;
 export const invitationCheckBody = z.object({ invitationCode: str().trim().min(1).max(32) });
 
 export const retrievePasswordBody = z.union([
-  z.object({ token: z.string().min(10).max(200), ...newPassword }).superRefine(passwordsMatch),
+  z.object({ token: str().min(10).max(200), ...newPassword }).superRefine(passwordsMatch),
   z.object({ email: emailField }),
 ]);
 
 export const changePasswordBody = z
-  .object({ oldPassword: z.string().min(1).max(128), ...newPassword })
+  .object({ oldPassword: str().min(1).max(128), ...newPassword })
   .superRefine(passwordsMatch);
 
-export const setLocaleBody = z.object({ locale: z.enum(['en', 'zh_CN']), token: z.string().optional() });
+export const setLocaleBody = z.object({ locale: z.enum(['en', 'zh_CN']), token: str().max(200).optional() });
 
 export const saveProfileBody = z.object({
   name: requiredText(50),
   phone: z.union([phoneField, z.literal('')]).default(''),
-  company: z.string().trim().max(100).default(''),
-  avatarUrl: z.string().trim().max(500).nullable().optional(),
+  company: str().trim().max(100).default(''),
+  avatarUrl: str().trim().max(500).nullable().optional(),
 });
 
 /** Choices offered by the registration form (`/admin/auth/options`). */

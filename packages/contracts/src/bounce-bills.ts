@@ -3,7 +3,7 @@ import { pageQuery } from './api.ts';
 import { defineStateMachine } from './state-machine.ts';
 import type { OrderStatus } from './truck-orders.ts';
 import { dateField } from './truck-shipment.ts';
-import { moneyField } from './validation.ts';
+import { moneyField, str } from './validation.ts';
 
 /** What a bounce bill charges for: found after the truck took the goods. */
 export const BOUNCE_BILL_TYPES = ['reweigh', 'reclass', 'accessorial', 'storage', 'other'] as const;
@@ -51,15 +51,15 @@ const positiveMoney = moneyField.refine((v) => /[1-9]/.test(v), { message: 'vali
 
 export const bounceBillSaveBody = z
   .object({
-    orderNo: z.string().trim().min(1).max(40),
+    orderNo: str().trim().min(1).max(40),
     type: z.enum(BOUNCE_BILL_TYPES),
     amount: positiveMoney,
     /** What the booking said, e.g. 500 (lb) or class 70. */
-    declared: z.string().trim().max(60).default(''),
+    declared: str().trim().max(60).default(''),
     /** What the carrier found, e.g. 720 (lb) or class 100. */
-    actual: z.string().trim().max(60).default(''),
-    description: z.string().trim().min(1).max(500),
-    proofUrl: z.string().trim().max(500).nullable().default(null),
+    actual: str().trim().max(60).default(''),
+    description: str().trim().min(1).max(500),
+    proofUrl: str().trim().max(500).nullable().default(null),
   })
   .superRefine((v, ctx) => {
     if (!BILL_TYPES_WITH_FINDINGS.includes(v.type)) return;
@@ -71,12 +71,12 @@ export const bounceBillIdBody = z.object({ id: z.number().int().positive() });
 
 export const bounceBillCancelBody = z.object({
   id: z.number().int().positive(),
-  reason: z.string().trim().min(1).max(500),
+  reason: str().trim().min(1).max(500),
 });
 
 export const bounceBillListQuery = pageQuery.extend({
   /** The start of the bill number or the order number. */
-  keyword: z.string().trim().max(60).optional(),
+  keyword: str().trim().max(60).optional(),
   status: z.enum(BOUNCE_BILL_STATUSES).optional(),
   type: z.enum(BOUNCE_BILL_TYPES).optional(),
   orderId: z.number().int().positive().optional(),

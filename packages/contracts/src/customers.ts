@@ -4,7 +4,7 @@ import { pageQuery } from './api.ts';
 import type { OrganisationType } from './identity.ts';
 import { IDENTITIES, ORGANISATION_TYPES } from './identity.ts';
 import { listOf, moneyString, pageOf, timestamp } from './responses.ts';
-import { emailField, moneyField, passwordField } from './validation.ts';
+import { emailField, moneyField, passwordField, str } from './validation.ts';
 
 /** Which list a customer page shows (SPEC section 2 customer routes). */
 export const CUSTOMER_LIST_KINDS = [
@@ -27,22 +27,22 @@ export const CHILD_TYPES: Record<OrganisationType | 'platform', readonly Organis
 export const customerListQuery = pageQuery.extend({
   kind: z.enum(CUSTOMER_LIST_KINDS),
   line: z.enum(BUSINESS_LINES).default('truck'),
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   enabled: z.boolean().optional(),
   parentId: z.number().int().positive().optional(),
 });
 export type CustomerListQuery = z.infer<typeof customerListQuery>;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => str().trim().min(1).max(max);
 
 export const organisationSaveBody = z.object({
   id: z.number().int().positive().optional(),
   type: z.enum(['branch', 'agent', 'customer']),
   parentId: z.number().int().positive().nullable().default(null),
   name: text(100),
-  contactName: z.string().trim().max(50).default(''),
+  contactName: str().trim().max(50).default(''),
   contactEmail: z.union([emailField, z.literal('')]).default(''),
-  contactPhone: z.string().trim().max(30).default(''),
+  contactPhone: str().trim().max(30).default(''),
   /** The organisation's first user, on create only. */
   user: z.object({ email: emailField, name: text(50), password: passwordField }).optional(),
 });
@@ -55,7 +55,7 @@ export const organisationUserSaveBody = z.object({
   organisationId: z.number().int().positive(),
   email: emailField,
   name: text(50),
-  phone: z.string().trim().max(30).default(''),
+  phone: str().trim().max(30).default(''),
   password: passwordField.optional(),
 });
 
@@ -69,8 +69,8 @@ export const priceLevelSaveBody = z.object({
   organisationId: z.number().int().positive(),
   line: z.enum(BUSINESS_LINES),
   /** Empty for every product or channel of the line; a product or channel key once those exist. */
-  productKey: z.string().trim().max(60).default(''),
-  markupPercent: z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, { error: 'validation.percent' }),
+  productKey: str().trim().max(60).default(''),
+  markupPercent: str().regex(/^\d{1,3}(\.\d{1,2})?$/, { error: 'validation.percent' }),
   markupFixed: moneyField,
 });
 
@@ -108,12 +108,12 @@ export function formatPercentBp(bp: number): string {
 
 export const accountActionBody = z.object({
   accountId: z.number().int().positive(),
-  reason: z.string().trim().min(1).max(200),
+  reason: str().trim().min(1).max(200),
 });
 export const creditLimitBody = accountActionBody.extend({ creditLimit: moneyField });
 export const adjustmentBody = accountActionBody.extend({
   /** Signed: "-12.50" deducts. */
-  amount: z.string().regex(/^-?\d{1,13}(\.\d{1,2})?$/, { error: 'validation.money' }),
+  amount: str().regex(/^-?\d{1,13}(\.\d{1,2})?$/, { error: 'validation.money' }),
 });
 
 /* ----- responses ----- */

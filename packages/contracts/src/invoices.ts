@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BUSINESS_LINES } from './accounts.ts';
 import { pageQuery } from './api.ts';
 import { defineStateMachine } from './state-machine.ts';
+import { emailField, instantField, str } from './validation.ts';
 
 export const INVOICE_STATUSES = ['requested', 'issued', 'refused'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -18,16 +19,12 @@ export const invoiceMachine = defineStateMachine<InvoiceStatus, InvoiceAction, '
 export const invoiceRequestBody = z
   .object({
     line: z.enum(BUSINESS_LINES),
-    periodFrom: z.coerce.date(),
-    periodTo: z.coerce.date(),
-    title: z.string().trim().min(1).max(120),
-    taxNumber: z.string().trim().min(1).max(40),
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.email({ error: 'validation.email' })),
-    note: z.string().trim().max(200).default(''),
+    periodFrom: instantField(),
+    periodTo: instantField(),
+    title: str().trim().min(1).max(120),
+    taxNumber: str().trim().min(1).max(40),
+    email: emailField,
+    note: str().trim().max(200).default(''),
   })
   .superRefine((v, ctx) => {
     if (v.periodTo < v.periodFrom)
@@ -39,20 +36,20 @@ export const invoiceListQuery = pageQuery.extend({
   status: z.enum(INVOICE_STATUSES).optional(),
   organisationId: z.number().int().positive().optional(),
   /** Part of the organisation's name, contact or contact e-mail. */
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   /** Requested at or after `from`, before `to`. */
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: instantField().optional(),
+  to: instantField().optional(),
 });
 export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
 
 export const invoiceIssueBody = z.object({
   id: z.number().int().positive(),
-  invoiceNumber: z.string().trim().min(1).max(60),
-  fileUrl: z.string().trim().max(500).nullable().default(null),
+  invoiceNumber: str().trim().min(1).max(60),
+  fileUrl: str().trim().max(500).nullable().default(null),
 });
 
 export const invoiceRefuseBody = z.object({
   id: z.number().int().positive(),
-  reason: z.string().trim().min(1).max(200),
+  reason: str().trim().min(1).max(200),
 });

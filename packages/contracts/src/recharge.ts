@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BUSINESS_LINES } from './accounts.ts';
 import { pageQuery } from './api.ts';
 import { defineStateMachine } from './state-machine.ts';
-import { moneyField } from './validation.ts';
+import { instantField, moneyField, str } from './validation.ts';
 
 /** SPEC section 4 "Recharge review": the four outcomes, and the submitted state before them. */
 export const RECHARGE_STATUSES = [
@@ -70,34 +70,31 @@ export const rechargeSubmitBody = z.object({
     .number({ error: 'recharge.receivingAccountRequired' })
     .int()
     .positive({ error: 'recharge.receivingAccountRequired' }),
-  payerName: z
-    .string({ error: 'recharge.payerNameRequired' })
+  payerName: str({ error: 'recharge.payerNameRequired' })
     .trim()
     .min(1, { error: 'recharge.payerNameRequired' })
     .max(100),
-  payerCardNumber: z
-    .string({ error: 'validation.cardNumber' })
+  payerCardNumber: str({ error: 'validation.cardNumber' })
     .trim()
     .regex(/^[0-9 -]{4,40}$/, { error: 'validation.cardNumber' }),
-  screenshotUrl: z
-    .string({ error: 'recharge.screenshotRequired' })
+  screenshotUrl: str({ error: 'recharge.screenshotRequired' })
     .trim()
     .min(1, { error: 'recharge.screenshotRequired' })
     .max(500),
-  note: z.string().trim().max(200).default(''),
+  note: str().trim().max(200).default(''),
 });
 export type RechargeSubmitBody = z.infer<typeof rechargeSubmitBody>;
 
 export const rechargeListQuery = pageQuery.extend({
   line: z.enum(BUSINESS_LINES).optional(),
   status: z.enum(RECHARGE_STATUSES).optional(),
-  serial: z.string().trim().max(40).optional(),
+  serial: str().trim().max(40).optional(),
   organisationId: z.number().int().positive().optional(),
   /** Matches the organisation's name or contact, the payer's name, or part of the serial. */
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   /** Submitted at or after `from`, before `to`. */
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: instantField().optional(),
+  to: instantField().optional(),
 });
 export type RechargeListQuery = z.infer<typeof rechargeListQuery>;
 
@@ -109,18 +106,18 @@ export const rechargeReviewBody = z.object({
   /** Kept by the operator: the account receives creditedAmount - fee. */
   fee: moneyField.default('0'),
   /** Required when rejecting: the reason the submitter is told. */
-  note: z.string().trim().max(200).default(''),
+  note: str().trim().max(200).default(''),
 });
 export type RechargeReviewBody = z.infer<typeof rechargeReviewBody>;
 
 export const receivingAccountBody = z.object({
   id: z.number().int().positive().optional(),
   currency: z.enum(RECHARGE_CURRENCIES),
-  bankName: z.string().trim().min(1).max(100),
+  bankName: str().trim().min(1).max(100),
   /** The bank's name on the English interface; empty shows `bankName` there too. */
-  bankNameEn: z.string().trim().max(100).default(''),
-  accountName: z.string().trim().min(1).max(100),
-  accountNumber: z.string().trim().min(4).max(60),
+  bankNameEn: str().trim().max(100).default(''),
+  accountName: str().trim().min(1).max(100),
+  accountNumber: str().trim().min(4).max(60),
   enabled: z.boolean().default(true),
 });
 export type ReceivingAccountBody = z.infer<typeof receivingAccountBody>;

@@ -1,20 +1,20 @@
 import { z } from 'zod';
-import { colorField } from './validation.ts';
+import { colorField, str } from './validation.ts';
 
-const imageUrl = z.string().trim().max(500).nullable();
+const imageUrl = str().trim().max(500).nullable();
 
 export const siteConfigBody = z.object({
-  siteName: z.string().trim().min(1).max(20, { error: 'validation.siteName' }),
+  siteName: str().trim().min(1).max(20, { error: 'validation.siteName' }),
   /** The site name on the English interface; empty shows `siteName` there too. */
-  siteNameEn: z.string().trim().max(40).default(''),
+  siteNameEn: str().trim().max(40).default(''),
   buttonColor: colorField,
   logoUrl: imageUrl,
   logoCollapsedUrl: imageUrl,
   faviconUrl: imageUrl,
-  copyright: z.string().trim().max(200),
-  copyrightEn: z.string().trim().max(200).default(''),
-  filingNumber: z.string().trim().max(100),
-  filingHosts: z.array(z.string().trim().toLowerCase().min(1).max(253)).max(20),
+  copyright: str().trim().max(200),
+  copyrightEn: str().trim().max(200).default(''),
+  filingNumber: str().trim().max(100),
+  filingHosts: z.array(str().trim().toLowerCase().min(1).max(253)).max(20),
 });
 export type SiteConfig = z.infer<typeof siteConfigBody>;
 
@@ -23,7 +23,7 @@ export const batchOrderHiddenBody = z.object({
   userIds: z.array(z.number().int().positive()).max(500),
 });
 
-export const userOptionsQuery = z.object({ keyword: z.string().trim().max(100).default('') });
+export const userOptionsQuery = z.object({ keyword: str().trim().max(100).default('') });
 
 /* ----- responses ----- */
 

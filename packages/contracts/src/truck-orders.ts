@@ -3,7 +3,7 @@ import { pageQuery } from './api.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { TRUCK_MODES } from './truck-products.ts';
 import { dateField, shipmentAddress } from './truck-shipment.ts';
-import { englishField } from './validation.ts';
+import { englishField, str } from './validation.ts';
 
 /**
  * Truck order statuses: the thirteen of SPEC section 4, plus `unpaid` for an order booked but not
@@ -111,9 +111,9 @@ export const orderSaveBody = z
     taskId: orderId.optional(),
     customerOrderNo: englishField.trim().max(60).default(''),
     orderType: z.enum(ORDER_TYPES).default('regular'),
-    shippingNote: z.string().trim().max(500).default(''),
-    receivingNote: z.string().trim().max(500).default(''),
-    extraNote: z.string().trim().max(500).default(''),
+    shippingNote: str().trim().max(500).default(''),
+    receivingNote: str().trim().max(500).default(''),
+    extraNote: str().trim().max(500).default(''),
     /** Pay from the truck balance right away (the usual path); false books it unpaid. */
     pay: z.boolean().default(true),
   })
@@ -127,15 +127,15 @@ export const orderIdBody = z.object({ id: orderId });
 export const orderTransitionBody = z.object({
   id: orderId,
   action: z.enum(ORDER_ACTIONS),
-  reason: z.string().trim().max(500).default(''),
+  reason: str().trim().max(500).default(''),
   /** Carrier details staff record when the truck takes the goods. */
-  carrierInfo: z.string().trim().max(200).optional(),
+  carrierInfo: str().trim().max(200).optional(),
 });
 
 export const orderBulkReviewBody = z.object({
   ids: z.array(orderId).min(1).max(200),
   action: z.enum(['approve', 'reject']),
-  reason: z.string().trim().max(500).default(''),
+  reason: str().trim().max(500).default(''),
 });
 
 export const orderBulkPayBody = z.object({ ids: z.array(orderId).min(1).max(200) });
@@ -153,7 +153,7 @@ export const orderEditAddressBody = z.object({
 export const ORDER_COUNT_CAP = 10_000;
 
 export const orderListQuery = pageQuery.extend({
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   status: z.enum(ORDER_STATUSES).optional(),
   mode: z.enum(TRUCK_MODES).optional(),
   productId: orderId.optional(),
@@ -164,4 +164,4 @@ export const orderListQuery = pageQuery.extend({
 });
 export type OrderListQuery = z.infer<typeof orderListQuery>;
 
-export const orderFileBody = z.object({ id: orderId, url: z.string().trim().min(1).max(500) });
+export const orderFileBody = z.object({ id: orderId, url: str().trim().min(1).max(500) });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { ACCESSORIALS, FREIGHT_CLASSES } from './truck-rating.ts';
-import { moneyField } from './validation.ts';
+import { moneyField, str } from './validation.ts';
 
 export const TRUCK_MODES = ['LTL', 'FTL'] as const;
 
 export const productListQuery = pageQuery.extend({
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   mode: z.enum(TRUCK_MODES).optional(),
   enabled: z.boolean().optional(),
 });
@@ -14,16 +14,15 @@ export const productListQuery = pageQuery.extend({
 export const productSaveBody = z
   .object({
     id: z.number().int().positive().optional(),
-    code: z
-      .string()
+    code: str()
       .trim()
       .min(1)
       .max(40)
       .regex(/^[A-Za-z0-9_-]+$/, { error: 'validation.englishOnly' }),
-    name: z.string().trim().min(1).max(100),
-    nameEn: z.string().trim().min(1).max(100),
-    carrier: z.string().trim().min(1).max(100),
-    serviceLevel: z.string().trim().max(60).default('standard'),
+    name: str().trim().min(1).max(100),
+    nameEn: str().trim().min(1).max(100),
+    carrier: str().trim().min(1).max(100),
+    serviceLevel: str().trim().max(60).default('standard'),
     mode: z.enum(TRUCK_MODES),
     transitDaysMin: z.number().int().min(0).max(60),
     transitDaysMax: z.number().int().min(0).max(60),
@@ -57,9 +56,8 @@ export const insuredAmountBody = z.object({
 
 export const accessorialField = z.enum(ACCESSORIALS);
 
-export const percentField = z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, { error: 'validation.percent' });
-const laneEndField = z
-  .string()
+export const percentField = str().regex(/^\d{1,3}(\.\d{1,2})?$/, { error: 'validation.percent' });
+const laneEndField = str()
   .trim()
   .toUpperCase()
   .regex(/^(\*|[A-Z]{2}|\d{3}(\s*-\s*\d{3})?)$/, { error: 'truck.laneEnd' });
@@ -115,7 +113,7 @@ export type LaneSaveBody = z.infer<typeof laneSaveBody>;
 
 export const laneListQuery = pageQuery.extend({
   productId: z.number().int().positive(),
-  keyword: z.string().trim().max(20).optional(),
+  keyword: str().trim().max(20).optional(),
 });
 
 export const productTermsBody = z.object({

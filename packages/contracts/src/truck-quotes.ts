@@ -5,7 +5,7 @@ import type { OrganisationType } from './identity.ts';
 import { defineStateMachine } from './state-machine.ts';
 import type { Accessorial, RatingBreakdown, RatingRefusal } from './truck-rating.ts';
 import type { ManualReason } from './truck-shipment.ts';
-import { moneyField } from './validation.ts';
+import { moneyField, str } from './validation.ts';
 
 /** One level's price of a quote: the operator's cost first, the booking customer's price last. */
 export interface PriceLevel {
@@ -146,13 +146,13 @@ const taskId = z.number().int().positive();
 
 export const taskRequestBody = z.object({
   quoteId: taskId,
-  note: z.string().trim().max(500).default(''),
+  note: str().trim().max(500).default(''),
 });
 
 /** `quotation/saveQuotation`: staff price a manual quotation task at the operator's cost. */
 export const saveQuotationBody = z.object({
   id: taskId,
-  carrier: z.string().trim().min(1).max(100),
+  carrier: str().trim().min(1).max(100),
   linehaul: moneyField,
   fuel: moneyField.default('0'),
   accessorials: moneyField.default('0'),
@@ -160,16 +160,16 @@ export const saveQuotationBody = z.object({
   transitDaysMin: z.number().int().min(0).max(60),
   transitDaysMax: z.number().int().min(0).max(60),
   validDays: z.number().int().min(1).max(60).default(7),
-  note: z.string().trim().max(500).default(''),
+  note: str().trim().max(500).default(''),
 });
 
 export const taskActionBody = z.object({
   id: taskId,
   action: z.enum(['refuse', 'accept', 'decline', 'cancel']),
-  note: z.string().trim().max(500).default(''),
+  note: str().trim().max(500).default(''),
 });
 
 export const taskListQuery = pageQuery.extend({
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   status: z.enum(TASK_STATUSES).optional(),
 });

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { TRUCK_MODES } from './truck-products.ts';
 import { ACCESSORIALS, FREIGHT_CLASSES, type GoodsLine } from './truck-rating.ts';
-import { emailField, englishField, moneyField, zipField } from './validation.ts';
+import { emailField, englishField, moneyField, str, zipField } from './validation.ts';
 
 /** SPEC section 5: "fill all fields in English"; addresses go to US carriers. */
 const english = (max: number) => englishField.trim().max(max);
 const requiredEnglish = (max: number) => englishField.trim().min(1).max(max);
-const timeField = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'validation.time' });
-export const dateField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'validation.date' });
+const timeField = str().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'validation.time' });
+export const dateField = str().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'validation.date' });
 
 export const ADDRESS_TYPES = ['business', 'residential', 'warehouse', 'fba', 'construction'] as const;
 export type AddressType = (typeof ADDRESS_TYPES)[number];
@@ -21,18 +21,16 @@ export const shipmentAddress = z
     address2: english(200).default(''),
     zipcode: zipField,
     city: requiredEnglish(100),
-    state: z
-      .string()
+    state: str()
       .trim()
       .toUpperCase()
       .regex(/^[A-Z]{2}$/, { error: 'validation.state' }),
-    country: z.string().trim().toUpperCase().length(2).default('US'),
+    country: str().trim().toUpperCase().length(2).default('US'),
     contact: requiredEnglish(100),
-    dialCode: z
-      .string()
+    dialCode: str()
       .regex(/^\d{1,4}$/, { error: 'validation.dialCode' })
       .default('1'),
-    phone: z.string().regex(/^\d{7,15}$/, { error: 'validation.phoneDigits' }),
+    phone: str().regex(/^\d{7,15}$/, { error: 'validation.phoneDigits' }),
     email: emailField.or(z.literal('')).default(''),
     windowStart: timeField.default('09:00'),
     windowEnd: timeField.default('17:00'),
@@ -53,15 +51,14 @@ const inches = z.number().positive().max(1_000);
 
 export const dangerousGoods = z.object({
   /** UN number, e.g. UN1263. */
-  unNumber: z
-    .string()
+  unNumber: str()
     .trim()
     .regex(/^UN\d{4}$/i, { error: 'validation.unNumber' }),
-  hazardClass: z.string().trim().min(1).max(10),
+  hazardClass: str().trim().min(1).max(10),
   quantity: z.number().positive().max(100_000),
   toxic: z.boolean().default(false),
   emergencyContact: requiredEnglish(100),
-  emergencyPhone: z.string().regex(/^\d{7,15}$/, { error: 'validation.phoneDigits' }),
+  emergencyPhone: str().regex(/^\d{7,15}$/, { error: 'validation.phoneDigits' }),
 });
 
 export const PALLET_TYPES = ['pallet', 'crate', 'box', 'drum', 'roll', 'other'] as const;
@@ -175,7 +172,7 @@ export const QUOTE_STATUSES = ['open', 'booked', 'expired'] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
 export const quoteListQuery = pageQuery.extend({
-  keyword: z.string().trim().max(100).optional(),
+  keyword: str().trim().max(100).optional(),
   status: z.enum(QUOTE_STATUSES).optional(),
   mode: z.enum(TRUCK_MODES).optional(),
   from: dateField.optional(),

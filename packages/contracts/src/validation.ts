@@ -1,5 +1,21 @@
 import { z } from 'zod';
+
+export {
+  dayField,
+  idField,
+  instantField,
+  isSafeText,
+  MAX_ID,
+  MAX_INT4,
+  queryId,
+  queryInt,
+  str,
+} from './fields.ts';
+
 import type { Language } from './api.ts';
+// The base string and number schemas live in their own module, which imports nothing of ours, so a
+// module that validation.ts imports may build on them too.
+import { str } from './fields.ts';
 import { isMessageKey, type MessageKey, translate } from './messages.ts';
 import { isValidPhoneWithoutDialCode } from './phone.ts';
 
@@ -12,7 +28,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   code: { 'zh-CN': '验证码', 'en-US': 'Code' },
   token: { 'zh-CN': '令牌', 'en-US': 'Token' },
   locale: { 'zh-CN': '语言', 'en-US': 'Language' },
-  name: { 'zh-CN': '名字', 'en-US': 'First name' },
+  name: { 'zh-CN': '名称', 'en-US': 'Name' },
   surname: { 'zh-CN': '姓氏', 'en-US': 'Surname' },
   phone: { 'zh-CN': '电话', 'en-US': 'Phone' },
   wechat: { 'zh-CN': '微信', 'en-US': 'WeChat' },
@@ -69,11 +85,175 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   body: { 'zh-CN': '内容', 'en-US': 'Message' },
   attachments: { 'zh-CN': '附件', 'en-US': 'Attachments' },
   organisationId: { 'zh-CN': '所属机构', 'en-US': 'Organisation' },
+  key: { 'zh-CN': '文件', 'en-US': 'File key' },
+  accessorialFees: { 'zh-CN': '附加服务费', 'en-US': 'Accessorial fees' },
+  accessorials: { 'zh-CN': '附加服务', 'en-US': 'Accessorials' },
+  accountId: { 'zh-CN': '账户', 'en-US': 'Account' },
+  accountName: { 'zh-CN': '账户名', 'en-US': 'Account name' },
+  accountNumber: { 'zh-CN': '账号', 'en-US': 'Account number' },
+  action: { 'zh-CN': '操作', 'en-US': 'Action' },
+  avatarUrl: { 'zh-CN': '头像', 'en-US': 'Avatar' },
+  bankName: { 'zh-CN': '银行名称', 'en-US': 'Bank name' },
+  bankNameEn: { 'zh-CN': '银行英文名称', 'en-US': 'Bank name (English)' },
+  buttonKeys: { 'zh-CN': '按钮权限', 'en-US': 'Button permissions' },
+  carrier: { 'zh-CN': '承运商', 'en-US': 'Carrier' },
+  carrierInfo: { 'zh-CN': '承运信息', 'en-US': 'Carrier details' },
+  contactEmail: { 'zh-CN': '联系人邮箱', 'en-US': 'Contact e-mail' },
+  contactName: { 'zh-CN': '联系人', 'en-US': 'Contact name' },
+  contactPhone: { 'zh-CN': '联系电话', 'en-US': 'Contact phone' },
+  copyrightEn: { 'zh-CN': '英文版权信息', 'en-US': 'Copyright (English)' },
+  creditLimit: { 'zh-CN': '信用额度', 'en-US': 'Credit limit' },
+  creditedAmount: { 'zh-CN': '入账金额', 'en-US': 'Credited amount' },
+  currency: { 'zh-CN': '币种', 'en-US': 'Currency' },
+  customerOrderNo: { 'zh-CN': '客户单号', 'en-US': 'Customer order number' },
+  deductible: { 'zh-CN': '免赔额', 'en-US': 'Deductible' },
+  defaultCurrency: { 'zh-CN': '默认币种', 'en-US': 'Default currency' },
+  defaultInsurance: { 'zh-CN': '默认购买保险', 'en-US': 'Insure by default' },
+  defaultLine: { 'zh-CN': '默认业务线', 'en-US': 'Default business line' },
+  defaultPickupAddressId: { 'zh-CN': '默认提货地址', 'en-US': 'Default pickup address' },
+  delivery: { 'zh-CN': '收货地址', 'en-US': 'Delivery address' },
+  pickup: { 'zh-CN': '提货地址', 'en-US': 'Pickup address' },
+  saveToBook: { 'zh-CN': '保存到地址簿', 'en-US': 'Save to address book' },
+  deliveryDate: { 'zh-CN': '送达日期', 'en-US': 'Delivery date' },
+  descriptionEn: { 'zh-CN': '英文说明', 'en-US': 'Description (English)' },
+  destination: { 'zh-CN': '目的地', 'en-US': 'Destination' },
+  origin: { 'zh-CN': '起运地', 'en-US': 'Origin' },
+  enabled: { 'zh-CN': '启用状态', 'en-US': 'Enabled' },
+  expiresInDays: { 'zh-CN': '有效天数', 'en-US': 'Valid for (days)' },
+  extraNote: { 'zh-CN': '其他备注', 'en-US': 'Other notes' },
+  faviconUrl: { 'zh-CN': '网站图标', 'en-US': 'Favicon' },
+  fee: { 'zh-CN': '手续费', 'en-US': 'Fee' },
+  fileUrl: { 'zh-CN': '发票文件', 'en-US': 'Invoice file' },
+  from: { 'zh-CN': '开始日期', 'en-US': 'From' },
+  to: { 'zh-CN': '结束日期', 'en-US': 'To' },
+  ftl: { 'zh-CN': '整车运价', 'en-US': 'FTL terms' },
+  ltl: { 'zh-CN': '零担运价', 'en-US': 'LTL terms' },
+  flatRate: { 'zh-CN': '一口价', 'en-US': 'Flat rate' },
+  fuelPercent: { 'zh-CN': '燃油附加费率', 'en-US': 'Fuel surcharge %' },
+  maxWeight: { 'zh-CN': '最大重量', 'en-US': 'Maximum weight' },
+  miles: { 'zh-CN': '里程', 'en-US': 'Miles' },
+  minimumCharge: { 'zh-CN': '最低收费', 'en-US': 'Minimum charge' },
+  ratePerMile: { 'zh-CN': '每英里运价', 'en-US': 'Rate per mile' },
+  fuel: { 'zh-CN': '燃油附加费', 'en-US': 'Fuel surcharge' },
+  ids: { 'zh-CN': '所选记录', 'en-US': 'Selected records' },
+  insurance: { 'zh-CN': '保险', 'en-US': 'Insurance' },
+  included: { 'zh-CN': '购买保险', 'en-US': 'Insured' },
+  insuredValue: { 'zh-CN': '保险价值', 'en-US': 'Insured value' },
+  insuranceRatePercent: { 'zh-CN': '保险费率', 'en-US': 'Insurance rate %' },
+  invoiceNumber: { 'zh-CN': '发票号码', 'en-US': 'Invoice number' },
+  isDefault: { 'zh-CN': '默认', 'en-US': 'Default' },
+  keyword: { 'zh-CN': '关键字', 'en-US': 'Keyword' },
+  kind: { 'zh-CN': '客户类别', 'en-US': 'Customer kind' },
+  line: { 'zh-CN': '业务线', 'en-US': 'Business line' },
+  linehaul: { 'zh-CN': '干线运费', 'en-US': 'Linehaul' },
+  lines: { 'zh-CN': '货物明细', 'en-US': 'Goods lines' },
+  dangerous: { 'zh-CN': '危险品信息', 'en-US': 'Dangerous goods' },
+  emergencyContact: { 'zh-CN': '紧急联系人', 'en-US': 'Emergency contact' },
+  emergencyPhone: { 'zh-CN': '紧急联系电话', 'en-US': 'Emergency phone' },
+  hazardClass: { 'zh-CN': '危险品类别', 'en-US': 'Hazard class' },
+  quantity: { 'zh-CN': '数量', 'en-US': 'Quantity' },
+  toxic: { 'zh-CN': '有毒', 'en-US': 'Toxic' },
+  unNumber: { 'zh-CN': 'UN 编号', 'en-US': 'UN number' },
+  freightClass: { 'zh-CN': '货物等级', 'en-US': 'Freight class' },
+  goodsValue: { 'zh-CN': '货值', 'en-US': 'Goods value' },
+  height: { 'zh-CN': '高', 'en-US': 'Height' },
+  length: { 'zh-CN': '长', 'en-US': 'Length' },
+  width: { 'zh-CN': '宽', 'en-US': 'Width' },
+  nmfc: { 'zh-CN': 'NMFC 编码', 'en-US': 'NMFC code' },
+  palletCount: { 'zh-CN': '托盘数', 'en-US': 'Pallet count' },
+  palletType: { 'zh-CN': '托盘类型', 'en-US': 'Pallet type' },
+  sku: { 'zh-CN': 'SKU', 'en-US': 'SKU' },
+  stackable: { 'zh-CN': '可堆叠', 'en-US': 'Stackable' },
+  totalWeight: { 'zh-CN': '总重量', 'en-US': 'Total weight' },
+  unit: { 'zh-CN': '单位', 'en-US': 'Unit' },
+  breaks: { 'zh-CN': '重量分段', 'en-US': 'Weight breaks' },
+  discountPercent: { 'zh-CN': '折扣率', 'en-US': 'Discount %' },
+  rates: { 'zh-CN': '运价', 'en-US': 'Rates' },
+  logoCollapsedUrl: { 'zh-CN': '收起时的标志', 'en-US': 'Collapsed logo' },
+  logoUrl: { 'zh-CN': '标志', 'en-US': 'Logo' },
+  markupFixed: { 'zh-CN': '固定加价', 'en-US': 'Fixed markup' },
+  markupPercent: { 'zh-CN': '加价比例', 'en-US': 'Markup %' },
+  menuIds: { 'zh-CN': '菜单权限', 'en-US': 'Menu permissions' },
+  method: { 'zh-CN': '付款方式', 'en-US': 'Payment method' },
+  minimumPremium: { 'zh-CN': '最低保费', 'en-US': 'Minimum premium' },
+  mode: { 'zh-CN': '运输方式', 'en-US': 'Mode' },
+  nameEn: { 'zh-CN': '英文名称', 'en-US': 'English name' },
+  note: { 'zh-CN': '备注', 'en-US': 'Note' },
+  orderId: { 'zh-CN': '订单', 'en-US': 'Order' },
+  orderType: { 'zh-CN': '订单类型', 'en-US': 'Order type' },
+  organisationIds: { 'zh-CN': '适用机构', 'en-US': 'Organisations' },
+  param: { 'zh-CN': '登录数据', 'en-US': 'Sign-in data' },
+  parentId: { 'zh-CN': '上级机构', 'en-US': 'Parent organisation' },
+  pay: { 'zh-CN': '立即支付', 'en-US': 'Pay now' },
+  payerCardNumber: { 'zh-CN': '付款卡号', 'en-US': 'Payer card number' },
+  payerName: { 'zh-CN': '付款人', 'en-US': 'Payer name' },
+  periodFrom: { 'zh-CN': '开票起始日期', 'en-US': 'Period from' },
+  periodTo: { 'zh-CN': '开票截止日期', 'en-US': 'Period to' },
+  productId: { 'zh-CN': '产品', 'en-US': 'Product' },
+  productKey: { 'zh-CN': '产品', 'en-US': 'Product' },
+  purpose: { 'zh-CN': '用途', 'en-US': 'Purpose' },
+  quoteDate: { 'zh-CN': '报价日期', 'en-US': 'Quote date' },
+  quoteId: { 'zh-CN': '报价', 'en-US': 'Quote' },
+  receivingAccountId: { 'zh-CN': '收款账户', 'en-US': 'Receiving account' },
+  receivingNote: { 'zh-CN': '收货备注', 'en-US': 'Receiving note' },
+  reference: { 'zh-CN': '单号', 'en-US': 'Reference' },
+  result: { 'zh-CN': '结果', 'en-US': 'Result' },
+  roleId: { 'zh-CN': '角色', 'en-US': 'Role' },
+  screenshotUrl: { 'zh-CN': '付款截图', 'en-US': 'Payment screenshot' },
+  serial: { 'zh-CN': '流水号', 'en-US': 'Serial number' },
+  serviceLevel: { 'zh-CN': '服务等级', 'en-US': 'Service level' },
+  shippingNote: { 'zh-CN': '发货备注', 'en-US': 'Shipping note' },
+  siteNameEn: { 'zh-CN': '英文站点名称', 'en-US': 'Site name (English)' },
+  sn: { 'zh-CN': '工单号', 'en-US': 'Work order number' },
+  status: { 'zh-CN': '状态', 'en-US': 'Status' },
+  taskId: { 'zh-CN': '询价任务', 'en-US': 'Quotation task' },
+  taxNumber: { 'zh-CN': '税号', 'en-US': 'Tax number' },
+  title: { 'zh-CN': '发票抬头', 'en-US': 'Invoice title' },
+  transitDaysMax: { 'zh-CN': '最长时效(天)', 'en-US': 'Transit days (max)' },
+  transitDaysMin: { 'zh-CN': '最短时效(天)', 'en-US': 'Transit days (min)' },
+  type: { 'zh-CN': '类型', 'en-US': 'Type' },
+  url: { 'zh-CN': '文件', 'en-US': 'File' },
+  user: { 'zh-CN': '首个登录账号', 'en-US': 'First sign-in account' },
+  validDays: { 'zh-CN': '有效天数', 'en-US': 'Valid for (days)' },
 };
 
+/**
+ * The field named when the whole body is wrong (not an object, not JSON). Its messages say what is
+ * wrong with the body itself, so they never borrow the label of a field called `body`.
+ */
+export const BODY_FIELD = 'body';
+const bodyLabel: Record<Language, string> = { 'zh-CN': '请求内容', 'en-US': 'Request body' };
+
+/**
+ * The label of a field path (`pickup.zipcode`, `lines.0.weight`): the full path, else the path without
+ * list positions, else its last name. Never empty: an unlabelled field is named by its path.
+ */
 export function fieldLabel(path: string, language: Language): string {
-  const last = path.split('.').pop() ?? path;
-  return fieldLabels[path]?.[language] ?? fieldLabels[last]?.[language] ?? path;
+  if (path === '') return bodyLabel[language];
+  const named = path
+    .split('.')
+    .filter((part) => !/^\d+$/.test(part))
+    .join('.');
+  const last = named.split('.').pop() ?? named;
+  return (
+    fieldLabels[path]?.[language] ?? fieldLabels[named]?.[language] ?? fieldLabels[last]?.[language] ?? path
+  );
+}
+
+/**
+ * A field's message in the caller's language, always naming the field: messages written with
+ * `{{field}}` name it themselves; any other is prefixed with the field's label.
+ */
+export function fieldMessage(
+  field: string,
+  key: MessageKey,
+  language: Language,
+  params: Record<string, string | number> = {},
+): string {
+  const label = fieldLabel(field, language);
+  const text = translate(language, key, { field: label, ...params });
+  if (text.toLowerCase().includes(label.toLowerCase())) return text;
+  return language === 'zh-CN' ? `${label}:${text}` : `${label}: ${text}`;
 }
 
 export interface FieldError {
@@ -85,8 +265,15 @@ export interface FieldError {
 export function localizeIssues(issues: readonly z.core.$ZodIssue[], language: Language): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
-  for (const issue of issues) {
-    const field = issue.path.map(String).join('.') || 'body';
+  for (const issue of flattenUnions(issues)) {
+    if (issue.path.length === 0) {
+      // The body as a whole: not an object where one is expected.
+      if (seen.has(BODY_FIELD)) continue;
+      seen.add(BODY_FIELD);
+      out.push({ field: BODY_FIELD, message: translate(language, 'validation.bodyNotObject') });
+      continue;
+    }
+    const field = issue.path.map(String).join('.');
     if (seen.has(field)) continue;
     seen.add(field);
     out.push({ field, message: localizeIssue(issue, field, language) });
@@ -94,10 +281,31 @@ export function localizeIssues(issues: readonly z.core.$ZodIssue[], language: La
   return out;
 }
 
+/**
+ * A value matching none of a union's shapes is reported against the shape it came closest to (the
+ * fewest issues), so the caller hears which fields to fix rather than "not valid".
+ */
+function flattenUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const out: z.core.$ZodIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code !== 'invalid_union' || !Array.isArray(issue.errors) || issue.errors.length === 0) {
+      out.push(issue);
+      continue;
+    }
+    const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+    if (closest.length === 0) {
+      out.push(issue);
+      continue;
+    }
+    for (const inner of flattenUnions(closest))
+      out.push({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue);
+  }
+  return out;
+}
+
 function localizeIssue(issue: z.core.$ZodIssue, field: string, language: Language): string {
-  const label = fieldLabel(field, language);
   const t = (key: MessageKey, extra: Record<string, string | number> = {}) =>
-    translate(language, key, { field: label, ...extra });
+    fieldMessage(field, key, language, extra);
   if (isMessageKey(issue.message)) return t(issue.message);
   switch (issue.code) {
     case 'invalid_type':
@@ -122,25 +330,23 @@ function localizeIssue(issue: z.core.$ZodIssue, field: string, language: Languag
 }
 
 /* Reusable field rules of SPEC section 5. */
-export const emailField = z
-  .string()
+export const emailField = str()
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: 'validation.email' }).max(254));
-export const passwordField = z.string().min(6, { error: 'validation.passwordMin' }).max(128);
+export const passwordField = str().min(6, { error: 'validation.passwordMin' }).max(128);
 /** The browser sends a SHA-256 hex digest of the password (SPEC section 3: "sent hashed"). */
-export const hashedPasswordField = z.string().regex(/^[a-f0-9]{64}$/, { error: 'validation.invalid' });
-export const codeField = z.string().regex(/^\d{6}$/, { error: 'validation.code' });
+export const hashedPasswordField = str().regex(/^[a-f0-9]{64}$/, { error: 'validation.invalid' });
+export const codeField = str().regex(/^\d{6}$/, { error: 'validation.code' });
 /** A phone number with no dial code chosen beside it (profile, staff); registration checks by dial code. */
-export const phoneField = z
-  .string()
+export const phoneField = str()
   .trim()
   .max(30)
   .refine(isValidPhoneWithoutDialCode, { error: 'validation.phoneInternational' });
-export const zipField = z.string().regex(/^\d{5}$/, { error: 'validation.zip' });
-export const englishField = z
-  .string()
-  .regex(/^[A-Za-z0-9 .,#&'()\-/]*$/, { error: 'validation.englishOnly' });
-export const linkField = z.string().regex(/^(https?:|mailto:|tel:)/i, { error: 'validation.url' });
-export const colorField = z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'validation.color' });
-export const moneyField = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, { error: 'validation.money' });
+export const zipField = str().regex(/^\d{5}$/, { error: 'validation.zip' });
+export const englishField = str().regex(/^[A-Za-z0-9 .,#&'()\-/]*$/, { error: 'validation.englishOnly' });
+export const linkField = str()
+  .max(500)
+  .regex(/^(https?:|mailto:|tel:)/i, { error: 'validation.url' });
+export const colorField = str().regex(/^#[0-9a-fA-F]{6}$/, { error: 'validation.color' });
+export const moneyField = str().regex(/^\d{1,13}(\.\d{1,2})?$/, { error: 'validation.money' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { dateField } from './truck-shipment.ts';
-import { moneyField } from './validation.ts';
+import { moneyField, str } from './validation.ts';
 
 /** What went wrong (SPEC section 3 "Work order": category). */
 export const WORK_ORDER_CATEGORIES = [
@@ -50,16 +50,16 @@ export const workOrderMachine = defineStateMachine<WorkOrderStatus, WorkOrderAct
 export const WORK_ORDER_OPEN: readonly WorkOrderStatus[] = ['pending', 'processing'];
 
 export const MAX_PROOF_FILES = 5;
-const proofFiles = z.array(z.string().trim().min(1).max(500)).max(MAX_PROOF_FILES).default([]);
+const proofFiles = z.array(str().trim().min(1).max(500)).max(MAX_PROOF_FILES).default([]);
 
 export const workOrderSaveBody = z
   .object({
-    orderNo: z.string().trim().min(1).max(40),
+    orderNo: str().trim().min(1).max(40),
     category: z.enum(WORK_ORDER_CATEGORIES),
     transactionItem: z.enum(TRANSACTION_ITEMS),
     /** What the customer asks for, if money: the transaction amount. */
     amount: moneyField.default('0'),
-    description: z.string().trim().min(1).max(2000),
+    description: str().trim().min(1).max(2000),
     proofUrls: proofFiles,
     /** The bounce bill disputed, for a `bill_dispute`. */
     billId: z.number().int().positive().optional(),
@@ -69,22 +69,22 @@ export const workOrderSaveBody = z
       ctx.addIssue({ code: 'custom', path: ['billId'], message: 'validation.required' });
   });
 
-export const workOrderSnQuery = z.object({ sn: z.string().trim().min(1).max(40) });
+export const workOrderSnQuery = z.object({ sn: str().trim().min(1).max(40) });
 
 export const workOrderMessageBody = z.object({
-  sn: z.string().trim().min(1).max(40),
-  body: z.string().trim().min(1).max(2000),
+  sn: str().trim().min(1).max(40),
+  body: str().trim().min(1).max(2000),
   attachments: proofFiles,
 });
 
 export const workOrderActionBody = z
   .object({
-    sn: z.string().trim().min(1).max(40),
+    sn: str().trim().min(1).max(40),
     action: z.enum(WORK_ORDER_ACTIONS),
     consumptionType: z.enum(CONSUMPTION_TYPES).default('none'),
     resultAmount: moneyField.default('0'),
     /** The resolution or rejection, shown to the customer. */
-    remark: z.string().trim().max(1000).default(''),
+    remark: str().trim().max(1000).default(''),
   })
   .superRefine((v, ctx) => {
     if (v.action === 'resolve' && v.consumptionType !== 'none' && !/[1-9]/.test(v.resultAmount))
@@ -95,7 +95,7 @@ export const workOrderActionBody = z
 
 export const workOrderListQuery = pageQuery.extend({
   /** The start of the work order number or the order number. */
-  keyword: z.string().trim().max(60).optional(),
+  keyword: str().trim().max(60).optional(),
   status: z.enum(WORK_ORDER_STATUSES).optional(),
   category: z.enum(WORK_ORDER_CATEGORIES).optional(),
   orderId: z.number().int().positive().optional(),

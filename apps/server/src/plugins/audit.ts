@@ -1,3 +1,4 @@
+import { isSafeText } from '@freight/contracts/validation';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { redactBody, writeOperationLog } from '../modules/oplog/service.ts';
@@ -14,7 +15,7 @@ export const auditPlugin = fp(async (app: FastifyInstance) => {
       await writeOperationLog(app.db, {
         tenantId: request.tenant.id,
         userId: user?.id ?? null,
-        userEmail: user?.email ?? String((request.body as { email?: unknown } | undefined)?.email ?? ''),
+        userEmail: user?.email ?? storable(String(bodyEmail(request.body) ?? '').slice(0, 254)),
         action,
         method: request.method,
         path: request.url.split('?')[0] ?? request.url,
@@ -22,7 +23,7 @@ export const auditPlugin = fp(async (app: FastifyInstance) => {
         resultCode,
         ip: request.ip,
         requestId: request.id,
-        detail: { body: redactBody(request.body) },
+        detail: { body: storable(redactBody(request.body)) },
       });
     } catch (err) {
       request.log.error({ err }, 'operation log write failed');
@@ -30,3 +31,24 @@ export const auditPlugin = fp(async (app: FastifyInstance) => {
     return payload;
   });
 });
+
+function bodyEmail(body: unknown): unknown {
+  return body && typeof body === 'object' ? (body as { email?: unknown }).email : undefined;
+}
+
+/**
+ * A refused call is logged with what it sent, which may hold characters PostgreSQL cannot store (NUL,
+ * a surrogate cut in half): those are replaced so the log row is still written.
+ */
+function storable<T>(value: T): T {
+  const clean = (text: string) =>
+    isSafeText(text) ? text : Array.from(text, (c) => (isSafeText(c) ? c : '\uFFFD')).join('');
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return clean(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [clean(k), walk(inner)]));
+    return v;
+  };
+  return walk(value) as T;
+}

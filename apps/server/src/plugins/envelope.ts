@@ -1,9 +1,20 @@
 import { type Language, languageFromLocale, ResultCode } from '@freight/contracts/api';
-import { translate } from '@freight/contracts/messages';
-import { fieldLabel, localizeIssues } from '@freight/contracts/validation';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type MessageKey, translate } from '@freight/contracts/messages';
+import {
+  BODY_FIELD,
+  type FieldError,
+  fieldMessage,
+  isSafeText,
+  localizeIssues,
+} from '@freight/contracts/validation';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaCompiler,
+} from 'fastify';
 import fp from 'fastify-plugin';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError, type z } from 'zod';
 import { AppError } from '../lib/errors.ts';
 
@@ -24,8 +35,88 @@ function send(reply: FastifyReply, status: number, code: number, msg: string, da
   return reply.send({ code, msg, data });
 }
 
+/** A 4xx about the body as a whole: the message says what is wrong, and names the field `body`. */
+function sendBodyError(
+  reply: FastifyReply,
+  status: number,
+  language: Language,
+  key: MessageKey,
+  params: Record<string, string | number> = {},
+) {
+  const msg = translate(language, key, params);
+  return send(reply, status, ResultCode.BadInput, msg, { fields: [{ field: BODY_FIELD, message: msg }] });
+}
+
+function sendFields(reply: FastifyReply, language: Language, fields: FieldError[]) {
+  return send(reply, 400, ResultCode.BadInput, fields[0]?.message ?? translate(language, 'error.badInput'), {
+    fields,
+  });
+}
+
+/**
+ * Validates with the route's zod schema and hands the ZodError itself to the error handler, so the
+ * issues keep their paths and union branches (the default compiler flattens them).
+ */
+export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema }) =>
+  (data) => {
+    const result = schema.safeParse(data);
+    return result.success ? { value: result.data } : { error: result.error };
+  };
+
+/** The content type as the client named it, short and printable, for the 415 message. */
+function contentTypeOf(request: FastifyRequest): string {
+  const raw =
+    String(request.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim() ?? '';
+  const shown = raw.slice(0, 80);
+  return shown && isSafeText(shown) ? shown : '(none)';
+}
+
+/**
+ * Errors Fastify meets before any route runs (an over-long path parameter, a malformed URL): answered
+ * in the envelope like every other answer of the API.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const language = languageOf(request);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return send(reply, 414, ResultCode.BadInput, translate(language, 'error.urlTooLong'));
+  if (error.code === 'FST_ERR_BAD_URL')
+    return send(reply, 400, ResultCode.BadInput, translate(language, 'error.badUrl'));
+  request.log.error({ err: error }, 'framework error');
+  return send(reply, 500, ResultCode.ServerError, translate(language, 'error.server'));
+}
+
 /** The envelope `{ code, msg, data }` is added here and nowhere else (ARCHITECTURE section 3). */
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
+  // Clients POST with no body for calls that take no input; treat it as `{}`. A key `__proto__` is
+  // dropped while parsing, so no later copy of the body can set an object's prototype from it.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(
+        null,
+        JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value)),
+      );
+    } catch {
+      const error = new Error('invalid JSON') as Error & { statusCode: number; code: string };
+      error.statusCode = 400;
+      error.code = 'FP_INVALID_JSON';
+      done(error, undefined);
+    }
+  });
+
+  // The API speaks JSON (and multipart for uploads): a text/plain body is refused with 415 rather than
+  // handed to a call as a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body && request.method === 'POST')
+      request.body = {};
+  });
+
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.config?.raw || reply.statusCode >= 400) return payload;
     if (request.routeOptions.url?.startsWith('/api/docs')) return payload;
@@ -43,52 +134,31 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof AppError) {
       const fields = error.fields?.map((f) => ({
         field: f.field,
-        message: translate(language, f.key, { field: fieldLabel(f.field, language), ...f.params }),
+        message: fieldMessage(f.field, f.key, language, f.params),
       }));
       const data = fields || error.data ? { ...error.data, ...(fields ? { fields } : {}) } : null;
-      return send(reply, error.httpStatus, error.code, translate(language, error.key, error.params), data);
+      // A message about one field names it, as the field's own message does.
+      const first = error.fields?.[0];
+      const msg =
+        first && fields?.[0] && first.key === error.key
+          ? fields[0].message
+          : translate(language, error.key, error.params);
+      return send(reply, error.httpStatus, error.code, msg, data);
     }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      // The type provider flattens each zod issue; put its code and path back.
-      const issues = error.validation.map(
-        (v) =>
-          ({
-            ...v.params,
-            code: v.keyword,
-            path: v.instancePath.split('/').filter(Boolean),
-            message: v.message ?? '',
-          }) as z.core.$ZodIssue,
-      );
-      const fields = localizeIssues(issues, language);
-      return send(
-        reply,
-        400,
-        ResultCode.BadInput,
-        fields[0]?.message ?? translate(language, 'error.badInput'),
-        {
-          fields,
-        },
-      );
-    }
-    if (error instanceof ZodError) {
-      const fields = localizeIssues(error.issues, language);
-      return send(
-        reply,
-        400,
-        ResultCode.BadInput,
-        fields[0]?.message ?? translate(language, 'error.badInput'),
-        {
-          fields,
-        },
-      );
-    }
+    if (error instanceof ZodError) return sendFields(reply, language, localizeIssues(error.issues, language));
     const status = (error as FastifyError).statusCode ?? 500;
+    const code = (error as FastifyError).code ?? '';
+    if (code === 'FP_INVALID_JSON') return sendBodyError(reply, 400, language, 'error.invalidJson');
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || (status === 406 && code.includes('MULTIPART')))
+      return sendBodyError(reply, 415, language, 'error.unsupportedMediaType', {
+        type: contentTypeOf(request),
+      });
     if (status === 413)
       return send(reply, 413, ResultCode.BadInput, translate(language, 'error.payloadTooLarge'));
     if (status === 429) return send(reply, 429, ResultCode.TooMany, translate(language, 'error.tooMany'));
     if (status >= 400 && status < 500) {
-      // Malformed JSON, wrong content type and the like: the client's fault, said plainly.
-      return send(reply, status, ResultCode.BadInput, translate(language, 'error.badInput'));
+      // Any other fault of the request's shape (a bad content length, a broken multipart body).
+      return sendBodyError(reply, status, language, 'error.badInput');
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 500, ResultCode.ServerError, translate(language, 'error.server'));

@@ -22,6 +22,7 @@ import {
   userInfoView,
   verificationCodeBody,
 } from '@freight/contracts/auth';
+import { str } from '@freight/contracts/validation';
 import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -89,10 +90,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const loginSchema = {
     tags: ['auth'],
     body: z.object({
-      param: z.string().max(4096).optional(),
-      email: z.string().optional(),
-      password: z.string().optional(),
-      code: z.string().optional(),
+      param: str().max(4096).optional(),
+      email: str().max(254).optional(),
+      password: str().max(128).optional(),
+      code: str().max(10).optional(),
     }),
     response: { 200: okResponse(loginView) },
   };
@@ -226,7 +227,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/auth/retrievePassword',
     {
       config: { ...open, audit: 'auth.retrievePassword' },
-      schema: { tags: ['auth'], body: z.record(z.string(), z.unknown()), response: { 200: emptyResponse } },
+      schema: {
+        tags: ['auth'],
+        body: z.record(str().max(100), z.unknown()),
+        response: { 200: emptyResponse },
+      },
     },
     async (request, reply) => {
       const body = retrievePasswordBody.parse(

@@ -1,7 +1,7 @@
 import { adsView, checkedAddressView, serverTimeView } from '@freight/contracts/common';
 import { okResponse } from '@freight/contracts/responses';
 import { publicBrandingView } from '@freight/contracts/site';
-import { zipField } from '@freight/contracts/validation';
+import { str, zipField } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicBranding } from '../site/service.ts';
@@ -31,14 +31,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['common'],
-        body: z.object({
-          address1: z.string().trim().min(1).max(200),
-          city: z.string().trim().min(1).max(60),
-          state: z.string().trim().min(1).max(60),
-          zipcode: zipField,
-          country: z.string().trim().min(1).max(60),
-        }),
         response: { 200: okResponse(checkedAddressView) },
+        body: z.object({
+          address1: str().trim().min(1).max(200),
+          city: str().trim().min(1).max(60),
+          state: str().trim().min(1).max(60),
+          zipcode: zipField,
+          country: str().trim().min(1).max(60),
+        }),
       },
     },
     async (request) => ({ valid: true, normalized: request.body }),

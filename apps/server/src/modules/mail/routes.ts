@@ -1,4 +1,5 @@
 import { mailboxResponse } from '@freight/contracts/common';
+import { str } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
@@ -41,7 +42,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true, raw: true },
       schema: {
         tags: ['dev'],
-        querystring: z.object({ to: z.string().optional() }),
+        querystring: z.object({ to: str().max(254).optional() }),
         response: { 200: mailboxResponse },
       },
     },

@@ -1,4 +1,5 @@
 import { idBody } from '@freight/contracts/roles';
+import { MAX_INT4, str } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
@@ -13,7 +14,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['notices'],
         // The client sends its token and type 0 (SPEC section 7); both are accepted and not needed.
-        body: z.object({ type: z.coerce.number().int().optional(), token: z.string().optional() }),
+        body: z.object({
+          type: z
+            .union([
+              z.number().int().min(0).max(MAX_INT4),
+              str()
+                .regex(/^\d{1,9}$/)
+                .transform(Number),
+            ])
+            .optional(),
+          token: str().max(200).optional(),
+        }),
       },
     },
     async (request) => {

@@ -1,3 +1,4 @@
+import { queryId } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
@@ -9,7 +10,7 @@ import { batchTemplateFor, bookBatch } from './batch.ts';
 const BATCH_PAGES = ['/mail', '/orderList', '/quoteList'];
 const MAX_BATCH_BYTES = 20 * 1024 * 1024;
 
-const batchQuery = z.object({ organisationId: z.coerce.number().int().positive().optional() });
+const batchQuery = z.object({ organisationId: queryId().optional() });
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
@@ -44,11 +45,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       throw badField('file', 'import.tooLarge');
     }
     if (!bytes) throw badField('file', 'validation.fileMissing');
-    const query = batchQuery.parse(request.query);
+    // Already read by the route's schema; a form field may name the organisation instead, as digits.
+    const query = request.query as z.infer<typeof batchQuery>;
+    const formOrganisation = fields.organisationId ? queryId().safeParse(fields.organisationId) : null;
+    if (formOrganisation && !formOrganisation.success) throw badField('organisationId', 'validation.invalid');
     const outcome = await bookBatch(db, {
       caller: me,
       language: request.language,
-      organisationId: query.organisationId ?? (Number(fields.organisationId) || undefined),
+      organisationId: query.organisationId ?? formOrganisation?.data,
       pickupAddressId: Number(fields.address_id ?? fields.addressId ?? 0) || 0,
       bytes,
       commit,

@@ -284,7 +284,7 @@ describe('batch import', () => {
     expect(notXlsx.json()).toMatchObject({ code: 400, msg: 'Please upload an xlsx file' });
     const wrongColumns = await importFile(await file([row(1)], ['Order', 'Weight']));
     expect(wrongColumns.json().code).toBe(400);
-    expect(wrongColumns.json().msg).toMatch(/^Missing columns: Mode, Pickup name/);
+    expect(wrongColumns.json().msg).toMatch(/^File: Missing columns: Mode, Pickup name/);
     const empty = await importFile(await file([]));
     expect(empty.json().msg).toBe('The file has no rows');
     const weightColumn = BATCH_COLUMNS.findIndex((c) => c.key === 'totalWeight');

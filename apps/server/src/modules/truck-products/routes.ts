@@ -12,6 +12,7 @@ import {
   productTermsBody,
 } from '@freight/contracts/truck-products';
 import { classForDensity, cubicFeet, densityOf, insurancePremium } from '@freight/contracts/truck-rating';
+import { idField, queryId } from '@freight/contracts/validation';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -305,8 +306,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['truck'],
         body: z.object({
-          productId: z.number().int().positive(),
-          ids: z.array(z.number().int().positive()).min(1).max(500),
+          productId: idField(),
+          ids: z.array(idField()).min(1).max(500),
         }),
       },
     },
@@ -328,7 +329,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const productQuery = z.object({ productId: z.coerce.number().int().positive() });
+  const productQuery = z.object({ productId: queryId() });
 
   app.get(
     '/admin/freightRule/export',

@@ -80,7 +80,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true, raw: true },
       schema: {
         tags: ['upload'],
-        params: z.object({ key: z.string().regex(/^[A-Za-z0-9_-]+\.[a-z]{2,4}$/) }),
+        params: z.object({
+          key: z
+            .string()
+            .max(100)
+            .regex(/^[A-Za-z0-9_-]+\.[a-z]{2,4}$/),
+        }),
         response: { 200: uploadFileResponse },
       },
     },
