@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { instantField, str } from './validation.ts';
 
 /** Business lines: each organisation has one account per line (ARCHITECTURE section 6). */
@@ -56,3 +57,54 @@ export const ledgerQuery = pageQuery.extend({
 });
 
 export const balanceQuery = z.object({ line: z.enum(BUSINESS_LINES) });
+
+/* ----- responses ----- */
+
+/** An account as staff see it; `actions` are what the caller may do to it now. */
+export const accountView = z.object({
+  id: z.number().int(),
+  organisationId: z.number().int(),
+  line: z.enum(BUSINESS_LINES),
+  status: z.enum(ACCOUNT_STATUSES),
+  balance: moneyString,
+  creditLimit: moneyString,
+  frozen: moneyString,
+  deposit: moneyString,
+  available: moneyString,
+  actions: z.array(z.enum(ACCOUNT_ACTIONS)),
+});
+
+export const balanceTotalView = z.object({
+  list: z.array(accountView.extend({ organisationName: z.string() })),
+  totals: z.object({
+    balance: moneyString,
+    creditLimit: moneyString,
+    frozen: moneyString,
+    deposit: moneyString,
+    available: moneyString,
+  }),
+});
+
+/** One money movement or account event (details, log, deductions). */
+export const ledgerRowView = z.object({
+  id: z.number().int(),
+  accountId: z.number().int(),
+  organisationId: z.number().int(),
+  line: z.enum(BUSINESS_LINES),
+  type: z.enum(LEDGER_TYPES),
+  amount: moneyString,
+  balanceAfter: moneyString,
+  refType: z.string(),
+  refId: z.string(),
+  note: z.string(),
+  createdAt: timestamp,
+  /** Staff see who made the movement; others get an empty string. */
+  operator: z.string(),
+  organisationName: z.string(),
+});
+/** A page of ledger rows with the credits and debits of every row the filters match. */
+export const ledgerListView = pageOf(ledgerRowView).extend({
+  totals: z.object({ credits: moneyString, debits: moneyString }),
+});
+
+export const adjustmentView = z.object({ entryId: z.number().int(), balanceAfter: moneyString });

@@ -1,15 +1,20 @@
 import {
   ACCOUNT_LOG_TYPES,
+  accountView,
+  adjustmentView,
   type BusinessLine,
   balanceQuery,
+  balanceTotalView,
   DEDUCTION_TYPES,
   type LedgerType,
+  ledgerListView,
   ledgerQuery,
 } from '@freight/contracts/accounts';
 import { type Language, ResultCode } from '@freight/contracts/api';
 import { accountActionBody, adjustmentBody, creditLimitBody } from '@freight/contracts/customers';
 import { isMessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, badField, forbidden, notFound } from '../../lib/errors.ts';
@@ -123,7 +128,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/details',
     {
       config: { permission: Object.values(DETAILS_PAGES) },
-      schema: { tags: ['accounts'], body: ledgerQuery },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: okResponse(ledgerListView) } },
     },
     async (request) => ledgerRows(request.language, currentUser(request), request.body, true),
   );
@@ -161,7 +166,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/detailsExport',
     {
       config: { permission: ['account:export', 'express-account:export'], raw: true },
-      schema: { tags: ['accounts'], body: ledgerQuery },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: xlsxResponse } },
     },
     (request, reply) =>
       sendLedger(request, reply, DETAILS_PAGES, undefined, {
@@ -177,7 +182,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const LOG_TYPES: readonly LedgerType[] = ACCOUNT_LOG_TYPES;
   app.post(
     '/admin/account/log',
-    { config: { permission: Object.values(LOG_PAGES) }, schema: { tags: ['accounts'], body: ledgerQuery } },
+    {
+      config: { permission: Object.values(LOG_PAGES) },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: okResponse(ledgerListView) } },
+    },
     async (request) =>
       ledgerRows(request.language, currentUser(request), request.body, true, LOG_PAGES, LOG_TYPES),
   );
@@ -185,7 +193,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/logExport',
     {
       config: { permission: Object.values(LOG_PAGES), raw: true },
-      schema: { tags: ['accounts'], body: ledgerQuery },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: xlsxResponse } },
     },
     (request, reply) =>
       sendLedger(request, reply, LOG_PAGES, LOG_TYPES, { en: 'account-log.xlsx', zh: '账户日志.xlsx' }),
@@ -195,7 +203,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const DEDUCTION_PAGES = { truck: '/deductionDetails', express: '/deductionDetails' } as const;
   app.post(
     '/admin/account/deductions',
-    { config: { permission: '/deductionDetails' }, schema: { tags: ['accounts'], body: ledgerQuery } },
+    {
+      config: { permission: '/deductionDetails' },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: okResponse(ledgerListView) } },
+    },
     async (request) =>
       ledgerRows(
         request.language,
@@ -210,7 +221,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/deductionsExport',
     {
       config: { permission: '/deductionDetails', raw: true },
-      schema: { tags: ['accounts'], body: ledgerQuery },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: xlsxResponse } },
     },
     (request, reply) =>
       sendLedger(request, reply, DEDUCTION_PAGES, DEDUCTION_TYPES, {
@@ -223,7 +234,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/balanceTotal',
     {
       config: { permission: Object.values(BALANCE_PAGES) },
-      schema: { tags: ['accounts'], body: balanceQuery },
+      schema: { tags: ['accounts'], body: balanceQuery, response: { 200: okResponse(balanceTotalView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -252,7 +263,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/freeze',
     {
       config: { permission: 'account:freeze', audit: 'account.freeze' },
-      schema: { tags: ['accounts'], body: accountActionBody },
+      schema: { tags: ['accounts'], body: accountActionBody, response: { 200: okResponse(accountView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -266,7 +277,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/unfreeze',
     {
       config: { permission: 'account:freeze', audit: 'account.unfreeze' },
-      schema: { tags: ['accounts'], body: accountActionBody },
+      schema: { tags: ['accounts'], body: accountActionBody, response: { 200: okResponse(accountView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -280,7 +291,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/setCreditLimit',
     {
       config: { permission: 'account:credit', audit: 'account.creditLimit' },
-      schema: { tags: ['accounts'], body: creditLimitBody },
+      schema: { tags: ['accounts'], body: creditLimitBody, response: { 200: okResponse(accountView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -302,7 +313,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/account/adjust',
     {
       config: { permission: ['account:adjust', 'express-account:adjust'], audit: 'account.adjust' },
-      schema: { tags: ['accounts'], body: adjustmentBody },
+      schema: { tags: ['accounts'], body: adjustmentBody, response: { 200: okResponse(adjustmentView) } },
     },
     async (request) => {
       const me = currentUser(request);
