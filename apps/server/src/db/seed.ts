@@ -1,9 +1,8 @@
-import { BUSINESS_LINES } from '@freight/contracts/accounts';
 import type { Identity } from '@freight/contracts/identity';
 import { ensureAccount, moveMoney } from '../modules/accounts/service.ts';
 
 import { createUser, findUserByEmail } from '../modules/auth/service.ts';
-import { createInvitationCode, createOrganisation, savePriceLevel } from '../modules/customers/service.ts';
+import { createOrganisation, savePriceLevel } from '../modules/customers/service.ts';
 import { receivingAccounts } from '../modules/recharge/schema.ts';
 import { BUILTIN_ROLES } from '../modules/roles/builtin-roles.ts';
 import { roles } from '../modules/roles/schema.ts';
@@ -80,20 +79,46 @@ export async function seedTenant(
   if (existing) return { tenant, roleIds, created: false };
 
   await db.transaction(async (tx) => {
-    const branch = await createOrganisation(tx, tenant.id, { type: 'branch', name: 'East Coast Branch' });
+    // Staff first, then each organisation with its first user: the same call as every other path.
+    for (const account of DEMO_ACCOUNTS.filter((a) => a.identity === 'employee')) {
+      const user = await createUser(tx, tenant.id, {
+        email: email(account),
+        password,
+        identity: account.identity,
+        name: account.label,
+        company: input.name,
+      });
+      const roleId = roleIds.get(account.role);
+      if (roleId) await assignRoles(tx, tenant.id, user.id, [roleId]);
+    }
+    const firstUser = (prefix: string) => {
+      const account = DEMO_ACCOUNTS.find((a) => a.email.startsWith(prefix)) as DemoAccount;
+      return { email: email(account), password, name: account.label };
+    };
+    const branch = await createOrganisation(tx, tenant.id, {
+      type: 'branch',
+      name: 'East Coast Branch',
+      firstUser: firstUser('branch@'),
+      invitationCode: 'BRANCH01',
+    });
     const agent = await createOrganisation(tx, tenant.id, {
       type: 'agent',
       name: 'Harbor Freight Agency',
       parentId: branch.id,
+      firstUser: firstUser('agent@'),
+      invitationCode: 'AGENT001',
     });
-    const customer = await createOrganisation(tx, tenant.id, {
+    await createOrganisation(tx, tenant.id, {
       type: 'customer',
       name: 'Acme Imports',
       parentId: agent.id,
+      firstUser: firstUser('customer@'),
     });
-    const direct = await createOrganisation(tx, tenant.id, { type: 'customer', name: 'Northwind Traders' });
-    for (const org of [branch, agent, customer, direct])
-      for (const line of BUSINESS_LINES) await ensureAccount(tx, tenant.id, org.id, line);
+    await createOrganisation(tx, tenant.id, {
+      type: 'customer',
+      name: 'Northwind Traders',
+      firstUser: firstUser('direct@'),
+    });
     await tx.insert(receivingAccounts).values([
       {
         tenantId: tenant.id,
@@ -112,35 +137,6 @@ export async function seedTenant(
         accountNumber: '0012 3456 7890',
       },
     ]);
-    await createInvitationCode(tx, tenant.id, agent.id, { code: 'AGENT001' });
-    await createInvitationCode(tx, tenant.id, branch.id, { code: 'BRANCH01' });
-    const orgOf: Record<string, number | null> = {
-      'admin@': null,
-      'editor@': null,
-      'branch@': branch.id,
-      'agent@': agent.id,
-      'customer@': customer.id,
-      'direct@': direct.id,
-    };
-    const companyOf: Record<string, string> = {
-      'branch@': branch.name,
-      'agent@': agent.name,
-      'customer@': customer.name,
-      'direct@': direct.name,
-    };
-    for (const account of DEMO_ACCOUNTS) {
-      const prefix = `${account.email.split('@')[0]}@`;
-      const user = await createUser(tx, tenant.id, {
-        email: email(account),
-        password,
-        identity: account.identity,
-        organisationId: orgOf[prefix] ?? null,
-        name: account.label,
-        company: companyOf[prefix] ?? input.name,
-      });
-      const roleId = roleIds.get(account.role);
-      if (roleId) await assignRoles(tx, tenant.id, user.id, [roleId]);
-    }
   });
   return { tenant, roleIds, created: true };
 }

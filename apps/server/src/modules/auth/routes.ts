@@ -1,4 +1,3 @@
-import { BUSINESS_LINES } from '@freight/contracts/accounts';
 import { languageFromLocale, ResultCode } from '@freight/contracts/api';
 import {
   changePasswordBody,
@@ -22,25 +21,20 @@ import {
   userInfoView,
   verificationCodeBody,
 } from '@freight/contracts/auth';
-import { str } from '@freight/contracts/validation';
 import { emptyResponse, okResponse } from '@freight/contracts/responses';
+import { str } from '@freight/contracts/validation';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { ensureAccount } from '../accounts/service.ts';
-import { checkInvitationCode, createOrganisation, organisationForInvitation } from '../customers/service.ts';
-import { assignRoles, roleIdsByCode } from '../roles/service.ts';
+import { checkInvitationCode, registerShipper } from '../customers/service.ts';
 import { decryptParam, loginKeyPair } from './keys.ts';
 import { users } from './schema.ts';
 import {
   changePassword,
-  consumeVerificationCode,
-  createUser,
   findUser,
-  findUserByEmail,
   login,
   requestPasswordReset,
   requestVerificationCode,
@@ -171,40 +165,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   const registerHandler = async (request: FastifyRequest, body: RegisterBody) => {
     const tenantId = request.tenant.id;
-    const parent = body.invitationCode
-      ? await organisationForInvitation(app.db, tenantId, body.invitationCode)
-      : null;
-    if (body.invitationCode && !parent) throw badField('invitationCode', 'auth.invitationInvalid');
-    if (await findUserByEmail(app.db, tenantId, body.email)) throw badField('email', 'auth.emailTaken');
-    // Outside the transaction: a wrong guess must stay counted when the registration is refused.
-    if (!(await consumeVerificationCode(app.db, tenantId, body.email, 'register', body.code)))
-      throw badField('code', 'auth.codeInvalid');
-    const user = await app.db.transaction(async (tx) => {
-      const organisation = await createOrganisation(tx, tenantId, {
-        type: 'customer',
-        name: body.company,
-        parentId: parent?.id ?? null,
-        contactName: `${body.name} ${body.surname}`,
-        contactEmail: body.email,
-        contactPhone: body.phone,
-      });
-      const { email, code: _code, invitationCode: _inv, password, confirmPassword: _c, ...profile } = body;
-      const created = await createUser(tx, tenantId, {
-        email,
-        password,
-        identity: 'customer',
-        organisationId: organisation.id,
-        name: `${body.name} ${body.surname}`,
-        company: body.company,
-        phone: body.phone,
-        locale: request.language === 'en-US' ? 'en' : 'zh_CN',
-        profile,
-      });
-      for (const line of BUSINESS_LINES) await ensureAccount(tx, tenantId, organisation.id, line);
-      const roleIds = await roleIdsByCode(tx, tenantId, ['customer']);
-      await assignRoles(tx, tenantId, created.id, [...roleIds.values()]);
-      return created;
-    });
+    const user = await registerShipper(app.db, tenantId, body, request.language);
     request.auditTarget = `user:${user.id}`;
     return { id: user.id };
   };

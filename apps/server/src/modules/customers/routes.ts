@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { accountsOfOrganisations, available, ensureAccount } from '../accounts/service.ts';
+import { accountsOfOrganisations, available } from '../accounts/service.ts';
 import {
   countUsersByOrganisation,
   createUser,
@@ -40,9 +40,9 @@ import {
 } from '../auth/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import {
+  addOrganisation,
   canSeeOrganisation,
   createInvitationCode,
-  createOrganisation,
   findOrganisation,
   listInvitationCodes,
   listOrganisations,
@@ -232,46 +232,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         request.auditTarget = `organisation:${org.id}`;
         return { id: org.id };
       }
-      // Where the new organisation may hang: under the platform (staff only) or under a visible parent.
-      let parentType: keyof typeof CHILD_TYPES = 'platform';
-      if (body.parentId) {
-        const scope = await organisationScope(db, me);
-        const parent = await findOrganisation(db, me.tenantId, body.parentId);
-        if (!parent || !(await canSeeOrganisation(db, scope, parent.id)))
-          throw badField('parentId', 'customers.parentNotVisible');
-        parentType = parent.type;
-      } else if (me.identity !== 'employee') {
-        throw badField('parentId', 'customers.parentNotVisible');
-      }
-      if (!CHILD_TYPES[parentType].includes(body.type))
-        throw badField('parentId', 'customers.parentNotAllowed');
-      if (!body.user) throw badField('user', 'customers.userRequired');
-      const firstUser = body.user;
-      if (await findUserByEmail(db, me.tenantId, firstUser.email))
-        throw badField('user.email', 'auth.emailTaken');
-      const id = await db.transaction(async (tx) => {
-        const org = await createOrganisation(tx, me.tenantId, {
-          type: body.type,
-          name: body.name,
-          parentId: body.parentId,
-          contactName: body.contactName || firstUser.name,
-          contactEmail: body.contactEmail || firstUser.email,
-          contactPhone: body.contactPhone,
-        });
-        const user = await createUser(tx, me.tenantId, {
-          email: firstUser.email,
-          password: firstUser.password,
-          identity: body.type,
-          organisationId: org.id,
-          name: firstUser.name,
-          company: body.name,
-        });
-        const roleIds = await roleIdsByCode(tx, me.tenantId, [body.type]);
-        await assignRoles(tx, me.tenantId, user.id, [...roleIds.values()]);
-        await ensureAccount(tx, me.tenantId, org.id, 'truck');
-        await ensureAccount(tx, me.tenantId, org.id, 'express');
-        return org.id;
-      });
+      const { id } = await addOrganisation(db, me, body);
       request.auditTarget = `organisation:${id}`;
       return { id };
     },

@@ -1,12 +1,24 @@
-import type { Markup } from '@freight/contracts/customers';
+import { BUSINESS_LINES } from '@freight/contracts/accounts';
+import type { Language } from '@freight/contracts/api';
+import type { RegisterBody } from '@freight/contracts/auth';
+import { CHILD_TYPES, type Markup, type OrganisationSaveBody } from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { tooMany } from '../../lib/errors.ts';
+import { badField, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
+import { ensureAccount } from '../accounts/service.ts';
+import {
+  consumeVerificationCode,
+  createUser,
+  findUserByEmail,
+  type NewUser,
+  type UserRow,
+} from '../auth/service.ts';
+import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
@@ -24,39 +36,140 @@ export async function findOrganisation(
   return row ?? null;
 }
 
+export interface NewOrganisation {
+  type: OrganisationType;
+  name: string;
+  parentId?: number | null;
+  contactName?: string;
+  contactEmail?: string;
+  contactPhone?: string;
+  /** Its first sign-in account: the organisation's type is its identity and the name of its role. */
+  firstUser?: Omit<NewUser, 'identity' | 'organisationId' | 'company'>;
+  /** An invitation code it hands out from the start (branches and agents), as given. */
+  invitationCode?: string;
+}
+
+/**
+ * The one way an organisation comes to be, whether staff or a parent add it, a shipper registers, or
+ * the demo is seeded: the organisation in the tree, its account on each business line, and, as
+ * asked, its first user with the built-in role of its type and an invitation code.
+ */
 export async function createOrganisation(
   db: DbOrTx,
   tenantId: number,
-  input: {
-    type: OrganisationType;
-    name: string;
-    parentId?: number | null;
-    contactName?: string;
-    contactEmail?: string;
-    contactPhone?: string;
-  },
+  input: NewOrganisation,
+): Promise<OrganisationRow & { firstUser: UserRow | null }> {
+  return db.transaction(async (tx) => {
+    const parent = input.parentId ? await findOrganisation(tx, tenantId, input.parentId) : null;
+    if (input.parentId && !parent) throw new Error(`parent organisation ${input.parentId} not found`);
+    const [row] = await tx
+      .insert(organisations)
+      .values({
+        tenantId,
+        type: input.type,
+        name: input.name,
+        parentId: parent?.id ?? null,
+        contactName: input.contactName || input.firstUser?.name || '',
+        contactEmail: input.contactEmail || input.firstUser?.email || '',
+        contactPhone: input.contactPhone ?? '',
+      })
+      .returning();
+    if (!row) throw new Error('organisation insert returned nothing');
+    const path = `${parent?.path ?? '/'}${row.id}/`;
+    await tx
+      .update(organisations)
+      .set({ path })
+      .where(and(eq(organisations.tenantId, tenantId), eq(organisations.id, row.id)));
+    for (const line of BUSINESS_LINES) await ensureAccount(tx, tenantId, row.id, line);
+    let firstUser: UserRow | null = null;
+    if (input.firstUser) {
+      firstUser = await createUser(tx, tenantId, {
+        ...input.firstUser,
+        identity: input.type,
+        organisationId: row.id,
+        company: input.name,
+      });
+      const roleIds = await roleIdsByCode(tx, tenantId, [input.type]);
+      await assignRoles(tx, tenantId, firstUser.id, [...roleIds.values()]);
+    }
+    if (input.invitationCode)
+      await createInvitationCode(tx, tenantId, row.id, { code: input.invitationCode });
+    return { ...row, path, firstUser };
+  });
+}
+
+/**
+ * A new organisation added by staff or by a branch or agent: under the platform (staff only) or
+ * under a parent the caller sees and whose type may hold it, with its first user.
+ */
+export async function addOrganisation(
+  db: DbOrTx,
+  caller: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>,
+  body: OrganisationSaveBody,
 ): Promise<OrganisationRow> {
-  const parent = input.parentId ? await findOrganisation(db, tenantId, input.parentId) : null;
-  if (input.parentId && !parent) throw new Error(`parent organisation ${input.parentId} not found`);
-  const [row] = await db
-    .insert(organisations)
-    .values({
-      tenantId,
-      type: input.type,
-      name: input.name,
-      parentId: parent?.id ?? null,
-      contactName: input.contactName ?? '',
-      contactEmail: input.contactEmail ?? '',
-      contactPhone: input.contactPhone ?? '',
-    })
-    .returning();
-  if (!row) throw new Error('organisation insert returned nothing');
-  const path = `${parent?.path ?? '/'}${row.id}/`;
-  await db
-    .update(organisations)
-    .set({ path })
-    .where(and(eq(organisations.tenantId, tenantId), eq(organisations.id, row.id)));
-  return { ...row, path };
+  let parentType: keyof typeof CHILD_TYPES = 'platform';
+  if (body.parentId) {
+    const scope = await organisationScope(db, caller);
+    const parent = await findOrganisation(db, caller.tenantId, body.parentId);
+    if (!parent || !(await canSeeOrganisation(db, scope, parent.id)))
+      throw badField('parentId', 'customers.parentNotVisible');
+    parentType = parent.type;
+  } else if (caller.identity !== 'employee') {
+    throw badField('parentId', 'customers.parentNotVisible');
+  }
+  if (!CHILD_TYPES[parentType].includes(body.type)) throw badField('parentId', 'customers.parentNotAllowed');
+  if (!body.user) throw badField('user', 'customers.userRequired');
+  if (await findUserByEmail(db, caller.tenantId, body.user.email))
+    throw badField('user.email', 'auth.emailTaken');
+  return createOrganisation(db, caller.tenantId, {
+    type: body.type,
+    name: body.name,
+    parentId: body.parentId,
+    contactName: body.contactName,
+    contactEmail: body.contactEmail,
+    contactPhone: body.contactPhone,
+    firstUser: body.user,
+  });
+}
+
+/**
+ * A shipper registers (SPEC section 1): a customer organisation under whoever issued the invitation
+ * code (or the platform), with the shipper as its first user and the business details as the
+ * user's profile. The e-mailed code is spent before anything is written, and stays spent (a wrong
+ * guess counts) when the registration is refused.
+ */
+export async function registerShipper(
+  db: DbOrTx,
+  tenantId: number,
+  body: RegisterBody,
+  language: Language,
+): Promise<UserRow> {
+  const parent = body.invitationCode
+    ? await organisationForInvitation(db, tenantId, body.invitationCode)
+    : null;
+  if (body.invitationCode && !parent) throw badField('invitationCode', 'auth.invitationInvalid');
+  if (await findUserByEmail(db, tenantId, body.email)) throw badField('email', 'auth.emailTaken');
+  if (!(await consumeVerificationCode(db, tenantId, body.email, 'register', body.code)))
+    throw badField('code', 'auth.codeInvalid');
+  const { email, code: _code, invitationCode: _inv, password, confirmPassword: _c, ...profile } = body;
+  const name = `${body.name} ${body.surname}`;
+  const organisation = await createOrganisation(db, tenantId, {
+    type: 'customer',
+    name: body.company,
+    parentId: parent?.id ?? null,
+    contactName: name,
+    contactEmail: email,
+    contactPhone: body.phone,
+    firstUser: {
+      email,
+      password,
+      name,
+      phone: body.phone,
+      locale: language === 'en-US' ? 'en' : 'zh_CN',
+      profile,
+    },
+  });
+  return organisation.firstUser as UserRow;
 }
 
 /** The organisation behind a live invitation code, or null. */

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  allowNewCode,
+  call,
+  codeIn,
+  createTenant,
+  createTestApp,
+  lastMailTo,
+  signInAs,
+  type TestContext,
+  type TestTenant,
+} from '../../../test/helpers.ts';
+import { accountsOfOrganisations } from '../accounts/service.ts';
+import { findUserByEmail, usersOfOrganisation } from '../auth/service.ts';
+import { rolesOfUsers } from '../roles/service.ts';
+import { findOrganisation, listInvitationCodes } from './service.ts';
+
+let ctx: TestContext;
+let t: TestTenant;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  t = await createTenant(ctx);
+});
+afterAll(() => ctx.close());
+
+/** What an organisation is made of, whichever path made it: the tree, the accounts, its first user. */
+async function shapeOf(organisationId: number) {
+  const db = ctx.database.db;
+  const tenantId = t.tenant.id;
+  const org = await findOrganisation(db, tenantId, organisationId);
+  const [truck, express] = await Promise.all(
+    (['truck', 'express'] as const).map((line) =>
+      accountsOfOrganisations(db, tenantId, [organisationId], line),
+    ),
+  );
+  const users = await usersOfOrganisation(db, tenantId, organisationId);
+  const roles = await rolesOfUsers(
+    db,
+    tenantId,
+    users.map((u) => u.id),
+  );
+  const parent = org?.parentId ? await findOrganisation(db, tenantId, org.parentId) : null;
+  return {
+    type: org?.type,
+    path: org?.path === `${parent?.path ?? '/'}${organisationId}/`,
+    contact: Boolean(org?.contactName && org.contactEmail),
+    accounts: [truck, express].map((a) => {
+      const account = a.get(organisationId);
+      return account && { line: account.line, balance: account.balance, status: account.status };
+    }),
+    users: users.map((u) => ({
+      identity: u.identity,
+      enabled: u.enabled,
+      roles: (roles.get(u.id) ?? []).map((r) => r.nameEn),
+    })),
+  };
+}
+
+const expected = {
+  type: 'customer',
+  path: true,
+  contact: true,
+  accounts: [
+    { line: 'truck', balance: 0n, status: 'normal' },
+    { line: 'express', balance: 0n, status: 'normal' },
+  ],
+  users: [{ identity: 'customer', enabled: true, roles: ['Customer'] }],
+};
+
+describe('one way to create an organisation', () => {
+  it('makes the seeded, the staff-added and the registered customer alike', async () => {
+    const db = ctx.database.db;
+    const agent = await findUserByEmail(db, t.tenant.id, t.email('agent'));
+    const agentOrg = agent?.organisationId as number;
+
+    // The demo seed: the customer under the agent.
+    const seeded = (await findUserByEmail(db, t.tenant.id, t.email('customer')))?.organisationId as number;
+
+    // Staff add one under the agent.
+    const admin = await signInAs(ctx, t, 'admin');
+    const added = await call(
+      ctx,
+      'POST',
+      '/api/admin/customer/save',
+      {
+        type: 'customer',
+        parentId: agentOrg,
+        name: 'Staff Added Co',
+        user: { email: `added@${t.tenant.code}.example.com`, name: 'Ada Added', password: 'Added-123' },
+      },
+      { host: t.host, token: admin },
+    );
+    expect(added.json()).toMatchObject({ code: 200 });
+
+    // A shipper registers with the agent's invitation code.
+    const email = `registered@${t.tenant.code}.example.com`;
+    await allowNewCode(ctx, t.tenant.id, email);
+    await call(
+      ctx,
+      'POST',
+      '/api/admin/auth/getVerificationCode',
+      { email, purpose: 'register' },
+      { host: t.host },
+    );
+    const code = codeIn((await lastMailTo(ctx, t.tenant.id, email))?.text);
+    const registered = await call(
+      ctx,
+      'POST',
+      '/api/admin/auth/register',
+      {
+        name: 'Rita',
+        surname: 'Reg',
+        dialCode: '86',
+        phone: '13800138000',
+        wechat: 'rita',
+        company: 'Registered Co',
+        address1: '1 Main Street',
+        zipcode: '90001',
+        city: 'Los Angeles',
+        state: 'CA',
+        country: 'US',
+        licenseUrl: '/api/uploads/licence.png',
+        business: ['truck'],
+        monthlyVolume: '50-200',
+        goodsTypes: ['general'],
+        transportMethods: ['LTL'],
+        preferredLocations: ['Los Angeles', 'Chicago', 'New York'],
+        password: 'Shipper-1',
+        confirmPassword: 'Shipper-1',
+        email,
+        code,
+        invitationCode: 'AGENT001',
+      },
+      { host: t.host, language: 'en-US' },
+    );
+    expect(registered.json()).toMatchObject({ code: 200 });
+    const registeredOrg = (await findUserByEmail(db, t.tenant.id, email))?.organisationId as number;
+
+    for (const id of [seeded, added.json().data.id as number, registeredOrg]) {
+      expect(await shapeOf(id), `organisation ${id}`).toEqual(expected);
+      expect((await findOrganisation(db, t.tenant.id, id))?.parentId).toBe(agentOrg);
+    }
+    // A registered shipper keeps the language it registered in and its business details.
+    const shipper = await findUserByEmail(db, t.tenant.id, email);
+    expect(shipper).toMatchObject({ locale: 'en', company: 'Registered Co', name: 'Rita Reg' });
+    expect(shipper?.profile).toMatchObject({ monthlyVolume: '50-200', business: ['truck'] });
+  });
+
+  it('seeds branches and agents with their first user, both accounts and their invitation code', async () => {
+    const db = ctx.database.db;
+    for (const [who, code, type] of [
+      ['branch', 'BRANCH01', 'branch'],
+      ['agent', 'AGENT001', 'agent'],
+    ] as const) {
+      const org = (await findUserByEmail(db, t.tenant.id, t.email(who)))?.organisationId as number;
+      const shape = await shapeOf(org);
+      expect(shape).toMatchObject({ type, path: true, contact: true, accounts: expected.accounts });
+      expect(shape.users).toEqual([{ identity: type, enabled: true, roles: [expect.any(String)] }]);
+      expect((await listInvitationCodes(db, t.tenant.id, org)).map((c) => c.code)).toEqual([code]);
+    }
+  });
+});
