@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUSINESS_LINES } from './accounts.ts';
 import { pageQuery } from './api.ts';
+import { listOf, moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { instantField, moneyField, str } from './validation.ts';
 
@@ -121,3 +122,62 @@ export const receivingAccountBody = z.object({
   enabled: z.boolean().default(true),
 });
 export type ReceivingAccountBody = z.infer<typeof receivingAccountBody>;
+
+/* ----- responses ----- */
+
+export const receivingAccountView = z.object({
+  id: z.number().int(),
+  currency: z.enum(RECHARGE_CURRENCIES),
+  bankName: z.string(),
+  bankNameEn: z.string(),
+  accountName: z.string(),
+  accountNumber: z.string(),
+  enabled: z.boolean(),
+});
+export const receivingAccountsView = listOf(receivingAccountView);
+
+/** A recharge as the API shows it; `actions` are the review steps the caller may take now. */
+export const rechargeView = z.object({
+  id: z.number().int(),
+  serial: z.string(),
+  organisationId: z.number().int(),
+  organisationName: z.string(),
+  line: z.enum(BUSINESS_LINES),
+  amount: moneyString,
+  currency: z.enum(RECHARGE_CURRENCIES),
+  method: z.enum(PAYMENT_METHODS),
+  receivingAccountId: z.number().int(),
+  payerName: z.string(),
+  /** Masked to its last four digits, except for staff on the recharge's own page. */
+  payerCardNumber: z.string(),
+  screenshotUrl: z.string(),
+  note: z.string(),
+  status: z.enum(RECHARGE_STATUSES),
+  creditedAmount: moneyString.nullable(),
+  fee: moneyString.nullable(),
+  reviewNote: z.string(),
+  reviewedAt: timestamp.nullable(),
+  settledAt: timestamp.nullable(),
+  submittedAt: timestamp,
+  createdAt: timestamp,
+  actions: z.array(z.enum(RECHARGE_ACTIONS)),
+});
+export const rechargeListResponse = pageOf(rechargeView);
+
+export const rechargeInfoView = rechargeView.extend({
+  receivingAccount: receivingAccountView.nullable(),
+  reviews: z.array(
+    z.object({
+      auditor: z.string(),
+      time: timestamp,
+      action: z.enum(RECHARGE_ACTIONS),
+      result: z.enum(RECHARGE_STATUSES),
+      amount: moneyString.nullable(),
+      fee: moneyString.nullable(),
+      note: z.string(),
+    }),
+  ),
+});
+
+/** Recharges waiting for review on each line (the menu badges). */
+export const rechargeWaitingView = z.object({ waitNum: z.number().int(), expressWaitNum: z.number().int() });

@@ -6,12 +6,18 @@ import {
   type RechargeAction,
   type RechargeListQuery,
   receivingAccountBody,
+  receivingAccountsView,
+  rechargeInfoView,
   rechargeListQuery,
+  rechargeListResponse,
   rechargeMachine,
   rechargeReviewBody,
   rechargeSubmitBody,
+  rechargeView,
+  rechargeWaitingView,
 } from '@freight/contracts/recharge';
-import { idBody } from '@freight/contracts/roles';
+import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -135,13 +141,24 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const enabledReceivingAccounts = async (request: { tenant: { id: number } }) => ({
     list: (await listReceivingAccounts(db, request.tenant.id, true)).map(presentReceivingAccount),
   });
-  app.post('/admin/recharge/receivingAccounts', { schema: { tags: ['recharge'] } }, enabledReceivingAccounts);
+  app.post(
+    '/admin/recharge/receivingAccounts',
+    { schema: { tags: ['recharge'], response: { 200: okResponse(receivingAccountsView) } } },
+    enabledReceivingAccounts,
+  );
   // SPEC section 7 names this call; it answers the accounts a customer may pay into.
-  app.post('/admin/admin/getAdminAccount', { schema: { tags: ['recharge'] } }, enabledReceivingAccounts);
+  app.post(
+    '/admin/admin/getAdminAccount',
+    { schema: { tags: ['recharge'], response: { 200: okResponse(receivingAccountsView) } } },
+    enabledReceivingAccounts,
+  );
 
   app.post(
     '/admin/recharge/receivingAccountsAll',
-    { config: { permission: MANAGE_PAGES }, schema: { tags: ['recharge'] } },
+    {
+      config: { permission: MANAGE_PAGES },
+      schema: { tags: ['recharge'], response: { 200: okResponse(receivingAccountsView) } },
+    },
     async (request) => {
       requireStaff(currentUser(request));
       return {
@@ -154,7 +171,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/recharge/receivingAccount/save',
     {
       config: { permission: MANAGE_PAGES, audit: 'recharge.receivingAccount.save' },
-      schema: { tags: ['recharge'], body: receivingAccountBody },
+      schema: { tags: ['recharge'], body: receivingAccountBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       requireStaff(currentUser(request));
@@ -169,7 +186,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/recharge/receivingAccount/delete',
     {
       config: { permission: MANAGE_PAGES, audit: 'recharge.receivingAccount.delete' },
-      schema: { tags: ['recharge'], body: idBody },
+      schema: { tags: ['recharge'], body: idBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       requireStaff(currentUser(request));
@@ -185,7 +202,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/recharge/submit',
     {
       config: { permission: Object.values(SUBMIT_PAGE), audit: 'recharge.submit' },
-      schema: { tags: ['recharge'], body: rechargeSubmitBody },
+      schema: { tags: ['recharge'], body: rechargeSubmitBody, response: { 200: okResponse(rechargeView) } },
     },
     async (request, reply) => {
       const me = currentUser(request);
@@ -234,7 +251,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/recharge/list',
-    { config: { permission: ANY_LIST_PAGE }, schema: { tags: ['recharge'], body: rechargeListQuery } },
+    {
+      config: { permission: ANY_LIST_PAGE },
+      schema: {
+        tags: ['recharge'],
+        body: rechargeListQuery,
+        response: { 200: okResponse(rechargeListResponse) },
+      },
+    },
     async (request) => rechargeRows(currentUser(request), request.body, true),
   );
 
@@ -242,7 +266,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/recharge/export',
     {
       config: { permission: ANY_LIST_PAGE, raw: true },
-      schema: { tags: ['recharge'], body: rechargeListQuery },
+      schema: { tags: ['recharge'], body: rechargeListQuery, response: { 200: xlsxResponse } },
     },
     async (request, reply) => {
       const { list } = await rechargeRows(currentUser(request), request.body, false);
@@ -275,7 +299,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/recharge/info',
-    { config: { permission: ANY_LIST_PAGE }, schema: { tags: ['recharge'], body: idBody } },
+    {
+      config: { permission: ANY_LIST_PAGE },
+      schema: { tags: ['recharge'], body: idBody, response: { 200: okResponse(rechargeInfoView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const row = await visibleRecharge(me, request.body.id);
@@ -331,7 +358,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/recharge/review',
     {
       config: { permission: Object.values(REVIEW_KEY), audit: 'recharge.review' },
-      schema: { tags: ['recharge'], body: rechargeReviewBody },
+      schema: { tags: ['recharge'], body: rechargeReviewBody, response: { 200: okResponse(rechargeView) } },
     },
     async (request, reply) => {
       const { id, ...step } = request.body;
@@ -345,7 +372,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/recharge/settle',
     {
       config: { permission: Object.values(REVIEW_KEY), audit: 'recharge.settle' },
-      schema: { tags: ['recharge'], body: idBody },
+      schema: { tags: ['recharge'], body: idBody, response: { 200: okResponse(rechargeView) } },
     },
     async (request, reply) => {
       const answer = await review(request, request.body.id, { action: 'settle', fee: '0', note: '' });
@@ -355,12 +382,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** SPEC section 4: polled every 10 s by every signed-in page, so one grouped count and no more. */
-  app.get('/admin/recharge/waitNum', { schema: { tags: ['recharge'] } }, async (request) => {
-    const me = currentUser(request);
-    const lines = BUSINESS_LINES.filter((line) => mayReview(me, line));
-    const counts = await waitingCounts(db, me.tenantId, lines);
-    return { waitNum: counts.truck, expressWaitNum: counts.express };
-  });
+  app.get(
+    '/admin/recharge/waitNum',
+    { schema: { tags: ['recharge'], response: { 200: okResponse(rechargeWaitingView) } } },
+    async (request) => {
+      const me = currentUser(request);
+      const lines = BUSINESS_LINES.filter((line) => mayReview(me, line));
+      const counts = await waitingCounts(db, me.tenantId, lines);
+      return { waitNum: counts.truck, expressWaitNum: counts.express };
+    },
+  );
 };
 
 export default routes;
