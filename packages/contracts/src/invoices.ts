@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUSINESS_LINES } from './accounts.ts';
 import { pageQuery } from './api.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { emailField, instantField, str } from './validation.ts';
 
@@ -53,3 +54,28 @@ export const invoiceRefuseBody = z.object({
   id: z.number().int().positive(),
   reason: str().trim().min(1).max(200),
 });
+
+/* ----- responses ----- */
+
+/** An invoice request as the API shows it; `actions` are what the caller may do to it now. */
+export const invoiceView = z.object({
+  id: z.number().int(),
+  organisationId: z.number().int(),
+  organisationName: z.string(),
+  line: z.enum(BUSINESS_LINES),
+  periodFrom: timestamp,
+  periodTo: timestamp,
+  amount: moneyString,
+  title: z.string(),
+  taxNumber: z.string(),
+  email: z.string(),
+  note: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  invoiceNumber: z.string().nullable(),
+  fileUrl: z.string().nullable(),
+  refusalReason: z.string().nullable(),
+  decidedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  actions: z.array(z.enum(INVOICE_ACTIONS)),
+});
+export const invoiceListView = pageOf(invoiceView);

@@ -2,12 +2,15 @@ import {
   type InvoiceListQuery,
   invoiceIssueBody,
   invoiceListQuery,
+  invoiceListView,
   invoiceMachine,
   invoiceRefuseBody,
   invoiceRequestBody,
+  invoiceView,
 } from '@freight/contracts/invoices';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { conflict, forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
@@ -63,13 +66,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/invoice/list',
-    { config: page, schema: { tags: ['invoices'], body: invoiceListQuery } },
+    {
+      config: page,
+      schema: { tags: ['invoices'], body: invoiceListQuery, response: { 200: okResponse(invoiceListView) } },
+    },
     async (request) => invoiceRows(currentUser(request), request.body, true),
   );
 
   app.post(
     '/admin/invoice/export',
-    { config: { ...page, raw: true }, schema: { tags: ['invoices'], body: invoiceListQuery } },
+    {
+      config: { ...page, raw: true },
+      schema: { tags: ['invoices'], body: invoiceListQuery, response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const { list } = await invoiceRows(currentUser(request), request.body, false);
       const language = request.language;
@@ -103,7 +112,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/invoice/request',
     {
       config: { ...page, audit: 'invoice.request' },
-      schema: { tags: ['invoices'], body: invoiceRequestBody },
+      schema: { tags: ['invoices'], body: invoiceRequestBody, response: { 200: okResponse(invoiceView) } },
     },
     async (request, reply) => {
       const me = currentUser(request);
@@ -147,13 +156,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/invoice/issue',
-    { config: { ...page, audit: 'invoice.issue' }, schema: { tags: ['invoices'], body: invoiceIssueBody } },
+    {
+      config: { ...page, audit: 'invoice.issue' },
+      schema: { tags: ['invoices'], body: invoiceIssueBody, response: { 200: okResponse(invoiceView) } },
+    },
     async (request) => decide(request, { ...request.body, action: 'issue' }),
   );
 
   app.post(
     '/admin/invoice/refuse',
-    { config: { ...page, audit: 'invoice.refuse' }, schema: { tags: ['invoices'], body: invoiceRefuseBody } },
+    {
+      config: { ...page, audit: 'invoice.refuse' },
+      schema: { tags: ['invoices'], body: invoiceRefuseBody, response: { 200: okResponse(invoiceView) } },
+    },
     async (request) =>
       decide(request, { id: request.body.id, reason: request.body.reason, action: 'refuse' }),
   );
