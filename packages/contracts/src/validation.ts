@@ -344,7 +344,9 @@ export const phoneField = str()
   .max(30)
   .refine(isValidPhoneWithoutDialCode, { error: 'validation.phoneInternational' });
 export const zipField = str().regex(/^\d{5}$/, { error: 'validation.zip' });
-export const englishField = str().regex(/^[A-Za-z0-9 .,#&'()\-/]*$/, { error: 'validation.englishOnly' });
+export const englishField = str()
+  .max(500)
+  .regex(/^[A-Za-z0-9 .,#&'()\-/]*$/, { error: 'validation.englishOnly' });
 export const linkField = str()
   .max(500)
   .regex(/^(https?:|mailto:|tel:)/i, { error: 'validation.url' });
