@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Language } from './api.ts';
 import { pageQuery } from './api.ts';
+import { ORGANISATION_TYPES } from './identity.ts';
+import { listOf, pageOf, timestamp } from './responses.ts';
 import { ADDRESS_TYPES, type ShipmentAddress, shipmentAddress } from './truck-shipment.ts';
 import { queryId, str, zipField } from './validation.ts';
 
@@ -90,3 +92,52 @@ export const ADDRESS_TYPE_LABELS: Record<(typeof ADDRESS_TYPES)[number], Record<
   fba: { 'zh-CN': '亚马逊 FBA 仓', 'en-US': 'Amazon FBA' },
   construction: { 'zh-CN': '工地', 'en-US': 'Construction site' },
 };
+
+/* ----- responses ----- */
+
+/** One entry of the address book as the API answers it (`AddressBookEntry`). */
+export const addressBookEntryView = z.object({
+  id: z.number().int(),
+  organisationId: z.number().int(),
+  name: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  zipcode: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string(),
+  contact: z.string(),
+  dialCode: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  addressType: z.enum(ADDRESS_TYPES),
+  fbaCode: z.string(),
+  isDefaultPickup: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  organisationName: z.string(),
+});
+export const addressListView = pageOf(addressBookEntryView);
+export const defaultPickupView = addressBookEntryView.nullable();
+
+export const addressOwnersView = listOf(
+  z.object({ id: z.number().int(), name: z.string(), type: z.enum(ORGANISATION_TYPES) }),
+);
+export const addressImportedView = z.object({ imported: z.number().int() });
+
+export const zipPlacesView = z.array(
+  z.object({ zipcode: z.string(), city: z.string(), state: z.string(), country: z.string() }),
+);
+export const fbaWarehousesView = z.array(
+  z.object({
+    code: z.string(),
+    name: z.string(),
+    address1: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zipcode: z.string(),
+    country: z.string(),
+  }),
+);

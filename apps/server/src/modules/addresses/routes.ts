@@ -3,17 +3,24 @@ import {
   ADDRESS_TYPE_LABELS,
   type AddressBookEntry,
   addressDefaultBody,
+  addressImportedView,
   addressImportQuery,
   addressListQuery,
+  addressListView,
+  addressOwnersView,
   addressSaveBody,
   addressSetDefaultBody,
+  defaultPickupView,
   fbaLookupBody,
+  fbaWarehousesView,
   MAX_IMPORT_ROWS,
   zipLookupBody,
+  zipPlacesView,
 } from '@freight/contracts/addresses';
 import { ResultCode } from '@freight/contracts/api';
 import { findFbaWarehouses } from '@freight/contracts/fba-warehouses';
-import { idBody } from '@freight/contracts/roles';
+import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, badField, notFound } from '../../lib/errors.ts';
@@ -65,7 +72,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/address/list',
-    { config: { permission: READERS }, schema: { tags: ['addresses'], body: addressListQuery } },
+    {
+      config: { permission: READERS },
+      schema: { tags: ['addresses'], body: addressListQuery, response: { 200: okResponse(addressListView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const { page, limit, ...filter } = request.body;
@@ -81,7 +91,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/address/save',
     {
       config: { permission: 'address:save', audit: 'address.save' },
-      schema: { tags: ['addresses'], body: addressSaveBody },
+      schema: { tags: ['addresses'], body: addressSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -107,7 +117,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/address/delete',
     {
       config: { permission: 'address:delete', audit: 'address.delete' },
-      schema: { tags: ['addresses'], body: idBody },
+      schema: { tags: ['addresses'], body: idBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -122,7 +132,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/address/setDefault',
     {
       config: { permission: 'address:save', audit: 'address.setDefault' },
-      schema: { tags: ['addresses'], body: addressSetDefaultBody },
+      schema: { tags: ['addresses'], body: addressSetDefaultBody, response: { 200: emptyResponse } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -136,7 +146,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** The default pickup address the quote form starts from: the caller's own, or a visible organisation's. */
   app.post(
     '/admin/address/default',
-    { config: { permission: READERS }, schema: { tags: ['addresses'], body: addressDefaultBody } },
+    {
+      config: { permission: READERS },
+      schema: {
+        tags: ['addresses'],
+        body: addressDefaultBody,
+        response: { 200: okResponse(defaultPickupView) },
+      },
+    },
     async (request) => {
       const me = currentUser(request);
       const { organisationId } = request.body;
@@ -152,7 +169,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** Whose books the caller may write to, for the organisation choice of staff, branches and agents. */
   app.post(
     '/admin/address/owners',
-    { config: { permission: READERS }, schema: { tags: ['addresses'] } },
+    {
+      config: { permission: READERS },
+      schema: { tags: ['addresses'], response: { 200: okResponse(addressOwnersView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       return {
@@ -166,7 +186,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/address/import',
     {
       config: { permission: 'address:import', audit: 'address.import' },
-      schema: { tags: ['addresses'], querystring: addressImportQuery },
+      schema: {
+        tags: ['addresses'],
+        querystring: addressImportQuery,
+        response: { 200: okResponse(addressImportedView) },
+      },
     },
     async (request, reply) => {
       const me = currentUser(request);
@@ -200,7 +224,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/address/export',
     {
       config: { permission: '/addressmanagement', raw: true },
-      schema: { tags: ['addresses'], body: addressListQuery },
+      schema: { tags: ['addresses'], body: addressListQuery, response: { 200: xlsxResponse } },
     },
     async (request, reply) => {
       const me = currentUser(request);
@@ -231,7 +255,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/address/template',
-    { config: { permission: '/addressmanagement', raw: true }, schema: { tags: ['addresses'] } },
+    {
+      config: { permission: '/addressmanagement', raw: true },
+      schema: { tags: ['addresses'], response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const en = request.language === 'en-US';
       return sendFile(
@@ -245,14 +272,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** SPEC section 7: the place of a five-digit US ZIP code, to fill city and state as it is typed. */
   app.post(
     '/admin/address/getListByZipcode',
-    { config: { permission: LOOKUPS }, schema: { tags: ['addresses'], body: zipLookupBody } },
+    {
+      config: { permission: LOOKUPS },
+      schema: { tags: ['addresses'], body: zipLookupBody, response: { 200: okResponse(zipPlacesView) } },
+    },
     async (request) => placesOfZip(request.body.zipcode),
   );
 
   /** SPEC section 7: Amazon FBA warehouses, for an address of type fba. */
   app.post(
     '/admin/address/getAmazonAddress',
-    { config: { permission: LOOKUPS }, schema: { tags: ['addresses'], body: fbaLookupBody } },
+    {
+      config: { permission: LOOKUPS },
+      schema: { tags: ['addresses'], body: fbaLookupBody, response: { 200: okResponse(fbaWarehousesView) } },
+    },
     async (request) => findFbaWarehouses(request.body.keyword),
   );
 };
