@@ -1,3 +1,5 @@
+import { userNoticesView } from '@freight/contracts/notices';
+import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import { idBody } from '@freight/contracts/roles';
 import { MAX_INT4, str } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -25,6 +27,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
             .optional(),
           token: str().max(200).optional(),
         }),
+        response: { 200: okResponse(userNoticesView) },
       },
     },
     async (request) => {
@@ -44,11 +47,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/admin/notice/read', { schema: { tags: ['notices'], body: idBody } }, async (request) => {
-    const me = currentUser(request);
-    if (!(await markNoticeRead(app.db, me.tenantId, me.id, request.body.id))) throw notFound();
-    return null;
-  });
+  app.post(
+    '/admin/notice/read',
+    { schema: { tags: ['notices'], body: idBody, response: { 200: emptyResponse } } },
+    async (request) => {
+      const me = currentUser(request);
+      if (!(await markNoticeRead(app.db, me.tenantId, me.id, request.body.id))) throw notFound();
+      return null;
+    },
+  );
 };
 
 export default routes;
