@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import type { OrderStatus } from './truck-orders.ts';
 import { dateField } from './truck-shipment.ts';
@@ -84,3 +85,29 @@ export const bounceBillListQuery = pageQuery.extend({
   to: dateField.optional(),
 });
 export type BounceBillListQuery = z.infer<typeof bounceBillListQuery>;
+
+/* ----- responses ----- */
+
+/** A bounce bill as the API shows it; `actions` are what the caller may do with it now. */
+export const bounceBillView = z.object({
+  id: z.number().int(),
+  billNo: z.string(),
+  orderId: z.number().int(),
+  orderNo: z.string(),
+  organisationId: z.number().int(),
+  organisationName: z.string(),
+  type: z.enum(BOUNCE_BILL_TYPES),
+  amount: moneyString,
+  declared: z.string(),
+  actual: z.string(),
+  description: z.string(),
+  proofUrl: z.string().nullable(),
+  status: z.enum(BOUNCE_BILL_STATUSES),
+  chargedAt: timestamp.nullable(),
+  cancelReason: z.string(),
+  /** The work order that disputes the bill, if any. */
+  workOrderNo: z.string().nullable(),
+  createdAt: timestamp,
+  actions: z.array(z.enum(BOUNCE_BILL_ACTIONS)),
+});
+export const bounceBillListView = pageOf(bounceBillView);

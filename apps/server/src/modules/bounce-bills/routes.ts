@@ -3,10 +3,13 @@ import {
   bounceBillCancelBody,
   bounceBillIdBody,
   bounceBillListQuery,
+  bounceBillListView,
   bounceBillSaveBody,
+  bounceBillView,
 } from '@freight/contracts/bounce-bills';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField, forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
@@ -58,7 +61,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/bounceBill/list',
-    { config: page, schema: { tags: ['bounce-bills'], body: bounceBillListQuery } },
+    {
+      config: page,
+      schema: {
+        tags: ['bounce-bills'],
+        body: bounceBillListQuery,
+        response: { 200: okResponse(bounceBillListView) },
+      },
+    },
     async (request) => {
       const me = currentUser(request);
       const { page: p, limit, ...filter } = request.body;
@@ -69,7 +79,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/bounceBill/export',
-    { config: { ...page, raw: true }, schema: { tags: ['bounce-bills'], body: bounceBillListQuery } },
+    {
+      config: { ...page, raw: true },
+      schema: { tags: ['bounce-bills'], body: bounceBillListQuery, response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const { page: _p, limit: _l, ...filter } = request.body as BounceBillListQuery;
@@ -106,7 +119,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/bounceBill/save',
     {
       config: { permission: 'bounce-bill:save', audit: 'bounce-bill.save' },
-      schema: { tags: ['bounce-bills'], body: bounceBillSaveBody },
+      schema: {
+        tags: ['bounce-bills'],
+        body: bounceBillSaveBody,
+        response: { 200: okResponse(bounceBillView) },
+      },
     },
     async (request, reply) => {
       const me = currentUser(request);
@@ -129,7 +146,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/bounceBill/pay',
     {
       config: { ...page, audit: 'bounce-bill.pay' },
-      schema: { tags: ['bounce-bills'], body: bounceBillIdBody },
+      schema: {
+        tags: ['bounce-bills'],
+        body: bounceBillIdBody,
+        response: { 200: okResponse(bounceBillView) },
+      },
     },
     async (request, reply) => {
       const me = currentUser(request);
@@ -144,7 +165,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/bounceBill/cancel',
     {
       config: { permission: 'bounce-bill:save', audit: 'bounce-bill.cancel' },
-      schema: { tags: ['bounce-bills'], body: bounceBillCancelBody },
+      schema: {
+        tags: ['bounce-bills'],
+        body: bounceBillCancelBody,
+        response: { 200: okResponse(bounceBillView) },
+      },
     },
     async (request, reply) => {
       const me = currentUser(request);
