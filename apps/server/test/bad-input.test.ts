@@ -284,6 +284,18 @@ describe('answers outside any route', () => {
     expect(res.json()).toEqual({ code: 400, msg: 'The request address is too long', data: null });
   });
 
+  it('answers an unknown method or a GET of a POST call with a 404 envelope', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'GET'] as const) {
+      const res = await ctx.app.inject({
+        method,
+        url: '/api/admin/staff/list',
+        headers: { host: t.host, accesstoken: admin, 'accept-language': 'en-US' },
+      });
+      expect(res.statusCode, method).toBe(404);
+      expect(res.json(), method).toEqual({ code: 404, msg: 'No such API', data: null });
+    }
+  });
+
   it('answers a malformed URL with a 400 envelope', async () => {
     const res = await ctx.app.inject({
       method: 'GET',

@@ -57,8 +57,8 @@ let operations: Operation[];
 beforeAll(async () => {
   ctx = await createTestApp();
   t = await createTenant(ctx);
-  // Rows for wrongly typed ids to hit: a product with a lane, addresses, an order, the seeded
-  // receiving accounts and roles.
+  // Rows for wrongly typed ids to hit: a product with a lane, an address, accounts with money, the
+  // seeded receiving accounts and roles.
   const truck = await truckTenant(ctx, t, ['admin', 'customer']);
   await truck.ok(
     '/api/admin/address/save',
@@ -75,7 +75,6 @@ beforeAll(async () => {
     'customer',
   );
   await truck.setBalance('customer', 1_000_000n);
-  await truck.order('customer', []);
   tokens = { admin: truck.tokens.admin as string, customer: await signInAs(ctx, t, 'customer') };
   const doc = (
     await ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: t.host } })
@@ -172,6 +171,16 @@ function inputsFor(op: Operation): Input[] {
       { kind: 'raw', payload: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
     );
     const properties = Object.entries(op.body.properties ?? {});
+    // Prototype keys beside a wrongly typed property: refused for the property, and no prototype set.
+    const [first] = properties;
+    if (first) {
+      const wrong = JSON.stringify({ [first[0]]: wrongValues(first[1])[0] }).slice(1);
+      inputs.push({
+        kind: 'raw',
+        payload: `{"__proto__":{"id":1,"admin":true},"constructor":{"prototype":{"admin":true}},${wrong}`,
+        contentType: 'application/json',
+      });
+    }
     const perProperty = properties.map(([name, schema]) =>
       wrongValues(schema).map((v) => [name, v] as const),
     );
