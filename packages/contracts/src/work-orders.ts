@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { dateField } from './truck-shipment.ts';
 import { moneyField, str } from './validation.ts';
@@ -103,3 +104,59 @@ export const workOrderListQuery = pageQuery.extend({
   to: dateField.optional(),
 });
 export type WorkOrderListQuery = z.infer<typeof workOrderListQuery>;
+
+/* ----- responses ----- */
+
+/** A work order as the API shows it; `actions` are what the caller may do with it now. */
+export const workOrderView = z.object({
+  id: z.number().int(),
+  workOrderNo: z.string(),
+  orderId: z.number().int(),
+  orderNo: z.string(),
+  organisationId: z.number().int(),
+  organisationName: z.string(),
+  billId: z.number().int().nullable(),
+  billNo: z.string().nullable(),
+  category: z.enum(WORK_ORDER_CATEGORIES),
+  transactionItem: z.enum(TRANSACTION_ITEMS),
+  amount: moneyString,
+  description: z.string(),
+  proofUrls: z.array(z.string()),
+  status: z.enum(WORK_ORDER_STATUSES),
+  consumptionType: z.enum(CONSUMPTION_TYPES),
+  resultAmount: moneyString,
+  remark: z.string(),
+  /** The staff member who handled it, for staff only; empty otherwise. */
+  operator: z.string(),
+  processedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  actions: z.array(z.enum(WORK_ORDER_ACTIONS)),
+  canMessage: z.boolean(),
+});
+export const workOrderListView = pageOf(workOrderView);
+
+export const workOrderMessageView = z.object({
+  id: z.number().int(),
+  side: z.enum(['staff', 'owner']),
+  author: z.string(),
+  body: z.string(),
+  attachments: z.array(z.string()),
+  createdAt: timestamp,
+});
+
+/** A work order with its thread and its history. */
+export const workOrderInfoView = workOrderView.extend({
+  messages: z.array(workOrderMessageView),
+  events: z.array(
+    z.object({
+      id: z.number().int(),
+      /** `open` or one of the actions. */
+      action: z.string(),
+      fromStatus: z.enum(WORK_ORDER_STATUSES).nullable(),
+      toStatus: z.enum(WORK_ORDER_STATUSES),
+      operator: z.string(),
+      note: z.string(),
+      createdAt: timestamp,
+    }),
+  ),
+});

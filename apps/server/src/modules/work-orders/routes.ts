@@ -1,14 +1,19 @@
 import { translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import {
   WORK_ORDER_OPEN,
   type WorkOrderListQuery,
   workOrderActionBody,
+  workOrderInfoView,
   workOrderListQuery,
+  workOrderListView,
   workOrderMachine,
   workOrderMessageBody,
+  workOrderMessageView,
   workOrderSaveBody,
   workOrderSnQuery,
+  workOrderView,
 } from '@freight/contracts/work-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField, conflict, forbidden } from '../../lib/errors.ts';
@@ -87,7 +92,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/workOrder/list',
-    { config: page, schema: { tags: ['work-orders'], body: workOrderListQuery } },
+    {
+      config: page,
+      schema: {
+        tags: ['work-orders'],
+        body: workOrderListQuery,
+        response: { 200: okResponse(workOrderListView) },
+      },
+    },
     async (request) => {
       const me = currentUser(request);
       const { page: p, limit, ...filter } = request.body;
@@ -98,7 +110,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/workOrder/export',
-    { config: { ...page, raw: true }, schema: { tags: ['work-orders'], body: workOrderListQuery } },
+    {
+      config: { ...page, raw: true },
+      schema: { tags: ['work-orders'], body: workOrderListQuery, response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const { page: _p, limit: _l, ...filter } = request.body as WorkOrderListQuery;
@@ -145,7 +160,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/workOrder/save',
     {
       config: { ...page, audit: 'work-order.save' },
-      schema: { tags: ['work-orders'], body: workOrderSaveBody },
+      schema: {
+        tags: ['work-orders'],
+        body: workOrderSaveBody,
+        response: { 200: okResponse(workOrderView) },
+      },
     },
     async (request, reply) => {
       const me = currentUser(request);
@@ -164,7 +183,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/workOrder/info',
-    { config: page, schema: { tags: ['work-orders'], querystring: workOrderSnQuery } },
+    {
+      config: page,
+      schema: {
+        tags: ['work-orders'],
+        querystring: workOrderSnQuery,
+        response: { 200: okResponse(workOrderInfoView) },
+      },
+    },
     async (request) => {
       const me = currentUser(request);
       const row = await visibleWorkOrder(db, me, request.query.sn);
@@ -206,7 +232,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/workOrder/message',
     {
       config: { ...page, audit: 'work-order.message' },
-      schema: { tags: ['work-orders'], body: workOrderMessageBody },
+      schema: {
+        tags: ['work-orders'],
+        body: workOrderMessageBody,
+        response: { 200: okResponse(workOrderMessageView) },
+      },
     },
     async (request) => {
       const me = currentUser(request);
@@ -229,7 +259,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/workOrder/action',
     {
       config: { ...page, audit: 'work-order.action' },
-      schema: { tags: ['work-orders'], body: workOrderActionBody },
+      schema: {
+        tags: ['work-orders'],
+        body: workOrderActionBody,
+        response: { 200: okResponse(workOrderView) },
+      },
     },
     async (request, reply) => {
       const me = currentUser(request);
