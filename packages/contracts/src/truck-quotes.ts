@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { applyMarkup, type Markup } from './customers.ts';
 import type { OrganisationType } from './identity.ts';
+import { formatMoney } from './money.ts';
+import { moneyString } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import type { Accessorial, RatingBreakdown, RatingRefusal } from './truck-rating.ts';
 import type { ManualReason } from './truck-shipment.ts';
@@ -116,6 +118,140 @@ export function markBest(results: QuoteResult[]): QuoteResult[] {
   );
 }
 
+/* ---------- quotes on the wire: money as decimal strings (ARCHITECTURE section 3) ---------- */
+
+const quoteProductView = z.object({
+  productId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  carrier: z.string(),
+  serviceLevel: z.string(),
+  mode: z.enum(['LTL', 'FTL']),
+  transitDaysMin: z.number().int(),
+  transitDaysMax: z.number().int(),
+  provider: z.string().optional(),
+});
+
+export const priceLevelView = z.object({
+  organisationId: z.number().int().nullable(),
+  type: z.enum(['platform', 'branch', 'agent', 'customer']),
+  linehaul: moneyString,
+  fuel: moneyString,
+  accessorials: z.array(z.object({ code: z.string(), fee: moneyString })),
+  insurance: moneyString,
+  total: moneyString,
+});
+
+/**
+ * How a price was reached. Staff see all of it; an organisation sees only the weights, classes and
+ * insurance, never the operator's rates, so those fields are absent from its answers.
+ */
+export const ratingBreakdownView = z.object({
+  lines: z.array(
+    z.object({
+      freightClass: z.string(),
+      suggestedClass: z.string(),
+      density: z.number(),
+      weight: z.number(),
+      /** Per hundredweight. */
+      rate: moneyString.optional(),
+      charge: moneyString.optional(),
+    }),
+  ),
+  totalWeight: z.number(),
+  deficitWeight: z.number(),
+  insurance: z
+    .object({ premium: moneyString, deductible: moneyString, insuredValue: moneyString })
+    .nullable(),
+  breakIndex: z.number().int().optional(),
+  deficitCharge: moneyString.optional(),
+  grossCharge: moneyString.optional(),
+  discount: moneyString.optional(),
+  linehaul: moneyString.optional(),
+  minimumApplied: z.boolean().optional(),
+  fuel: moneyString.optional(),
+  accessorials: z.array(z.object({ code: z.string(), fee: moneyString })).optional(),
+  total: moneyString.optional(),
+});
+
+/** One product's answer to a quote as a caller receives it, in the stream and in every quote answer. */
+export const quoteResultView = z.discriminatedUnion('ok', [
+  quoteProductView.extend({
+    ok: z.literal(true),
+    breakdown: ratingBreakdownView,
+    levels: z.array(priceLevelView),
+    cheapest: z.boolean(),
+    fastest: z.boolean(),
+  }),
+  quoteProductView.extend({ ok: z.literal(false), reason: z.string() }),
+]);
+export type QuoteResultWire = z.input<typeof quoteResultView>;
+export type PriceLevelWire = z.input<typeof priceLevelView>;
+
+const moneyOf = (cents: number) => formatMoney(BigInt(cents));
+
+export function priceLevelOnWire(level: PriceLevel): PriceLevelWire {
+  return {
+    organisationId: level.organisationId,
+    type: level.type,
+    linehaul: moneyOf(level.linehaul),
+    fuel: moneyOf(level.fuel),
+    accessorials: level.accessorials.map((a) => ({ code: a.code, fee: moneyOf(a.fee) })),
+    insurance: moneyOf(level.insurance),
+    total: moneyOf(level.total),
+  };
+}
+
+/** A breakdown on the wire: all of it for staff, without the operator's rates for anyone else. */
+export function breakdownOnWire(
+  breakdown: RatingBreakdown,
+  withRates: boolean,
+): z.input<typeof ratingBreakdownView> {
+  const insurance = breakdown.insurance && {
+    premium: moneyOf(breakdown.insurance.premium),
+    deductible: moneyOf(breakdown.insurance.deductible),
+    insuredValue: moneyOf(breakdown.insurance.insuredValue),
+  };
+  const lines = breakdown.lines.map(({ rate, charge, ...line }) =>
+    withRates ? { ...line, rate: moneyOf(rate), charge: moneyOf(charge) } : line,
+  );
+  const shown = {
+    lines,
+    totalWeight: breakdown.totalWeight,
+    deficitWeight: breakdown.deficitWeight,
+    insurance,
+  };
+  if (!withRates) return shown;
+  return {
+    ...shown,
+    breakIndex: breakdown.breakIndex,
+    deficitCharge: moneyOf(breakdown.deficitCharge),
+    grossCharge: moneyOf(breakdown.grossCharge),
+    discount: moneyOf(breakdown.discount),
+    linehaul: moneyOf(breakdown.linehaul),
+    minimumApplied: breakdown.minimumApplied,
+    fuel: moneyOf(breakdown.fuel),
+    accessorials: breakdown.accessorials.map((a) => ({ code: a.code, fee: moneyOf(a.fee) })),
+    total: moneyOf(breakdown.total),
+  };
+}
+
+/** A result on the wire with the levels given (all of them, or those the caller may see). */
+export function resultOnWire(
+  result: QuoteResult,
+  levels: readonly PriceLevel[] | null,
+  withRates: boolean,
+): QuoteResultWire {
+  if (!result.ok) return result;
+  const { breakdown, levels: all, ...rest } = result;
+  return {
+    ...rest,
+    breakdown: breakdownOnWire(breakdown, withRates),
+    levels: (levels ?? all).map(priceLevelOnWire),
+  };
+}
+
 /* ---------- manual quotation tasks ---------- */
 
 export const TASK_STATUSES = [
@@ -141,6 +277,16 @@ export const taskMachine = defineStateMachine<TaskStatus, TaskAction, 'staff' | 
   { from: 'priced', action: 'decline', to: 'declined', who: ['owner'] },
   { from: 'accepted', action: 'book', to: 'booked', who: ['owner'] },
 ]);
+
+/** Buttons a task's `price` needs beyond the machine: staff price with the pricing button. */
+export const TASK_ACTION_BUTTON: Partial<Record<TaskAction, string>> = { price: 'quotation-task:price' };
+
+/**
+ * What may be done with a quote: `book` one of its live prices, `requote` (change the shipment and
+ * price it again) until it is booked. A booked quote is closed.
+ */
+export const QUOTE_ACTIONS = ['book', 'requote'] as const;
+export type QuoteAction = (typeof QUOTE_ACTIONS)[number];
 
 const taskId = z.number().int().positive();
 

@@ -46,7 +46,7 @@ async function shapeOf(organisationId: number) {
     path: org?.path === `${parent?.path ?? '/'}${organisationId}/`,
     contact: Boolean(org?.contactName && org.contactEmail),
     accounts: [truck, express].map((a) => {
-      const account = a.get(organisationId);
+      const account = a?.get(organisationId);
       return account && { line: account.line, balance: account.balance, status: account.status };
     }),
     users: users.map((u) => ({

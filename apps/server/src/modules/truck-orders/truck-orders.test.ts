@@ -184,6 +184,9 @@ describe('quoting', () => {
     const id = await quoteFor('customer');
     const lines = await rate(id, 'customer');
     expect(lines.map((l) => l.type)).toEqual(['result', 'result', 'done']);
+    // Money on the wire is a decimal string, in the streamed lines as in every other answer.
+    const streamed = lines.find((l) => l.result.productId === productA).result;
+    expect(streamed.levels.at(-1).total).toBe('301.10');
     const done = lines[2];
     const a = done.results.find((r: any) => r.productId === productA);
     const b = done.results.find((r: any) => r.productId === productB);
@@ -195,11 +198,11 @@ describe('quoting', () => {
       {
         organisationId: orgs.customer,
         type: 'customer',
-        linehaul: 16_199,
-        fuel: 4_555,
-        accessorials: [{ code: 'liftgate_delivery', fee: 9_356 }],
-        insurance: 0,
-        total: 30_110,
+        linehaul: '161.99',
+        fuel: '45.55',
+        accessorials: [{ code: 'liftgate_delivery', fee: '93.56' }],
+        insurance: '0.00',
+        total: '301.10',
       },
     ]);
     // The customer sees weights and classes, never the operator's rates.
@@ -213,16 +216,17 @@ describe('quoting', () => {
     const staff = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'admin');
     const a = staff.results.find((r: any) => r.productId === productA);
     expect(a.levels.map((l: any) => [l.type, l.total])).toEqual([
-      ['platform', 23_965],
-      ['branch', 26_361],
-      ['agent', 27_880],
-      ['customer', 30_110],
+      ['platform', '239.65'],
+      ['branch', '263.61'],
+      ['agent', '278.80'],
+      ['customer', '301.10'],
     ]);
+    expect(a.breakdown.lines[0]).toMatchObject({ rate: '45.76', charge: '366.08' });
     expect(a.breakdown).toMatchObject({
-      grossCharge: 36_608,
-      discount: 23_795,
-      linehaul: 12_813,
-      fuel: 3_652,
+      grossCharge: '366.08',
+      discount: '237.95',
+      linehaul: '128.13',
+      fuel: '36.52',
     });
     const agent = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'agent');
     expect(agent.results[0].levels.map((l: any) => l.type)).toEqual(['agent', 'customer']);
@@ -336,7 +340,8 @@ describe('booking and paying', () => {
     expect(info.order.orderNo).toMatch(/^TK\d{14}$/);
     expect(info.order.pickupCode).toMatch(/^\d{6}$/);
     expect(info.ledger.map((e: any) => [e.type, e.amount])).toEqual([['order_payment', '-301.10']]);
-    expect(info.order.actions).toEqual(['cancel']);
+    // Paid and waiting for review: the customer may still cancel it or change its addresses.
+    expect(info.order.actions).toEqual(['cancel', 'edit_address']);
     const staff = await ok('/api/admin/order/info', { id: booked.id }, 'admin');
     expect(staff.order).toMatchObject({ costPrice: '239.65', branchPrice: '263.61', agentPrice: '278.80' });
     const agent = await ok('/api/admin/order/info', { id: booked.id }, 'agent');
@@ -596,7 +601,7 @@ describe('manual quotation tasks', () => {
     const seen = await ok('/api/admin/quotation/task/info', { id: task.id }, 'customer');
     // 1,000 and 200 marked up +10 %, +5 % and 2.00, +8 %: 1,249.56 and 249.48.
     expect(seen.task.result.levels).toEqual([
-      expect.objectContaining({ type: 'customer', linehaul: 124_956, fuel: 24_948, total: 149_904 }),
+      expect.objectContaining({ type: 'customer', linehaul: '1249.56', fuel: '249.48', total: '1499.04' }),
     ]);
     await ok('/api/admin/quotation/task/action', { id: task.id, action: 'accept' }, 'customer');
     const booked = await ok('/api/admin/order/save', { quoteId: id, taskId: task.id }, 'customer');

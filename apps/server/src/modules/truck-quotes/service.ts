@@ -4,6 +4,8 @@ import {
   priceLevels,
   type QuoteAction,
   type QuoteResult,
+  type QuoteResultWire,
+  resultOnWire,
   TASK_ACTION_BUTTON,
   type TaskAction,
   type TaskStatus,
@@ -233,19 +235,9 @@ export async function priceQuote(
  * sees its own price and those below it, and of the rating only the weights and classes, never the
  * operator's rates.
  */
-export function resultForCaller(result: QuoteResult, caller: Caller) {
-  if (!result.ok || isStaff(caller)) return result;
-  const { breakdown, levels, ...rest } = result;
-  return {
-    ...rest,
-    levels: visibleLevels(levels, caller.organisationId),
-    breakdown: {
-      lines: breakdown.lines.map(({ rate: _r, charge: _c, ...line }) => line),
-      totalWeight: breakdown.totalWeight,
-      deficitWeight: breakdown.deficitWeight,
-      insurance: breakdown.insurance,
-    },
-  };
+export function resultForCaller(result: QuoteResult, caller: Caller): QuoteResultWire {
+  if (!result.ok || isStaff(caller)) return resultOnWire(result, null, true);
+  return resultOnWire(result, visibleLevels(result.levels, caller.organisationId), false);
 }
 
 /** A booked quote is closed; an open one may be priced again, and booked while a price is live. */

@@ -23,8 +23,9 @@ import { AmountInput } from '../../components/AmountInput.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { money } from '../../lib/money.ts';
 import { truckOrderApi } from '../truck-orders/api.ts';
-import { dollars, type TaskView, truckQuoteApi } from './api.ts';
+import { type TaskView, truckQuoteApi } from './api.ts';
 
 const STATUS_COLOUR: Record<TaskStatus, string> = {
   pending: 'processing',
@@ -81,7 +82,7 @@ export default function QuotationTasksPage() {
     modal.confirm({
       title: t('quote.book'),
       content: t('order.payConfirm', {
-        amount: dollars(open.task.result?.ok ? (open.task.result.levels.at(-1)?.total ?? 0) : 0),
+        amount: money(open.task.result?.ok ? (open.task.result.levels.at(-1)?.total ?? '0') : '0'),
       }),
       okButtonProps: { 'data-testid': 'task-book-confirm' } as never,
       onOk: async () => {
@@ -141,7 +142,7 @@ export default function QuotationTasksPage() {
           {
             title: t('task.customerPrice'),
             align: 'right',
-            render: (_, row) => (row.result?.ok ? `$${dollars(row.result.levels.at(-1)?.total ?? 0)}` : '—'),
+            render: (_, row) => (row.result?.ok ? money(row.result.levels.at(-1)?.total, '$') : '—'),
           },
           {
             title: t('common.createdAt'),
@@ -192,13 +193,13 @@ export default function QuotationTasksPage() {
               ) : null}
               {price ? (
                 <Descriptions.Item label={t('task.customerPrice')}>
-                  <strong data-testid="task-price">${dollars(price.total)}</strong> (
+                  <strong data-testid="task-price">{money(price.total, '$')}</strong> (
                   {t('quote.transit', { min: task.transitDaysMin, max: task.transitDaysMax })})
                 </Descriptions.Item>
               ) : null}
               {staff && task.result?.ok ? (
                 <Descriptions.Item label={t('orderField.costPrice')}>
-                  ${dollars(task.result.levels[0]?.total ?? 0)}
+                  {money(task.result.levels[0]?.total, '$')}
                 </Descriptions.Item>
               ) : null}
               {task.validUntil ? (

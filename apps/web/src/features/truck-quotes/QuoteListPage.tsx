@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
-import { dollars, type QuoteView } from './api.ts';
+import { compareMoney, money } from '../../lib/money.ts';
+import type { QuoteView } from './api.ts';
 
 interface Filters {
   keyword?: string;
@@ -92,9 +93,13 @@ export default function QuoteListPage() {
             align: 'right',
             render: (_, q) => {
               const totals = q.results.flatMap((r) =>
-                r.ok ? [r.levels[r.levels.length - 1]?.total ?? 0] : [],
+                r.ok ? [r.levels[r.levels.length - 1]?.total ?? '0'] : [],
               );
-              return totals.length ? `$${dollars(Math.min(...totals))}` : '—';
+              const cheapest = totals.reduce<string | null>(
+                (min, total) => (min === null || compareMoney(total, min) < 0 ? total : min),
+                null,
+              );
+              return cheapest === null ? '—' : money(cheapest, '$');
             },
           },
           {

@@ -23,9 +23,10 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { compareMoney, money } from '../../lib/money.ts';
 import { addressApi } from '../addresses/api.ts';
 import { truckOrderApi } from '../truck-orders/api.ts';
-import { dollars, type QuoteResultView, truckQuoteApi } from './api.ts';
+import { type QuoteResultView, truckQuoteApi } from './api.ts';
 import {
   emptyAddress,
   fromShipment,
@@ -68,7 +69,7 @@ function ResultCard({ result, onBook }: { result: QuoteResultView; onBook: (r: P
       }
       extra={
         <Typography.Text strong style={{ fontSize: 18 }} data-testid={`result-${result.code}-total`}>
-          ${dollars(price?.total ?? 0)}
+          {money(price?.total, '$')}
         </Typography.Text>
       }
       actions={[
@@ -82,21 +83,21 @@ function ResultCard({ result, onBook }: { result: QuoteResultView; onBook: (r: P
       </Typography.Paragraph>
       {price ? (
         <Descriptions size="small" column={1} colon={false}>
-          <Descriptions.Item label={t('quote.linehaul')}>${dollars(price.linehaul)}</Descriptions.Item>
-          <Descriptions.Item label={t('quote.fuel')}>${dollars(price.fuel)}</Descriptions.Item>
+          <Descriptions.Item label={t('quote.linehaul')}>{money(price.linehaul, '$')}</Descriptions.Item>
+          <Descriptions.Item label={t('quote.fuel')}>{money(price.fuel, '$')}</Descriptions.Item>
           {price.accessorials.map((a) => (
             <Descriptions.Item key={a.code} label={t(`accessorial.${a.code}`)}>
-              ${dollars(a.fee)}
+              {money(a.fee, '$')}
             </Descriptions.Item>
           ))}
           {result.breakdown.insurance ? (
             <Descriptions.Item label={t('quote.premium')}>
-              ${dollars(price.insurance)} ({t('quote.deductible')} $
-              {dollars(result.breakdown.insurance.deductible)})
+              {money(price.insurance, '$')} ({t('quote.deductible')}{' '}
+              {money(result.breakdown.insurance.deductible, '$')})
             </Descriptions.Item>
           ) : null}
           <Descriptions.Item label={<strong>{t('quote.total')}</strong>}>
-            <strong>${dollars(price.total)}</strong>
+            <strong>{money(price.total, '$')}</strong>
           </Descriptions.Item>
         </Descriptions>
       ) : null}
@@ -316,7 +317,7 @@ export default function QuotePage() {
                 <Empty description={quote && !stale ? t('quote.noProducts') : t('quote.resultsEmpty')} />
               ) : null}
               {[
-                ...priced.sort((a, b) => (priceOf(a)?.total ?? 0) - (priceOf(b)?.total ?? 0)),
+                ...priced.sort((a, b) => compareMoney(priceOf(a)?.total ?? '0', priceOf(b)?.total ?? '0')),
                 ...results.filter((r) => !r.ok),
               ].map((r) => (
                 <ResultCard
@@ -345,7 +346,7 @@ export default function QuotePage() {
       >
         {booking ? (
           <Typography.Paragraph>
-            {t('quote.total')}: <strong>${dollars(priceOf(booking)?.total ?? 0)}</strong>
+            {t('quote.total')}: <strong>{money(priceOf(booking)?.total, '$')}</strong>
           </Typography.Paragraph>
         ) : null}
         <Form form={bookForm} layout="vertical" onFinish={(v) => void book(v)} initialValues={{ pay: true }}>

@@ -1,40 +1,13 @@
-import type { PriceLevel, QuoteRefusal, TaskStatus } from '@freight/contracts/truck-quotes';
+import type { PriceLevelWire, QuoteResultWire, TaskStatus } from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { post, postStream } from '../../lib/http.ts';
 
 /** What the form edits: the shipment with amounts as the inputs hold them. */
 export type ShipmentInput = Shipment;
 
-export interface QuoteLevelView extends PriceLevel {}
-
-interface ProductFields {
-  productId: number;
-  code: string;
-  name: string;
-  nameEn: string;
-  carrier: string;
-  serviceLevel: string;
-  mode: 'LTL' | 'FTL';
-  transitDaysMin: number;
-  transitDaysMax: number;
-}
-
-export type QuoteResultView = ProductFields &
-  (
-    | {
-        ok: true;
-        levels: PriceLevel[];
-        cheapest: boolean;
-        fastest: boolean;
-        breakdown: {
-          lines: { freightClass: string; suggestedClass: string; density: number; weight: number }[];
-          totalWeight: number;
-          deficitWeight: number;
-          insurance: { premium: number; deductible: number; insuredValue: number } | null;
-        };
-      }
-    | { ok: false; reason: QuoteRefusal }
-  );
+/** A price level and a product's result as the server sends them: money as decimal strings. */
+export type QuoteLevelView = PriceLevelWire;
+export type QuoteResultView = QuoteResultWire;
 
 export interface QuoteView {
   id: number;
@@ -98,7 +71,3 @@ export const truckQuoteApi = {
     post('/admin/quotation/task/action', { id, action, note }),
   priceTask: (body: Record<string, unknown>) => post('/admin/quotation/saveQuotation', body),
 };
-
-/** Cents as the pages show them. */
-export const dollars = (cents: number) =>
-  (cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
