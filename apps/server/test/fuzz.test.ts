@@ -276,6 +276,10 @@ function problemWith(res: LightMyRequestResponse, input: Input, language: Langua
     if (!message.toLowerCase().includes(label.toLowerCase()))
       return `message for ${field} does not name it (${label}): ${message}`;
   }
+  if (input.kind === 'query' && input.param) {
+    const named = fields.some((f) => f.field === input.param);
+    if (!named) return `the wrong ${input.param} is not among the fields: ${JSON.stringify(fields)}`;
+  }
   if (input.kind === 'json' && input.property) {
     const named = fields.some((f) => f.field === input.property || f.field.startsWith(`${input.property}.`));
     if (!named) return `the wrong ${input.property} is not among the fields: ${JSON.stringify(fields)}`;

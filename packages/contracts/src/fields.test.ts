@@ -105,7 +105,7 @@ describe('the base field schemas', () => {
     for (const bad of ['2023-02-29', '2024-13-01', '0999-01-01', '2024-1-1'])
       expect(dayField().safeParse(bad).success, bad).toBe(false);
     expect(instantField().parse('2024-03-01T08:00:00.000Z')).toEqual(new Date('2024-03-01T08:00:00.000Z'));
-    for (const bad of [true, 0, null, '-100000-01-01', '+275760-09-13', 'yesterday'])
+    for (const bad of [true, 0, null, '-100000-01-01', '+275760-09-13', 'yesterday', '2024-02-30T10:00:00Z'])
       expect(instantField().safeParse(bad).success, String(bad)).toBe(false);
   });
 });

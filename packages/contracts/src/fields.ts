@@ -56,18 +56,17 @@ export const queryInt = (max: number = MAX_ID) =>
 /** A row id in a query string or path. */
 export const queryId = (max: number = MAX_ID) => queryInt(max);
 
+function isRealDay(day: string): boolean {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(day);
+}
+
 /** A calendar date `YYYY-MM-DD` that exists (no 2024-02-30), years 1000 to 9999. */
 export const dayField = () =>
   z
     .string()
     .regex(/^[1-9]\d{3}-\d{2}-\d{2}$/, { error: 'validation.date' })
-    .refine(
-      (v) =>
-        !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-      {
-        error: 'validation.date',
-      },
-    );
+    .refine(isRealDay, { error: 'validation.date' });
 
 /**
  * A point in time as the web sends it: a `YYYY-MM-DD` day or an ISO 8601 date-time, read as a Date.
@@ -81,5 +80,7 @@ export const instantField = () =>
     .regex(/^[1-9]\d{3}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/, {
       error: 'validation.dateTime',
     })
+    // The day must exist: JavaScript would read 2024-02-30 as 1 March.
+    .refine((v) => isRealDay(v.slice(0, 10)), { error: 'validation.dateTime' })
     .transform((v) => new Date(v))
     .pipe(z.date({ error: 'validation.dateTime' }));
