@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
+import { defineStateMachine } from './state-machine.ts';
 import { instantField, str } from './validation.ts';
 
 /** Business lines: each organisation has one account per line (ARCHITECTURE section 6). */
@@ -9,6 +10,26 @@ export type BusinessLine = (typeof BUSINESS_LINES)[number];
 
 export const ACCOUNT_STATUSES = ['normal', 'frozen'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/**
+ * What staff do to an account: freeze and unfreeze move its status; a credit limit and a manual
+ * adjustment may be set in either status. Each needs its button (`ACCOUNT_ACTION_BUTTON`).
+ */
+export const ACCOUNT_ACTIONS = ['freeze', 'unfreeze', 'credit', 'adjust'] as const;
+export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
+
+export const accountMachine = defineStateMachine<AccountStatus, 'freeze' | 'unfreeze', 'staff'>([
+  { from: 'normal', action: 'freeze', to: 'frozen', who: ['staff'] },
+  { from: 'frozen', action: 'unfreeze', to: 'normal', who: ['staff'] },
+]);
+
+/** The button each account action needs, by line (express accounts adjust with their own button). */
+export const ACCOUNT_ACTION_BUTTON: Record<AccountAction, Record<'truck' | 'express', string>> = {
+  freeze: { truck: 'account:freeze', express: 'account:freeze' },
+  unfreeze: { truck: 'account:freeze', express: 'account:freeze' },
+  credit: { truck: 'account:credit', express: 'account:credit' },
+  adjust: { truck: 'account:adjust', express: 'express-account:adjust' },
+};
 
 /** Ledger row types. Status and credit changes are recorded with a zero amount. */
 export const LEDGER_TYPES = [

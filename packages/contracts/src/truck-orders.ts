@@ -97,6 +97,9 @@ export const REASONED_ACTIONS: readonly OrderAction[] = [
 /** Until the truck has the goods, the addresses may still change. */
 export const ADDRESS_EDITABLE: readonly OrderStatus[] = ['unpaid', 'pending_review', 'to_be_picked_up'];
 
+/** What an order answer lists as the caller's `actions`: the machine's moves, and `edit_address` while editable. */
+export type OrderViewAction = OrderAction | 'edit_address';
+
 export const ORDER_TYPES = ['regular', 'return'] as const;
 
 /* ---------- calls ---------- */

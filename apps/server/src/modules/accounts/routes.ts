@@ -30,6 +30,7 @@ import {
 } from '../customers/service.ts';
 import {
   type AccountRow,
+  accountActions,
   available,
   findAccount,
   freezeAccount,
@@ -41,7 +42,8 @@ import {
   unfreezeAccount,
 } from './service.ts';
 
-const present = (a: AccountRow) => ({
+/** An account as the API shows it; `actions` are what the caller may do to it now. */
+const present = (a: AccountRow, viewer: RequestUser) => ({
   id: a.id,
   organisationId: a.organisationId,
   line: a.line,
@@ -51,6 +53,7 @@ const present = (a: AccountRow) => ({
   frozen: formatMoney(a.frozen),
   deposit: formatMoney(a.deposit),
   available: formatMoney(available(a)),
+  actions: accountActions(a, viewer),
 });
 
 /** Staff actions on one account: freeze, unfreeze, credit limit, manual adjustment; each with a reason. */
@@ -247,7 +250,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       );
       const sum = (pick: (a: AccountRow) => bigint) => formatMoney(rows.reduce((s, a) => s + pick(a), 0n));
       return {
-        list: rows.map((a) => ({ ...present(a), organisationName: names.get(a.organisationId) ?? '' })),
+        list: rows.map((a) => ({ ...present(a, me), organisationName: names.get(a.organisationId) ?? '' })),
         totals: {
           balance: sum((a) => a.balance),
           creditLimit: sum((a) => a.creditLimit),
@@ -269,7 +272,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const account = await visibleAccount(me, request.body.accountId);
       request.auditTarget = `account:${account.id}`;
-      return present(await freezeAccount(db, me.tenantId, account.id, me.id, request.body.reason));
+      return present(await freezeAccount(db, me.tenantId, account.id, me.id, request.body.reason), me);
     },
   );
 
@@ -283,7 +286,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const account = await visibleAccount(me, request.body.accountId);
       request.auditTarget = `account:${account.id}`;
-      return present(await unfreezeAccount(db, me.tenantId, account.id, me.id, request.body.reason));
+      return present(await unfreezeAccount(db, me.tenantId, account.id, me.id, request.body.reason), me);
     },
   );
 
@@ -305,7 +308,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         reason: request.body.reason,
       });
       if (!row) throw notFound();
-      return present(row);
+      return present(row, me);
     },
   );
 

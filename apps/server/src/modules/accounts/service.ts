@@ -1,4 +1,10 @@
-import type { BusinessLine, LedgerType } from '@freight/contracts/accounts';
+import {
+  ACCOUNT_ACTION_BUTTON,
+  type AccountAction,
+  accountMachine,
+  type BusinessLine,
+  type LedgerType,
+} from '@freight/contracts/accounts';
 import { and, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict } from '../../lib/errors.ts';
@@ -44,6 +50,18 @@ export async function findAccount(
 
 export const available = (a: Pick<AccountRow, 'balance' | 'creditLimit' | 'frozen'>) =>
   a.balance + a.creditLimit - a.frozen;
+
+/**
+ * What the caller may do to an account now: freeze or unfreeze by its status, set the credit limit,
+ * adjust the balance; each only with its button, which is what the account calls check.
+ */
+export function accountActions(
+  account: Pick<AccountRow, 'status' | 'line'>,
+  caller: { grants: ReadonlySet<string> },
+): AccountAction[] {
+  const moves: AccountAction[] = [...accountMachine.actions(account.status, 'staff'), 'credit', 'adjust'];
+  return moves.filter((action) => caller.grants.has(ACCOUNT_ACTION_BUTTON[action][account.line]));
+}
 
 export interface Movement {
   tenantId: number;

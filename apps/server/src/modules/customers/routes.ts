@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { accountsOfOrganisations, available } from '../accounts/service.ts';
+import { accountActions, accountsOfOrganisations, available } from '../accounts/service.ts';
 import {
   countUsersByOrganisation,
   createUser,
@@ -120,6 +120,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
               frozen: formatMoney(a.frozen),
               deposit: formatMoney(a.deposit),
               available: formatMoney(available(a)),
+              actions: accountActions(a, me),
             }
           : null,
       };

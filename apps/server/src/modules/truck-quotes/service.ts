@@ -15,8 +15,9 @@ import {
 import { manualReason, type Shipment } from '@freight/contracts/truck-shipment';
 import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
+import { saveAddress } from '../addresses/service.ts';
 import {
   canSeeOrganisation,
   findOrganisation,
@@ -56,6 +57,58 @@ export async function createQuote(
     .values({ ...input, quoteNo, manualReason: manualReason(input.shipment) })
     .returning();
   return row as QuoteRow;
+}
+
+/** The quote form's "save to address book" ticks: those ends go into the customer's book. */
+async function saveToBook(
+  db: DbOrTx,
+  caller: Caller,
+  organisationId: number,
+  ends: Partial<Pick<Shipment, 'pickup' | 'delivery'>>,
+) {
+  for (const end of [ends.pickup, ends.delivery]) {
+    if (!end?.saveToBook) continue;
+    const { saveToBook: _s, ...address } = end;
+    await saveAddress(db, {
+      tenantId: caller.tenantId,
+      organisationId,
+      userId: caller.id,
+      address,
+      isDefaultPickup: false,
+    });
+  }
+}
+
+/** `quotation/save`: a new quote for the caller's organisation or one it may quote for. */
+export async function saveQuote(
+  db: DbOrTx,
+  caller: Caller,
+  input: Shipment & { organisationId?: number },
+): Promise<QuoteRow> {
+  const { organisationId: wanted, ...shipment } = input;
+  const organisationId = await quoteOrganisation(db, caller, wanted);
+  if (!organisationId) throw badField('organisationId', 'quote.organisationRequired');
+  const quote = await createQuote(db, {
+    tenantId: caller.tenantId,
+    organisationId,
+    userId: caller.id,
+    shipment,
+  });
+  await saveToBook(db, caller, organisationId, shipment);
+  return quote;
+}
+
+/** New addresses, goods, services or dates for a visible quote: its old prices are gone. */
+export async function changeQuote(
+  db: DbOrTx,
+  caller: Caller,
+  id: number,
+  change: Partial<Shipment>,
+): Promise<QuoteRow> {
+  const quote = await visibleQuote(db, caller, id);
+  await replaceShipment(db, quote, { ...quote.shipment, ...change });
+  await saveToBook(db, caller, quote.organisationId, change);
+  return quote;
 }
 
 export async function findQuote(db: DbOrTx, tenantId: number, id: number) {
@@ -592,3 +645,38 @@ export async function bookableResult(
 }
 
 export const moneyOf = (cents: number) => formatMoney(BigInt(cents));
+
+/** A customer asks staff to price one of its quotes the tables could not. */
+export async function requestTaskFor(db: DbOrTx, caller: Caller, quoteId: number, note: string) {
+  return requestTask(db, caller, await visibleQuote(db, caller, quoteId), note);
+}
+
+/** A task's page: the task, its quote and its history, as the caller may see them. */
+export async function taskDetail(db: DbOrTx, caller: TaskViewer, id: number) {
+  const task = await visibleTask(db, caller, id);
+  const quote = await visibleQuote(db, caller, task.quoteId);
+  return {
+    task: taskForCaller(task, caller),
+    quote: quoteForCaller(quote, caller),
+    history: await taskHistory(db, caller.tenantId, task.id),
+  };
+}
+
+/** Staff price a visible task; the slowest transit may not be faster than the quickest. */
+export async function priceVisibleTask(db: DbOrTx, caller: Caller, id: number, price: TaskPrice) {
+  if (!isStaff(caller)) throw forbidden();
+  if (price.transitDaysMax < price.transitDaysMin) throw badField('transitDaysMax', 'truck.transitOrder');
+  const task = await visibleTask(db, caller, id);
+  return { task, status: await priceTask(db, caller, task, price) };
+}
+
+export async function actOnVisibleTask(
+  db: DbOrTx,
+  caller: Caller,
+  id: number,
+  action: TaskAction,
+  note: string,
+) {
+  const task = await visibleTask(db, caller, id);
+  return { task, status: await actOnTask(db, caller, task, action, note) };
+}

@@ -6,12 +6,14 @@ import {
 } from '@freight/contracts/accounts';
 import { Button, DatePicker, Empty, Form, Input, Select, Space, Statistic, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, periodInstants, useServerList } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
+import { money, moneySign } from '../../lib/money.ts';
 
 type Line = 'truck' | 'express';
 
@@ -58,6 +60,16 @@ const VIEWS = {
   },
 } as const;
 
+/** Types that never move money: the account log shows them, the details (money only) do not. */
+const EVENT_TYPES = new Set<LedgerType>([
+  'freeze',
+  'unfreeze',
+  'credit_limit',
+  'recharge_awaiting',
+  'recharge_rejected',
+  'recharge_settled',
+]);
+
 const AMOUNT_COLOUR: Record<number, string | undefined> = { 1: '#389e0d', [-1]: '#cf1322' };
 
 /** Ledger rows of the accounts in scope, one row a movement, with totals over the filter. */
@@ -76,7 +88,22 @@ export function AccountDetailsPage({
   // Supplementary deductions cover both lines on one page; the others have a page per line.
   const [line, setLine] = useState<Line>(initialLine);
   const [form] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({ line: initialLine });
+  // A notice's "View" names one movement (`?id=` its reference, e.g. a recharge serial): show that one.
+  const [params, setParams] = useSearchParams();
+  const linked = params.get('id')?.trim() || undefined;
+  const [filters, setFilters] = useState<Record<string, unknown>>({ line: initialLine, reference: linked });
+  useEffect(() => {
+    form.setFieldValue('reference', linked);
+    setFilters((f) => (f.reference === linked ? f : { ...f, reference: linked }));
+  }, [linked, form]);
+  const clearLink = () => {
+    const next = new URLSearchParams(params);
+    next.delete('id');
+    setParams(next, { replace: true });
+    form.setFieldValue('reference', undefined);
+    setFilters((f) => ({ ...f, reference: undefined }));
+    list.resetPage();
+  };
   const list = useServerList<LedgerRow>(config.url, filters);
   const canExport =
     view !== 'details' || allowed(line === 'truck' ? 'account:export' : 'express-account:export');
@@ -133,7 +160,9 @@ export function AccountDetailsPage({
           <Select
             allowClear
             style={{ width: 160 }}
-            options={config.types.map((x) => ({ value: x, label: t(`ledger.type.${x}`) }))}
+            options={config.types
+              .filter((x) => view !== 'details' || !EVENT_TYPES.has(x))
+              .map((x) => ({ value: x, label: t(`ledger.type.${x}`) }))}
           />
         </Form.Item>
         <Form.Item name="reference" label={t('ledger.reference')}>
@@ -143,6 +172,16 @@ export function AccountDetailsPage({
           <DatePicker.RangePicker />
         </Form.Item>
       </FilterBar>
+      {typeof filters.reference === 'string' && filters.reference ? (
+        <Space style={{ marginBottom: 12 }} wrap>
+          <Tag closable onClose={clearLink} color="processing" data-testid="ledger-reference-chip">
+            {t('ledger.reference')}: {filters.reference}
+          </Tag>
+          <Button size="small" type="link" onClick={clearLink} data-testid="ledger-reference-reset">
+            {t('ledger.showAll')}
+          </Button>
+        </Space>
+      ) : null}
       {totals ? (
         <Space size="large" style={{ marginBottom: 12 }}>
           <Statistic title={t('ledger.credits')} value={totals.credits} data-testid="ledger-credits" />
@@ -154,10 +193,28 @@ export function AccountDetailsPage({
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: staff ? 1300 : 1100 }}
-        className="nowrap-table"
+        {...listTableProps(staff ? 1300 : 1100)}
         locale={{
-          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(`ledger.empty.${view}`)} />,
+          emptyText: (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={
+                view === 'details' && filters.reference ? (
+                  // Events that moved no money (a rejected recharge) are in the account log.
+                  <span data-testid="ledger-no-money">
+                    {t('ledger.noMoneyFor', { reference: filters.reference as string })}{' '}
+                    <Link
+                      to={`${line === 'truck' ? '/accountLog' : '/deliveryAccountLog'}?id=${encodeURIComponent(filters.reference as string)}`}
+                    >
+                      {t('ledger.openLog')}
+                    </Link>
+                  </span>
+                ) : (
+                  t(`ledger.empty.${view}`)
+                )
+              }
+            />
+          ),
         }}
         columns={[
           { title: t('oplog.time'), render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD HH:mm:ss') },
@@ -168,10 +225,15 @@ export function AccountDetailsPage({
             align: 'right',
             // Events that move no money (freezes, credit limits, rejected recharges) stay neutral.
             render: (_, r) => (
-              <span style={{ color: AMOUNT_COLOUR[Math.sign(Number(r.amount))] }}>{r.amount}</span>
+              <span style={{ color: AMOUNT_COLOUR[moneySign(r.amount)] }}>{money(r.amount)}</span>
             ),
           },
-          { title: t('ledger.balanceAfter'), align: 'right', dataIndex: 'balanceAfter' },
+          {
+            title: t('ledger.balanceAfter'),
+            align: 'right',
+            dataIndex: 'balanceAfter',
+            render: (value: string) => money(value),
+          },
           { title: t('ledger.reference'), dataIndex: 'refId' },
           { title: t('ledger.note'), dataIndex: 'note', ellipsis: true, width: 240 },
           ...(staff ? [{ title: t('ledger.operator'), dataIndex: 'operator' }] : []),

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 
 interface AccountRow {
   id: number;
@@ -23,10 +24,11 @@ export function BalanceTotalPage({ line }: { line: 'truck' | 'express' }) {
     queryKey: ['balance-total', line],
     queryFn: () => post<{ list: AccountRow[]; totals: Totals }>('/admin/account/balanceTotal', { line }),
   });
-  const money = (key: keyof Totals) => ({
+  const moneyColumn = (key: keyof Totals) => ({
     title: t(`balance.${key}`),
     align: 'right' as const,
     dataIndex: key,
+    render: (value: string) => money(value),
   });
   return (
     <div className="page-card">
@@ -34,6 +36,7 @@ export function BalanceTotalPage({ line }: { line: 'truck' | 'express' }) {
         rowKey="id"
         loading={isFetching}
         dataSource={data?.list ?? []}
+        scroll={{ x: 'max-content' }}
         pagination={{
           defaultPageSize: 10,
           showSizeChanger: true,
@@ -51,11 +54,11 @@ export function BalanceTotalPage({ line }: { line: 'truck' | 'express' }) {
                 <Tag>{t('customers.normal')}</Tag>
               ),
           },
-          money('balance'),
-          money('creditLimit'),
-          money('frozen'),
-          money('deposit'),
-          money('available'),
+          moneyColumn('balance'),
+          moneyColumn('creditLimit'),
+          moneyColumn('frozen'),
+          moneyColumn('deposit'),
+          moneyColumn('available'),
         ]}
         summary={() =>
           data ? (
@@ -64,7 +67,7 @@ export function BalanceTotalPage({ line }: { line: 'truck' | 'express' }) {
               <Table.Summary.Cell index={1} />
               {(['balance', 'creditLimit', 'frozen', 'deposit', 'available'] as const).map((k, i) => (
                 <Table.Summary.Cell key={k} index={i + 2} align="right">
-                  {data.totals[k]}
+                  {money(data.totals[k])}
                 </Table.Summary.Cell>
               ))}
             </Table.Summary.Row>

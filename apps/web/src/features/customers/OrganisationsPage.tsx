@@ -18,8 +18,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 import { customersApi, type Line, type ListKind, type OrganisationRow } from './api.ts';
 import {
   type AccountAction,
@@ -52,7 +53,6 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
   const { message, modal } = App.useApp();
   const allowed = useAuth();
   const { userInfo } = useSession();
-  const staff = userInfo?.identity === 'employee';
   // The branch page lists branches and, on a second tab, their agents.
   const [kind, setKind] = useState<ListKind>(pageKind);
   const [filterForm] = Form.useForm<Filters>();
@@ -137,18 +137,11 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
       ...(allowed('customer:price') && row.id !== userInfo?.organisationId
         ? [{ key: 'price', label: t('customers.priceLevel') }]
         : []),
-      ...(staff && allowed('account:freeze') && row.account
-        ? [
-            {
-              key: row.account.status === 'frozen' ? 'unfreeze' : 'freeze',
-              label: t(`customers.action.${row.account.status === 'frozen' ? 'unfreeze' : 'freeze'}`),
-            },
-          ]
-        : []),
-      ...(staff && allowed('account:credit') && row.account
-        ? [{ key: 'credit', label: t('customers.action.credit') }]
-        : []),
-      ...(staff && row.account ? [{ key: 'adjust', label: t('customers.action.adjust') }] : []),
+      // The account's actions are the server's: freeze or unfreeze by its status, each by its button.
+      ...(row.account?.actions ?? []).map((action) => ({
+        key: action,
+        label: t(`customers.action.${action}`),
+      })),
     ];
     return items;
   };
@@ -213,8 +206,7 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 1500 }}
-        className="nowrap-table"
+        {...listTableProps(1700)}
         columns={[
           { title: t('customers.name'), dataIndex: 'name', fixed: 'left', width: 200 },
           { title: t('customers.type'), width: 100, render: (_, r) => typeLabel(r.type) },
@@ -234,15 +226,27 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
               </div>
             ),
           },
-          { title: t('customers.balance'), align: 'right', render: (_, r) => r.account?.balance ?? '-' },
+          {
+            title: t('customers.balance'),
+            align: 'right',
+            width: 130,
+            render: (_, r) => money(r.account?.balance),
+          },
           {
             title: t('customers.creditLimit'),
             align: 'right',
-            render: (_, r) => r.account?.creditLimit ?? '-',
+            width: 130,
+            render: (_, r) => money(r.account?.creditLimit),
           },
-          { title: t('customers.available'), align: 'right', render: (_, r) => r.account?.available ?? '-' },
+          {
+            title: t('customers.available'),
+            align: 'right',
+            width: 150,
+            render: (_, r) => money(r.account?.available),
+          },
           {
             title: t('customers.account'),
+            width: 110,
             render: (_, r) =>
               r.account?.status === 'frozen' ? (
                 <Tag color="red">{t('customers.frozen')}</Tag>
@@ -252,17 +256,22 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
           },
           {
             title: t('common.status'),
+            width: 110,
             render: (_, r) => (
               <Tag color={r.enabled ? 'green' : 'default'}>
                 {r.enabled ? t('common.enabled') : t('common.disabled')}
               </Tag>
             ),
           },
-          { title: t('common.createdAt'), render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD') },
+          {
+            title: t('common.createdAt'),
+            width: 120,
+            render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD'),
+          },
           {
             title: t('common.actions'),
             fixed: 'right',
-            width: 200,
+            width: 230,
             render: (_, row) => (
               <Space size={0}>
                 {canSave && row.id !== userInfo?.organisationId ? (

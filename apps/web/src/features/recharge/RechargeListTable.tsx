@@ -1,3 +1,4 @@
+import { REVIEW_ACTIONS, type RechargeAction } from '@freight/contracts/recharge';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -20,9 +21,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
-import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, periodInstants, useServerList } from '../../components/list.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 
 export type Line = 'truck' | 'express';
 export type RechargeStatus =
@@ -45,6 +46,8 @@ export interface RechargeRow {
   screenshotUrl: string;
   note: string;
   status: RechargeStatus;
+  /** The review steps this user may take now, as the server decides. */
+  actions: RechargeAction[];
   creditedAmount: string | null;
   fee: string | null;
   reviewNote: string;
@@ -85,21 +88,11 @@ interface Filters {
 
 /**
  * The recharge list of one line: the customer's own, or, for staff, everybody's with the review drawer
- * (details, screenshot, audit record, the four outcomes) when `reviewKey` is granted.
+ * (details, screenshot, audit record, and the outcomes the server offers this reviewer).
  */
-export function RechargeListTable({
-  line,
-  reviewKey,
-  defaultStatus,
-}: {
-  line: Line;
-  reviewKey?: string;
-  defaultStatus?: RechargeStatus;
-}) {
+export function RechargeListTable({ line, defaultStatus }: { line: Line; defaultStatus?: RechargeStatus }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const allowed = useAuth();
-  const canReview = Boolean(reviewKey && allowed(reviewKey));
   const queryClient = useQueryClient();
   const { waitCounts, userInfo } = useSession();
   const [filterForm] = Form.useForm<Filters>();
@@ -150,7 +143,7 @@ export function RechargeListTable({
   };
 
   const action = Form.useWatch('action', form);
-  const reviewable = open && (open.status === 'submitted' || open.status === 'awaiting_funds');
+  const reviewSteps = open ? REVIEW_ACTIONS.filter((a) => open.actions.includes(a)) : [];
 
   return (
     <>
@@ -203,14 +196,17 @@ export function RechargeListTable({
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 1100 }}
-        className="nowrap-table"
+        {...listTableProps(1100)}
         columns={[
           { title: t('recharge.serial'), dataIndex: 'serial', width: 200 },
           { title: t('customers.name'), dataIndex: 'organisationName' },
-          { title: t('recharge.amount'), align: 'right', render: (_, r) => `${r.amount} ${r.currency}` },
-          { title: t('recharge.credited'), align: 'right', render: (_, r) => r.creditedAmount ?? '-' },
-          { title: t('recharge.fee'), align: 'right', render: (_, r) => r.fee ?? '-' },
+          {
+            title: t('recharge.amount'),
+            align: 'right',
+            render: (_, r) => `${money(r.amount)} ${r.currency}`,
+          },
+          { title: t('recharge.credited'), align: 'right', render: (_, r) => money(r.creditedAmount) },
+          { title: t('recharge.fee'), align: 'right', render: (_, r) => money(r.fee) },
           { title: t('recharge.method'), render: (_, r) => t(`recharge.method.${r.method}`) },
           { title: t('common.status'), render: (_, r) => <StatusTag status={r.status} /> },
           {
@@ -227,9 +223,7 @@ export function RechargeListTable({
                 onClick={() => void show(r)}
                 data-testid={`recharge-open-${r.serial}`}
               >
-                {canReview && (r.status === 'submitted' || r.status === 'awaiting_funds')
-                  ? t('recharge.review')
-                  : t('shell.view')}
+                {REVIEW_ACTIONS.some((a) => r.actions.includes(a)) ? t('recharge.review') : t('shell.view')}
               </Button>
             ),
           },
@@ -241,7 +235,7 @@ export function RechargeListTable({
         title={open ? `${t('recharge.serial')} ${open.serial}` : ''}
         onClose={() => setOpen(null)}
         extra={
-          canReview && open?.status === 'approved_pending' ? (
+          open?.actions.includes('settle') ? (
             <Button onClick={() => void settle()}>{t('recharge.settle')}</Button>
           ) : null
         }
@@ -254,7 +248,7 @@ export function RechargeListTable({
               </Descriptions.Item>
               <Descriptions.Item
                 label={t('recharge.amount')}
-              >{`${open.amount} ${open.currency}`}</Descriptions.Item>
+              >{`${money(open.amount)} ${open.currency}`}</Descriptions.Item>
               <Descriptions.Item label={t('common.status')}>
                 <StatusTag status={open.status} />
               </Descriptions.Item>
@@ -279,22 +273,20 @@ export function RechargeListTable({
                   content: (
                     <div>
                       <StatusTag status={r.result} /> {r.auditor} · {dayjs(r.time).format('YYYY-MM-DD HH:mm')}
-                      {r.amount ? ` · ${t('recharge.credited')} ${r.amount}` : ''}
-                      {r.fee ? ` · ${t('recharge.fee')} ${r.fee}` : ''}
+                      {r.amount ? ` · ${t('recharge.credited')} ${money(r.amount)}` : ''}
+                      {r.fee ? ` · ${t('recharge.fee')} ${money(r.fee)}` : ''}
                       {r.note ? <div style={{ color: '#888' }}>{r.note}</div> : null}
                     </div>
                   ),
                 }))}
               />
             ) : null}
-            {canReview && reviewable ? (
+            {reviewSteps.length > 0 ? (
               <Form form={form} layout="vertical">
                 <Form.Item name="action" label={t('recharge.outcome')}>
                   <Radio.Group
                     optionType="button"
-                    options={(['approve_received', 'approve_pending', 'await_funds', 'reject'] as const)
-                      .filter((a) => !(a === 'await_funds' && open.status === 'awaiting_funds'))
-                      .map((a) => ({ value: a, label: t(`recharge.action.${a}`) }))}
+                    options={reviewSteps.map((a) => ({ value: a, label: t(`recharge.action.${a}`) }))}
                   />
                 </Form.Item>
                 {action === 'approve_received' || action === 'approve_pending' ? (

@@ -18,22 +18,22 @@ function StaffTools() {
 export const RechargeManagement = () => (
   <div className="page-card">
     <StaffTools />
-    <RechargeListTable line="truck" reviewKey="recharge:review" />
+    <RechargeListTable line="truck" />
   </div>
 );
 export const ExpressRechargeManagement = () => (
   <div className="page-card">
     <StaffTools />
-    <RechargeListTable line="express" reviewKey="express-recharge:review" />
+    <RechargeListTable line="express" />
   </div>
 );
 export const RechargeReview = () => (
   <div className="page-card">
-    <RechargeListTable line="truck" reviewKey="recharge:review" defaultStatus="submitted" />
+    <RechargeListTable line="truck" defaultStatus="submitted" />
   </div>
 );
 export const ExpressRechargeReview = () => (
   <div className="page-card">
-    <RechargeListTable line="express" reviewKey="express-recharge:review" defaultStatus="submitted" />
+    <RechargeListTable line="express" defaultStatus="submitted" />
   </div>
 );

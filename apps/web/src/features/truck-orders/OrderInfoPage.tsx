@@ -27,6 +27,7 @@ import { useSession } from '../../app/session.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { upload } from '../../lib/http.ts';
+import { money, moneySign } from '../../lib/money.ts';
 import { WorkOrderDialog } from '../work-orders/public.tsx';
 import { type OrderInfo, truckOrderApi } from './api.ts';
 import { BillsAndWorkOrdersCard } from './BillsAndWorkOrdersCard.tsx';
@@ -177,7 +178,9 @@ export default function OrderInfoPage() {
     });
   };
 
-  const editable = ['unpaid', 'pending_review', 'to_be_picked_up'].includes(order.status);
+  // The server lists what this user may do now: the machine's moves, and editing the addresses.
+  const moves = order.actions.filter((a): a is OrderAction => a !== 'edit_address');
+  const editable = order.actions.includes('edit_address');
   const product = i18n.language === 'en-US' ? order.productNameEn : order.productName;
 
   return (
@@ -193,7 +196,7 @@ export default function OrderInfoPage() {
         }
         extra={
           <Space wrap>
-            {order.actions.map((action) => (
+            {moves.map((action) => (
               <Button
                 key={action}
                 type={['pay', 'approve', 'deliver'].includes(action) ? 'primary' : 'default'}
@@ -300,32 +303,38 @@ export default function OrderInfoPage() {
         <Col xs={24} lg={10}>
           <Card title={t('order.prices')} size="small">
             <Descriptions size="small" column={1} colon={false} data-testid="order-prices">
-              <Descriptions.Item label={t('orderField.freight')}>${order.freight}</Descriptions.Item>
-              <Descriptions.Item label={t('orderField.fuel')}>${order.fuel}</Descriptions.Item>
+              <Descriptions.Item label={t('orderField.freight')}>
+                {money(order.freight, '$')}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('orderField.fuel')}>{money(order.fuel, '$')}</Descriptions.Item>
               {order.accessorials.map((a) => (
                 <Descriptions.Item key={a.code} label={t(`accessorial.${a.code}`)}>
-                  ${a.fee}
+                  {money(a.fee, '$')}
                 </Descriptions.Item>
               ))}
-              {order.premium !== '0.00' ? (
+              {moneySign(order.premium) !== 0 ? (
                 <Descriptions.Item label={t('orderField.premium')}>
-                  ${order.premium} ({t('quote.insuredValue')} ${order.insuredAmount})
+                  {money(order.premium, '$')} ({t('quote.insuredValue')} {money(order.insuredAmount, '$')})
                 </Descriptions.Item>
               ) : null}
               <Descriptions.Item label={<strong>{t('orderField.total')}</strong>}>
-                <strong data-testid="order-total">${order.total}</strong>
+                <strong data-testid="order-total">{money(order.total, '$')}</strong>
               </Descriptions.Item>
-              <Descriptions.Item label={t('order.paidAmount')}>${order.paid}</Descriptions.Item>
+              <Descriptions.Item label={t('order.paidAmount')}>{money(order.paid, '$')}</Descriptions.Item>
               {order.agentPrice ? (
-                <Descriptions.Item label={t('orderField.agentPrice')}>${order.agentPrice}</Descriptions.Item>
+                <Descriptions.Item label={t('orderField.agentPrice')}>
+                  {money(order.agentPrice, '$')}
+                </Descriptions.Item>
               ) : null}
               {order.branchPrice ? (
                 <Descriptions.Item label={t('orderField.branchPrice')}>
-                  ${order.branchPrice}
+                  {money(order.branchPrice, '$')}
                 </Descriptions.Item>
               ) : null}
               {order.costPrice ? (
-                <Descriptions.Item label={t('orderField.costPrice')}>${order.costPrice}</Descriptions.Item>
+                <Descriptions.Item label={t('orderField.costPrice')}>
+                  {money(order.costPrice, '$')}
+                </Descriptions.Item>
               ) : null}
             </Descriptions>
           </Card>
@@ -404,8 +413,18 @@ export default function OrderInfoPage() {
                     dataIndex: 'type',
                     render: (v: string) => t(`ledger.type.${v}`),
                   },
-                  { title: t('ledger.amount'), dataIndex: 'amount', align: 'right' },
-                  { title: t('order.balance'), dataIndex: 'balanceAfter', align: 'right' },
+                  {
+                    title: t('ledger.amount'),
+                    dataIndex: 'amount',
+                    align: 'right',
+                    render: (v: string) => money(v),
+                  },
+                  {
+                    title: t('order.balance'),
+                    dataIndex: 'balanceAfter',
+                    align: 'right',
+                    render: (v: string) => money(v),
+                  },
                   // A surcharge or work order row names its bill or work order here.
                   { title: t('ledger.note'), dataIndex: 'note', ellipsis: true },
                 ]}

@@ -1,17 +1,24 @@
-import { ORDER_STATUSES, type OrderStatus } from '@freight/contracts/truck-orders';
+import { ORDER_STATUSES, type OrderStatus, type OrderViewAction } from '@freight/contracts/truck-orders';
 import { App, Button, DatePicker, Form, Input, Select, Space, Table, Tabs, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Auth, useAuth } from '../../components/Auth.tsx';
+import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
+import { money, sumMoney } from '../../lib/money.ts';
 import { ORDER_LIST_URL, type OrderView, truckOrderApi } from './api.ts';
 import { OrderStatusTag } from './OrderStatusTag.tsx';
+
+/** A money column's cell. */
+const amount = (value: string | null) => money(value);
+
+/** Actions the list applies to several selected orders at once. */
+const BULK_ACTIONS: readonly OrderViewAction[] = ['pay', 'approve', 'reject'];
 
 interface Filters {
   keyword?: string;
@@ -26,8 +33,6 @@ export default function OrderListPage() {
   const { message, modal } = App.useApp();
   const reportError = useReportError();
   const navigate = useNavigate();
-  const allowed = useAuth();
-  const canReview = allowed('order:review');
   // A notice opens `/orderList?id=<order number>`: the list starts searched for that order.
   const [searchParams] = useSearchParams();
   const noticed = searchParams.get('id') ?? undefined;
@@ -62,8 +67,9 @@ export default function OrderListPage() {
     }
   };
   const selectedRows = list.rows.filter((o) => selected.includes(o.id));
-  const allUnpaid = selectedRows.length > 0 && selectedRows.every((o) => o.status === 'unpaid');
-  const allPending = selectedRows.length > 0 && selectedRows.every((o) => o.status === 'pending_review');
+  // A bulk button shows when the server offers its action on every selected order.
+  const allOffer = (action: OrderViewAction) =>
+    selectedRows.length > 0 && selectedRows.every((o) => o.actions.includes(action));
 
   const review = async (action: 'approve' | 'reject', reason = '') => {
     try {
@@ -157,14 +163,14 @@ export default function OrderListPage() {
       {selected.length > 0 ? (
         <Space style={{ marginBottom: 12 }}>
           <Typography.Text>{t('order.selected', { count: selected.length })}</Typography.Text>
-          {allUnpaid ? (
+          {allOffer('pay') ? (
             <Button
               type="primary"
               onClick={() =>
                 modal.confirm({
                   title: t('order.paySelected'),
                   content: t('order.payConfirm', {
-                    amount: selectedRows.reduce((sum, o) => sum + Number(o.total), 0).toFixed(2),
+                    amount: sumMoney(selectedRows.map((o) => o.total)),
                   }),
                   onOk: payAll,
                 })
@@ -174,15 +180,15 @@ export default function OrderListPage() {
               {t('order.paySelected')}
             </Button>
           ) : null}
-          {canReview && allPending ? (
-            <>
-              <Button type="primary" onClick={() => void review('approve')} data-testid="bulk-approve">
-                {t('order.approveSelected')}
-              </Button>
-              <Button danger onClick={() => setRejecting(true)}>
-                {t('order.rejectSelected')}
-              </Button>
-            </>
+          {allOffer('approve') ? (
+            <Button type="primary" onClick={() => void review('approve')} data-testid="bulk-approve">
+              {t('order.approveSelected')}
+            </Button>
+          ) : null}
+          {allOffer('reject') ? (
+            <Button danger onClick={() => setRejecting(true)}>
+              {t('order.rejectSelected')}
+            </Button>
           ) : null}
         </Space>
       ) : null}
@@ -196,9 +202,9 @@ export default function OrderListPage() {
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys as number[]),
-          // Unpaid orders can be paid together; staff review pending ones together.
+          // Orders the user may pay, or review, can be handled together.
           getCheckboxProps: (o) => ({
-            disabled: !(o.status === 'unpaid' || (canReview && o.status === 'pending_review')),
+            disabled: !BULK_ACTIONS.some((action) => o.actions.includes(action)),
           }),
         }}
         columns={[
@@ -228,16 +234,37 @@ export default function OrderListPage() {
             title: t('order.transit'),
             render: (_, o) => t('order.days', { min: o.transitDaysMin, max: o.transitDaysMax }),
           },
-          { title: t('orderField.total'), dataIndex: 'total', align: 'right' },
-          { title: t('order.paidAmount'), dataIndex: 'paid', align: 'right' },
+          { title: t('orderField.total'), dataIndex: 'total', align: 'right', render: amount },
+          { title: t('order.paidAmount'), dataIndex: 'paid', align: 'right', render: amount },
           ...(list.rows.some((o) => o.branchPrice !== null)
-            ? [{ title: t('orderField.branchPrice'), dataIndex: 'branchPrice', align: 'right' as const }]
+            ? [
+                {
+                  title: t('orderField.branchPrice'),
+                  dataIndex: 'branchPrice',
+                  align: 'right' as const,
+                  render: amount,
+                },
+              ]
             : []),
           ...(list.rows.some((o) => o.agentPrice !== null)
-            ? [{ title: t('orderField.agentPrice'), dataIndex: 'agentPrice', align: 'right' as const }]
+            ? [
+                {
+                  title: t('orderField.agentPrice'),
+                  dataIndex: 'agentPrice',
+                  align: 'right' as const,
+                  render: amount,
+                },
+              ]
             : []),
           ...(list.rows.some((o) => o.costPrice !== null)
-            ? [{ title: t('orderField.costPrice'), dataIndex: 'costPrice', align: 'right' as const }]
+            ? [
+                {
+                  title: t('orderField.costPrice'),
+                  dataIndex: 'costPrice',
+                  align: 'right' as const,
+                  render: amount,
+                },
+              ]
             : []),
           {
             title: t('orderField.createdAt'),
@@ -252,7 +279,7 @@ export default function OrderListPage() {
                 <Button size="small" onClick={() => navigate(`/orderInfo?id=${o.id}`)}>
                   {t('quote.view')}
                 </Button>
-                {o.status === 'unpaid' ? (
+                {o.actions.includes('pay') ? (
                   <Button size="small" type="primary" onClick={() => navigate(`/addAddress?id=${o.id}`)}>
                     {t('order.pay')}
                   </Button>

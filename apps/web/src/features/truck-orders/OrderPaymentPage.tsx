@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { compareMoney, money } from '../../lib/money.ts';
 import { truckOrderApi } from './api.ts';
 import { OrderStatusTag } from './OrderStatusTag.tsx';
 import { OrderUnavailable } from './OrderUnavailable.tsx';
@@ -33,12 +34,13 @@ export default function OrderPaymentPage() {
       </Card>
     );
   const { order, account } = info.data;
-  const short = Number(account.available) < Number(order.total);
+  const canPay = order.actions.includes('pay');
+  const short = compareMoney(account.available, order.total) < 0;
 
   const pay = () =>
     modal.confirm({
       title: t('order.payTitle'),
-      content: t('order.payConfirm', { amount: order.total }),
+      content: t('order.payConfirm', { amount: money(order.total) }),
       okButtonProps: { 'data-testid': 'pay-confirm' } as never,
       onOk: async () => {
         setBusy(true);
@@ -69,18 +71,28 @@ export default function OrderPaymentPage() {
           <Descriptions.Item label={t('orderField.carrier')}>{order.carrier}</Descriptions.Item>
         </Descriptions>
         <Space size={48} wrap>
-          <Statistic title={t('orderField.total')} prefix="$" value={order.total} data-testid="pay-total" />
+          <Statistic
+            title={t('orderField.total')}
+            prefix="$"
+            value={money(order.total)}
+            data-testid="pay-total"
+          />
           <Statistic
             title={t('order.available')}
             prefix="$"
-            value={account.available}
+            value={money(account.available)}
             data-testid="pay-available"
           />
-          <Statistic title={t('order.balance')} prefix="$" value={account.balance} />
-          <Statistic title={t('order.creditLimit')} prefix="$" value={account.creditLimit} />
+          <Statistic title={t('order.balance')} prefix="$" value={money(account.balance)} />
+          <Statistic title={t('order.creditLimit')} prefix="$" value={money(account.creditLimit)} />
         </Space>
-        {order.status !== 'unpaid' ? (
-          <Alert type="success" showIcon message={t('order.paidAlready')} />
+        {!canPay ? (
+          // Whether it is paid is what the order records, not what its status implies.
+          compareMoney(order.paid, '0') > 0 ? (
+            <Alert type="success" showIcon message={t('order.paidAlready')} />
+          ) : (
+            <Alert type="info" showIcon message={t('order.notPayable')} />
+          )
         ) : short ? (
           <Alert
             type="warning"
@@ -90,7 +102,7 @@ export default function OrderPaymentPage() {
           />
         ) : null}
         <Space>
-          {order.status === 'unpaid' ? (
+          {canPay ? (
             <Button
               type="primary"
               size="large"

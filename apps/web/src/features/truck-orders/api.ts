@@ -1,4 +1,4 @@
-import type { OrderAction, OrderStatus } from '@freight/contracts/truck-orders';
+import type { OrderAction, OrderStatus, OrderViewAction } from '@freight/contracts/truck-orders';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { post } from '../../lib/http.ts';
 
@@ -48,7 +48,8 @@ export interface OrderView {
   productNameEn: string;
   serviceLevel: string;
   lines: { freightClass: string; suggestedClass: string; density: number; weight: number }[];
-  actions: OrderAction[];
+  /** What this user may do with the order now, as the server decides; pages offer these only. */
+  actions: OrderViewAction[];
   createdAt: string;
   updatedAt: string;
 }

@@ -209,7 +209,7 @@ export default function QuotationTasksPage() {
               ) : null}
             </Descriptions>
             <Space wrap>
-              {staff && (task.status === 'pending' || task.status === 'priced') ? (
+              {task.actions.includes('price') ? (
                 <Button
                   type="primary"
                   onClick={() => {
@@ -221,25 +221,25 @@ export default function QuotationTasksPage() {
                   {t('task.price')}
                 </Button>
               ) : null}
-              {staff && task.status === 'pending' ? (
+              {task.actions.includes('refuse') ? (
                 <Button danger onClick={() => setRefusing(true)}>
                   {t('task.refuse')}
                 </Button>
               ) : null}
-              {!staff && task.status === 'priced' ? (
-                <>
-                  <Button type="primary" onClick={() => void act('accept')} data-testid="task-accept">
-                    {t('task.accept')}
-                  </Button>
-                  <Button onClick={() => void act('decline')}>{t('task.decline')}</Button>
-                </>
+              {task.actions.includes('accept') ? (
+                <Button type="primary" onClick={() => void act('accept')} data-testid="task-accept">
+                  {t('task.accept')}
+                </Button>
               ) : null}
-              {!staff && task.status === 'accepted' ? (
+              {task.actions.includes('decline') ? (
+                <Button onClick={() => void act('decline')}>{t('task.decline')}</Button>
+              ) : null}
+              {task.actions.includes('book') ? (
                 <Button type="primary" onClick={book} data-testid="task-book">
                   {t('quote.book')}
                 </Button>
               ) : null}
-              {task.status === 'pending' ? (
+              {task.actions.includes('cancel') ? (
                 <Button onClick={() => void act('cancel')}>{t('task.cancel')}</Button>
               ) : null}
             </Space>

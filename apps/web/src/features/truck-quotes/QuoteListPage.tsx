@@ -109,10 +109,11 @@ export default function QuoteListPage() {
           },
           {
             title: t('common.actions'),
+            // A booked quote offers nothing; an open one is booked from its prices, or priced again.
             render: (_, q) =>
-              q.status === 'booked' ? null : (
+              q.actions.length === 0 ? null : (
                 <Button size="small" onClick={() => navigate(`/mail?quoteId=${q.id}`)}>
-                  {q.expired || q.results.length === 0 ? t('quote.requote') : t('quote.view')}
+                  {q.actions.includes('book') ? t('quote.view') : t('quote.requote')}
                 </Button>
               ),
           },

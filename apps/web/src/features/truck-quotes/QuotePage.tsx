@@ -166,7 +166,8 @@ export default function QuotePage() {
       const { organisationId, ...shipment } = toShipment(values);
       savedShipment.current = JSON.stringify(shipment);
       savedOrganisation.current = organisationId;
-      setQuote(q.status === 'booked' ? null : { id: q.id, quoteNo: q.quoteNo });
+      // A closed (booked) quote offers nothing: its shipment starts a new quote.
+      setQuote(q.actions.includes('requote') ? { id: q.id, quoteNo: q.quoteNo } : null);
       setResults(q.expired ? [] : q.results);
       setExpiresAt(q.expired ? null : q.expiresAt);
     }, reportError);

@@ -1,4 +1,10 @@
-import type { PriceLevelWire, QuoteResultWire, TaskStatus } from '@freight/contracts/truck-quotes';
+import type {
+  PriceLevelWire,
+  QuoteAction,
+  QuoteResultWire,
+  TaskAction,
+  TaskStatus,
+} from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { post, postStream } from '../../lib/http.ts';
 
@@ -19,6 +25,8 @@ export interface QuoteView {
   manualReason: string | null;
   expiresAt: string | null;
   expired: boolean;
+  /** What this user may do with the quote now, as the server decides. */
+  actions: QuoteAction[];
   createdAt: string;
 }
 
@@ -40,6 +48,8 @@ export interface TaskView {
   transitDaysMax: number | null;
   result: QuoteResultView | null;
   validUntil: string | null;
+  /** What this user may do with the task now, as the server decides. */
+  actions: TaskAction[];
   createdAt: string;
 }
 

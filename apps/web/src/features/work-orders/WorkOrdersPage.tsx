@@ -10,7 +10,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.tsx';
-import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
 import { FileLinks } from '../../components/ProofFiles.tsx';
 import { download } from '../../lib/http.ts';
@@ -40,7 +39,6 @@ export default function WorkOrdersPage() {
   const { userInfo } = useSession();
   // Only the customers' side opens work orders; staff answer them.
   const staff = userInfo?.identity === 'employee';
-  const canHandle = useAuth()('work-order:resolve');
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const list = useServerList<WorkOrderView>(WORK_ORDER_LIST_URL, filters);
@@ -165,8 +163,8 @@ export default function WorkOrdersPage() {
             title: t('common.actions'),
             fixed: 'right',
             render: (_, r) => {
-              // Staff holding the resolve button see open work orders as theirs to handle.
-              const handle = canHandle && r.actions.some((a) => a !== 'withdraw');
+              // Staff the server lets accept, resolve or reject it see it as theirs to handle.
+              const handle = r.actions.some((a) => a !== 'withdraw');
               return (
                 <Button
                   size="small"
