@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { ACCESSORIALS, FREIGHT_CLASSES } from './truck-rating.ts';
 import { moneyField, str } from './validation.ts';
 
@@ -123,3 +124,80 @@ export const productTermsBody = z.object({
   minimumPremium: moneyField,
   deductible: moneyField,
 });
+
+/* ----- responses ----- */
+
+/** Percent with two places on the wire, "12.50". */
+const percentString = z.string().regex(/^\d{1,3}\.\d{2}$/);
+
+/** A truck product as the API shows it: fees and insurance terms in money and percent strings. */
+export const productView = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  carrier: z.string(),
+  /** The carrier provider that rates and books it; `builtin` prices from the tenant's lanes. */
+  provider: z.string(),
+  serviceLevel: z.string(),
+  mode: z.enum(TRUCK_MODES),
+  transitDaysMin: z.number().int(),
+  transitDaysMax: z.number().int(),
+  enabled: z.boolean(),
+  organisationIds: z.array(z.number().int()),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  accessorialFees: z.partialRecord(z.enum(ACCESSORIALS), moneyString),
+  insuranceRatePercent: percentString,
+  minimumPremium: moneyString,
+  deductible: moneyString,
+});
+export const productListView = pageOf(productView);
+
+export const classSuggestionsView = z.object({
+  lines: z.array(
+    z.object({
+      cubicFeet: z.number(),
+      density: z.number(),
+      suggestedClass: z.enum(FREIGHT_CLASSES),
+      freightClass: z.enum(FREIGHT_CLASSES),
+    }),
+  ),
+});
+
+export const insuredAmountView = z.object({
+  insuredValue: moneyString,
+  premium: moneyString,
+  deductible: moneyString,
+});
+
+/** A lane of a product's tariff as the API carries it. */
+export const laneView = z.object({
+  id: z.number().int(),
+  productId: z.number().int(),
+  origin: z.string(),
+  destination: z.string(),
+  ltl: z
+    .object({
+      breaks: z.array(z.number().int()),
+      rates: z.partialRecord(z.enum(FREIGHT_CLASSES), z.array(moneyString)),
+      minimumCharge: moneyString,
+      discountPercent: percentString,
+      fuelPercent: percentString,
+    })
+    .nullable(),
+  ftl: z
+    .object({
+      flatRate: moneyString.optional(),
+      ratePerMile: moneyString.optional(),
+      miles: z.number().int().optional(),
+      minimumCharge: moneyString,
+      fuelPercent: percentString,
+      maxWeight: z.number().int(),
+    })
+    .nullable(),
+  updatedAt: timestamp,
+});
+export const laneListView = pageOf(laneView);
+export const lanesRemovedView = z.object({ removed: z.number().int() });
+export const lanesImportedView = z.object({ imported: z.number().int() });

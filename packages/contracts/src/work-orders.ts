@@ -152,8 +152,9 @@ export const workOrderInfoView = workOrderView.extend({
       id: z.number().int(),
       /** `open` or one of the actions. */
       action: z.string(),
-      fromStatus: z.enum(WORK_ORDER_STATUSES).nullable(),
-      toStatus: z.enum(WORK_ORDER_STATUSES),
+      /** Statuses of `WORK_ORDER_STATUSES`, as the history recorded them. */
+      fromStatus: z.string().nullable(),
+      toStatus: z.string(),
       operator: z.string(),
       note: z.string(),
       createdAt: timestamp,

@@ -2,12 +2,20 @@ import { ResultCode } from '@freight/contracts/api';
 import { formatPercentBp, parsePercentBp } from '@freight/contracts/customers';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { savedIdView } from '@freight/contracts/roles';
 import {
+  classSuggestionsView,
   getClassBody,
   insuredAmountBody,
+  insuredAmountView,
   laneListQuery,
+  laneListView,
   laneSaveBody,
+  lanesImportedView,
+  lanesRemovedView,
   productListQuery,
+  productListView,
   productSaveBody,
   productTermsBody,
 } from '@freight/contracts/truck-products';
@@ -61,7 +69,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/product/list',
-    { config: { permission: QUOTE_PAGES }, schema: { tags: ['truck'], body: productListQuery } },
+    {
+      config: { permission: QUOTE_PAGES },
+      schema: { tags: ['truck'], body: productListQuery, response: { 200: okResponse(productListView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const { page, limit, keyword, mode, enabled } = request.body;
@@ -106,7 +117,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/product/save',
     {
       config: { permission: '/productManagement', audit: 'truck.product.save' },
-      schema: { tags: ['truck'], body: productSaveBody },
+      schema: { tags: ['truck'], body: productSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -139,8 +150,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           .insert(truckProducts)
           .values({ tenantId: me.tenantId, ...fields })
           .returning({ id: truckProducts.id });
-        request.auditTarget = `truckProduct:${row?.id}`;
-        return { id: row?.id };
+        if (!row) throw notFound();
+        request.auditTarget = `truckProduct:${row.id}`;
+        return { id: row.id };
       } catch (error) {
         if (isUniqueViolation(error)) throw badField('code', 'truck.codeTaken');
         throw error;
@@ -151,7 +163,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** SPEC section 7 `quotation/getClass`: each line's density and the freight class it suggests. */
   app.post(
     '/admin/quotation/getClass',
-    { config: { permission: QUOTE_PAGES }, schema: { tags: ['truck'], body: getClassBody } },
+    {
+      config: { permission: QUOTE_PAGES },
+      schema: { tags: ['truck'], body: getClassBody, response: { 200: okResponse(classSuggestionsView) } },
+    },
     async (request) => ({
       lines: request.body.lines.map((line) => {
         const density = densityOf(line);
@@ -168,7 +183,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** SPEC section 7 `quotation/insuredAmount`: the premium and deductible a product charges for a value. */
   app.post(
     '/admin/quotation/insuredAmount',
-    { config: { permission: QUOTE_PAGES }, schema: { tags: ['truck'], body: insuredAmountBody } },
+    {
+      config: { permission: QUOTE_PAGES },
+      schema: { tags: ['truck'], body: insuredAmountBody, response: { 200: okResponse(insuredAmountView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const [product] = await db
@@ -192,7 +210,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/product/saveTerms',
     {
       config: { permission: '/productManagement', audit: 'truck.product.terms' },
-      schema: { tags: ['truck'], body: productTermsBody },
+      schema: { tags: ['truck'], body: productTermsBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -230,7 +248,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/freightRule/lanes',
-    { config: { permission: RULE_PAGES }, schema: { tags: ['truck'], body: laneListQuery } },
+    {
+      config: { permission: RULE_PAGES },
+      schema: { tags: ['truck'], body: laneListQuery, response: { 200: okResponse(laneListView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const { productId, keyword, page, limit } = request.body;
@@ -260,7 +281,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/freightRule/lane/save',
     {
       config: { permission: '/freightRule', audit: 'truck.lane.save' },
-      schema: { tags: ['truck'], body: laneSaveBody },
+      schema: { tags: ['truck'], body: laneSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -290,8 +311,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           .insert(truckLanes)
           .values({ tenantId: me.tenantId, productId, origin, destination, ...terms })
           .returning({ id: truckLanes.id });
-        request.auditTarget = `truckLane:${row?.id}`;
-        return { id: row?.id };
+        if (!row) throw notFound();
+        request.auditTarget = `truckLane:${row.id}`;
+        return { id: row.id };
       } catch (error) {
         if (isUniqueViolation(error)) throw badField('destination', 'truck.laneTaken');
         throw error;
@@ -309,6 +331,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           productId: idField(),
           ids: z.array(idField()).min(1).max(500),
         }),
+        response: { 200: okResponse(lanesRemovedView) },
       },
     },
     async (request) => {
@@ -333,7 +356,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/freightRule/export',
-    { config: { permission: RULE_PAGES, raw: true }, schema: { tags: ['truck'], querystring: productQuery } },
+    {
+      config: { permission: RULE_PAGES, raw: true },
+      schema: { tags: ['truck'], querystring: productQuery, response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const product = await staffProduct(request, request.query.productId);
@@ -348,7 +374,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/freightRule/template',
-    { config: { permission: '/freightRule', raw: true }, schema: { tags: ['truck'] } },
+    {
+      config: { permission: '/freightRule', raw: true },
+      schema: { tags: ['truck'], response: { 200: xlsxResponse } },
+    },
     async (request, reply) =>
       sendFile(reply, 'tariff-template.xlsx', await tariffWorkbook(templateLanes(), request.language)),
   );
@@ -358,7 +387,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/freightRule/import',
     {
       config: { permission: '/freightRule', audit: 'truck.tariff.import' },
-      schema: { tags: ['truck'], querystring: productQuery },
+      schema: {
+        tags: ['truck'],
+        querystring: productQuery,
+        response: { 200: okResponse(lanesImportedView) },
+      },
     },
     async (request, reply) => {
       const me = currentUser(request);

@@ -16,7 +16,7 @@ import {
   workOrderView,
 } from '@freight/contracts/work-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badField, conflict, forbidden } from '../../lib/errors.ts';
+import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { usersByIds } from '../auth/service.ts';
@@ -205,8 +205,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         staff || side === 'owner'
           ? (byId.get(id)?.email ?? '')
           : translate(request.language, 'workOrder.serviceDesk');
+      const [view] = await present(me, [row]);
+      if (!view) throw notFound();
       return {
-        ...(await present(me, [row]))[0],
+        ...view,
         messages: messages.map((m) => ({
           id: m.id,
           side: m.side,
