@@ -1,6 +1,7 @@
 import { fieldLabel } from '@freight/contracts/validation';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploads } from '../src/db/schema.ts';
 import { addressBook } from '../src/modules/addresses/schema.ts';
 import { receivingAccounts } from '../src/modules/recharge/schema.ts';
 import {
@@ -9,6 +10,8 @@ import {
   createTenant,
   createTestApp,
   fieldMessage,
+  makePng,
+  postMultipart,
   signInAs,
   type TestContext,
   type TestTenant,
@@ -333,5 +336,55 @@ describe('the session is checked before the body is read', () => {
   it('answers 401 (not allowed) before reading the body of a call the user may not make', async () => {
     const res = await raw('/api/admin/staff/save', 'not json', 'application/json', customer);
     expect(res.json().code).toBe(401);
+  });
+});
+
+describe('numbers in a multipart form', () => {
+  it('reads the pickup address and organisation of a batch import as plain digits only', async () => {
+    for (const [name, value] of [
+      ['address_id', '1e30'],
+      ['address_id', 'true'],
+      ['organisationId', '99999999999999999999'],
+    ]) {
+      const res = await postMultipart(
+        ctx,
+        '/api/admin/order/importDataCheck',
+        [
+          { name: name as string, value: value as string },
+          {
+            name: 'file',
+            filename: 'orders.xlsx',
+            contentType: 'application/octet-stream',
+            content: Buffer.from('x'),
+          },
+        ],
+        { host: t.host, token: customer, language: 'en-US' },
+      );
+      expect(res.statusCode, `${name}=${value}`).toBe(400);
+      expect(badFields(res)).toEqual([name]);
+    }
+  });
+});
+
+describe('text outside any schema', () => {
+  it('stores an upload whose file name holds control characters, with those characters replaced', async () => {
+    const res = await postMultipart(
+      ctx,
+      '/api/common/upload/images',
+      [
+        {
+          name: 'file',
+          filename: `a\u0000b\u0007${'x'.repeat(300)}.png`,
+          contentType: 'image/png',
+          content: makePng(),
+        },
+      ],
+      { host: t.host, token: customer },
+    );
+    expect(res.json().code).toBe(200);
+    const key = (res.json().data[0] as string).split('/').pop() as string;
+    const [row] = await ctx.database.db.select().from(uploads).where(eq(uploads.key, key));
+    expect(row?.originalName.startsWith('a\uFFFDb\uFFFDxxx')).toBe(true);
+    expect(row?.originalName).toHaveLength(200);
   });
 });

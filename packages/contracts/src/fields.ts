@@ -26,6 +26,21 @@ export function isSafeText(text: string): boolean {
 }
 
 /**
+ * Text that came from outside any schema (a file's name, a logged request body) made storable: each
+ * unsafe character becomes U+FFFD, and the text is cut to `max` characters without halving a pair.
+ */
+export function storableText(text: string, max = Number.POSITIVE_INFINITY): string {
+  if (text.length <= max && isSafeText(text)) return text;
+  let out = '';
+  let count = 0;
+  for (const c of text) {
+    if (count++ >= max) break;
+    out += isSafeText(c) ? c : '\uFFFD';
+  }
+  return out;
+}
+
+/**
  * The base of every string field, in bodies, query strings and paths: a string of safe characters
  * (see isSafeText). Chain `.max()` (every free text has one), `.trim()`, `.regex()` as usual.
  */

@@ -9,6 +9,7 @@ export {
   MAX_INT4,
   queryId,
   queryInt,
+  storableText,
   str,
 } from './fields.ts';
 
@@ -86,6 +87,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   attachments: { 'zh-CN': '附件', 'en-US': 'Attachments' },
   organisationId: { 'zh-CN': '所属机构', 'en-US': 'Organisation' },
   key: { 'zh-CN': '文件', 'en-US': 'File key' },
+  address_id: { 'zh-CN': '提货地址', 'en-US': 'Pickup address' },
   accessorialFees: { 'zh-CN': '附加服务费', 'en-US': 'Accessorial fees' },
   accessorials: { 'zh-CN': '附加服务', 'en-US': 'Accessorials' },
   accountId: { 'zh-CN': '账户', 'en-US': 'Account' },

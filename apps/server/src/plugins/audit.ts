@@ -1,4 +1,4 @@
-import { isSafeText } from '@freight/contracts/validation';
+import { storableText } from '@freight/contracts/validation';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { redactBody, writeOperationLog } from '../modules/oplog/service.ts';
@@ -15,7 +15,7 @@ export const auditPlugin = fp(async (app: FastifyInstance) => {
       await writeOperationLog(app.db, {
         tenantId: request.tenant.id,
         userId: user?.id ?? null,
-        userEmail: user?.email ?? storable(String(bodyEmail(request.body) ?? '').slice(0, 254)),
+        userEmail: user?.email ?? storableText(String(bodyEmail(request.body) ?? ''), 254),
         action,
         method: request.method,
         path: request.url.split('?')[0] ?? request.url,
@@ -41,13 +41,11 @@ function bodyEmail(body: unknown): unknown {
  * a surrogate cut in half): those are replaced so the log row is still written.
  */
 function storable<T>(value: T): T {
-  const clean = (text: string) =>
-    isSafeText(text) ? text : Array.from(text, (c) => (isSafeText(c) ? c : '\uFFFD')).join('');
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return clean(v);
+    if (typeof v === 'string') return storableText(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [clean(k), walk(inner)]));
+      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [storableText(k), walk(inner)]));
     return v;
   };
   return walk(value) as T;

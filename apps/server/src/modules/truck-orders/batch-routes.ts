@@ -49,11 +49,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const query = request.query as z.infer<typeof batchQuery>;
     const formOrganisation = fields.organisationId ? queryId().safeParse(fields.organisationId) : null;
     if (formOrganisation && !formOrganisation.success) throw badField('organisationId', 'validation.invalid');
+    const addressField = fields.address_id ?? fields.addressId;
+    const pickupAddress = addressField ? queryId().safeParse(addressField) : null;
+    if (pickupAddress && !pickupAddress.success) throw badField('address_id', 'validation.invalid');
     const outcome = await bookBatch(db, {
       caller: me,
       language: request.language,
       organisationId: query.organisationId ?? formOrganisation?.data,
-      pickupAddressId: Number(fields.address_id ?? fields.addressId ?? 0) || 0,
+      pickupAddressId: pickupAddress?.data ?? 0,
       bytes,
       commit,
     });

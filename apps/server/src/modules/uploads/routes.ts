@@ -1,5 +1,6 @@
 import { uploadedUrls, uploadFileResponse } from '@freight/contracts/common';
 import { okResponse } from '@freight/contracts/responses';
+import { storableText } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badField, notFound } from '../../lib/errors.ts';
@@ -26,7 +27,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       tenantId: request.tenant.id,
       userId: request.user?.id ?? null,
       bytes,
-      originalName: file.filename,
+      // A file's name is the client's to choose, control characters included.
+      originalName: storableText(file.filename, 200),
     });
     request.auditTarget = `upload:${saved.key}`;
     return [saved.url];
@@ -67,7 +69,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tenantId: request.tenant.id,
         userId: user.id,
         bytes,
-        originalName: file.filename,
+        originalName: storableText(file.filename, 200),
       });
       request.auditTarget = `upload:${saved.key}`;
       return [saved.url];
