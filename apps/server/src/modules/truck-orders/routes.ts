@@ -1,5 +1,4 @@
 import { translate } from '@freight/contracts/messages';
-import { formatMoney } from '@freight/contracts/money';
 import {
   type OrderAction,
   orderBulkPayBody,
@@ -12,28 +11,24 @@ import {
   orderTransitionBody,
 } from '@freight/contracts/truck-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badField, forbidden } from '../../lib/errors.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { available, ensureAccount } from '../accounts/service.ts';
-import { countUnpaidBills } from '../bounce-bills/service.ts';
-import { isOwnUpload } from '../uploads/service.ts';
-import { countOpenWorkOrders } from '../work-orders/service.ts';
 import {
-  attachOrderFile,
+  attachUploadedFile,
   bookQuote,
-  editAddresses,
+  editVisibleAddresses,
   exportOrders,
   listOrders,
   orderActionButton,
+  orderDashboard,
   orderDetail,
   orderForCaller,
-  orderStats,
+  paymentInfo,
   payOrders,
   payVisibleOrder,
   reviewOrders,
   transitionVisibleOrder,
-  visibleOrder,
 } from './service.ts';
 
 const ORDER_PAGES = ['/orderList', '/orderInfo', '/addAddress', '/order45Pay'];
@@ -87,19 +82,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/payInfo',
     { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderIdBody } },
     async (request) => {
-      const me = currentUser(request);
-      const order = await visibleOrder(db, me, request.body.id);
-      const account = await ensureAccount(db, me.tenantId, order.organisationId, 'truck');
-      return {
-        order: orderForCaller(order, me),
-        account: {
-          balance: formatMoney(account.balance),
-          creditLimit: formatMoney(account.creditLimit),
-          frozen: formatMoney(account.frozen),
-          available: formatMoney(available(account)),
-          status: account.status,
-        },
-      };
+      return paymentInfo(db, currentUser(request), request.body.id);
     },
   );
 
@@ -108,41 +91,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/stats',
     { config: { permission: ['/dashboard', '/truckHome'] }, schema: { tags: ['orders'] } },
     async (request) => {
-      const me = currentUser(request);
-      const now = new Date();
-      const today = now.toISOString().slice(0, 10);
-      const monthStart = `${today.slice(0, 7)}-01`;
-      const thirtyAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000);
-      const since = new Date(Math.min(thirtyAgo.getTime(), Date.parse(`${monthStart}T00:00:00Z`)));
-      const [{ days, statuses }, openWorkOrders, unpaidBills] = await Promise.all([
-        orderStats(db, me, since),
-        countOpenWorkOrders(db, me),
-        countUnpaidBills(db, me),
-      ]);
-      const sum = (rows: typeof days) => ({
-        orders: rows.reduce((n, r) => n + r.n, 0),
-        paid: formatMoney(rows.reduce((n, r) => n + BigInt(r.paid), 0n)),
-      });
-      const series = Array.from({ length: 30 }, (_, i) => {
-        const day = new Date(thirtyAgo.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-        const rows = days.filter((r) => r.day === day);
-        return { day, ...sum(rows) };
-      });
-      const account =
-        me.organisationId !== null ? await ensureAccount(db, me.tenantId, me.organisationId, 'truck') : null;
-      return {
-        today: sum(days.filter((r) => r.day === today)),
-        month: sum(days.filter((r) => r.day >= monthStart)),
-        series,
-        statuses: Object.fromEntries(statuses.map((s) => [s.status, s.n])),
-        waitingReview: statuses.find((s) => s.status === 'pending_review')?.n ?? 0,
-        unpaid: statuses.find((s) => s.status === 'unpaid')?.n ?? 0,
-        openWorkOrders,
-        unpaidBills,
-        balance: account
-          ? { balance: formatMoney(account.balance), available: formatMoney(available(account)) }
-          : null,
-      };
+      return orderDashboard(db, currentUser(request), new Date());
     },
   );
 
@@ -257,9 +206,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['orders'], body: orderEditAddressBody },
     },
     async (request) => {
-      const me = currentUser(request);
-      const order = await visibleOrder(db, me, request.body.id);
-      await editAddresses(db, me, order, request.body);
+      const order = await editVisibleAddresses(db, currentUser(request), request.body);
       request.auditTarget = `order:${order.orderNo}`;
       return { id: order.id };
     },
@@ -273,10 +220,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['orders'], body: orderFileBody },
     },
     async (request) => {
-      const me = currentUser(request);
-      const order = await visibleOrder(db, me, request.body.id);
-      if (!(await isOwnUpload(db, me.tenantId, request.body.url))) throw badField('url', 'order.fileUnknown');
-      await attachOrderFile(db, me, order, request.body.url);
+      const order = await attachUploadedFile(db, currentUser(request), request.body.id, request.body.url);
       request.auditTarget = `order:${order.orderNo}`;
       return { id: order.id };
     },

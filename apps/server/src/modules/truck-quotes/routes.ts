@@ -1,9 +1,21 @@
+import { okResponse } from '@freight/contracts/responses';
+import { savedIdView } from '@freight/contracts/roles';
 import {
+  quoteBaseInfoView,
+  quoteCustomerOptionsView,
+  quoteListView,
+  quoteSavedView,
+  quoteView,
+  rateStreamResponse,
   saveQuotationBody,
   TASK_STATUSES,
   taskActionBody,
+  taskDetailView,
   taskListQuery,
+  taskListView,
   taskRequestBody,
+  taskRequestedView,
+  taskStatusView,
 } from '@freight/contracts/truck-quotes';
 import { ACCESSORIALS, FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
 import {
@@ -14,31 +26,24 @@ import {
   quoteListQuery,
   quoteLocationBody,
   quoteSaveBody,
-  type Shipment,
 } from '@freight/contracts/truck-shipment';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { DbOrTx } from '../../db/client.ts';
-import { badField, forbidden } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { saveAddress } from '../addresses/service.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
 import {
-  actOnTask,
-  createQuote,
-  isStaff,
+  actOnVisibleTask,
+  changeQuote,
   listQuotes,
   listTasks,
   priceQuote,
-  priceTask,
+  priceVisibleTask,
   quoteForCaller,
-  quoteOrganisation,
-  replaceShipment,
-  requestTask,
+  requestTaskFor,
   resultForCaller,
+  saveQuote,
+  taskDetail,
   taskForCaller,
-  taskHistory,
   visibleQuote,
-  visibleTask,
 } from './service.ts';
 
 /** Pages from which quotes are asked for and read. */
@@ -49,28 +54,16 @@ const dayStart = (date?: string) => (date ? new Date(`${date}T00:00:00Z`) : unde
 const dayAfter = (date?: string) =>
   date ? new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000) : undefined;
 
-/** The quote form's "save to address book" ticks: those ends go into the customer's book. */
-async function saveToBook(
-  db: DbOrTx,
-  tenantId: number,
-  organisationId: number,
-  userId: number,
-  ends: Pick<Shipment, 'pickup' | 'delivery'>,
-) {
-  for (const end of [ends.pickup, ends.delivery]) {
-    if (!end.saveToBook) continue;
-    const { saveToBook: _s, ...address } = end;
-    await saveAddress(db, { tenantId, organisationId, userId, address, isDefaultPickup: false });
-  }
-}
-
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
 
   /** `quotation/getQuotationBaseInfo`: the choices of the quote form. */
   app.post(
     '/admin/quotation/getQuotationBaseInfo',
-    { config: { permission: QUOTE_PAGES }, schema: { tags: ['quotes'] } },
+    {
+      config: { permission: QUOTE_PAGES },
+      schema: { tags: ['quotes'], response: { 200: okResponse(quoteBaseInfoView) } },
+    },
     async () => ({
       accessorials: ACCESSORIALS,
       freightClasses: FREIGHT_CLASSES,
@@ -83,7 +76,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** The customers a staff member, branch or agent may quote for (the quote form's picker). */
   app.post(
     '/admin/quotation/customerOptions',
-    { config: { permission: QUOTE_PAGES }, schema: { tags: ['quotes'] } },
+    {
+      config: { permission: QUOTE_PAGES },
+      schema: { tags: ['quotes'], response: { 200: okResponse(quoteCustomerOptionsView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       if (me.identity === 'customer') return { list: [] };
@@ -96,15 +92,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/quotation/save',
     {
       config: { permission: QUOTE_PAGES, audit: 'quote.save' },
-      schema: { tags: ['quotes'], body: quoteSaveBody },
+      schema: { tags: ['quotes'], body: quoteSaveBody, response: { 200: okResponse(quoteSavedView) } },
     },
     async (request) => {
-      const me = currentUser(request);
-      const { organisationId: wanted, ...shipment } = request.body;
-      const organisationId = await quoteOrganisation(db, me, wanted);
-      if (!organisationId) throw badField('organisationId', 'quote.organisationRequired');
-      const quote = await createQuote(db, { tenantId: me.tenantId, organisationId, userId: me.id, shipment });
-      await saveToBook(db, me.tenantId, organisationId, me.id, shipment);
+      const quote = await saveQuote(db, currentUser(request), request.body);
       request.auditTarget = `quote:${quote.quoteNo}`;
       return { id: quote.id, quoteNo: quote.quoteNo, manualReason: quote.manualReason };
     },
@@ -115,14 +106,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/quotation/saveQuotationLocation',
     {
       config: { permission: QUOTE_PAGES, audit: 'quote.location' },
-      schema: { tags: ['quotes'], body: quoteLocationBody },
+      schema: { tags: ['quotes'], body: quoteLocationBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
-      const me = currentUser(request);
       const { id, pickup, delivery } = request.body;
-      const quote = await visibleQuote(db, me, id);
-      await replaceShipment(db, quote, { ...quote.shipment, pickup, delivery });
-      await saveToBook(db, me.tenantId, quote.organisationId, me.id, { pickup, delivery });
+      const quote = await changeQuote(db, currentUser(request), id, { pickup, delivery });
       request.auditTarget = `quote:${quote.quoteNo}`;
       return { id };
     },
@@ -133,13 +121,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/quotation/saveQuotationDetail',
     {
       config: { permission: QUOTE_PAGES, audit: 'quote.detail' },
-      schema: { tags: ['quotes'], body: quoteDetailBody },
+      schema: { tags: ['quotes'], body: quoteDetailBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
-      const me = currentUser(request);
       const { id, ...detail } = request.body;
-      const quote = await visibleQuote(db, me, id);
-      await replaceShipment(db, quote, { ...quote.shipment, ...detail });
+      const quote = await changeQuote(db, currentUser(request), id, detail);
       request.auditTarget = `quote:${quote.quoteNo}`;
       return { id };
     },
@@ -148,7 +134,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** `quotation/getQuotationInfo`: the quote, its shipment and the prices the caller may see. */
   app.post(
     '/admin/quotation/getQuotationInfo',
-    { config: { permission: TASK_PAGES }, schema: { tags: ['quotes'], body: quoteIdBody } },
+    {
+      config: { permission: TASK_PAGES },
+      schema: { tags: ['quotes'], body: quoteIdBody, response: { 200: okResponse(quoteView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       return quoteForCaller(await visibleQuote(db, me, request.body.id), me);
@@ -161,7 +150,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
    */
   app.post(
     '/admin/quotation/rates',
-    { config: { permission: QUOTE_PAGES, raw: true }, schema: { tags: ['quotes'], body: quoteIdBody } },
+    {
+      config: { permission: QUOTE_PAGES, raw: true },
+      schema: { tags: ['quotes'], body: quoteIdBody, response: { 200: rateStreamResponse } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const quote = await visibleQuote(db, me, request.body.id);
@@ -194,7 +186,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/quotation/list',
-    { config: { permission: QUOTE_PAGES }, schema: { tags: ['quotes'], body: quoteListQuery } },
+    {
+      config: { permission: QUOTE_PAGES },
+      schema: { tags: ['quotes'], body: quoteListQuery, response: { 200: okResponse(quoteListView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const { page, limit, from, to, ...filter } = request.body;
@@ -215,12 +210,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/quotation/task/request',
     {
       config: { permission: QUOTE_PAGES, audit: 'quote.task.request' },
-      schema: { tags: ['quotes'], body: taskRequestBody },
+      schema: { tags: ['quotes'], body: taskRequestBody, response: { 200: okResponse(taskRequestedView) } },
     },
     async (request) => {
-      const me = currentUser(request);
-      const quote = await visibleQuote(db, me, request.body.quoteId);
-      const task = await requestTask(db, me, quote, request.body.note);
+      const task = await requestTaskFor(db, currentUser(request), request.body.quoteId, request.body.note);
       request.auditTarget = `quotationTask:${task.taskNo}`;
       return { id: task.id, taskNo: task.taskNo };
     },
@@ -228,7 +221,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/quotation/task/list',
-    { config: { permission: TASK_PAGES }, schema: { tags: ['quotes'], body: taskListQuery } },
+    {
+      config: { permission: TASK_PAGES },
+      schema: { tags: ['quotes'], body: taskListQuery, response: { 200: okResponse(taskListView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const { page, limit, ...filter } = request.body;
@@ -239,16 +235,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/quotation/task/info',
-    { config: { permission: TASK_PAGES }, schema: { tags: ['quotes'], body: quoteIdBody } },
+    {
+      config: { permission: TASK_PAGES },
+      schema: { tags: ['quotes'], body: quoteIdBody, response: { 200: okResponse(taskDetailView) } },
+    },
     async (request) => {
-      const me = currentUser(request);
-      const task = await visibleTask(db, me, request.body.id);
-      const quote = await visibleQuote(db, me, task.quoteId);
-      return {
-        task: taskForCaller(task, me),
-        quote: quoteForCaller(quote, me),
-        history: await taskHistory(db, me.tenantId, task.id),
-      };
+      return taskDetail(db, currentUser(request), request.body.id);
     },
   );
 
@@ -257,15 +249,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/quotation/saveQuotation',
     {
       config: { permission: 'quotation-task:price', audit: 'quote.task.price' },
-      schema: { tags: ['quotes'], body: saveQuotationBody },
+      schema: { tags: ['quotes'], body: saveQuotationBody, response: { 200: okResponse(taskStatusView) } },
     },
     async (request) => {
-      const me = currentUser(request);
-      if (!isStaff(me)) throw forbidden();
       const { id, ...price } = request.body;
-      if (price.transitDaysMax < price.transitDaysMin) throw badField('transitDaysMax', 'truck.transitOrder');
-      const task = await visibleTask(db, me, id);
-      const status = await priceTask(db, me, task, price);
+      const { task, status } = await priceVisibleTask(db, currentUser(request), id, price);
       request.auditTarget = `quotationTask:${task.taskNo}`;
       return { id, status };
     },
@@ -275,13 +263,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/quotation/task/action',
     {
       config: { permission: TASK_PAGES, audit: 'quote.task.action' },
-      schema: { tags: ['quotes'], body: taskActionBody },
+      schema: { tags: ['quotes'], body: taskActionBody, response: { 200: okResponse(taskStatusView) } },
     },
     async (request) => {
-      const me = currentUser(request);
       const { id, action, note } = request.body;
-      const task = await visibleTask(db, me, id);
-      const status = await actOnTask(db, me, task, action, note);
+      const { task, status } = await actOnVisibleTask(db, currentUser(request), id, action, note);
       request.auditTarget = `quotationTask:${task.taskNo}`;
       return { id, status };
     },
