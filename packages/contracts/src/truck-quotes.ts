@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { applyMarkup, type Markup } from './customers.ts';
 import type { OrganisationType } from './identity.ts';
+import { ORGANISATION_TYPES } from './identity.ts';
 import { formatMoney } from './money.ts';
-import { moneyString } from './responses.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import type { Accessorial, RatingBreakdown, RatingRefusal } from './truck-rating.ts';
+import { ACCESSORIALS, FREIGHT_CLASSES } from './truck-rating.ts';
 import type { ManualReason } from './truck-shipment.ts';
+import { ADDRESS_TYPES, PALLET_TYPES, QUOTE_STATUSES } from './truck-shipment.ts';
 import { moneyField, str } from './validation.ts';
 
 /** One level's price of a quote: the operator's cost first, the booking customer's price last. */
@@ -318,4 +321,114 @@ export const taskActionBody = z.object({
 export const taskListQuery = pageQuery.extend({
   keyword: str().trim().max(100).optional(),
   status: z.enum(TASK_STATUSES).optional(),
+});
+
+/* ----- responses ----- */
+
+/** The quote form's choices (`getQuotationBaseInfo`). */
+export const quoteBaseInfoView = z.object({
+  accessorials: z.array(z.enum(ACCESSORIALS)).readonly(),
+  freightClasses: z.array(z.enum(FREIGHT_CLASSES)).readonly(),
+  addressTypes: z.array(z.enum(ADDRESS_TYPES)).readonly(),
+  palletTypes: z.array(z.enum(PALLET_TYPES)).readonly(),
+  quoteTtlHours: z.number().int(),
+});
+
+export const quoteCustomerOptionsView = z.object({
+  list: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.enum(ORGANISATION_TYPES) })),
+});
+
+export const quoteSavedView = z.object({
+  id: z.number().int(),
+  quoteNo: z.string(),
+  /** Why staff must price it by hand, when the tables cannot. */
+  manualReason: z.enum(['oversize', 'dangerous_goods', 'no_rate']).nullable(),
+});
+
+/**
+ * The shipment a quote was asked for, as the quote form sent it (`shipmentBody` of truck-shipment).
+ * Its main fields are named here; the addresses and goods lines carry the form's fields as they are.
+ */
+export const shipmentView = z.looseObject({
+  mode: z.enum(['LTL', 'FTL']),
+  pickup: z.looseObject({ zipcode: z.string(), city: z.string(), state: z.string() }),
+  delivery: z.looseObject({ zipcode: z.string(), city: z.string(), state: z.string() }),
+  quoteDate: z.string(),
+  deliveryDate: z.string(),
+  lines: z.array(z.looseObject({ palletCount: z.number(), totalWeight: z.number() })),
+  accessorials: z.array(z.enum(ACCESSORIALS)),
+  insurance: z.object({ included: z.boolean(), insuredValue: z.string() }),
+});
+
+/** A quote as the caller may see it; `actions` are what it may do with it now. */
+export const quoteView = z.object({
+  id: z.number().int(),
+  quoteNo: z.string(),
+  organisationId: z.number().int(),
+  userId: z.number().int(),
+  status: z.enum(QUOTE_STATUSES),
+  shipment: shipmentView,
+  manualReason: z.enum(['oversize', 'dangerous_goods', 'no_rate']).nullable(),
+  pricedAt: timestamp.nullable(),
+  expiresAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  expired: z.boolean(),
+  results: z.array(quoteResultView),
+  actions: z.array(z.enum(QUOTE_ACTIONS)),
+});
+export const quoteListView = pageOf(quoteView);
+
+/** One line of the rates stream (`application/x-ndjson`): each result as it is priced, then the end. */
+export const rateStreamLine = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('result'), result: quoteResultView }),
+  z.object({ type: z.literal('done'), expiresAt: timestamp, results: z.array(quoteResultView) }),
+  z.object({ type: z.literal('error') }),
+]);
+export const rateStreamResponse = {
+  description: 'One JSON object a line: each product as it is priced, then `done` (or `error`)',
+  content: { 'application/x-ndjson': { schema: rateStreamLine } },
+};
+
+export const taskView = z.object({
+  id: z.number().int(),
+  taskNo: z.string(),
+  quoteId: z.number().int(),
+  organisationId: z.number().int(),
+  userId: z.number().int(),
+  status: z.enum(TASK_STATUSES),
+  reason: z.enum(['oversize', 'dangerous_goods', 'no_rate']),
+  note: z.string(),
+  productId: z.number().int().nullable(),
+  carrier: z.string(),
+  transitDaysMin: z.number().int().nullable(),
+  transitDaysMax: z.number().int().nullable(),
+  validUntil: timestamp.nullable(),
+  pricedBy: z.number().int().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  result: quoteResultView.nullable(),
+  actions: z.array(z.enum(TASK_ACTIONS)),
+});
+/** A page of tasks, with every status the list can filter by. */
+export const taskListView = pageOf(taskView).extend({ statuses: z.array(z.enum(TASK_STATUSES)).readonly() });
+export const taskRequestedView = z.object({ id: z.number().int(), taskNo: z.string() });
+export const taskStatusView = z.object({ id: z.number().int(), status: z.enum(TASK_STATUSES) });
+
+export const taskDetailView = z.object({
+  task: taskView,
+  quote: quoteView,
+  history: z.array(
+    z.object({
+      tenantId: z.number().int(),
+      id: z.number().int(),
+      taskId: z.number().int(),
+      action: z.string(),
+      fromStatus: z.enum(TASK_STATUSES).nullable(),
+      toStatus: z.enum(TASK_STATUSES),
+      actorId: z.number().int(),
+      note: z.string(),
+      createdAt: timestamp,
+    }),
+  ),
 });
