@@ -169,7 +169,7 @@ describe('role info and save', () => {
     );
     expect(clash.statusCode).toBe(400);
     expect(badFields(clash)).toEqual(['name']);
-    expect(fieldMessage(clash, 'name')).toBe('Name: A role with this name already exists');
+    expect(fieldMessage(clash, 'name')).toBe('A role with this name already exists');
     const same = await post('/api/admin/role/save', {
       id,
       name,
