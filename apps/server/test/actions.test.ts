@@ -75,7 +75,8 @@ describe('truck order actions', () => {
     expect(order.status).toBe('unpaid');
     const info = async (who: string) =>
       (await truck.ok('/api/admin/order/info', { id: order.id }, who)).order.actions as string[];
-    expect(sorted(await info('customer'))).toEqual(['cancel', 'edit_address', 'pay']);
+    expect(sorted(await info('customer'))).toEqual(['cancel', 'edit_address', 'open_work_order', 'pay']);
+    // Staff may pay it for the customer; they answer work orders but never open one.
     expect(sorted(await info('admin'))).toEqual(['cancel', 'edit_address', 'pay']);
     // Cancelling needs the cancel button, for staff and owners alike.
     expect(sorted(await info('viewer'))).toEqual(['edit_address', 'pay']);
@@ -84,7 +85,7 @@ describe('truck order actions', () => {
     const row = (await truck.ok('/api/admin/order/list', { page: 1, limit: 50 }, 'customer')).list.find(
       (o: { id: number }) => o.id === order.id,
     );
-    expect(sorted(row.actions)).toEqual(['cancel', 'edit_address', 'pay']);
+    expect(sorted(row.actions)).toEqual(['cancel', 'edit_address', 'open_work_order', 'pay']);
 
     // What the actions lack the server refuses: the customer cannot approve.
     const approve = await truck.post(
@@ -104,7 +105,7 @@ describe('truck order actions', () => {
     expect(sorted(await info('admin'))).toEqual(['approve', 'cancel', 'edit_address', 'reject']);
     expect(sorted(await info('editor'))).toEqual(['approve', 'cancel', 'edit_address', 'reject']);
     expect(await info('viewer')).toEqual(['edit_address']);
-    expect(sorted(await info('customer'))).toEqual(['cancel', 'edit_address']);
+    expect(sorted(await info('customer'))).toEqual(['cancel', 'edit_address', 'open_work_order']);
     const denied = await truck.post(
       '/api/admin/order/transition',
       { id: order.id, action: 'approve' },
@@ -117,7 +118,18 @@ describe('truck order actions', () => {
     await truck.ok('/api/admin/order/transition', { id: order.id, action: 'pickup' }, 'admin');
     expect(await info('admin')).toEqual(['depart']);
     expect(await info('viewer')).toEqual([]);
-    expect(await info('customer')).toEqual([]);
+    expect(await info('customer')).toEqual(['open_work_order']);
+    const opened = await truck.post(
+      '/api/admin/workOrder/save',
+      {
+        orderNo: order.orderNo,
+        category: 'delay',
+        transactionItem: 'freight',
+        description: 'Late',
+      },
+      'admin',
+    );
+    expect(opened.json().code).toBe(409);
   });
 });
 

@@ -97,8 +97,11 @@ export const REASONED_ACTIONS: readonly OrderAction[] = [
 /** Until the truck has the goods, the addresses may still change. */
 export const ADDRESS_EDITABLE: readonly OrderStatus[] = ['unpaid', 'pending_review', 'to_be_picked_up'];
 
-/** What an order answer lists as the caller's `actions`: the machine's moves, and `edit_address` while editable. */
-export type OrderViewAction = OrderAction | 'edit_address';
+/**
+ * What an order answer lists as the caller's `actions`: the machine's moves, `edit_address` while
+ * editable, and `open_work_order` for the customer's side (staff answer work orders, never open them).
+ */
+export type OrderViewAction = OrderAction | 'edit_address' | 'open_work_order';
 
 export const ORDER_TYPES = ['regular', 'return'] as const;
 

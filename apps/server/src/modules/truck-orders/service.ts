@@ -654,9 +654,13 @@ export function orderActionButton(action: OrderAction, staff: boolean): string |
   return action === 'approve' || action === 'reject' ? 'order:review' : 'order:update';
 }
 
+/** The pages through which the customer's side opens work orders. */
+const WORK_ORDER_PAGES = ['/workOrderList', '/work-order-copy'];
+
 /**
  * What the caller may do with the order now: the machine's moves for its side, less those whose
- * button it lacks, and editing the addresses until pickup. Pages show these and nothing else.
+ * button it lacks; editing the addresses until pickup; opening a work order on it for the customer's
+ * side. Pages show these and nothing else.
  */
 export function orderActions(order: Pick<OrderRow, 'status'>, caller: OrderViewer): OrderViewAction[] {
   const staff = isStaff(caller);
@@ -664,7 +668,10 @@ export function orderActions(order: Pick<OrderRow, 'status'>, caller: OrderViewe
     const button = orderActionButton(action, staff);
     return button === null || caller.grants.has(button);
   });
-  return ADDRESS_EDITABLE.includes(order.status) ? [...moves, 'edit_address'] : moves;
+  const actions: OrderViewAction[] = [...moves];
+  if (ADDRESS_EDITABLE.includes(order.status)) actions.push('edit_address');
+  if (!staff && WORK_ORDER_PAGES.some((page) => caller.grants.has(page))) actions.push('open_work_order');
+  return actions;
 }
 
 type OrderViewer = Caller & Pick<RequestUser, 'grants'>;

@@ -340,8 +340,8 @@ describe('booking and paying', () => {
     expect(info.order.orderNo).toMatch(/^TK\d{14}$/);
     expect(info.order.pickupCode).toMatch(/^\d{6}$/);
     expect(info.ledger.map((e: any) => [e.type, e.amount])).toEqual([['order_payment', '-301.10']]);
-    // Paid and waiting for review: the customer may still cancel it or change its addresses.
-    expect(info.order.actions).toEqual(['cancel', 'edit_address']);
+    // Paid and waiting for review: the customer may still cancel it, change its addresses, or claim.
+    expect(info.order.actions).toEqual(['cancel', 'edit_address', 'open_work_order']);
     const staff = await ok('/api/admin/order/info', { id: booked.id }, 'admin');
     expect(staff.order).toMatchObject({ costPrice: '239.65', branchPrice: '263.61', agentPrice: '278.80' });
     const agent = await ok('/api/admin/order/info', { id: booked.id }, 'agent');

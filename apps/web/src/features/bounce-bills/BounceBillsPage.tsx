@@ -16,6 +16,7 @@ import { FileLinks } from '../../components/ProofFiles.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 import { orderInfoPath } from '../truck-orders/api.ts';
 import { workOrderPath } from '../work-orders/api.ts';
 import { WorkOrderDialog } from '../work-orders/public.tsx';
@@ -174,7 +175,12 @@ export default function BounceBillsPage() {
           },
           { title: t('bounceBills.customer'), dataIndex: 'organisationName' },
           { title: t('bounceBills.type'), render: (_, r) => t(`bounceBill.type.${r.type}`) },
-          { title: t('bounceBills.amount'), dataIndex: 'amount', align: 'right' },
+          {
+            title: t('bounceBills.amount'),
+            dataIndex: 'amount',
+            align: 'right',
+            render: (v: string) => money(v),
+          },
           {
             title: t('bounceBills.findings'),
             render: (_, r) => (r.declared || r.actual ? `${r.declared || '—'} → ${r.actual || '—'}` : '—'),

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { flattenPages, useSession } from '../../app/session.tsx';
 import { post } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 import { BILL_LIST_URL, type BounceBillView } from '../bounce-bills/api.ts';
 import { BillStatusTag } from '../bounce-bills/public.tsx';
 import { WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from '../work-orders/api.ts';
@@ -61,7 +62,12 @@ export function BillsAndWorkOrdersCard({ orderId }: { orderId: number }) {
               columns={[
                 { title: t('bounceBills.billNo'), dataIndex: 'billNo' },
                 { title: t('bounceBills.type'), dataIndex: 'type', render: (v) => t(`bounceBill.type.${v}`) },
-                { title: t('bounceBills.amount'), dataIndex: 'amount', align: 'right' },
+                {
+                  title: t('bounceBills.amount'),
+                  dataIndex: 'amount',
+                  align: 'right',
+                  render: (v: string) => money(v),
+                },
                 {
                   title: t('common.status'),
                   dataIndex: 'status',
@@ -94,7 +100,7 @@ export function BillsAndWorkOrdersCard({ orderId }: { orderId: number }) {
                   render: (_, w) =>
                     w.consumptionType === 'none'
                       ? '—'
-                      : `${t(`workOrder.consumption.${w.consumptionType}`)} ${w.resultAmount}`,
+                      : `${t(`workOrder.consumption.${w.consumptionType}`)} ${money(w.resultAmount)}`,
                 },
                 {
                   title: t('common.status'),

@@ -4,6 +4,7 @@ import { Button, Card, Col, Empty, Row, Skeleton, Space, Statistic, theme } from
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type ChartOption, EChart } from '../../components/EChart.tsx';
+import { money } from '../../lib/money.ts';
 import { truckOrderApi } from './api.ts';
 
 /** `/dashboard`: today's and this month's truck orders and money, the last 30 days, every status. */
@@ -84,7 +85,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
         </Col>
         <Col xs={12} md={6}>
           <Card>
-            <Statistic title={t('dashboard.todayPaid')} prefix="$" value={s.today.paid} />
+            <Statistic title={t('dashboard.todayPaid')} prefix="$" value={money(s.today.paid)} />
           </Card>
         </Col>
         <Col xs={12} md={6}>
@@ -94,7 +95,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
         </Col>
         <Col xs={12} md={6}>
           <Card>
-            <Statistic title={t('dashboard.monthPaid')} prefix="$" value={s.month.paid} />
+            <Statistic title={t('dashboard.monthPaid')} prefix="$" value={money(s.month.paid)} />
           </Card>
         </Col>
         <Col xs={12} md={6}>
@@ -133,7 +134,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
           <>
             <Col xs={12} md={6}>
               <Card>
-                <Statistic title={t('order.balance')} prefix="$" value={s.balance.balance} />
+                <Statistic title={t('order.balance')} prefix="$" value={money(s.balance.balance)} />
               </Card>
             </Col>
             <Col xs={12} md={6}>
@@ -141,7 +142,7 @@ function Dashboard({ compact = false }: { compact?: boolean }) {
                 <Statistic
                   title={t('order.available')}
                   prefix="$"
-                  value={s.balance.available}
+                  value={money(s.balance.available)}
                   data-testid="stat-available"
                 />
               </Card>

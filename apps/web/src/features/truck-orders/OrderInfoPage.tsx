@@ -1,5 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { type OrderAction, REASONED_ACTIONS } from '@freight/contracts/truck-orders';
+import { ORDER_ACTIONS, type OrderAction, REASONED_ACTIONS } from '@freight/contracts/truck-orders';
 import type { ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -23,7 +23,6 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useSession } from '../../app/session.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { upload } from '../../lib/http.ts';
@@ -137,8 +136,6 @@ export default function OrderInfoPage() {
   });
   const [reasonFor, setReasonFor] = useState<OrderAction | null>(null);
   const [editing, setEditing] = useState(false);
-  // Customers open claims on their orders; staff answer them on the work order's page.
-  const { userInfo } = useSession();
   const [openingWorkOrder, setOpeningWorkOrder] = useState(false);
 
   if (!(id > 0) || info.isError)
@@ -179,7 +176,7 @@ export default function OrderInfoPage() {
   };
 
   // The server lists what this user may do now: the machine's moves, and editing the addresses.
-  const moves = order.actions.filter((a): a is OrderAction => a !== 'edit_address');
+  const moves = order.actions.filter((a): a is OrderAction => ORDER_ACTIONS.includes(a as OrderAction));
   const editable = order.actions.includes('edit_address');
   const product = i18n.language === 'en-US' ? order.productNameEn : order.productName;
 
@@ -212,7 +209,7 @@ export default function OrderInfoPage() {
                 {t('order.editAddress')}
               </Button>
             ) : null}
-            {userInfo?.identity !== 'employee' ? (
+            {order.actions.includes('open_work_order') ? (
               <Button onClick={() => setOpeningWorkOrder(true)} data-testid="order-open-work-order">
                 {t('workOrders.openForOrder')}
               </Button>

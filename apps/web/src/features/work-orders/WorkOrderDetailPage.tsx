@@ -24,6 +24,7 @@ import { FileLinks } from '../../components/ProofFiles.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ApiError } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 import { orderInfoPath } from '../truck-orders/api.ts';
 import { refreshBillsAndWorkOrders, type WorkOrderDecision, workOrderApi } from './api.ts';
 import { MessageThread } from './MessageThread.tsx';
@@ -155,7 +156,7 @@ export default function WorkOrderDetailPage() {
           <Descriptions.Item label={t('workOrders.transactionItem')}>
             {t(`workOrder.item.${wo.transactionItem}`)}
           </Descriptions.Item>
-          <Descriptions.Item label={t('workOrders.claimedAmount')}>${wo.amount}</Descriptions.Item>
+          <Descriptions.Item label={t('workOrders.claimedAmount')}>{money(wo.amount, '$')}</Descriptions.Item>
           <Descriptions.Item label={t('bounceBills.billNo')}>{wo.billNo ?? '—'}</Descriptions.Item>
           <Descriptions.Item label={t('common.createdAt')}>{time(wo.createdAt)}</Descriptions.Item>
           <Descriptions.Item label={t('workOrders.processedAt')}>{time(wo.processedAt)}</Descriptions.Item>
@@ -163,7 +164,7 @@ export default function WorkOrderDetailPage() {
             <span data-testid="wo-outcome">
               {decided
                 ? `${t(`workOrder.consumption.${wo.consumptionType}`)}${
-                    wo.consumptionType === 'none' ? '' : ` $${wo.resultAmount}`
+                    wo.consumptionType === 'none' ? '' : ` ${money(wo.resultAmount, '$')}`
                   }`
                 : '—'}
             </span>

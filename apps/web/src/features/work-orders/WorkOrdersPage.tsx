@@ -13,6 +13,7 @@ import { useSession } from '../../app/session.tsx';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
 import { FileLinks } from '../../components/ProofFiles.tsx';
 import { download } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 import { orderInfoPath } from '../truck-orders/api.ts';
 import { WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from './api.ts';
 import { WorkOrderDialog, WorkOrderStatusTag } from './public.tsx';
@@ -150,13 +151,18 @@ export default function WorkOrdersPage() {
             // Nothing has been decided while it is open, so "no money" would say too much.
             render: (_, r) => (r.processedAt ? t(`workOrder.consumption.${r.consumptionType}`) : '—'),
           },
-          { title: t('workOrders.transactionAmount'), dataIndex: 'amount', align: 'right' },
+          {
+            title: t('workOrders.transactionAmount'),
+            dataIndex: 'amount',
+            align: 'right',
+            render: (v: string) => money(v),
+          },
           { title: t('workOrders.proofFiles'), render: (_, r) => <FileLinks urls={r.proofUrls} /> },
           { title: t('workOrders.operator'), render: (_, r) => r.operator || '—' },
           {
             title: t('workOrders.resultAmount'),
             align: 'right',
-            render: (_, r) => (r.consumptionType === 'none' ? '—' : r.resultAmount),
+            render: (_, r) => (r.consumptionType === 'none' ? '—' : money(r.resultAmount)),
           },
           { title: t('common.createdAt'), render: (_, r) => time(r.createdAt) },
           {
