@@ -11,19 +11,17 @@ import { translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badField, forbidden } from '../../lib/errors.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { organisationNames } from '../customers/service.ts';
-import { visibleOrderByNo } from '../truck-orders/service.ts';
-import { isOwnUpload } from '../uploads/service.ts';
 import {
   type BillRow,
   billActions,
   cancelBill,
   listBills,
   payBill,
-  raiseBill,
+  raiseBillOnOrder,
   visibleBill,
 } from './service.ts';
 
@@ -127,14 +125,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = currentUser(request);
-      // Bills are the operator's finding, raised by its staff only.
-      if (me.identity !== 'employee') throw forbidden();
-      const { orderNo, amount, proofUrl, ...rest } = request.body;
-      const order = await visibleOrderByNo(db, me, orderNo);
-      if (!order) throw badField('orderNo', 'bounceBill.orderUnknown', { orderNo });
-      if (proofUrl && !(await isOwnUpload(db, me.tenantId, proofUrl)))
-        throw badField('proofUrl', 'upload.notOurs');
-      const bill = await raiseBill(db, me, order, { ...rest, amount: parseMoney(amount), proofUrl });
+      const bill = await raiseBillOnOrder(db, me, {
+        ...request.body,
+        amount: parseMoney(request.body.amount),
+      });
       request.auditTarget = `bounce-bill:${bill.billNo}`;
       reply.messageKey = bill.status === 'charged' ? 'bounceBill.charged' : 'bounceBill.awaitingPayment';
       reply.messageParams = { billNo: bill.billNo, amount: formatMoney(bill.amount) };

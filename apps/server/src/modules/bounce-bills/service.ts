@@ -10,14 +10,15 @@ import {
 import { formatMoney } from '@freight/contracts/money';
 import { and, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import type { OrderRow } from '../truck-orders/service.ts';
+import { type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
+import { isOwnUpload } from '../uploads/service.ts';
 import { bounceBills } from './schema.ts';
 
 export type BillRow = typeof bounceBills.$inferSelect;
@@ -265,4 +266,22 @@ export async function billNumbers(db: DbOrTx, tenantId: number, ids: number[]): 
     .from(bounceBills)
     .where(and(eq(bounceBills.tenantId, tenantId), inArray(bounceBills.id, ids)));
   return new Map(rows.map((r) => [r.id, r.billNo]));
+}
+
+/**
+ * Staff raise a bill on an order they see, named by its number; bills are the operator's finding,
+ * so nobody else raises one. A proof file must be one uploaded within the tenant.
+ */
+export async function raiseBillOnOrder(
+  db: DbOrTx,
+  staff: Caller,
+  input: Omit<NewBill, 'proofUrl'> & { orderNo: string; proofUrl?: string | null },
+): Promise<BillRow> {
+  if (staff.identity !== 'employee') throw forbidden();
+  const { orderNo, proofUrl = null, ...bill } = input;
+  const order = await visibleOrderByNo(db, staff, orderNo);
+  if (!order) throw badField('orderNo', 'bounceBill.orderUnknown', { orderNo });
+  if (proofUrl && !(await isOwnUpload(db, staff.tenantId, proofUrl)))
+    throw badField('proofUrl', 'upload.notOurs');
+  return raiseBill(db, staff, order, { ...bill, proofUrl });
 }

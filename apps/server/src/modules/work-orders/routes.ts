@@ -16,20 +16,18 @@ import {
   workOrderView,
 } from '@freight/contracts/work-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { usersByIds } from '../auth/service.ts';
 import { billNumbers } from '../bounce-bills/service.ts';
 import { organisationNames } from '../customers/service.ts';
-import { findOrder, visibleOrderByNo } from '../truck-orders/service.ts';
-import { isOwnUpload } from '../uploads/service.ts';
 import {
   actorOf,
-  decideWorkOrder,
+  decideVisibleWorkOrder,
   listWorkOrders,
-  openWorkOrder,
-  postMessage,
+  openWorkOrderOn,
+  postMessageTo,
   threadOf,
   visibleWorkOrder,
   type WorkOrderRow,
@@ -83,11 +81,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         .filter((a) => !STAFF_ACTIONS.includes(a) || canResolve),
       canMessage: WORK_ORDER_OPEN.includes(r.status),
     }));
-  }
-
-  async function checkUploads(tenantId: number, field: string, urls: string[]) {
-    for (const url of urls)
-      if (!(await isOwnUpload(db, tenantId, url))) throw badField(field, 'upload.notOurs');
   }
 
   app.post(
@@ -168,12 +161,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = currentUser(request);
-      if (me.identity === 'employee') throw conflict('workOrder.staffCannotOpen');
-      const { orderNo, amount, ...rest } = request.body;
-      const order = await visibleOrderByNo(db, me, orderNo);
-      if (!order) throw badField('orderNo', 'bounceBill.orderUnknown', { orderNo });
-      await checkUploads(me.tenantId, 'proofUrls', rest.proofUrls);
-      const row = await openWorkOrder(db, me, order, { ...rest, amount: parseMoney(amount) });
+      const row = await openWorkOrderOn(db, me, { ...request.body, amount: parseMoney(request.body.amount) });
       request.auditTarget = `work-order:${row.workOrderNo}`;
       reply.messageKey = 'workOrder.opened';
       reply.messageParams = { workOrderNo: row.workOrderNo };
@@ -242,9 +230,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const me = currentUser(request);
-      const row = await visibleWorkOrder(db, me, request.body.sn);
-      await checkUploads(me.tenantId, 'attachments', request.body.attachments);
-      const message = await postMessage(db, me, row, request.body.body, request.body.attachments);
+      const { row, message } = await postMessageTo(db, me, request.body);
       request.auditTarget = `work-order:${row.workOrderNo}`;
       return {
         id: message.id,
@@ -271,17 +257,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const { sn, action, consumptionType, resultAmount, remark } = request.body;
       if (STAFF_ACTIONS.includes(action) && !me.grants.has('work-order:resolve')) throw forbidden();
-      const row = await visibleWorkOrder(db, me, sn);
-      const order = await findOrder(db, me.tenantId, row.orderId);
-      if (!order) throw new Error(`work order ${row.workOrderNo} has no order`);
-      const updated = await decideWorkOrder(db, me, row, {
+      const updated = await decideVisibleWorkOrder(db, me, sn, {
         action,
         consumptionType,
         resultAmount: parseMoney(resultAmount),
         remark,
-        order,
       });
-      request.auditTarget = `work-order:${row.workOrderNo}`;
+      request.auditTarget = `work-order:${updated.workOrderNo}`;
       reply.messageKey = 'workOrder.done';
       return (await present(me, [updated]))[0];
     },

@@ -26,7 +26,8 @@ import { findBill, moveBill } from '../bounce-bills/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import type { OrderRow } from '../truck-orders/service.ts';
+import { findOrder, type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
+import { isOwnUpload } from '../uploads/service.ts';
 import { workOrderEvents, workOrderMessages, workOrders } from './schema.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
@@ -351,4 +352,48 @@ export async function countOpenWorkOrders(db: DbOrTx, caller: Caller): Promise<n
       ),
     );
   return row?.n ?? 0;
+}
+
+/** Files attached to a work order must be ones uploaded within the tenant. */
+async function checkUploads(db: DbOrTx, tenantId: number, field: string, urls: readonly string[]) {
+  for (const url of urls)
+    if (!(await isOwnUpload(db, tenantId, url))) throw badField(field, 'upload.notOurs');
+}
+
+/** The customer's side opens a work order on an order it sees, named by its number; staff answer them. */
+export async function openWorkOrderOn(
+  db: DbOrTx,
+  caller: Caller,
+  input: NewWorkOrder & { orderNo: string },
+): Promise<WorkOrderRow> {
+  if (caller.identity === 'employee') throw conflict('workOrder.staffCannotOpen');
+  const { orderNo, ...opened } = input;
+  const order = await visibleOrderByNo(db, caller, orderNo);
+  if (!order) throw badField('orderNo', 'bounceBill.orderUnknown', { orderNo });
+  await checkUploads(db, caller.tenantId, 'proofUrls', opened.proofUrls);
+  return openWorkOrder(db, caller, order, opened);
+}
+
+/** A message on the thread of a work order the caller sees. */
+export async function postMessageTo(
+  db: DbOrTx,
+  caller: Caller,
+  input: { sn: string; body: string; attachments: string[] },
+) {
+  const row = await visibleWorkOrder(db, caller, input.sn);
+  await checkUploads(db, caller.tenantId, 'attachments', input.attachments);
+  return { row, message: await postMessage(db, caller, row, input.body, input.attachments) };
+}
+
+/** Accepts, resolves, rejects or withdraws a work order the caller sees, with the order it is on. */
+export async function decideVisibleWorkOrder(
+  db: DbOrTx,
+  caller: Caller,
+  sn: string,
+  decision: Omit<WorkOrderDecision, 'order'>,
+): Promise<WorkOrderRow> {
+  const row = await visibleWorkOrder(db, caller, sn);
+  const order = await findOrder(db, caller.tenantId, row.orderId);
+  if (!order) throw new Error(`work order ${row.workOrderNo} has no order`);
+  return decideWorkOrder(db, caller, row, { ...decision, order });
 }
