@@ -291,3 +291,8 @@ export async function addUser(
   if (roleId) await assignRoles(ctx.database.db, t.tenant.id, user.id, [roleId]);
   return { id: user.id, email };
 }
+
+/** A calendar day as `YYYY-MM-DD` (UTC), `days` from today: dates in tests follow the clock. */
+export function isoDay(days = 0, from: Date = new Date()): string {
+  return new Date(from.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}

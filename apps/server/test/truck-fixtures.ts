@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
 import { findUserByEmail } from '../src/modules/auth/service.ts';
-import { call, signInAs, type TestContext, type TestTenant, type Who } from './helpers.ts';
+import { call, isoDay, signInAs, type TestContext, type TestTenant, type Who } from './helpers.ts';
 
 /**
  * A tenant ready to ship by truck: signed-in users, one LTL product with a lane from Los Angeles to
@@ -100,7 +100,7 @@ export async function truckTenant(ctx: TestContext, t: TestTenant, who: Who[]) {
           mode: 'LTL',
           pickup: address('90001', 'CA', 'Los Angeles'),
           delivery: address('75201', 'TX', 'Dallas'),
-          quoteDate: '2026-11-23',
+          quoteDate: isoDay(),
           lines: [
             {
               name: 'Parts',
