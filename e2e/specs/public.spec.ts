@@ -37,6 +37,10 @@ test('a shipper registers with an invitation code and signs in', async ({ page }
 
   await page.getByTestId('reg-name').fill('Ann');
   await page.getByTestId('reg-surname').fill('Lee');
+  // A Chinese mobile number is a number under +86 (the default dial code is +1).
+  await page.getByTestId('reg-dial-code').click();
+  await page.keyboard.type('86');
+  await page.getByTitle('中国 +86').click();
   await page.getByTestId('reg-phone').fill('13800138000');
   await page.getByTestId('reg-company').fill('Lee Imports');
   await page.getByTestId('reg-address1').fill('1 Main St');
@@ -49,6 +53,7 @@ test('a shipper registers with an invitation code and signs in', async ({ page }
   await page.screenshot({ path: `${screenshotDir}register-step2-zh.png` });
   await page.getByTestId('reg-next').click();
 
+  await page.getByTestId('reg-business').getByLabel('卡车运输').check();
   await page.getByTestId('reg-volume').click();
   await page.getByTitle('50 票以下').click();
   await page.getByTestId('reg-goods').click();

@@ -17,7 +17,8 @@ test('a customer submits a recharge, staff approve it, the badge drops and the l
   await switchLanguage(customer, 'en');
   await customer.goto('/recharge');
   await customer.getByTestId('recharge-account').click();
-  await customer.getByTitle('RMB · 招商银行上海分行').click();
+  // Demo banks are named in the interface's language.
+  await customer.getByTitle('RMB · China Merchants Bank, Shanghai Branch').click();
   await customer.getByLabel('Amount').fill('880.5');
   await customer.getByTestId('recharge-payer').fill('Nora North');
   await customer.getByTestId('recharge-card').fill('6222 0000 1111 9876');

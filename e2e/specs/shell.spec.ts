@@ -14,7 +14,8 @@ test('the staff administrator signs in with the mailed code and sees the whole m
   // Tabs: open three pages, close one, then close the others; home stays pinned.
   await menu.getByTestId('menu-/area-rights').click();
   await menu.getByTestId('menu-/basicSettings').click();
-  await expect(page.getByRole('cell', { name: 'Administrator' })).toBeVisible();
+  // Role names read in the interface's language.
+  await expect(page.getByRole('cell', { name: '超级管理员' })).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}roles-zh.png` });
   await menu.getByTestId('menu-/operationLog').click();
   await expect(page.getByRole('cell', { name: 'auth.login' }).first()).toBeVisible();

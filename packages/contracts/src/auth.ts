@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { LANGUAGES } from './api.ts';
 import { IDENTITIES } from './identity.ts';
-import { isValidPhone, phoneMessageKey } from './phone.ts';
+import { isValidPhone, phoneField, phoneMessageKey } from './phone.ts';
 import {
   codeField,
   emailField,
   englishField,
   hashedPasswordField,
   passwordField,
-  phoneField,
   str,
   zipField,
 } from './validation.ts';

@@ -1,4 +1,5 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
+import { z } from 'zod';
 
 /** Spaces, dashes, dots and brackets people type inside a number. */
 const SEPARATORS = /[\s\-().]/g;
@@ -34,3 +35,13 @@ export function isValidPhoneWithoutDialCode(phone: string): boolean {
 export function phoneMessageKey(dialCode: string): 'validation.phone' | 'validation.phoneForDialCode' {
   return dialCode === '86' ? 'validation.phone' : 'validation.phoneForDialCode';
 }
+
+/**
+ * A phone number with no dial code chosen beside it (profile, staff); registration checks by dial code.
+ * Digits and separators only, so no control character passes either.
+ */
+export const phoneField = z
+  .string()
+  .trim()
+  .max(30)
+  .refine(isValidPhoneWithoutDialCode, { error: 'validation.phoneInternational' });

@@ -1,26 +1,40 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { post } from '../lib/http.ts';
 
 export interface Branding {
   tenant: string;
   siteName: string;
+  /** The English site name; empty means `siteName` in both languages. */
+  siteNameEn?: string;
   buttonColor: string;
   logoUrl: string | null;
   logoCollapsedUrl: string | null;
   faviconUrl: string | null;
   copyright: string;
+  copyrightEn?: string;
   filingNumber: string;
 }
 
-/** The tenant's branding for this host (SPEC section 1): title, favicon, logo, colour, footer. */
+/** The tenant's branding for this host (SPEC section 1): title, favicon, logo, colour, footer, in the UI language. */
 export function useBranding() {
   const query = useQuery({
     queryKey: ['branding'],
     queryFn: () => post<Branding>('/admin/auth/getHostConfig'),
     staleTime: 60_000,
   });
-  const branding = query.data;
+  const { i18n } = useTranslation();
+  const en = i18n.language === 'en-US';
+  const branding = useMemo(
+    () =>
+      query.data && {
+        ...query.data,
+        siteName: (en && query.data.siteNameEn) || query.data.siteName,
+        copyright: (en && query.data.copyrightEn) || query.data.copyright,
+      },
+    [query.data, en],
+  );
   useEffect(() => {
     if (!branding) return;
     document.title = branding.siteName;

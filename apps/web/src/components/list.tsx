@@ -33,10 +33,11 @@ export const periodInstants = (period: Period) => ({
  * with the SPEC's pager (sizes 10 to 200, default 10, total, jumper).
  */
 export function useServerList<T>(url: string, filters: object) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [paging, setPaging] = useState({ page: 1, limit: 10 });
   const query = useQuery({
-    queryKey: [url, filters, paging],
+    // The server words some of what it lists (notes it wrote itself): a new language reads it again.
+    queryKey: [url, filters, paging, i18n.language],
     queryFn: () => post<Page<T>>(url, { ...filters, ...paging }),
     placeholderData: keepPreviousData,
   });
@@ -64,6 +65,14 @@ export function useServerList<T>(url: string, filters: object) {
     resetPage: () => setPaging((p) => ({ ...p, page: 1 })),
     paging,
   };
+}
+
+/**
+ * What every list table shares: columns as wide as their content (never cut under a pinned column),
+ * the table at least `minWidth` wide and scrolling sideways beyond the screen, cells on one line.
+ */
+export function listTableProps(minWidth: number) {
+  return { scroll: { x: minWidth }, tableLayout: 'auto', className: 'nowrap-table' } as const;
 }
 
 export function FilterBar<T>({

@@ -291,6 +291,7 @@ export const enUS: Record<MessageKey, string> = {
   'profile.confirmPassword': 'Confirm new password',
   'roles.name': 'Role name',
   'roles.nameEn': 'English name',
+  'roles.descriptionEn': 'Description in English',
   'roles.description': 'Description',
   'roles.users': 'Users',
   'roles.grants': 'Menus and buttons',

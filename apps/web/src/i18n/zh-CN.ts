@@ -285,6 +285,7 @@ export const zhCN = {
   'profile.confirmPassword': '确认新密码',
   'roles.name': '角色名称',
   'roles.nameEn': '英文名称',
+  'roles.descriptionEn': '英文描述',
   'roles.description': '描述',
   'roles.users': '用户数',
   'roles.grants': '菜单与按钮权限',

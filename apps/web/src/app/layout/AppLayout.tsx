@@ -175,10 +175,17 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const badgeFor = (node: MenuNode) => {
     const dot = DOT_FOR[node.id as keyof typeof DOT_FOR];
     const count = COUNT_FOR[node.id as keyof typeof COUNT_FOR];
-    if (dot) return <Badge dot={counts[dot] > 0} offset={[6, 0]} data-testid={`menu-dot-${node.id}`} />;
+    // Badges sit in the label's own row, after text that may wrap, never over the expand arrow.
+    if (dot)
+      return <Badge dot={counts[dot] > 0} className="menu-badge" data-testid={`menu-dot-${node.id}`} />;
     if (count)
       return (
-        <Badge count={counts[count]} size="small" offset={[6, 0]} data-testid={`menu-count-${node.id}`} />
+        <Badge
+          count={counts[count]}
+          size="small"
+          className="menu-badge"
+          data-testid={`menu-count-${node.id}`}
+        />
       );
     return null;
   };
@@ -190,8 +197,8 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
         key: node.paths,
         icon: <MenuIcon name={node.icon} />,
         label: (
-          <span data-testid={`menu-${node.paths}`}>
-            {label(node)}
+          <span className="menu-label" title={label(node)} data-testid={`menu-${node.paths}`}>
+            <span className="menu-text">{label(node)}</span>
             {badgeFor(node)}
           </span>
         ),
@@ -252,6 +259,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       onClick={({ key }) => go(key)}
       items={menuItems(menus)}
       style={{ borderInlineEnd: 0, flex: 1, minWidth: 0 }}
+      className={horizontalMenu ? undefined : 'app-menu'}
       data-testid="side-menu"
     />
   );

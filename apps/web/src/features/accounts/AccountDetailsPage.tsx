@@ -173,7 +173,7 @@ export function AccountDetailsPage({
         </Form.Item>
       </FilterBar>
       {typeof filters.reference === 'string' && filters.reference ? (
-        <Space style={{ marginBottom: 12 }} wrap>
+        <Space style={{ display: 'flex', marginBottom: 12 }} wrap>
           <Tag closable onClose={clearLink} color="processing" data-testid="ledger-reference-chip">
             {t('ledger.reference')}: {filters.reference}
           </Tag>

@@ -11,6 +11,9 @@ export const accountMessages = defineMessages(
     'ledger.empty.details': '该条件下没有账户变动',
     'ledger.empty.log': '该条件下没有账户事件(冻结、解冻、授信调整、手工调账、充值审核)',
     'ledger.empty.deductions': '该条件下没有补扣记录',
+    'ledger.showAll': '显示全部',
+    'ledger.noMoneyFor': '{{reference}} 没有资金变动(如被驳回的充值)。',
+    'ledger.openLog': '在账户日志中查看',
   },
   {
     'ledger.line': 'Line',
@@ -23,5 +26,8 @@ export const accountMessages = defineMessages(
     'ledger.empty.log':
       'No account events (freezes, unfreezes, credit limits, adjustments, recharge reviews) match these filters',
     'ledger.empty.deductions': 'No supplementary deductions match these filters',
+    'ledger.showAll': 'Show all',
+    'ledger.noMoneyFor': 'No money moved for {{reference}} (a rejected recharge, for example).',
+    'ledger.openLog': 'See it in the account log',
   },
 );

@@ -6,6 +6,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { Branding } from '../../app/branding.ts';
 import { useSession } from '../../app/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
+import i18n from '../../i18n/index.ts';
 import { ApiError, NO_ANSWER } from '../../lib/http.ts';
 import { AuthFrame } from './AuthFrame.tsx';
 import { login, requestCode } from './api.ts';
@@ -50,7 +51,8 @@ export default function LoginPage({ branding }: { branding: Branding | undefined
       await session.signIn(token);
     },
     onSuccess: () => {
-      message.success(t('login.success'));
+      // Signing in switches to the user's own language; this render's `t` still speaks the old one.
+      message.success(i18n.t('login.success'));
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from && from !== '/login' ? from : '/home', { replace: true });
     },

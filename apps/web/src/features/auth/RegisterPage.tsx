@@ -1,5 +1,5 @@
 import { COUNTRIES, DEFAULT_DIAL_CODE } from '@freight/contracts/countries';
-import { emailField, englishField, passwordField, phoneField, zipField } from '@freight/contracts/validation';
+import { emailField, englishField, passwordField, zipField } from '@freight/contracts/validation';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -25,8 +25,15 @@ import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { fieldRule, matchesPassword } from '../../lib/form-rules.ts';
 import { ApiError, applyFieldErrors } from '../../lib/http.ts';
+import { phoneForDialCodeRule } from '../../lib/phone.ts';
 import { AuthFrame } from './AuthFrame.tsx';
-import { type RegistrationOption, register, registrationOptions, requestCode } from './api.ts';
+import {
+  checkInvitation,
+  type RegistrationOption,
+  register,
+  registrationOptions,
+  requestCode,
+} from './api.ts';
 import { useCodeCountdown } from './useCodeCountdown.ts';
 
 /** Which step holds each field, so a server answer naming a field opens the right step. */
@@ -74,7 +81,7 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
   const countdown = useCodeCountdown();
   // SPEC section 7: the choices of step 3 come from the server.
   const options = useQuery({ queryKey: ['registration-options'], queryFn: registrationOptions });
-  const choices = (list: RegistrationOption[] | undefined) =>
+  const choices = (list: readonly RegistrationOption[] | undefined) =>
     (list ?? []).map((o) => ({ value: o.value, label: en ? o.label_en : o.label }));
   const required = (label: string): FormRule[] => [
     { required: true, message: t('validation.required', { field: label }) },
@@ -109,11 +116,31 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
       () => undefined,
     );
 
+  const invitation = useMutation({ mutationFn: checkInvitation });
+
   const next = () =>
     form.validateFields(STEP_FIELDS[step]).then(
-      () => setStep((s) => s + 1),
+      async () => {
+        // The invitation code is checked on its own step, not after the last one.
+        const code = String(form.getFieldValue('invitationCode') ?? '').trim();
+        if (step === 0 && code) {
+          const answer = await invitation.mutateAsync(code).catch((error: unknown) => {
+            reportError(error, form);
+            return null;
+          });
+          if (!answer) return;
+          if (!answer.valid) {
+            form.setFields([{ name: 'invitationCode', errors: [t('auth.invitationInvalid')] }]);
+            return;
+          }
+        }
+        setStep((s) => s + 1);
+      },
       () => undefined,
     );
+
+  // The phone number is judged by the dial code chosen beside it (the server's rule, shared).
+  const phoneRule = phoneForDialCodeRule(() => t('register.phone'), 'dialCode', DEFAULT_DIAL_CODE);
 
   const finish = () =>
     form.validateFields().then(
@@ -158,7 +185,6 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
           dialCode: DEFAULT_DIAL_CODE,
           country: 'US',
           preferredLocations: ['', '', ''],
-          business: ['truck'],
         }}
       >
         <div hidden={step !== 0}>
@@ -252,9 +278,10 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
                   <Form.Item
                     name="phone"
                     noStyle
-                    rules={[...required(t('register.phone')), fieldRule(phoneField, 'phone')]}
+                    dependencies={['dialCode']}
+                    rules={[...required(t('register.phone')), phoneRule]}
                   >
-                    <Input maxLength={11} inputMode="numeric" data-testid="reg-phone" />
+                    <Input maxLength={20} inputMode="tel" data-testid="reg-phone" />
                   </Form.Item>
                 </Space.Compact>
               </Form.Item>
@@ -323,7 +350,7 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
         </div>
         <div hidden={step !== 2}>
           <Form.Item name="business" label={t('register.business')} rules={required(t('register.business'))}>
-            <Checkbox.Group options={choices(options.data?.business)} />
+            <Checkbox.Group options={choices(options.data?.business)} data-testid="reg-business" />
           </Form.Item>
           <Form.Item
             name="monthlyVolume"
@@ -394,7 +421,12 @@ export default function RegisterPage({ branding }: { branding: Branding | undefi
           <Link to="/login">{t('register.haveAccount')}</Link>
         )}
         {step < 2 ? (
-          <Button type="primary" onClick={() => void next()} data-testid="reg-next">
+          <Button
+            type="primary"
+            onClick={() => void next()}
+            loading={invitation.isPending}
+            data-testid="reg-next"
+          >
             {t('register.next')}
           </Button>
         ) : (

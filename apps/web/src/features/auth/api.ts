@@ -36,6 +36,10 @@ export const registrationOptions = () => post<RegistrationOptions>('/admin/auth/
 /** The shipper's registration; passwords go in plain text because the server checks their length. */
 export const register = (values: Record<string, unknown>) => post('/admin/auth/register', values);
 
+/** Whether an invitation code is live; the answer never says whose it is. */
+export const checkInvitation = (invitationCode: string) =>
+  post<{ valid: boolean }>('/admin/auth/checkInvitation', { invitationCode });
+
 export const requestPasswordReset = (email: string) => post('/admin/auth/retrievePassword', { email });
 
 export const resetPassword = (token: string, password: string, confirmPassword: string) =>

@@ -52,6 +52,7 @@ export function UsersDialog({
         loading={users.isFetching}
         dataSource={users.data?.list ?? []}
         pagination={false}
+        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('staff.email'), dataIndex: 'email' },
           { title: t('staff.name'), dataIndex: 'name' },
@@ -158,6 +159,7 @@ export function InvitationsDialog({ org, onClose }: { org: OrganisationRow; onCl
         size="small"
         dataSource={codes.data?.list ?? []}
         pagination={false}
+        scroll={{ x: 'max-content' }}
         columns={[
           {
             title: t('customers.code'),

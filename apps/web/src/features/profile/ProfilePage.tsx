@@ -1,11 +1,12 @@
-import { phoneField } from '@freight/contracts/validation';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, Radio, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule, matchesPassword } from '../../lib/form-rules.ts';
+import i18n from '../../i18n/index.ts';
+import { matchesPassword } from '../../lib/form-rules.ts';
+import { phoneRule } from '../../lib/phone.ts';
 import { type PasswordChange, type ProfileInput, profileApi } from './api.ts';
 
 /** The personal centre: own details and avatar, language, and a password change that ends other sessions. */
@@ -23,7 +24,8 @@ export default function ProfilePage() {
     onSuccess: async () => {
       // The header's name and avatar come from the session: read it again.
       await session.refreshUser();
-      message.success(t('common.saved'));
+      // Reading the user again may switch the language; speak the one now shown.
+      message.success(i18n.t('common.saved'));
     },
     onError: (error) => reportError(error, details),
   });
@@ -67,7 +69,7 @@ export default function ProfilePage() {
             >
               <Input data-testid="profile-name" />
             </Form.Item>
-            <Form.Item name="phone" label={t('profile.phone')} rules={[fieldRule(phoneField, 'phone')]}>
+            <Form.Item name="phone" label={t('profile.phone')} rules={[phoneRule]}>
               <Input />
             </Form.Item>
             <Form.Item name="company" label={t('profile.company')}>

@@ -9,6 +9,7 @@ interface ReceivingAccount {
   id: number;
   currency: 'CNY' | 'USD';
   bankName: string;
+  bankNameEn: string;
   accountName: string;
   accountNumber: string;
   enabled: boolean;
@@ -26,7 +27,8 @@ const TEXT_FIELDS = [
  * can only be switched off, which the server says when a deletion is refused.
  */
 export function ReceivingAccountsButton() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const en = i18n.language === 'en-US';
   const { message, modal } = App.useApp();
   const reportError = useReportError();
   const queryClient = useQueryClient();
@@ -104,12 +106,13 @@ export function ReceivingAccountsButton() {
           loading={accounts.isFetching}
           dataSource={accounts.data?.list ?? []}
           pagination={false}
+          scroll={{ x: 'max-content' }}
           locale={{
             emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('receiving.empty')} />,
           }}
           columns={[
             { title: t('receiving.currency'), render: (_, r) => (r.currency === 'CNY' ? 'RMB' : 'USD') },
-            { title: t('recharge.bank'), dataIndex: 'bankName' },
+            { title: t('recharge.bank'), render: (_, r) => (en && r.bankNameEn) || r.bankName },
             { title: t('recharge.accountName'), dataIndex: 'accountName' },
             { title: t('recharge.accountNumber'), dataIndex: 'accountNumber' },
             {
@@ -175,6 +178,9 @@ export function ReceivingAccountsButton() {
                 </Form.Item>
               );
             })}
+            <Form.Item name="bankNameEn" label={t('receiving.bankEn')} extra={t('receiving.bankEnTip')}>
+              <Input maxLength={100} data-testid="receiving-bankNameEn" />
+            </Form.Item>
             <Form.Item name="enabled" label={t('common.enabled')} valuePropName="checked">
               <Switch />
             </Form.Item>

@@ -11,13 +11,15 @@ interface ReceivingAccount {
   id: number;
   currency: 'CNY' | 'USD';
   bankName: string;
+  bankNameEn?: string;
   accountName: string;
   accountNumber: string;
 }
 
 /** A customer's recharge: where to send the money, the form with the payment proof, and its recharges. */
 export function RechargePage({ line }: { line: Line }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const bankOf = (a: ReceivingAccount) => (i18n.language === 'en-US' && a.bankNameEn) || a.bankName;
   const { message } = App.useApp();
   const [form] = Form.useForm();
   const [busy, setBusy] = useState(false);
@@ -54,7 +56,7 @@ export function RechargePage({ line }: { line: Line }) {
               style={{ marginBottom: 8 }}
               title={a.currency === 'CNY' ? 'RMB' : 'USD'}
             >
-              <Descriptions.Item label={t('recharge.bank')}>{a.bankName}</Descriptions.Item>
+              <Descriptions.Item label={t('recharge.bank')}>{bankOf(a)}</Descriptions.Item>
               <Descriptions.Item label={t('recharge.accountName')}>{a.accountName}</Descriptions.Item>
               <Descriptions.Item label={t('recharge.accountNumber')}>
                 <Typography.Text copyable>{a.accountNumber}</Typography.Text>
@@ -78,7 +80,7 @@ export function RechargePage({ line }: { line: Line }) {
                 data-testid="recharge-account"
                 options={(accounts.data?.list ?? []).map((a) => ({
                   value: a.id,
-                  label: `${a.currency === 'CNY' ? 'RMB' : 'USD'} · ${a.bankName}`,
+                  label: `${a.currency === 'CNY' ? 'RMB' : 'USD'} · ${bankOf(a)}`,
                 }))}
               />
             </Form.Item>

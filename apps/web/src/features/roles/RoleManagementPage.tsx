@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { MenuButton, MenuNode } from '../../app/session.tsx';
 import { isMenuNode, useSession } from '../../app/session.tsx';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ROLE_LIST_URL, type RoleRow, rolesApi } from './api.ts';
 
@@ -97,6 +97,7 @@ export default function RoleManagementPage() {
       name: grants.data.role.name,
       nameEn: grants.data.role.nameEn,
       description: grants.data.role.description,
+      descriptionEn: grants.data.role.descriptionEn,
     });
     setChecked([...grants.data.menuIds, ...grants.data.buttonKeys.map((k) => `${BUTTON_PREFIX}${k}`)]);
   }, [grants.data, form]);
@@ -135,12 +136,13 @@ export default function RoleManagementPage() {
 
   const submit = () =>
     form.validateFields().then(
-      (values: { name: string; nameEn: string; description?: string }) =>
+      (values: { name: string; nameEn: string; description?: string; descriptionEn?: string }) =>
         save.mutate({
           id: editingId ?? undefined,
           name: values.name,
           nameEn: values.nameEn,
           description: values.description ?? '',
+          descriptionEn: values.descriptionEn ?? '',
           menuIds: checked.filter((k): k is number => typeof k === 'number'),
           buttonKeys: checked
             .filter((k): k is string => typeof k === 'string')
@@ -174,19 +176,23 @@ export default function RoleManagementPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 800 }}
+        {...listTableProps(800)}
         columns={[
           {
             title: t('roles.name'),
             render: (_, r) => (
               <Space>
-                {r.name}
+                <span data-testid="role-row-name">{en ? r.nameEn : r.name}</span>
                 {r.builtin ? <Tag>{t('common.builtin')}</Tag> : null}
               </Space>
             ),
           },
-          { title: t('roles.nameEn'), dataIndex: 'nameEn' },
-          { title: t('roles.description'), dataIndex: 'description', ellipsis: true },
+          // Each name and description in the UI language; the other language is edited in the drawer.
+          {
+            title: t('roles.description'),
+            ellipsis: true,
+            render: (_, r) => (en ? r.descriptionEn || r.description : r.description),
+          },
           { title: t('roles.users'), dataIndex: 'userCount', width: 90 },
           {
             title: t('common.actions'),
@@ -260,6 +266,9 @@ export default function RoleManagementPage() {
           </Form.Item>
           <Form.Item name="description" label={t('roles.description')}>
             <Input.TextArea maxLength={200} rows={2} />
+          </Form.Item>
+          <Form.Item name="descriptionEn" label={t('roles.descriptionEn')}>
+            <Input.TextArea maxLength={200} rows={2} data-testid="role-description-en" />
           </Form.Item>
           <Form.Item label={t('roles.grants')} extra={t('roles.grantsTip')}>
             {tree.isLoading || grants.isFetching ? <Spin /> : null}

@@ -65,6 +65,9 @@ export default function SiteConfigurationPage() {
             >
               <Input showCount maxLength={20} data-testid="site-name" />
             </Form.Item>
+            <Form.Item name="siteNameEn" label={t('site.siteNameEn')} extra={t('site.englishTip')}>
+              <Input showCount maxLength={40} data-testid="site-name-en" />
+            </Form.Item>
             <Form.Item name="buttonColor" label={t('site.buttonColor')}>
               <ColorPicker showText format="hex" disabledAlpha />
             </Form.Item>
@@ -79,6 +82,9 @@ export default function SiteConfigurationPage() {
             </Form.Item>
             <Form.Item name="copyright" label={t('site.copyright')}>
               <Input maxLength={200} data-testid="site-copyright" />
+            </Form.Item>
+            <Form.Item name="copyrightEn" label={t('site.copyrightEn')} extra={t('site.englishTip')}>
+              <Input maxLength={200} data-testid="site-copyright-en" />
             </Form.Item>
             <Form.Item name="filingNumber" label={t('site.filingNumber')}>
               <Input maxLength={100} />

@@ -2,11 +2,13 @@ import { post } from '../../lib/http.ts';
 
 export interface SiteConfig {
   siteName: string;
+  siteNameEn: string;
   buttonColor: string;
   logoUrl: string | null;
   logoCollapsedUrl: string | null;
   faviconUrl: string | null;
   copyright: string;
+  copyrightEn: string;
   filingNumber: string;
   /** Hosts on which the filing number shows (SPEC section 1). */
   filingHosts: string[];

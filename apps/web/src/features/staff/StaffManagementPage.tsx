@@ -1,13 +1,12 @@
-import { phoneField } from '@freight/contracts/validation';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { fieldRule } from '../../lib/form-rules.ts';
+import { phoneRule } from '../../lib/phone.ts';
 import { STAFF_LIST_URL, type StaffFilters, type StaffInput, type StaffRow, staffApi } from './api.ts';
 
 export default function StaffManagementPage() {
@@ -121,7 +120,7 @@ export default function StaffManagementPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 900 }}
+        {...listTableProps(900)}
         columns={[
           { title: t('staff.email'), dataIndex: 'email' },
           { title: t('staff.name'), dataIndex: 'name' },
@@ -200,7 +199,7 @@ export default function StaffManagementPage() {
           >
             <Input data-testid="staff-name" />
           </Form.Item>
-          <Form.Item name="phone" label={t('staff.phone')} rules={[fieldRule(phoneField, 'phone')]}>
+          <Form.Item name="phone" label={t('staff.phone')} rules={[phoneRule]}>
             <Input />
           </Form.Item>
           {editing === 'new' ? (
