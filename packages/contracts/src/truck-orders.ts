@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { TRUCK_MODES } from './truck-products.ts';
+import { shipmentView } from './truck-quotes.ts';
 import { dateField, shipmentAddress } from './truck-shipment.ts';
 import { englishField, str } from './validation.ts';
 
@@ -171,3 +173,159 @@ export const orderListQuery = pageQuery.extend({
 export type OrderListQuery = z.infer<typeof orderListQuery>;
 
 export const orderFileBody = z.object({ id: orderId, url: str().trim().min(1).max(500) });
+
+/* ----- responses ----- */
+
+const orderViewActions = z.enum([...ORDER_ACTIONS, 'edit_address', 'open_work_order']);
+
+/**
+ * An order as the caller may see it: staff see every level's price (`costPrice`), an agent or branch
+ * its own and those below, a customer only what it pays; the others are null.
+ */
+export const orderView = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  customerOrderNo: z.string(),
+  queryCode: z.string(),
+  organisationId: z.number().int(),
+  userId: z.number().int(),
+  quoteId: z.number().int().nullable(),
+  taskId: z.number().int().nullable(),
+  productId: z.number().int().nullable(),
+  carrier: z.string(),
+  mode: z.enum(['LTL', 'FTL']),
+  status: z.enum(ORDER_STATUSES),
+  orderType: z.enum(['regular', 'return']),
+  shipment: shipmentView,
+  total: moneyString.nullable(),
+  freight: moneyString.nullable(),
+  fuel: moneyString.nullable(),
+  surcharge: moneyString.nullable(),
+  premium: moneyString.nullable(),
+  insuredAmount: moneyString.nullable(),
+  costPrice: moneyString.nullable(),
+  branchPrice: moneyString.nullable(),
+  agentPrice: moneyString.nullable(),
+  paid: moneyString.nullable(),
+  paidAt: timestamp.nullable(),
+  origin: z.string(),
+  destination: z.string(),
+  transitDaysMin: z.number().int(),
+  transitDaysMax: z.number().int(),
+  pickupCode: z.string(),
+  deliveryCode: z.string(),
+  carrierInfo: z.string(),
+  rejectReason: z.string(),
+  shippingNote: z.string(),
+  receivingNote: z.string(),
+  extraNote: z.string(),
+  orderFileUrl: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  customerPrice: moneyString.nullable(),
+  accessorials: z.array(z.object({ code: z.string(), fee: moneyString })),
+  serviceLevel: z.string(),
+  productName: z.string(),
+  productNameEn: z.string(),
+  /** The goods lines as rated: weights and classes, never the operator's rates. */
+  lines: z.array(
+    z.object({
+      weight: z.number(),
+      density: z.number(),
+      freightClass: z.string(),
+      suggestedClass: z.string(),
+    }),
+  ),
+  actions: z.array(orderViewActions),
+});
+
+/**
+ * A page of orders. `total` and each status's count stop at `countCap`; `totalCapped` says the total
+ * is more than that. `counts` is null when the list is filtered by status.
+ */
+export const orderListView = pageOf(orderView).extend({
+  totalCapped: z.boolean(),
+  counts: z.partialRecord(z.enum(ORDER_STATUSES), z.number().int()).nullable(),
+  countCap: z.number().int(),
+});
+
+export const orderSavedView = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  /** Whether paying on booking went through, and why not. */
+  payment: z.object({ ok: z.boolean(), message: z.string() }).nullable(),
+});
+export const orderPaidView = z.object({
+  id: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  /** The order was paid already; nothing moved. */
+  repeated: z.boolean(),
+});
+export const orderStatusView = z.object({ id: z.number().int(), status: z.enum(ORDER_STATUSES) });
+export const orderIdView = z.object({ id: z.number().int() });
+/** Each order id of a bulk call: `success` or why it failed. */
+export const orderBulkView = z.object({ results: z.record(z.string(), z.string()) });
+
+export const orderPaymentInfoView = z.object({
+  order: orderView,
+  account: z.object({
+    balance: moneyString,
+    creditLimit: moneyString,
+    frozen: moneyString,
+    available: moneyString,
+    status: z.enum(['normal', 'frozen']),
+  }),
+});
+
+export const orderDetailView = z.object({
+  order: orderView,
+  timeline: z.array(
+    z.object({
+      id: z.number().int(),
+      orderId: z.number().int(),
+      action: z.string(),
+      fromStatus: z.enum(ORDER_STATUSES).nullable(),
+      toStatus: z.enum(ORDER_STATUSES).nullable(),
+      actorId: z.number().int().nullable(),
+      note: z.string(),
+      createdAt: timestamp,
+    }),
+  ),
+  /** What the order's carrier reports beside the timeline. */
+  carrierEvents: z.array(z.object({ at: timestamp, code: z.string(), note: z.string() })),
+  /** The ledger rows that name the order. */
+  ledger: z.array(
+    z.object({
+      id: z.number().int(),
+      accountId: z.number().int(),
+      organisationId: z.number().int(),
+      line: z.enum(['truck', 'express']),
+      type: z.string(),
+      amount: moneyString,
+      balanceAfter: moneyString,
+      refType: z.string(),
+      refId: z.string(),
+      operatorId: z.number().int().nullable(),
+      note: z.string(),
+      createdAt: timestamp,
+    }),
+  ),
+});
+
+const dayTotals = z.object({ orders: z.number().int(), paid: moneyString });
+/** The truck dashboards for the caller's scope. */
+export const orderStatsView = z.object({
+  today: dayTotals,
+  month: dayTotals,
+  series: z.array(dayTotals.extend({ day: z.string() })),
+  statuses: z.partialRecord(z.enum(ORDER_STATUSES), z.number().int()),
+  waitingReview: z.number().int(),
+  unpaid: z.number().int(),
+  openWorkOrders: z.number().int(),
+  unpaidBills: z.number().int(),
+  balance: z.object({ balance: moneyString, available: moneyString }).nullable(),
+});
+
+/** A batch file's rows by their sheet row number: `success` or the row's message. */
+export const batchRowsView = z.record(z.string(), z.string());

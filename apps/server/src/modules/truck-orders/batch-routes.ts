@@ -1,3 +1,5 @@
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { batchRowsView } from '@freight/contracts/truck-orders';
 import { queryId } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,7 +20,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** The template: headers in the caller's language, dropdowns, the products the caller may book. */
   app.get(
     '/admin/order/batchTemplate',
-    { config: { permission: BATCH_PAGES, raw: true }, schema: { tags: ['orders'] } },
+    {
+      config: { permission: BATCH_PAGES, raw: true },
+      schema: { tags: ['orders'], response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const name = request.language === 'zh-CN' ? '卡车批量下单模板.xlsx' : 'truck-batch-template.xlsx';
       return sendFile(reply, name, await batchTemplateFor(db, currentUser(request), request.language));
@@ -66,7 +71,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/order/importDataCheck',
-    { config: { permission: BATCH_PAGES }, schema: { tags: ['orders'], querystring: batchQuery } },
+    {
+      config: { permission: BATCH_PAGES },
+      schema: { tags: ['orders'], querystring: batchQuery, response: { 200: okResponse(batchRowsView) } },
+    },
     async (request, reply) => {
       const result = await handleBatch(request, false);
       reply.messageKey = result.failed > 0 ? 'batch.rowsFailed' : 'batch.checked';
@@ -79,7 +87,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/batchOrdering',
     {
       config: { permission: BATCH_PAGES, audit: 'order.batch' },
-      schema: { tags: ['orders'], querystring: batchQuery },
+      schema: { tags: ['orders'], querystring: batchQuery, response: { 200: okResponse(batchRowsView) } },
     },
     async (request, reply) => {
       const result = await handleBatch(request, true);

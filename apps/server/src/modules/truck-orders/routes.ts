@@ -1,13 +1,23 @@
 import { translate } from '@freight/contracts/messages';
+import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import {
   type OrderAction,
   orderBulkPayBody,
   orderBulkReviewBody,
+  orderBulkView,
+  orderDetailView,
   orderEditAddressBody,
   orderFileBody,
   orderIdBody,
+  orderIdView,
   orderListQuery,
+  orderListView,
+  orderPaidView,
+  orderPaymentInfoView,
   orderSaveBody,
+  orderSavedView,
+  orderStatsView,
+  orderStatusView,
   orderTransitionBody,
 } from '@freight/contracts/truck-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -47,7 +57,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/save',
     {
       config: { permission: BOOK_PAGES, audit: 'order.book' },
-      schema: { tags: ['orders'], body: orderSaveBody },
+      schema: { tags: ['orders'], body: orderSaveBody, response: { 200: okResponse(orderSavedView) } },
     },
     async (request, reply) => {
       const { order, status, payment } = await bookQuote(
@@ -67,7 +77,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/pay',
     {
       config: { permission: ORDER_PAGES, audit: 'order.pay' },
-      schema: { tags: ['orders'], body: orderIdBody },
+      schema: { tags: ['orders'], body: orderIdBody, response: { 200: okResponse(orderPaidView) } },
     },
     async (request, reply) => {
       const { order, repeated, status } = await payVisibleOrder(db, currentUser(request), request.body.id);
@@ -80,7 +90,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** What the payment page shows: the order and the truck account that pays it. */
   app.post(
     '/admin/order/payInfo',
-    { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderIdBody } },
+    {
+      config: { permission: ORDER_PAGES },
+      schema: { tags: ['orders'], body: orderIdBody, response: { 200: okResponse(orderPaymentInfoView) } },
+    },
     async (request) => {
       return paymentInfo(db, currentUser(request), request.body.id);
     },
@@ -89,7 +102,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** The truck dashboards: today, this month, the last 30 days by day, statuses, waiting reviews, balance. */
   app.post(
     '/admin/order/stats',
-    { config: { permission: ['/dashboard', '/truckHome'] }, schema: { tags: ['orders'] } },
+    {
+      config: { permission: ['/dashboard', '/truckHome'] },
+      schema: { tags: ['orders'], response: { 200: okResponse(orderStatsView) } },
+    },
     async (request) => {
       return orderDashboard(db, currentUser(request), new Date());
     },
@@ -98,7 +114,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** `order/info`: the whole order, its timeline and the ledger rows that name it. */
   app.post(
     '/admin/order/info',
-    { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderIdBody } },
+    {
+      config: { permission: ORDER_PAGES },
+      schema: { tags: ['orders'], body: orderIdBody, response: { 200: okResponse(orderDetailView) } },
+    },
     async (request) => {
       return orderDetail(db, currentUser(request), request.body.id);
     },
@@ -106,7 +125,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/order/list',
-    { config: { permission: ORDER_PAGES }, schema: { tags: ['orders'], body: orderListQuery } },
+    {
+      config: { permission: ORDER_PAGES },
+      schema: { tags: ['orders'], body: orderListQuery, response: { 200: okResponse(orderListView) } },
+    },
     async (request) => {
       const me = currentUser(request);
       const { rows, total, totalCapped, counts, countCap } = await listOrders(db, me, request.body);
@@ -124,7 +146,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/order/export',
-    { config: { permission: 'order:export', raw: true }, schema: { tags: ['orders'], body: orderListQuery } },
+    {
+      config: { permission: 'order:export', raw: true },
+      schema: { tags: ['orders'], body: orderListQuery, response: { 200: xlsxResponse } },
+    },
     async (request, reply) => {
       const me = currentUser(request);
       const t = (key: string) => translate(request.language, key as never);
@@ -158,7 +183,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/transition',
     {
       config: { permission: ORDER_PAGES, audit: 'order.transition' },
-      schema: { tags: ['orders'], body: orderTransitionBody },
+      schema: { tags: ['orders'], body: orderTransitionBody, response: { 200: okResponse(orderStatusView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -174,7 +199,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/bulkReview',
     {
       config: { permission: 'order:review', audit: 'order.bulkReview' },
-      schema: { tags: ['orders'], body: orderBulkReviewBody },
+      schema: { tags: ['orders'], body: orderBulkReviewBody, response: { 200: okResponse(orderBulkView) } },
     },
     async (request) => {
       const me = currentUser(request);
@@ -189,7 +214,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/bulkPay',
     {
       config: { permission: ORDER_PAGES, audit: 'order.bulkPay' },
-      schema: { tags: ['orders'], body: orderBulkPayBody },
+      schema: { tags: ['orders'], body: orderBulkPayBody, response: { 200: okResponse(orderBulkView) } },
     },
     async (request) => {
       const results = await payOrders(db, currentUser(request), request.body.ids, request.language);
@@ -203,7 +228,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/editAddress',
     {
       config: { permission: ORDER_PAGES, audit: 'order.editAddress' },
-      schema: { tags: ['orders'], body: orderEditAddressBody },
+      schema: { tags: ['orders'], body: orderEditAddressBody, response: { 200: okResponse(orderIdView) } },
     },
     async (request) => {
       const order = await editVisibleAddresses(db, currentUser(request), request.body);
@@ -217,7 +242,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/order/file',
     {
       config: { permission: ORDER_PAGES, audit: 'order.file' },
-      schema: { tags: ['orders'], body: orderFileBody },
+      schema: { tags: ['orders'], body: orderFileBody, response: { 200: okResponse(orderIdView) } },
     },
     async (request) => {
       const order = await attachUploadedFile(db, currentUser(request), request.body.id, request.body.url);
