@@ -36,8 +36,8 @@ export interface Caller {
 export interface FixtureOptions {
   /** How many tenants, each seeded with the demo users (1 unless told). */
   tenants?: number;
-  /** Demo identities signed in, in every tenant, before the first test. */
-  signIn?: Who[];
+  /** Demo identities signed in before the first test: in every tenant, or one list per tenant. */
+  signIn?: Who[] | Who[][];
   /** Gives the first tenant a truck product with one lane and the booking helpers (see truckTenant). */
   truck?: boolean;
   /** The language callers send unless told (zh-CN, as the browser's default). */
@@ -54,6 +54,8 @@ export interface Fixture {
   /** The first tenant. */
   readonly t: TestTenant;
   readonly tenants: TestTenant[];
+  /** The i-th tenant (0 is the first), which must exist. */
+  tenant(i: number): TestTenant;
   /** The truck helpers of the first tenant, with `truck: true`. */
   readonly truck: TruckHelpers;
   /** A signed-in demo identity (of the first tenant unless told). */
@@ -122,8 +124,10 @@ export function useTestApp(options: FixtureOptions = {}): Fixture {
   beforeAll(async () => {
     ctx = await createTestApp(options.app);
     for (let i = 0; i < (options.tenants ?? 1); i++) tenants.push(await createTenant(ctx));
-    const who = options.signIn ?? [];
+    const lists = options.signIn ?? [];
+    const perTenant = lists.some((w) => Array.isArray(w));
     for (const [i, tenant] of tenants.entries()) {
+      const who = (perTenant ? ((lists as Who[][])[i] ?? []) : lists) as Who[];
       if (i === 0 && options.truck) {
         truck = await truckTenant(ctx, tenant, who.includes('admin') ? who : ['admin', ...who]);
         for (const [w, token] of Object.entries(truck.tokens)) tokens.set(key(w as Who, tenant), token);
@@ -161,6 +165,11 @@ export function useTestApp(options: FixtureOptions = {}): Fixture {
     get truck() {
       if (!truck) throw new Error('no truck helpers: pass `truck: true`');
       return truck;
+    },
+    tenant(i) {
+      const tenant = ready() && tenants[i];
+      if (!tenant) throw new Error(`no tenant ${i}: ask for more with \`tenants\``);
+      return tenant;
     },
     as(who, tenant = first()) {
       const token = tokens.get(key(who, tenant));

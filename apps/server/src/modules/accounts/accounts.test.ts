@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
 import type { Db } from '../../db/client.ts';
 import { createOrganisation } from '../customers/service.ts';
 import { accounts, ledgerEntries } from './schema.ts';
@@ -12,20 +12,18 @@ import {
   moveMoney,
 } from './service.ts';
 
-let ctx: TestContext;
+const f = useTestApp();
 let db: Db;
 let tenantId: number;
 
-beforeAll(async () => {
-  ctx = await createTestApp();
-  db = ctx.database.db;
-  tenantId = (await createTenant(ctx)).tenant.id;
+beforeAll(() => {
+  db = f.db;
+  tenantId = f.t.tenant.id;
 });
 afterEach(async () => {
   // The money invariant holds after every test: balance = sum of ledger rows, for every account.
   expect(await ledgerMismatches(db)).toEqual([]);
 });
-afterAll(() => ctx.close());
 
 async function freshAccount(credit = 0n) {
   const org = await createOrganisation(db, tenantId, { type: 'customer', name: `Shipper ${Math.random()}` });

@@ -1,19 +1,14 @@
 import { shipmentBody } from '@freight/contracts/truck-shipment';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createTestApp, type TestContext, type TestTenant } from '../../../test/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isoDay, useTestApp } from '../../../test/fixture.ts';
 import { tenantTablesProvider, truckCarriers } from '../truck-products/carriers.ts';
 import { enabledProducts, findProduct, seedDemoTariffs } from '../truck-products/service.ts';
 import { BUILTIN_PROVIDER, carrierRegistry, UnknownCarrierError } from './provider.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-
+const f = useTestApp();
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  await seedDemoTariffs(ctx.database.db, t.tenant.id);
+  await seedDemoTariffs(f.db, f.t.tenant.id);
 });
-afterAll(() => ctx.close());
 
 const shipment = shipmentBody.parse({
   mode: 'LTL' as const,
@@ -35,7 +30,7 @@ const shipment = shipmentBody.parse({
     contact: 'Sam',
     phone: '2145550100',
   },
-  quoteDate: '2026-11-23',
+  quoteDate: isoDay(),
   lines: [
     {
       name: 'Parts',
@@ -53,10 +48,10 @@ const shipment = shipmentBody.parse({
 
 describe('carrier providers', () => {
   it('answers the built-in provider for a truck product, which records it by default', async () => {
-    const db = ctx.database.db;
-    const [seeded] = await enabledProducts(db, t.tenant.id, 'FTL');
+    const db = f.db;
+    const [seeded] = await enabledProducts(db, f.t.tenant.id, 'FTL');
     // Written with no provider named, as every product before providers existed.
-    const product = await findProduct(db, t.tenant.id, seeded?.id as number);
+    const product = await findProduct(db, f.t.tenant.id, seeded?.id as number);
     expect(product?.provider).toBe(BUILTIN_PROVIDER);
     expect(truckCarriers.forProduct(product as { provider: string })).toBe(tenantTablesProvider);
     expect(truckCarriers.get('builtin')).toBe(tenantTablesProvider);
@@ -77,9 +72,9 @@ describe('carrier providers', () => {
   });
 
   it('prices at cost from the tenant’s lanes, and books, tracks and cancels with nobody outside', async () => {
-    const db = ctx.database.db;
-    const products = await enabledProducts(db, t.tenant.id, 'LTL');
-    const rater = await tenantTablesProvider.rater(db, t.tenant.id, products);
+    const db = f.db;
+    const products = await enabledProducts(db, f.t.tenant.id, 'LTL');
+    const rater = await tenantTablesProvider.rater(db, f.t.tenant.id, products);
     const std = products.find((p) => p.code === 'LTL-STD');
     const eco = products.find((p) => p.code === 'LTL-ECO');
     const rated = await rater.rate(std as never, shipment);
@@ -87,7 +82,7 @@ describe('carrier providers', () => {
     if (rated.ok) expect(rated.cost.total).toBe(rated.cost.linehaul + rated.cost.fuel);
     // The economy product's lanes stay on the West Coast: Dallas has none.
     expect(await rater.rate(eco as never, shipment)).toEqual({ ok: false, reason: 'no_lane' });
-    const ref = { tenantId: t.tenant.id, orderNo: 'TK1', productId: std?.id ?? null, reference: null };
+    const ref = { tenantId: f.t.tenant.id, orderNo: 'TK1', productId: std?.id ?? null, reference: null };
     expect(await tenantTablesProvider.book(db, { ...ref, shipment })).toEqual({ reference: null });
     expect(await tenantTablesProvider.track(db, ref)).toEqual([]);
     await expect(tenantTablesProvider.cancel(db, ref)).resolves.toBeUndefined();

@@ -1,33 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  allowNewCode,
-  call,
-  codeIn,
-  createTenant,
-  createTestApp,
-  lastMailTo,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { allowNewCode, call, codeIn, lastMailTo, signInAs } from '../../../test/helpers.ts';
 import { accountsOfOrganisations } from '../accounts/service.ts';
 import { findUserByEmail, usersOfOrganisation } from '../auth/service.ts';
 import { rolesOfUsers } from '../roles/service.ts';
 import { findOrganisation, listInvitationCodes } from './service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-});
-afterAll(() => ctx.close());
+const f = useTestApp();
 
 /** What an organisation is made of, whichever path made it: the tree, the accounts, its first user. */
 async function shapeOf(organisationId: number) {
-  const db = ctx.database.db;
-  const tenantId = t.tenant.id;
+  const db = f.db;
+  const tenantId = f.t.tenant.id;
   const org = await findOrganisation(db, tenantId, organisationId);
   const [truck, express] = await Promise.all(
     (['truck', 'express'] as const).map((line) =>
@@ -70,42 +54,43 @@ const expected = {
 
 describe('one way to create an organisation', () => {
   it('makes the seeded, the staff-added and the registered customer alike', async () => {
-    const db = ctx.database.db;
-    const agent = await findUserByEmail(db, t.tenant.id, t.email('agent'));
+    const db = f.db;
+    const agent = await findUserByEmail(db, f.t.tenant.id, f.t.email('agent'));
     const agentOrg = agent?.organisationId as number;
 
     // The demo seed: the customer under the agent.
-    const seeded = (await findUserByEmail(db, t.tenant.id, t.email('customer')))?.organisationId as number;
+    const seeded = (await findUserByEmail(db, f.t.tenant.id, f.t.email('customer')))
+      ?.organisationId as number;
 
     // Staff add one under the agent.
-    const admin = await signInAs(ctx, t, 'admin');
+    const admin = await signInAs(f.ctx, f.t, 'admin');
     const added = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/customer/save',
       {
         type: 'customer',
         parentId: agentOrg,
         name: 'Staff Added Co',
-        user: { email: `added@${t.tenant.code}.example.com`, name: 'Ada Added', password: 'Added-123' },
+        user: { email: `added@${f.t.tenant.code}.example.com`, name: 'Ada Added', password: 'Added-123' },
       },
-      { host: t.host, token: admin },
+      { host: f.t.host, token: admin },
     );
     expect(added.json()).toMatchObject({ code: 200 });
 
     // A shipper registers with the agent's invitation code.
-    const email = `registered@${t.tenant.code}.example.com`;
-    await allowNewCode(ctx, t.tenant.id, email);
+    const email = `registered@${f.t.tenant.code}.example.com`;
+    await allowNewCode(f.ctx, f.t.tenant.id, email);
     await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/getVerificationCode',
       { email, purpose: 'register' },
-      { host: t.host },
+      { host: f.t.host },
     );
-    const code = codeIn((await lastMailTo(ctx, t.tenant.id, email))?.text);
+    const code = codeIn((await lastMailTo(f.ctx, f.t.tenant.id, email))?.text);
     const registered = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/register',
       {
@@ -132,32 +117,32 @@ describe('one way to create an organisation', () => {
         code,
         invitationCode: 'AGENT001',
       },
-      { host: t.host, language: 'en-US' },
+      { host: f.t.host, language: 'en-US' },
     );
     expect(registered.json()).toMatchObject({ code: 200 });
-    const registeredOrg = (await findUserByEmail(db, t.tenant.id, email))?.organisationId as number;
+    const registeredOrg = (await findUserByEmail(db, f.t.tenant.id, email))?.organisationId as number;
 
     for (const id of [seeded, added.json().data.id as number, registeredOrg]) {
       expect(await shapeOf(id), `organisation ${id}`).toEqual(expected);
-      expect((await findOrganisation(db, t.tenant.id, id))?.parentId).toBe(agentOrg);
+      expect((await findOrganisation(db, f.t.tenant.id, id))?.parentId).toBe(agentOrg);
     }
     // A registered shipper keeps the language it registered in and its business details.
-    const shipper = await findUserByEmail(db, t.tenant.id, email);
+    const shipper = await findUserByEmail(db, f.t.tenant.id, email);
     expect(shipper).toMatchObject({ locale: 'en', company: 'Registered Co', name: 'Rita Reg' });
     expect(shipper?.profile).toMatchObject({ monthlyVolume: '50-200', business: ['truck'] });
   });
 
   it('seeds branches and agents with their first user, both accounts and their invitation code', async () => {
-    const db = ctx.database.db;
+    const db = f.db;
     for (const [who, code, type] of [
       ['branch', 'BRANCH01', 'branch'],
       ['agent', 'AGENT001', 'agent'],
     ] as const) {
-      const org = (await findUserByEmail(db, t.tenant.id, t.email(who)))?.organisationId as number;
+      const org = (await findUserByEmail(db, f.t.tenant.id, f.t.email(who)))?.organisationId as number;
       const shape = await shapeOf(org);
       expect(shape).toMatchObject({ type, path: true, contact: true, accounts: expected.accounts });
       expect(shape.users).toEqual([{ identity: type, enabled: true, roles: [expect.any(String)] }]);
-      expect((await listInvitationCodes(db, t.tenant.id, org)).map((c) => c.code)).toEqual([code]);
+      expect((await listInvitationCodes(db, f.t.tenant.id, org)).map((c) => c.code)).toEqual([code]);
     }
   });
 });

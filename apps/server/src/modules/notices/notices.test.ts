@@ -46,7 +46,7 @@ describe('user notices', () => {
 
   it("keeps each user's notices to that user, within its tenant", async () => {
     await noticeFor(f.t, 'agent', 'for the agent');
-    await noticeFor(f.tenants[1] as TestTenant, 'customer', 'other tenant');
+    await noticeFor(f.tenant(1), 'customer', 'other tenant');
     const agentNotice = (await unread('agent')).find((n) => n.title === 'for the agent');
     expect(agentNotice).toBeDefined();
     expect((await unread('customer')).map((n) => n.title)).not.toContain('for the agent');
@@ -55,7 +55,7 @@ describe('user notices', () => {
       404,
     );
     expect(
-      (await f.as('customer', f.tenants[1]).post('/api/admin/notice/read', { id: agentNotice?.id })).json()
+      (await f.as('customer', f.tenant(1)).post('/api/admin/notice/read', { id: agentNotice?.id })).json()
         .code,
     ).toBe(404);
     expect((await unread('agent')).map((n) => n.title)).toContain('for the agent');

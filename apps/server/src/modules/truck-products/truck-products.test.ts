@@ -1,32 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { badFields, type Who } from '../../../test/helpers.ts';
 import { findUserByEmail } from '../auth/service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
-const post = (url: string, body: unknown, who: string, tenant = t) =>
-  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  tokens.admin = await signInAs(ctx, t, 'admin');
-  tokens.customer = await signInAs(ctx, t, 'customer');
-  tokens.direct = await signInAs(ctx, t, 'direct');
-  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
-});
-afterAll(() => ctx.close());
+const f = useTestApp({ tenants: 2, signIn: [['admin', 'customer', 'direct'], ['admin']], language: 'en-US' });
+const post = (url: string, body: unknown, who: Who, tenant = f.t) => f.as(who, tenant).post(url, body);
 
 const product = (extra: Record<string, unknown> = {}) => ({
   code: 'LTL-STD',
@@ -60,20 +38,20 @@ describe('truck products', () => {
     ).toEqual(['FTL-OLD', 'LTL-STD']);
     const customer = await post('/api/admin/product/list', { page: 1, limit: 10 }, 'customer');
     expect(customer.json().data.list.map((p: any) => p.code)).toEqual(['LTL-STD']);
-    const foreign = await post('/api/admin/product/list', { page: 1, limit: 10 }, 'otherAdmin', other);
+    const foreign = await post('/api/admin/product/list', { page: 1, limit: 10 }, 'admin', f.tenant(1));
     expect(foreign.json().data.list).toEqual([]);
   });
 
   it('shows a product restricted to some organisations only to them and those under them', async () => {
     const orgOf = async (who: 'agent' | 'direct') =>
-      (await findUserByEmail(ctx.database.db, t.tenant.id, t.email(who)))?.organisationId as number;
+      (await findUserByEmail(f.db, f.t.tenant.id, f.t.email(who)))?.organisationId as number;
     const saved = await post(
       '/api/admin/product/save',
       product({ code: 'LTL-AGENT', organisationIds: [await orgOf('agent')] }),
       'admin',
     );
     expect(saved.json().code).toBe(200);
-    const codes = async (who: string) =>
+    const codes = async (who: Who) =>
       (await post('/api/admin/product/list', { page: 1, limit: 10 }, who))
         .json()
         .data.list.map((p: any) => p.code);
