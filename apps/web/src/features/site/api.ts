@@ -1,33 +1,24 @@
+import type { Wire } from '@freight/contracts/responses';
+import type {
+  batchOrderHiddenView,
+  siteConfigView,
+  userOption,
+  userOptionsView,
+} from '@freight/contracts/site';
 import { post } from '../../lib/http.ts';
 
-export interface SiteConfig {
-  siteName: string;
-  siteNameEn: string;
-  buttonColor: string;
-  logoUrl: string | null;
-  logoCollapsedUrl: string | null;
-  faviconUrl: string | null;
-  copyright: string;
-  copyrightEn: string;
-  filingNumber: string;
-  /** Hosts on which the filing number shows (SPEC section 1). */
-  filingHosts: string[];
-}
+/** The site settings as staff edit them; the save takes the same shape. */
+export type SiteConfig = Wire<typeof siteConfigView>;
 
 export const siteApi = {
   info: () => post<SiteConfig>('/admin/site/info'),
   save: (config: SiteConfig) => post('/admin/site/save', config),
 };
 
-export interface AccountOption {
-  id: number;
-  email: string;
-  name: string;
-  company: string;
-}
+export type AccountOption = Wire<typeof userOption>;
 
 export const batchOrderApi = {
-  info: () => post<{ users: AccountOption[] }>('/admin/site/batchOrder/info'),
+  info: () => post<Wire<typeof batchOrderHiddenView>>('/admin/site/batchOrder/info'),
   save: (userIds: number[]) => post('/admin/site/batchOrder/save', { userIds }),
-  search: (keyword: string) => post<{ list: AccountOption[] }>('/admin/site/userOptions', { keyword }),
+  search: (keyword: string) => post<Wire<typeof userOptionsView>>('/admin/site/userOptions', { keyword }),
 };
