@@ -24,21 +24,11 @@ import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badField, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { accountActions, accountsOfOrganisations, available } from '../accounts/service.ts';
-import {
-  countUsersByOrganisation,
-  createUser,
-  findUser,
-  findUserByEmail,
-  setOrganisationUsersEnabled,
-  setUserEnabled,
-  updateUserProfile,
-  usersOfOrganisation,
-} from '../auth/service.ts';
-import { assignRoles, roleIdsByCode } from '../roles/service.ts';
+import { countUsersByOrganisation, findUser, setUserEnabled, usersOfOrganisation } from '../auth/service.ts';
 import {
   addOrganisation,
   canSeeOrganisation,
@@ -51,8 +41,9 @@ import {
   parentOptions,
   priceLevelsOf,
   revokeInvitationCode,
+  saveOrganisationUser,
   savePriceLevel,
-  setOrganisationEnabled,
+  setOrganisationStatus,
   updateOrganisation,
 } from './service.ts';
 
@@ -249,12 +240,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const org = await managedOrganisation(me, request.body.id);
       request.auditTarget = `organisation:${org.id}`;
-      await db.transaction(async (tx) => {
-        const outcome = await setOrganisationEnabled(tx, me.tenantId, org.id, request.body.enabled);
-        if (outcome === 'hasActiveChildren') throw conflict('customers.hasActiveChildren');
-        // An organisation's users follow it: disabled with it (their sessions end), enabled with it.
-        await setOrganisationUsersEnabled(tx, me.tenantId, org.id, request.body.enabled);
-      });
+      await setOrganisationStatus(db, me.tenantId, org.id, request.body.enabled);
       return null;
     },
   );
@@ -288,36 +274,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const body = request.body;
       const org = await managedOrganisation(me, body.organisationId);
-      const other = await findUserByEmail(db, me.tenantId, body.email);
-      if (body.id) {
-        const user = await findUser(db, me.tenantId, body.id);
-        if (!user || user.organisationId !== org.id) throw notFound();
-        if (other && other.id !== user.id) throw badField('email', 'auth.emailTaken');
-        await updateUserProfile(db, me.tenantId, user.id, {
-          email: body.email,
-          name: body.name,
-          phone: body.phone,
-        });
-        request.auditTarget = `user:${user.id}`;
-        return { id: user.id };
-      }
-      if (other) throw badField('email', 'auth.emailTaken');
-      if (!body.password) throw badField('password', 'staff.passwordRequired');
-      const password = body.password;
-      const id = await db.transaction(async (tx) => {
-        const user = await createUser(tx, me.tenantId, {
-          email: body.email,
-          password,
-          identity: org.type,
-          organisationId: org.id,
-          name: body.name,
-          phone: body.phone,
-          company: org.name,
-        });
-        const roleIds = await roleIdsByCode(tx, me.tenantId, [org.type]);
-        await assignRoles(tx, me.tenantId, user.id, [...roleIds.values()]);
-        return user.id;
-      });
+      const id = await saveOrganisationUser(db, me.tenantId, org, body);
       request.auditTarget = `user:${id}`;
       return { id };
     },

@@ -1,22 +1,31 @@
 import { BUSINESS_LINES } from '@freight/contracts/accounts';
 import type { Language } from '@freight/contracts/api';
 import type { RegisterBody } from '@freight/contracts/auth';
-import { CHILD_TYPES, type Markup, type OrganisationSaveBody } from '@freight/contracts/customers';
+import {
+  CHILD_TYPES,
+  type Markup,
+  type OrganisationSaveBody,
+  type organisationUserSaveBody,
+} from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { badField, tooMany } from '../../lib/errors.ts';
+import { badField, conflict, notFound, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { ensureAccount } from '../accounts/service.ts';
 import {
   consumeVerificationCode,
   createUser,
+  findUser,
   findUserByEmail,
   type NewUser,
+  setOrganisationUsersEnabled,
   type UserRow,
+  updateUserProfile,
 } from '../auth/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
@@ -81,20 +90,70 @@ export async function createOrganisation(
       .set({ path })
       .where(and(eq(organisations.tenantId, tenantId), eq(organisations.id, row.id)));
     for (const line of BUSINESS_LINES) await ensureAccount(tx, tenantId, row.id, line);
-    let firstUser: UserRow | null = null;
-    if (input.firstUser) {
-      firstUser = await createUser(tx, tenantId, {
-        ...input.firstUser,
-        identity: input.type,
-        organisationId: row.id,
-        company: input.name,
-      });
-      const roleIds = await roleIdsByCode(tx, tenantId, [input.type]);
-      await assignRoles(tx, tenantId, firstUser.id, [...roleIds.values()]);
-    }
+    const firstUser = input.firstUser ? await addUserTo(tx, tenantId, row, input.firstUser) : null;
     if (input.invitationCode)
       await createInvitationCode(tx, tenantId, row.id, { code: input.invitationCode });
     return { ...row, path, firstUser };
+  });
+}
+
+type NewMember = Omit<NewUser, 'identity' | 'organisationId' | 'company'>;
+
+/** A user of an organisation: its type is the user's identity and the name of the user's role. */
+async function addUserTo(
+  db: DbOrTx,
+  tenantId: number,
+  organisation: Pick<OrganisationRow, 'id' | 'type' | 'name'>,
+  member: NewMember,
+): Promise<UserRow> {
+  return db.transaction(async (tx) => {
+    const user = await createUser(tx, tenantId, {
+      ...member,
+      identity: organisation.type,
+      organisationId: organisation.id,
+      company: organisation.name,
+    });
+    const roleIds = await roleIdsByCode(tx, tenantId, [organisation.type]);
+    await assignRoles(tx, tenantId, user.id, [...roleIds.values()]);
+    return user;
+  });
+}
+
+/** Adds a user to an organisation, or changes one of its users' e-mail, name and phone. */
+export async function saveOrganisationUser(
+  db: DbOrTx,
+  tenantId: number,
+  organisation: Pick<OrganisationRow, 'id' | 'type' | 'name'>,
+  body: z.infer<typeof organisationUserSaveBody>,
+): Promise<number> {
+  const other = await findUserByEmail(db, tenantId, body.email);
+  if (body.id) {
+    const user = await findUser(db, tenantId, body.id);
+    if (!user || user.organisationId !== organisation.id) throw notFound();
+    if (other && other.id !== user.id) throw badField('email', 'auth.emailTaken');
+    await updateUserProfile(db, tenantId, user.id, { email: body.email, name: body.name, phone: body.phone });
+    return user.id;
+  }
+  if (other) throw badField('email', 'auth.emailTaken');
+  if (!body.password) throw badField('password', 'staff.passwordRequired');
+  const user = await addUserTo(db, tenantId, organisation, {
+    email: body.email,
+    password: body.password,
+    name: body.name,
+    phone: body.phone,
+  });
+  return user.id;
+}
+
+/**
+ * Enables or disables an organisation, and its users with it (disabled users' sessions end);
+ * disabling is refused while enabled organisations hang under it.
+ */
+export async function setOrganisationStatus(db: DbOrTx, tenantId: number, id: number, enabled: boolean) {
+  await db.transaction(async (tx) => {
+    const outcome = await setOrganisationEnabled(tx, tenantId, id, enabled);
+    if (outcome === 'hasActiveChildren') throw conflict('customers.hasActiveChildren');
+    await setOrganisationUsersEnabled(tx, tenantId, id, enabled);
   });
 }
 
