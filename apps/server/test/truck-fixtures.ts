@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
 import { findUserByEmail } from '../src/modules/auth/service.ts';
+import { savePriceLevel } from '../src/modules/customers/service.ts';
 import { call, isoDay, signInAs, type TestContext, type TestTenant, type Who } from './helpers.ts';
 
 /**
@@ -128,4 +129,110 @@ export async function truckTenant(ctx: TestContext, t: TestTenant, who: Who[]) {
       };
     },
   };
+}
+
+/** A shipper's dock at the given ZIP code, as the quote form fills it. */
+export const dockAddress = (zipcode: string, state: string, city: string) => ({
+  name: 'Warehouse',
+  address1: '100 Main St',
+  zipcode,
+  city,
+  state,
+  contact: 'Pat Lee',
+  phone: '2135550100',
+  email: 'dock@example.com',
+});
+
+/** 800 lb of class 70 from Los Angeles to Dallas with a liftgate at delivery, quoted today. */
+export const ltlShipment = (extra: Record<string, unknown> = {}) => ({
+  mode: 'LTL',
+  pickup: dockAddress('90001', 'CA', 'Los Angeles'),
+  delivery: dockAddress('75201', 'TX', 'Dallas'),
+  quoteDate: isoDay(),
+  lines: [
+    {
+      name: 'Auto parts',
+      quantity: 40,
+      palletCount: 2,
+      length: 48,
+      width: 40,
+      height: 48,
+      totalWeight: 800,
+      freightClass: '70',
+    },
+  ],
+  accessorials: ['liftgate_delivery'],
+  ...extra,
+});
+
+/**
+ * Two LTL products priced from Los Angeles to Texas (LTL-B twice LTL-A's class 70 rates but faster),
+ * with accessorial and insurance terms, and markups down the demo tree: branch +10 %, agent +5 % and
+ * 2.00, customer +8 %. Made by the admin through the API, the markups through the service.
+ */
+export async function ratedLtlProducts(ctx: TestContext, t: TestTenant, adminToken: string) {
+  const ok = async (url: string, body: unknown) => {
+    const res = await call(ctx, 'POST', url, body, { host: t.host, token: adminToken, language: 'en-US' });
+    expect(res.json(), url).toMatchObject({ code: 200 });
+    return res.json().data;
+  };
+  const product = async (code: string, transitDaysMax: number) =>
+    (
+      await ok('/api/admin/product/save', {
+        code,
+        name: code,
+        nameEn: code,
+        carrier: `${code} Lines`,
+        mode: 'LTL',
+        transitDaysMin: 1,
+        transitDaysMax,
+      })
+    ).id as number;
+  const productA = await product('LTL-A', 5);
+  const productB = await product('LTL-B', 3);
+  for (const [productId, base] of [
+    [productA, 1],
+    [productB, 2],
+  ] as const) {
+    await ok('/api/admin/product/saveTerms', {
+      id: productId,
+      accessorialFees: { liftgate_delivery: '75.00', residential_delivery: '60.00' },
+      insuranceRatePercent: '0.30',
+      minimumPremium: '25.00',
+      deductible: '100.00',
+    });
+    await ok('/api/admin/freightRule/lane/save', {
+      productId,
+      origin: '900-935',
+      destination: 'TX',
+      ltl: {
+        breaks: [0, 500, 1000],
+        rates: {
+          '70': ['52.00', '45.76', '39.52'].map((r) => (Number(r) * base).toFixed(2)),
+          '125': ['70.00', '61.60', '53.20'],
+        },
+        minimumCharge: '95.00',
+        discountPercent: '65',
+        fuelPercent: '28.5',
+      },
+    });
+  }
+  // Markups down the tree: the platform sets the branch's, the branch the agent's, the agent the customer's.
+  for (const [who, percentBp, fixedCents] of [
+    ['branch', 1_000, 0n],
+    ['agent', 500, 200n],
+    ['customer', 800, 0n],
+  ] as const) {
+    const user = await findUserByEmail(ctx.database.db, t.tenant.id, t.email(who));
+    await savePriceLevel(ctx.database.db, {
+      tenantId: t.tenant.id,
+      organisationId: user?.organisationId as number,
+      line: 'truck',
+      productKey: '',
+      markupPercentBp: percentBp,
+      markupFixedCents: fixedCents,
+      updatedBy: 1,
+    });
+  }
+  return { productA, productB };
 }

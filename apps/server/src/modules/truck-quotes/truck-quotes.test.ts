@@ -1,0 +1,247 @@
+import { and, eq } from 'drizzle-orm';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { badFields, type Who } from '../../../test/helpers.ts';
+import {
+  dockAddress as address,
+  ratedLtlProducts,
+  ltlShipment as shipment,
+} from '../../../test/truck-fixtures.ts';
+import { truckQuotes } from '../../db/schema.ts';
+import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
+
+const f = useTestApp({
+  tenants: 2,
+  signIn: [['admin', 'agent', 'customer', 'direct'], ['admin']],
+  language: 'en-US',
+});
+const orgs: Record<string, number> = {};
+let productA: number;
+let productB: number;
+
+const post = (url: string, body: unknown, who: Who, tenant = f.t) => f.as(who, tenant).post(url, body);
+const ok = (url: string, body: unknown, who: Who) => f.as(who).ok(url, body);
+
+/** Reads the NDJSON stream of a quote's prices. */
+async function rate(quoteId: number, who: Who) {
+  const res = await post('/api/admin/quotation/rates', { id: quoteId }, who);
+  expect(res.headers['content-type']).toContain('application/x-ndjson');
+  return res.body
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+async function quoteFor(who: Who, body: Record<string, unknown> = shipment()) {
+  const { id } = await ok('/api/admin/quotation/save', body, who);
+  return id as number;
+}
+
+async function credit(who: Who, cents: bigint) {
+  const account = await ensureAccount(f.db, f.t.tenant.id, await f.orgOf(who), 'truck');
+  await moveMoney(f.db, {
+    tenantId: f.t.tenant.id,
+    accountId: account.id,
+    type: 'manual_adjustment',
+    amount: cents,
+    note: 'test funds',
+  });
+}
+
+beforeAll(async () => {
+  ({ productA, productB } = await ratedLtlProducts(f.ctx, f.t, f.as('admin').token as string));
+  for (const who of ['customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
+});
+afterEach(async () => {
+  expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
+});
+
+describe('quoting', () => {
+  it('streams each product as it is priced, then the whole answer, with the cheapest and fastest marked', async () => {
+    const id = await quoteFor('customer');
+    const lines = await rate(id, 'customer');
+    expect(lines.map((l) => l.type)).toEqual(['result', 'result', 'done']);
+    // Money on the wire is a decimal string, in the streamed lines as in every other answer.
+    const streamed = lines.find((l) => l.result.productId === productA).result;
+    expect(streamed.levels.at(-1).total).toBe('301.10');
+    const done = lines[2];
+    const a = done.results.find((r: any) => r.productId === productA);
+    const b = done.results.find((r: any) => r.productId === productB);
+    expect(a).toMatchObject({ ok: true, cheapest: true, fastest: false });
+    expect(b).toMatchObject({ ok: true, cheapest: false, fastest: true });
+    // Priced by hand: 800 lb of class 70 at 45.76/cwt = 366.08; 65 % off = 128.13; fuel 28.5 % = 36.52;
+    // liftgate 75.00. Cost 239.65; branch +10 %, agent +5 % and 2.00, customer +8 %, each part rounded.
+    expect(a.levels).toEqual([
+      {
+        organisationId: orgs.customer,
+        type: 'customer',
+        linehaul: '161.99',
+        fuel: '45.55',
+        accessorials: [{ code: 'liftgate_delivery', fee: '93.56' }],
+        insurance: '0.00',
+        total: '301.10',
+      },
+    ]);
+    // The customer sees weights and classes, never the operator's rates.
+    expect(a.breakdown.lines[0]).not.toHaveProperty('rate');
+    expect(a.breakdown).not.toHaveProperty('linehaul');
+  });
+
+  it('shows staff every level, and an agent its own and its customer’s', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const staff = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'admin');
+    const a = staff.results.find((r: any) => r.productId === productA);
+    expect(a.levels.map((l: any) => [l.type, l.total])).toEqual([
+      ['platform', '239.65'],
+      ['branch', '263.61'],
+      ['agent', '278.80'],
+      ['customer', '301.10'],
+    ]);
+    expect(a.breakdown.lines[0]).toMatchObject({ rate: '45.76', charge: '366.08' });
+    expect(a.breakdown).toMatchObject({
+      grossCharge: '366.08',
+      discount: '237.95',
+      linehaul: '128.13',
+      fuel: '36.52',
+    });
+    const agent = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'agent');
+    expect(agent.results[0].levels.map((l: any) => l.type)).toEqual(['agent', 'customer']);
+    expect((await post('/api/admin/quotation/getQuotationInfo', { id }, 'direct')).json().code).toBe(404);
+    expect(
+      (await post('/api/admin/quotation/getQuotationInfo', { id }, 'admin', f.tenant(1))).json().code,
+    ).toBe(404);
+  });
+
+  it('needs a new quote once the shipment changes, and refuses an expired one', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    await ok(
+      '/api/admin/quotation/saveQuotationDetail',
+      { id, ...shipment({ accessorials: [] }) },
+      'customer',
+    );
+    const info = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'customer');
+    expect(info.results).toEqual([]);
+    const stale = await post('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    expect(stale.json()).toMatchObject({ code: 409, msg: 'The shipment changed; please quote again' });
+
+    await rate(id, 'customer');
+    await f.db
+      .update(truckQuotes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(truckQuotes.tenantId, f.t.tenant.id), eq(truckQuotes.id, id)));
+    const expired = await post('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    expect(expired.json()).toMatchObject({ code: 409, msg: 'The quote has expired; please quote again' });
+  });
+
+  it('names each bad field of a quote and saves nothing', async () => {
+    const bad = await post(
+      '/api/admin/quotation/save',
+      shipment({ pickup: { ...address('9000', 'California', 'LA'), phone: 'x' }, lines: [] }),
+      'customer',
+    );
+    expect(bad.json().code).toBe(400);
+    expect(badFields(bad)).toEqual(
+      expect.arrayContaining(['pickup.zipcode', 'pickup.state', 'pickup.phone', 'lines']),
+    );
+    expect(bad.json().data.fields.find((f: any) => f.field === 'pickup.zipcode').message).toBe(
+      'Please enter a five-digit ZIP code',
+    );
+    // Staff quote for a customer and must say which.
+    const staff = await post('/api/admin/quotation/save', shipment(), 'admin');
+    expect(badFields(staff)).toEqual(['organisationId']);
+    const foreign = await post(
+      '/api/admin/quotation/save',
+      { ...shipment(), organisationId: orgs.direct },
+      'agent',
+    );
+    expect(badFields(foreign)).toEqual(['organisationId']);
+  });
+});
+
+describe('the address book from the quote form', () => {
+  it('saves the ends ticked "save to address book" into the customer’s book', async () => {
+    const ticked = { ...address('90001', 'CA', 'Los Angeles'), name: 'Booked Dock', saveToBook: true };
+    await quoteFor('customer', shipment({ pickup: ticked }));
+    const book = await ok(
+      '/api/admin/address/list',
+      { page: 1, limit: 10, keyword: 'Booked Dock' },
+      'customer',
+    );
+    expect(book.list.map((a: any) => [a.name, a.zipcode])).toEqual([['Booked Dock', '90001']]);
+  });
+});
+
+describe('manual quotation tasks', () => {
+  it('turns an oversize shipment into a task that staff price and the customer accepts and books', async () => {
+    // Enough for the 1,499.04 the task comes to, whatever else the customer holds.
+    await credit('customer', 200_000n);
+    const big = shipment({
+      lines: [
+        {
+          name: 'Machine',
+          quantity: 1,
+          palletCount: 1,
+          length: 300,
+          width: 90,
+          height: 100,
+          totalWeight: 6000,
+        },
+      ],
+    });
+    const id = await quoteFor('customer', big);
+    const lines = await rate(id, 'customer');
+    expect(lines.at(-1).results.map((r: any) => r.reason)).toEqual(['oversize', 'oversize']);
+    const task = await ok(
+      '/api/admin/quotation/task/request',
+      { quoteId: id, note: 'Crane needed' },
+      'customer',
+    );
+    const twice = await post('/api/admin/quotation/task/request', { quoteId: id }, 'customer');
+    expect(twice.json().msg).toBe('This quote already has a manual quotation task');
+    expect(
+      (await post('/api/admin/quotation/task/action', { id: task.id, action: 'accept' }, 'customer')).json()
+        .code,
+    ).toBe(409);
+    expect(
+      (
+        await post(
+          '/api/admin/quotation/saveQuotation',
+          { id: task.id, carrier: 'Heavy Haul', linehaul: '1000.00', transitDaysMin: 3, transitDaysMax: 6 },
+          'customer',
+        )
+      ).json().code,
+    ).toBe(401);
+    await ok(
+      '/api/admin/quotation/saveQuotation',
+      {
+        id: task.id,
+        carrier: 'Heavy Haul',
+        linehaul: '1000.00',
+        fuel: '200.00',
+        transitDaysMin: 3,
+        transitDaysMax: 6,
+      },
+      'admin',
+    );
+    const seen = await ok('/api/admin/quotation/task/info', { id: task.id }, 'customer');
+    // 1,000 and 200 marked up +10 %, +5 % and 2.00, +8 %: 1,249.56 and 249.48.
+    expect(seen.task.result.levels).toEqual([
+      expect.objectContaining({ type: 'customer', linehaul: '1249.56', fuel: '249.48', total: '1499.04' }),
+    ]);
+    await ok('/api/admin/quotation/task/action', { id: task.id, action: 'accept' }, 'customer');
+    const booked = await ok('/api/admin/order/save', { quoteId: id, taskId: task.id }, 'customer');
+    expect(booked.status).toBe('pending_review');
+    const info = await ok('/api/admin/quotation/task/info', { id: task.id }, 'admin');
+    expect(info.task.status).toBe('booked');
+    expect(info.history.map((h: any) => h.toStatus)).toEqual(['pending', 'priced', 'accepted', 'booked']);
+  });
+
+  it('refuses to open a task for a shipment the tables price', async () => {
+    const id = await quoteFor('customer');
+    await rate(id, 'customer');
+    const res = await post('/api/admin/quotation/task/request', { quoteId: id }, 'customer');
+    expect(res.json()).toMatchObject({ code: 409 });
+  });
+});
