@@ -1,34 +1,26 @@
 import type { LedgerType } from '@freight/contracts/accounts';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-  userIdOf,
-} from '../../../test/helpers.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { badFields, userIdOf, type Who } from '../../../test/helpers.ts';
 import { ledgerEntries } from '../accounts/schema.ts';
 import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
-const post = (url: string, body: unknown, who: string, tenant = t) =>
-  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
+const f = useTestApp({
+  tenants: 2,
+  signIn: [['admin', 'customer', 'direct', 'agent'], ['admin']],
+  language: 'en-US',
+});
+const post = (url: string, body: unknown, who: Who, tenant = f.t) => f.as(who, tenant).post(url, body);
 
 /** A ledger movement dated in the past, as if it had happened then. */
 async function movedOn(organisationId: number, type: LedgerType, cents: bigint, when: string) {
-  const db = ctx.database.db;
-  const account = await ensureAccount(db, t.tenant.id, organisationId, 'truck');
+  const db = f.db;
+  const account = await ensureAccount(db, f.t.tenant.id, organisationId, 'truck');
   const { entryId } = await moveMoney(db, {
-    tenantId: t.tenant.id,
+    tenantId: f.t.tenant.id,
     accountId: account.id,
     type,
     amount: cents,
@@ -36,7 +28,7 @@ async function movedOn(organisationId: number, type: LedgerType, cents: bigint, 
   await db
     .update(ledgerEntries)
     .set({ createdAt: new Date(when) })
-    .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.id, entryId)));
+    .where(and(eq(ledgerEntries.tenantId, f.t.tenant.id), eq(ledgerEntries.id, entryId)));
 }
 
 const month = (m: number) => ({
@@ -49,20 +41,14 @@ const invoiceDetails = {
   taxNumber: '91310000X',
   email: 'ap@acme.test',
 };
-const requestFor = (m: number, who = 'customer', extra: Record<string, unknown> = {}) =>
+const requestFor = (m: number, who: Who = 'customer', extra: Record<string, unknown> = {}) =>
   post('/api/admin/invoice/request', { ...invoiceDetails, ...month(m), ...extra }, who);
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  for (const who of ['admin', 'customer', 'direct', 'agent'] as const)
-    tokens[who] = await signInAs(ctx, t, who);
-  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
   const customer = await findUser(
-    ctx.database.db,
-    t.tenant.id,
-    await userIdOf(ctx, t.tenant.id, t.email('customer')),
+    f.db,
+    f.t.tenant.id,
+    await userIdOf(f.ctx, f.t.tenant.id, f.t.email('customer')),
   );
   const org = customer?.organisationId as number;
   // January: paid 120.00 and 30.50 for orders, got 10.00 back; a surcharge is not an order payment.
@@ -76,9 +62,8 @@ beforeAll(async () => {
   await movedOn(org, 'order_payment', -700n, '2026-03-10T00:00:00Z');
 });
 afterEach(async () => {
-  expect(await ledgerMismatches(ctx.database.db)).toEqual([]);
+  expect(await ledgerMismatches(f.db)).toEqual([]);
 });
-afterAll(() => ctx.close());
 
 describe('invoices', () => {
   it("requests an invoice for the period's order payments less refunds; staff issue it once", async () => {
@@ -167,15 +152,15 @@ describe('invoices', () => {
       401,
     );
     expect(
-      (await post('/api/admin/invoice/issue', { id, invoiceNumber: 'X' }, 'otherAdmin', other)).json().code,
+      (await post('/api/admin/invoice/issue', { id, invoiceNumber: 'X' }, 'admin', f.tenant(1))).json().code,
     ).toBe(404);
-    const ids = async (who: string, tenant = t) =>
+    const ids = async (who: Who, tenant = f.t) =>
       (await post('/api/admin/invoice/list', { page: 1, limit: 50 }, who, tenant))
         .json()
         .data.list.map((r: { id: number }) => r.id);
     expect(await ids('agent')).toContain(id);
     expect(await ids('direct')).not.toContain(id);
-    expect(await ids('otherAdmin', other)).toEqual([]);
+    expect(await ids('admin', f.tenant(1))).toEqual([]);
     const byStatus = (
       await post('/api/admin/invoice/list', { page: 1, limit: 50, status: 'issued' }, 'admin')
     ).json().data.list;
@@ -183,7 +168,7 @@ describe('invoices', () => {
   });
 
   it("filters by the organisation's name as a subquery that never leaves the caller's scope", async () => {
-    const ids = async (who: string, keyword: string) =>
+    const ids = async (who: Who, keyword: string) =>
       (await post('/api/admin/invoice/list', { page: 1, limit: 50, keyword }, who))
         .json()
         .data.list.map((r: { organisationName: string }) => r.organisationName);

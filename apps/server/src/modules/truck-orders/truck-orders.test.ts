@@ -125,7 +125,7 @@ describe('booking and paying', () => {
       'customer',
     );
     expect(status).toBe('pending_review');
-    const move = (action: string, who = 'admin', extra: Record<string, unknown> = {}) =>
+    const move = (action: string, who: Who = 'admin', extra: Record<string, unknown> = {}) =>
       post('/api/admin/order/transition', { id: orderId, action, ...extra }, who);
     expect((await move('approve', 'customer')).json()).toMatchObject({
       code: 409,

@@ -1,25 +1,13 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  postMultipart,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from '../../../test/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { badFields, postMultipart, type Who } from '../../../test/helpers.ts';
 import { findLane, parseLaneEnd } from './service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
 let ltlId: number;
 let ftlId: number;
-const post = (url: string, body: unknown, who: string, tenant = t) =>
-  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
+const f = useTestApp({ tenants: 2, signIn: [['admin', 'customer'], ['admin']], language: 'en-US' });
+const post = (url: string, body: unknown, who: Who, tenant = f.t) => f.as(who, tenant).post(url, body);
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -29,31 +17,25 @@ async function workbookBytes(build: (wb: ExcelJS.Workbook) => void): Promise<Buf
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-const importFile = (productId: number, content: Buffer, who = 'admin') =>
+const importFile = (productId: number, content: Buffer, who: Who = 'admin') =>
   postMultipart(
-    ctx,
+    f.ctx,
     `/api/admin/freightRule/import?productId=${productId}`,
     [{ name: 'file', filename: 'tariff.xlsx', contentType: XLSX, content }],
-    { host: t.host, token: tokens[who], language: 'en-US' },
+    { host: f.t.host, token: f.as(who).token, language: 'en-US' },
   );
 
-const exportFile = (productId: number, who = 'admin', tenant = t) =>
-  ctx.app.inject({
+const exportFile = (productId: number, who: Who = 'admin', tenant = f.t) =>
+  f.ctx.app.inject({
     method: 'GET',
     url: `/api/admin/freightRule/export?productId=${productId}`,
-    headers: { host: tenant.host, accesstoken: tokens[who] ?? '', 'accept-language': 'en-US' },
+    headers: { host: tenant.host, accesstoken: f.as(who, tenant).token ?? '', 'accept-language': 'en-US' },
   });
 
 const lanes = async (productId: number) =>
   (await post('/api/admin/freightRule/lanes', { productId, page: 1, limit: 100 }, 'admin')).json().data;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  tokens.admin = await signInAs(ctx, t, 'admin');
-  tokens.customer = await signInAs(ctx, t, 'customer');
-  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
   const save = async (body: Record<string, unknown>) =>
     (await post('/api/admin/product/save', body, 'admin')).json().data.id as number;
   ltlId = await save({
@@ -75,7 +57,6 @@ beforeAll(async () => {
     transitDaysMax: 5,
   });
 });
-afterAll(() => ctx.close());
 
 const ltlLane = (extra: Record<string, unknown> = {}) => ({
   productId: ltlId,
@@ -180,21 +161,21 @@ describe('lanes of a product', () => {
         await post(
           '/api/admin/freightRule/lanes',
           { productId: ltlId, page: 1, limit: 10 },
-          'otherAdmin',
-          other,
+          'admin',
+          f.tenant(1),
         )
       ).json().code,
     ).toBe(404);
-    expect((await exportFile(ltlId, 'otherAdmin', other)).json().code).toBe(404);
+    expect((await exportFile(ltlId, 'admin', f.tenant(1))).json().code).toBe(404);
   });
 });
 
 describe('tariff workbooks', () => {
   it('exports what it imports: the template round-trips through a product', async () => {
-    const template = await ctx.app.inject({
+    const template = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/admin/freightRule/template',
-      headers: { host: t.host, accesstoken: tokens.admin ?? '', 'accept-language': 'zh-CN' },
+      headers: { host: f.t.host, accesstoken: f.as('admin').token ?? '', 'accept-language': 'zh-CN' },
     });
     expect(template.headers['content-type']).toContain('spreadsheetml');
     const wb = new ExcelJS.Workbook();
