@@ -108,7 +108,9 @@ describe('password change', () => {
       'en-US',
     );
     expect(badFields(mismatch)).toEqual(['confirmPassword']);
-    expect(fieldMessage(mismatch, 'confirmPassword')).toBe('Confirm password: The two passwords do not match');
+    expect(fieldMessage(mismatch, 'confirmPassword')).toBe(
+      'Confirm password: The two passwords do not match',
+    );
   });
 
   it('answers code 300 without a session', async () => {
@@ -278,7 +280,21 @@ describe('profile', () => {
     );
     expect(res.statusCode).toBe(400);
     expect(badFields(res).sort()).toEqual(['name', 'phone']);
-    expect(fieldMessage(res, 'phone')).toBe('Please enter an 11-digit phone number starting with 1');
+    expect(fieldMessage(res, 'phone')).toBe(
+      'Phone: enter a US or Canadian number, a Chinese mobile number, or + and the country code',
+    );
     expect(fieldMessage(res, 'name')).toBe('Name is required');
+    // With no dial code beside it, a number of the default +1, a Chinese mobile, or one written with
+    // its own + and code is a phone number.
+    for (const phone of ['(213) 555-0100', '13800138000', '+44 20 7946 0958']) {
+      const saved = await call(
+        ctx,
+        'POST',
+        '/api/admin/admin/saveProfile',
+        { name: 'Pat', phone },
+        { host: t.host, token, language: 'en-US' },
+      );
+      expect(saved.json().code, phone).toBe(200);
+    }
   });
 });

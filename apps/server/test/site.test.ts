@@ -8,6 +8,7 @@ import {
   createTenant,
   createTestApp,
   fieldMessage,
+  lastMailTo,
   signInAs,
   type TestContext,
   type TestTenant,
@@ -133,6 +134,23 @@ describe('site configuration', () => {
     expect(info.json().data).toEqual(siteBody());
     const [row] = await ctx.database.db.select().from(tenants).where(eq(tenants.id, t.tenant.id));
     expect(row?.branding.siteName).toBe('测试站点');
+  });
+
+  it('names the site in the language of each mail it sends', async () => {
+    await save(siteBody({ siteName: '测试站点', siteNameEn: 'Test site' }));
+    const ask = async (email: string, language: 'zh-CN' | 'en-US') => {
+      const res = await call(
+        ctx,
+        'POST',
+        '/api/admin/auth/getVerificationCode',
+        { email, purpose: 'register' },
+        { host: t.host, language },
+      );
+      expect(res.json().code).toBe(200);
+      return (await lastMailTo(ctx, t.tenant.id, email))?.subject;
+    };
+    expect(await ask(`en-${Date.now()}@example.com`, 'en-US')).toBe('Test site verification code');
+    expect(await ask(`zh-${Date.now()}@example.com`, 'zh-CN')).toBe('测试站点 验证码');
   });
 
   it('leaves the other tenants alone', async () => {

@@ -70,7 +70,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await requestVerificationCode(app.db, app.mailer, {
         tenantId: request.tenant.id,
-        siteName: request.tenant.branding.siteName,
+        // The mail speaks the request's language, the site's name too.
+        siteName:
+          (request.language === 'en-US' && request.tenant.branding.siteNameEn) ||
+          request.tenant.branding.siteName,
         email: request.body.email,
         purpose: request.body.purpose,
         ip: request.ip,
@@ -209,6 +212,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         await requestPasswordReset(app.db, app.mailer, {
           tenantId: request.tenant.id,
           siteName: request.tenant.branding.siteName,
+          siteNameEn: request.tenant.branding.siteNameEn,
           email: body.email,
           origin: originOf(request),
           language: request.language,

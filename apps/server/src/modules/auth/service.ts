@@ -383,7 +383,15 @@ export async function changePassword(
 export async function requestPasswordReset(
   db: DbOrTx,
   mailer: Mailer,
-  input: { tenantId: number; siteName: string; email: string; origin: string; language: Language },
+  input: {
+    tenantId: number;
+    siteName: string;
+    /** The English site name, for a reader of English; empty means `siteName`. */
+    siteNameEn?: string;
+    email: string;
+    origin: string;
+    language: Language;
+  },
 ): Promise<void> {
   const user = await findUserByEmail(db, input.tenantId, input.email);
   if (!user?.enabled) return;
@@ -411,7 +419,9 @@ export async function requestPasswordReset(
   await sendMail(db, mailer, {
     tenantId: input.tenantId,
     to: user.email,
-    subject: translate(language, 'mail.resetSubject', { site: input.siteName }),
+    subject: translate(language, 'mail.resetSubject', {
+      site: (language === 'en-US' && input.siteNameEn) || input.siteName,
+    }),
     text: translate(language, 'mail.resetBody', { link, minutes: RESET_TTL_MINUTES }),
   });
 }
