@@ -1,40 +1,22 @@
 import { applyMarkup, priceChain } from '@freight/contracts/customers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  signIn,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from '../../../test/helpers.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { badFields, call, signIn, type Who } from '../../../test/helpers.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 import { markupChain } from './service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
-
-const post = (url: string, body: unknown, who: string, tenant = t) =>
-  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  for (const who of ['admin', 'editor', 'branch', 'agent', 'customer', 'direct'] as const)
-    tokens[who] = await signInAs(ctx, t, who);
-  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
+const f = useTestApp({
+  tenants: 2,
+  signIn: [['admin', 'editor', 'branch', 'agent', 'customer', 'direct'], ['admin']],
+  language: 'en-US',
 });
+const post = (url: string, body: unknown, who: Who, tenant = f.t) => f.as(who, tenant).post(url, body);
+
 afterEach(async () => {
-  expect(await ledgerMismatches(ctx.database.db)).toEqual([]);
+  expect(await ledgerMismatches(f.db)).toEqual([]);
 });
-afterAll(() => ctx.close());
 
-async function list(who: string, kind: string, extra: Record<string, unknown> = {}) {
+async function list(who: Who, kind: string, extra: Record<string, unknown> = {}) {
   const res = await post(
     '/api/admin/customer/list',
     { kind, line: 'truck', page: 1, limit: 50, ...extra },
@@ -43,8 +25,8 @@ async function list(who: string, kind: string, extra: Record<string, unknown> = 
   return res.json();
 }
 
-async function createOrg(who: string, body: Record<string, unknown>) {
-  const email = `u${Math.random().toString(36).slice(2, 10)}@${t.tenant.code}.example.com`;
+async function createOrg(who: Who, body: Record<string, unknown>) {
+  const email = `u${Math.random().toString(36).slice(2, 10)}@${f.t.tenant.code}.example.com`;
   const res = await post(
     '/api/admin/customer/save',
     { user: { email, name: 'First user', password: 'secret123' }, ...body },
@@ -110,9 +92,9 @@ describe('organisation lists and visibility', () => {
 
   it("keeps another tenant's organisations out of reach", async () => {
     const ours = (await list('admin', 'allCustomer')).data.list[0].id;
-    const res = await post('/api/admin/customer/info', { id: ours }, 'otherAdmin', other);
+    const res = await post('/api/admin/customer/info', { id: ours }, 'admin', f.tenant(1));
     expect(res.json().code).toBe(404);
-    const theirList = await post('/api/admin/customer/list', { kind: 'allCustomer' }, 'otherAdmin', other);
+    const theirList = await post('/api/admin/customer/list', { kind: 'allCustomer' }, 'admin', f.tenant(1));
     expect(theirList.json().data.list.map((o: any) => o.name)).not.toContain('Rival Shipper');
   });
 });
@@ -126,8 +108,8 @@ describe('creating and changing organisations', () => {
       name: 'Agent Made Ltd',
     });
     expect(created.res.json().code).toBe(200);
-    const token = await signIn(ctx, t, created.email, 'secret123');
-    const info = await call(ctx, 'POST', '/api/admin/admin/info', {}, { host: t.host, token });
+    const token = await signIn(f.ctx, f.t, created.email, 'secret123');
+    const info = await call(f.ctx, 'POST', '/api/admin/admin/info', {}, { host: f.t.host, token });
     expect(info.json().data.userInfo.identity).toBe('customer');
     expect(info.json().data.permissions).toEqual(['customer']);
   });
@@ -162,10 +144,10 @@ describe('creating and changing organisations', () => {
 
   it('disables an organisation with its users, whose sessions end', async () => {
     const org = await createOrg('admin', { type: 'customer', parentId: null, name: 'Short Lived Co' });
-    const token = await signIn(ctx, t, org.email, 'secret123');
+    const token = await signIn(f.ctx, f.t, org.email, 'secret123');
     const off = await post('/api/admin/customer/setStatus', { id: org.id, enabled: false }, 'admin');
     expect(off.json().code).toBe(200);
-    const after = await call(ctx, 'POST', '/api/admin/admin/info', {}, { host: t.host, token });
+    const after = await call(f.ctx, 'POST', '/api/admin/admin/info', {}, { host: f.t.host, token });
     expect(after.json().code).toBe(300);
     const branchId = (await list('admin', 'branch')).data.list.find(
       (o: any) => o.name === 'East Coast Branch',
@@ -203,19 +185,19 @@ describe('invitation codes', () => {
     const listed = await post('/api/admin/customer/invitations', { id: acme.parentId }, 'agent');
     expect(listed.json().data.list.map((c: any) => c.code)).toContain(code);
 
-    const email = `shipper@${t.tenant.code}.example.com`;
+    const email = `shipper@${f.t.tenant.code}.example.com`;
     await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/getVerificationCode',
       { email, purpose: 'register' },
-      { host: t.host },
+      { host: f.t.host },
     );
     const { listOutbox } = await import('../mail/service.ts');
-    const [mail] = await listOutbox(ctx.database.db, t.tenant.id, email, 1);
+    const [mail] = await listOutbox(f.db, f.t.tenant.id, email, 1);
     const regCode = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
     const reg = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/register',
       {
@@ -240,7 +222,7 @@ describe('invitation codes', () => {
         transportMethods: ['LTL'],
         preferredLocations: ['LA', 'NY', 'TX'],
       },
-      { host: t.host },
+      { host: f.t.host },
     );
     expect(reg.json().code).toBe(200);
     const mine = (await list('agent', 'agentCustomer')).data.list.map((o: any) => o.name);
@@ -263,7 +245,7 @@ describe('price levels', () => {
       (o: any) => o.name === 'East Coast Branch',
     ).id;
     // Staff set the branch's markup, the branch sets its agent's, the agent sets its customer's.
-    const set = async (who: string, organisationId: number, markupPercent: string, markupFixed: string) =>
+    const set = async (who: Who, organisationId: number, markupPercent: string, markupFixed: string) =>
       (
         await post(
           '/api/admin/customer/priceLevelSave',
@@ -277,7 +259,7 @@ describe('price levels', () => {
     // Nobody sets its own markup.
     expect(await set('agent', agentId, '0', '0.00')).toBe(401);
 
-    const chain = await markupChain(ctx.database.db, t.tenant.id, acme.id, 'truck');
+    const chain = await markupChain(f.db, f.t.tenant.id, acme.id, 'truck');
     expect(chain.map((c) => c.type)).toEqual(['branch', 'agent', 'customer']);
     const prices = priceChain(
       100_00n,
@@ -367,7 +349,7 @@ describe('account management', () => {
 
   it("refuses another tenant's staff", async () => {
     const accountId = await acmeAccountId();
-    const res = await post('/api/admin/account/freeze', { accountId, reason: 'x' }, 'otherAdmin', other);
+    const res = await post('/api/admin/account/freeze', { accountId, reason: 'x' }, 'admin', f.tenant(1));
     expect(res.json().code).toBe(404);
   });
 });
@@ -406,15 +388,15 @@ describe('account log and deductions', () => {
     const acme = (await list('admin', 'agentCustomer')).data.list.find((o: any) => o.name === 'Acme Imports');
     const accountId = acme.account.id as number;
     const { moveMoney } = await import('../accounts/service.ts');
-    await moveMoney(ctx.database.db, {
-      tenantId: t.tenant.id,
+    await moveMoney(f.db, {
+      tenantId: f.t.tenant.id,
       accountId,
       type: 'recharge',
       amount: 5_000n,
       refId: 'R-1',
     });
-    await moveMoney(ctx.database.db, {
-      tenantId: t.tenant.id,
+    await moveMoney(f.db, {
+      tenantId: f.t.tenant.id,
       accountId,
       type: 'surcharge',
       amount: -1_234n,
