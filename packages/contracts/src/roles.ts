@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { phoneField } from './phone.ts';
 import { pageOf, timestamp } from './responses.ts';
-import { emailField, idField, instantField, MAX_INT4, passwordField, phoneField, str } from './validation.ts';
+import { emailField, idField, instantField, MAX_INT4, passwordField, str } from './validation.ts';
 
 export const roleListQuery = pageQuery.extend({ keyword: str().trim().max(100).optional() });
 

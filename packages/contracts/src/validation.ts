@@ -18,7 +18,6 @@ import type { Language } from './api.ts';
 // module that validation.ts imports may build on them too.
 import { str } from './fields.ts';
 import { isMessageKey, type MessageKey, translate } from './messages.ts';
-import { isValidPhoneWithoutDialCode } from './phone.ts';
 
 /** Field labels used in validation messages; a field without a label is named by its path. */
 export const fieldLabels: Record<string, Record<Language, string>> = {
@@ -340,11 +339,7 @@ export const passwordField = str().min(6, { error: 'validation.passwordMin' }).m
 /** The browser sends a SHA-256 hex digest of the password (SPEC section 3: "sent hashed"). */
 export const hashedPasswordField = str().regex(/^[a-f0-9]{64}$/, { error: 'validation.invalid' });
 export const codeField = str().regex(/^\d{6}$/, { error: 'validation.code' });
-/** A phone number with no dial code chosen beside it (profile, staff); registration checks by dial code. */
-export const phoneField = str()
-  .trim()
-  .max(30)
-  .refine(isValidPhoneWithoutDialCode, { error: 'validation.phoneInternational' });
+// Phone numbers: see phone.ts, kept apart so the numbering plans load only with the forms that take one.
 export const zipField = str().regex(/^\d{5}$/, { error: 'validation.zip' });
 export const englishField = str()
   .max(500)
