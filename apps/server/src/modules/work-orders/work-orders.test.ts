@@ -1,23 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  badFields,
-  createTenant,
-  createTestApp,
-  postMultipart,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from '../../../test/helpers.ts';
-import { truckTenant } from '../../../test/truck-fixtures.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { badFields, postMultipart } from '../../../test/helpers.ts';
 import { notices } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-let otherAdmin: string;
-let truck: Awaited<ReturnType<typeof truckTenant>>;
+const f = useTestApp({
+  tenants: 2,
+  signIn: [['admin', 'editor', 'agent', 'customer', 'direct'], ['admin']],
+  truck: true,
+});
 
 const claim = (orderNo: string, extra: Record<string, unknown> = {}) => ({
   orderNo,
@@ -28,20 +20,20 @@ const claim = (orderNo: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const info = async (sn: string, who: string) =>
-  (await truck.get(`/api/admin/workOrder/info?sn=${sn}`, who)).json();
+  (await f.truck.get(`/api/admin/workOrder/info?sn=${sn}`, who)).json();
 const act = (sn: string, action: string, who: string, extra: Record<string, unknown> = {}) =>
-  truck.post('/api/admin/workOrder/action', { sn, action, ...extra }, who);
+  f.truck.post('/api/admin/workOrder/action', { sn, action, ...extra }, who);
 
 /** A delivered order with a charged 40.00 surcharge, and the customer's dispute of it. */
 async function disputedBill() {
-  await truck.setBalance('customer', 100_000n);
-  const order = await truck.order('customer');
-  const bill = await truck.ok(
+  await f.truck.setBalance('customer', 100_000n);
+  const order = await f.truck.order('customer');
+  const bill = await f.truck.ok(
     '/api/admin/bounceBill/save',
     { orderNo: order.orderNo, type: 'storage', amount: '40.00', description: 'Three days at the terminal' },
     'admin',
   );
-  const wo = await truck.ok(
+  const wo = await f.truck.ok(
     '/api/admin/workOrder/save',
     claim(order.orderNo, {
       category: 'bill_dispute',
@@ -54,17 +46,9 @@ async function disputedBill() {
   return { order, bill, wo };
 }
 
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  truck = await truckTenant(ctx, t, ['admin', 'editor', 'agent', 'customer', 'direct']);
-  otherAdmin = await signInAs(ctx, other, 'admin');
-});
 afterEach(async () => {
-  expect(await ledgerMismatches(ctx.database.db, t.tenant.id)).toEqual([]);
+  expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
 });
-afterAll(() => ctx.close());
 
 describe('work orders', () => {
   it('disputes a bounce bill and refunds part of it through the ledger, under the order', async () => {
@@ -76,9 +60,9 @@ describe('work orders', () => {
       actions: ['withdraw'],
     });
     expect(wo.workOrderNo).toMatch(/^WO\d{14}$/);
-    const bills = await truck.ok('/api/admin/bounceBill/list', { orderId: order.id }, 'customer');
+    const bills = await f.truck.ok('/api/admin/bounceBill/list', { orderId: order.id }, 'customer');
     expect(bills.list[0]).toMatchObject({ status: 'disputed', workOrderNo: wo.workOrderNo, actions: [] });
-    const again = await truck.post(
+    const again = await f.truck.post(
       '/api/admin/workOrder/save',
       claim(order.orderNo, { category: 'bill_dispute', billId: bill.id }),
       'customer',
@@ -89,7 +73,7 @@ describe('work orders', () => {
     const accepted = await act(wo.workOrderNo, 'accept', 'admin');
     expect(accepted.json().data).toMatchObject({ status: 'processing', actions: ['resolve', 'reject'] });
 
-    const before = await truck.balanceOf('customer');
+    const before = await f.truck.balanceOf('customer');
     const tooMuch = await act(wo.workOrderNo, 'resolve', 'admin', {
       consumptionType: 'refund',
       resultAmount: '500.00',
@@ -113,12 +97,12 @@ describe('work orders', () => {
       consumptionType: 'refund',
       resultAmount: '25.00',
       remark: 'Two days waived',
-      operator: t.email('admin'),
+      operator: f.t.email('admin'),
       actions: [],
       canMessage: false,
     });
     expect(resolved.json().data.processedAt).toBeTruthy();
-    expect(await truck.balanceOf('customer')).toBe((before ?? 0n) + 2_500n);
+    expect(await f.truck.balanceOf('customer')).toBe((before ?? 0n) + 2_500n);
     expect(
       (
         await act(wo.workOrderNo, 'resolve', 'admin', {
@@ -128,16 +112,16 @@ describe('work orders', () => {
         })
       ).json().code,
     ).toBe(409);
-    expect(await truck.balanceOf('customer')).toBe((before ?? 0n) + 2_500n);
+    expect(await f.truck.balanceOf('customer')).toBe((before ?? 0n) + 2_500n);
 
-    const orderInfo = await truck.ok('/api/admin/order/info', { id: order.id }, 'customer');
+    const orderInfo = await f.truck.ok('/api/admin/order/info', { id: order.id }, 'customer');
     // Newest first: the refund, the surcharge, the payment.
     expect(orderInfo.ledger.map((e: any) => [e.type, e.amount])).toEqual([
       ['work_order_refund', '25.00'],
       ['surcharge', '-40.00'],
       ['order_payment', `-${order.total}`],
     ]);
-    const settled = await truck.ok('/api/admin/bounceBill/list', { orderId: order.id }, 'customer');
+    const settled = await f.truck.ok('/api/admin/bounceBill/list', { orderId: order.id }, 'customer');
     expect(settled.list[0].status).toBe('settled');
 
     const seen = await info(wo.workOrderNo, 'customer');
@@ -147,19 +131,19 @@ describe('work orders', () => {
       ['resolve', 'resolved'],
     ]);
     // The customer hears of each step, by a notice that opens the work order.
-    const heard = await ctx.database.db
+    const heard = await f.db
       .select()
       .from(notices)
-      .where(and(eq(notices.tenantId, t.tenant.id), eq(notices.orderSn, wo.workOrderNo)));
+      .where(and(eq(notices.tenantId, f.t.tenant.id), eq(notices.orderSn, wo.workOrderNo)));
     expect(heard.map((n) => n.orderType)).toEqual([2, 2]);
     expect(heard[1]?.content).toContain('25.00');
   });
 
   it('keeps a thread both sides write in, with uploaded files only, until it ends', async () => {
-    const order = await truck.order('customer');
-    const wo = await truck.ok('/api/admin/workOrder/save', claim(order.orderNo), 'customer');
+    const order = await f.truck.order('customer');
+    const wo = await f.truck.ok('/api/admin/workOrder/save', claim(order.orderNo), 'customer');
     const uploaded = await postMultipart(
-      ctx,
+      f.ctx,
       '/api/common/upload/documents',
       [
         {
@@ -169,38 +153,38 @@ describe('work orders', () => {
           content: Buffer.from('%PDF-1.4\n%%EOF\n'),
         },
       ],
-      { host: t.host, token: truck.tokens.customer },
+      { host: f.t.host, token: f.truck.tokens.customer },
     );
     const [url] = uploaded.json().data;
-    const withProof = await truck.ok(
+    const withProof = await f.truck.ok(
       '/api/admin/workOrder/save',
       claim(order.orderNo, { proofUrls: [url] }),
       'customer',
     );
     expect(withProof.proofUrls).toEqual([url]);
-    const foreignProof = await truck.post(
+    const foreignProof = await f.truck.post(
       '/api/admin/workOrder/save',
       claim(order.orderNo, { proofUrls: ['https://example.com/photo.jpg'] }),
       'customer',
     );
     expect(badFields(foreignProof)).toEqual(['proofUrls']);
-    const outside = await truck.post(
+    const outside = await f.truck.post(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: 'See photo', attachments: ['https://example.com/a.pdf'] },
       'customer',
     );
     expect(badFields(outside)).toEqual(['attachments']);
-    await truck.ok(
+    await f.truck.ok(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: 'See photo', attachments: [url] },
       'customer',
     );
-    await truck.ok(
+    await f.truck.ok(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: 'We are checking', attachments: [] },
       'admin',
     );
-    const empty = await truck.post(
+    const empty = await f.truck.post(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: ' ' },
       'customer',
@@ -209,20 +193,20 @@ describe('work orders', () => {
 
     const customerView = await info(wo.workOrderNo, 'customer');
     expect(customerView.data.messages.map((m: any) => [m.side, m.author, m.body, m.attachments])).toEqual([
-      ['owner', t.email('customer'), 'See photo', [url]],
+      ['owner', f.t.email('customer'), 'See photo', [url]],
       ['staff', 'Customer service', 'We are checking', []],
     ]);
     const staffView = await info(wo.workOrderNo, 'admin');
-    expect(staffView.data.messages[1].author).toBe(t.email('admin'));
-    const reply = await ctx.database.db
+    expect(staffView.data.messages[1].author).toBe(f.t.email('admin'));
+    const reply = await f.db
       .select()
       .from(notices)
-      .where(and(eq(notices.tenantId, t.tenant.id), eq(notices.orderSn, wo.workOrderNo)));
+      .where(and(eq(notices.tenantId, f.t.tenant.id), eq(notices.orderSn, wo.workOrderNo)));
     expect(reply).toHaveLength(1);
 
     const withdrawn = await act(wo.workOrderNo, 'withdraw', 'customer');
     expect(withdrawn.json().data).toMatchObject({ status: 'withdrawn', canMessage: false });
-    const late = await truck.post(
+    const late = await f.truck.post(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: 'Hello?' },
       'customer',
@@ -231,25 +215,25 @@ describe('work orders', () => {
   });
 
   it('names bad fields and keeps staff, siblings and other tenants to their side', async () => {
-    const order = await truck.order('customer');
-    const bad = await truck.post(
+    const order = await f.truck.order('customer');
+    const bad = await f.truck.post(
       '/api/admin/workOrder/save',
       { orderNo: order.orderNo, category: 'bill_dispute', transactionItem: 'fuel', description: '' },
       'customer',
     );
     expect(badFields(bad).sort()).toEqual(['description', 'transactionItem']);
-    const noBill = await truck.post(
+    const noBill = await f.truck.post(
       '/api/admin/workOrder/save',
       claim(order.orderNo, { category: 'bill_dispute' }),
       'customer',
     );
     expect(badFields(noBill)).toEqual(['billId']);
-    const staff = await truck.post('/api/admin/workOrder/save', claim(order.orderNo), 'admin');
+    const staff = await f.truck.post('/api/admin/workOrder/save', claim(order.orderNo), 'admin');
     expect(staff.json()).toMatchObject({ code: 409 });
-    const sibling = await truck.post('/api/admin/workOrder/save', claim(order.orderNo), 'direct');
+    const sibling = await f.truck.post('/api/admin/workOrder/save', claim(order.orderNo), 'direct');
     expect(badFields(sibling)).toEqual(['orderNo']);
     const { bill } = await disputedBill();
-    const wrongBill = await truck.post(
+    const wrongBill = await f.truck.post(
       '/api/admin/workOrder/save',
       claim(order.orderNo, { category: 'bill_dispute', billId: bill.id }),
       'customer',
@@ -257,23 +241,23 @@ describe('work orders', () => {
     expect(badFields(wrongBill)).toEqual(['billId']);
 
     const openCount = async (who: string) =>
-      (await truck.ok('/api/admin/order/stats', {}, who)).openWorkOrders as number;
+      (await f.truck.ok('/api/admin/order/stats', {}, who)).openWorkOrders as number;
     const before = await openCount('customer');
-    const wo = await truck.ok('/api/admin/workOrder/save', claim(order.orderNo), 'customer');
+    const wo = await f.truck.ok('/api/admin/workOrder/save', claim(order.orderNo), 'customer');
     // The dashboards count open work orders in the caller's scope.
     expect(await openCount('customer')).toBe(before + 1);
     expect(await openCount('direct')).toBe(0);
     expect((await info(wo.workOrderNo, 'direct')).code).toBe(404);
     expect((await info(wo.workOrderNo, 'agent')).code).toBe(200);
-    const foreign = await ctx.app.inject({
+    const foreign = await f.ctx.app.inject({
       method: 'GET',
       url: `/api/admin/workOrder/info?sn=${wo.workOrderNo}`,
-      headers: { host: other.host, accesstoken: otherAdmin },
+      headers: { host: f.tenant(1).host, accesstoken: f.as('admin', f.tenant(1)).token ?? '' },
     });
     expect(foreign.json().code).toBe(404);
-    const siblingList = await truck.ok('/api/admin/workOrder/list', { keyword: wo.workOrderNo }, 'direct');
+    const siblingList = await f.truck.ok('/api/admin/workOrder/list', { keyword: wo.workOrderNo }, 'direct');
     expect(siblingList.list).toEqual([]);
-    const agentList = await truck.ok(
+    const agentList = await f.truck.ok(
       '/api/admin/workOrder/list',
       { keyword: wo.workOrderNo, status: 'pending' },
       'agent',
@@ -282,7 +266,7 @@ describe('work orders', () => {
     expect(agentList.list.map((w: any) => [w.workOrderNo, w.actions])).toEqual([
       [wo.workOrderNo, ['withdraw']],
     ]);
-    const byCategory = await truck.ok(
+    const byCategory = await f.truck.ok(
       '/api/admin/workOrder/list',
       { category: 'damage', orderId: order.id },
       'admin',
@@ -291,9 +275,9 @@ describe('work orders', () => {
   });
 
   it('refuses a refund while the order can still be cancelled, and a deduction without funds', async () => {
-    await truck.setBalance('customer', 100_000n);
-    const waiting = await truck.order('customer', []);
-    const wo = await truck.ok(
+    await f.truck.setBalance('customer', 100_000n);
+    const waiting = await f.truck.order('customer', []);
+    const wo = await f.truck.ok(
       '/api/admin/workOrder/save',
       claim(waiting.orderNo, { category: 'refund' }),
       'customer',
@@ -305,13 +289,13 @@ describe('work orders', () => {
     });
     expect(badFields(refund)).toEqual(['consumptionType']);
 
-    const delivered = await truck.order('customer');
-    const claimWo = await truck.ok(
+    const delivered = await f.truck.order('customer');
+    const claimWo = await f.truck.ok(
       '/api/admin/workOrder/save',
       claim(delivered.orderNo, { category: 'delay' }),
       'customer',
     );
-    await truck.setBalance('customer', 500n);
+    await f.truck.setBalance('customer', 500n);
     const deduct = await act(claimWo.workOrderNo, 'resolve', 'admin', {
       consumptionType: 'deduct',
       resultAmount: '30.00',
@@ -320,7 +304,7 @@ describe('work orders', () => {
     expect(deduct.json()).toMatchObject({ code: 409 });
     expect(deduct.json().msg).toContain('5.00 available, deduction 30.00');
     expect((await info(claimWo.workOrderNo, 'admin')).data.status).toBe('pending');
-    expect(await truck.balanceOf('customer')).toBe(500n);
+    expect(await f.truck.balanceOf('customer')).toBe(500n);
 
     const credited = await act(claimWo.workOrderNo, 'resolve', 'admin', {
       consumptionType: 'add',
@@ -328,7 +312,7 @@ describe('work orders', () => {
       remark: 'Goodwill for the delay',
     });
     expect(credited.json().data).toMatchObject({ consumptionType: 'add', resultAmount: '12.00' });
-    expect(await truck.balanceOf('customer')).toBe(1_700n);
+    expect(await f.truck.balanceOf('customer')).toBe(1_700n);
   });
 
   it('rejecting a dispute puts the bill back to charged; two staff resolving at once refund once', async () => {
@@ -340,11 +324,11 @@ describe('work orders', () => {
       status: 'rejected',
       remark: 'Weight confirmed by the scale ticket',
     });
-    const bills = await truck.ok('/api/admin/bounceBill/list', { orderId: first.order.id }, 'customer');
+    const bills = await f.truck.ok('/api/admin/bounceBill/list', { orderId: first.order.id }, 'customer');
     expect(bills.list[0]).toMatchObject({ status: 'charged', actions: ['dispute'] });
 
     const second = await disputedBill();
-    const before = await truck.balanceOf('customer');
+    const before = await f.truck.balanceOf('customer');
     const answers = await Promise.all(
       ['admin', 'editor'].map((who) =>
         act(second.wo.workOrderNo, 'resolve', who, {
@@ -355,11 +339,11 @@ describe('work orders', () => {
       ),
     );
     expect(answers.map((a) => a.json().code).sort()).toEqual([200, 409]);
-    expect(await truck.balanceOf('customer')).toBe((before ?? 0n) + 4_000n);
+    expect(await f.truck.balanceOf('customer')).toBe((before ?? 0n) + 4_000n);
   });
 
   it('exports the list', async () => {
-    const res = await truck.post('/api/admin/workOrder/export', {}, 'customer');
+    const res = await f.truck.post('/api/admin/workOrder/export', {}, 'customer');
     expect(res.headers['content-type']).toContain('spreadsheetml');
     expect(res.rawPayload.length).toBeGreaterThan(1000);
   });
