@@ -1,28 +1,21 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addUser,
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  makePng,
-  postMultipart,
-  signIn,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from '../../../test/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { addUser, badFields, call, makePng, postMultipart, signIn, type Who } from '../../../test/helpers.ts';
 import { createUser } from '../auth/service.ts';
 import { createOrganisation } from '../customers/service.ts';
 import { assignRoles } from '../roles/service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
-const post = (url: string, body: unknown, who: string, tenant = t) =>
-  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
+const f = useTestApp({
+  tenants: 2,
+  signIn: [['admin', 'agent', 'customer', 'direct'], ['admin']],
+  language: 'en-US',
+});
+/** Sessions of users made here, beside the demo ones. */
+const made: Record<string, string> = {};
+const caller = (who: string, tenant = f.t) =>
+  who in made ? f.withToken(made[who], tenant) : f.as(who as Who, tenant);
+const post = (url: string, body: unknown, who: string, tenant = f.t) => caller(who, tenant).post(url, body);
 
 const address = (extra: Record<string, unknown> = {}) => ({
   name: 'Acme Warehouse',
@@ -36,7 +29,7 @@ const address = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const listOf = async (who: string, body: Record<string, unknown> = {}, tenant = t) =>
+const listOf = async (who: string, body: Record<string, unknown> = {}, tenant = f.t) =>
   (await post('/api/admin/address/list', { page: 1, limit: 100, ...body }, who, tenant)).json().data;
 
 /** An xlsx file with a header row and rows, as a person fills the template in. */
@@ -62,7 +55,7 @@ const goodRow = (n: number): string[] => [
 
 const importFile = (who: string, content: Buffer, filename = 'addresses.xlsx', query = '') =>
   postMultipart(
-    ctx,
+    f.ctx,
     `/api/admin/address/import${query}`,
     [
       {
@@ -72,19 +65,19 @@ const importFile = (who: string, content: Buffer, filename = 'addresses.xlsx', q
         content,
       },
     ],
-    { host: t.host, token: tokens[who], language: 'en-US' },
+    { host: f.t.host, token: caller(who).token, language: 'en-US' },
   );
 
 /** A second agent with one customer, to prove agents never see each other's books. */
 async function secondAgent() {
-  const db = ctx.database.db;
-  const branch = await createOrganisation(db, t.tenant.id, { type: 'branch', name: 'West Branch' });
-  const agent = await createOrganisation(db, t.tenant.id, {
+  const db = f.db;
+  const branch = await createOrganisation(db, f.t.tenant.id, { type: 'branch', name: 'West Branch' });
+  const agent = await createOrganisation(db, f.t.tenant.id, {
     type: 'agent',
     name: 'Bay Agency',
     parentId: branch.id,
   });
-  const customer = await createOrganisation(db, t.tenant.id, {
+  const customer = await createOrganisation(db, f.t.tenant.id, {
     type: 'customer',
     name: 'Bay Customer',
     parentId: agent.id,
@@ -93,31 +86,24 @@ async function secondAgent() {
     [agent, 'agent'],
     [customer, 'customer'],
   ] as const) {
-    const email = `${role}2@${t.tenant.code}.example.com`;
-    const user = await createUser(db, t.tenant.id, {
+    const email = `${role}2@${f.t.tenant.code}.example.com`;
+    const user = await createUser(db, f.t.tenant.id, {
       email,
-      password: t.password,
+      password: f.t.password,
       identity: role,
       organisationId: org.id,
       name: `${role} two`,
     });
-    await assignRoles(db, t.tenant.id, user.id, [t.roleIds.get(role) as number]);
-    tokens[`${role}2`] = await signIn(ctx, t, email);
+    await assignRoles(db, f.t.tenant.id, user.id, [f.t.roleIds.get(role) as number]);
+    made[`${role}2`] = await signIn(f.ctx, f.t, email);
   }
   return { agent, customer };
 }
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  for (const who of ['admin', 'agent', 'customer', 'direct'] as const)
-    tokens[who] = await signInAs(ctx, t, who);
-  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
-  const nobody = await addUser(ctx, t, { role: 'none', identity: 'customer' });
-  tokens.nobody = await signIn(ctx, t, nobody.email);
+  const nobody = await addUser(f.ctx, f.t, { role: 'none', identity: 'customer' });
+  made.nobody = await signIn(f.ctx, f.t, nobody.email);
 });
-afterAll(() => ctx.close());
 
 describe('the address book', () => {
   it("saves a customer's address to its own book and lists it, found by keyword and type", async () => {
@@ -168,7 +154,7 @@ describe('the address book', () => {
   });
 
   it('says 300 without a session and 401 without the page', async () => {
-    const anonymous = await call(ctx, 'POST', '/api/admin/address/list', {}, { host: t.host });
+    const anonymous = await call(f.ctx, 'POST', '/api/admin/address/list', {}, { host: f.t.host });
     expect(anonymous.json().code).toBe(300);
     expect((await post('/api/admin/address/list', {}, 'nobody')).json().code).toBe(401);
     expect((await post('/api/admin/address/save', address(), 'nobody')).json().code).toBe(401);
@@ -196,9 +182,9 @@ describe('the address book', () => {
 
   it("never shows another tenant's or another organisation's address", async () => {
     const id = (await listOf('customer')).list[0].id;
-    expect((await listOf('otherAdmin', {}, other)).total).toBe(0);
+    expect((await listOf('admin', {}, f.tenant(1))).total).toBe(0);
     for (const url of ['/api/admin/address/delete', '/api/admin/address/setDefault']) {
-      expect((await post(url, { id }, 'otherAdmin', other)).json().code).toBe(404);
+      expect((await post(url, { id }, 'admin', f.tenant(1))).json().code).toBe(404);
       expect((await post(url, { id }, 'direct')).json().code).toBe(404);
     }
     expect((await post('/api/admin/address/save', address({ id }), 'direct')).json().code).toBe(404);
@@ -286,11 +272,11 @@ describe('import and export', () => {
     expect(en.headers['content-type']).toContain('spreadsheetml');
     expect((await read(en.rawPayload)).getRow(1).getCell(1).value).toBe('Address name');
     const zh = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/address/template',
       {},
-      { host: t.host, token: tokens.direct },
+      { host: f.t.host, token: f.as('direct').token },
     );
     expect((await read(zh.rawPayload)).getRow(1).getCell(1).value).toBe('地址名称');
     const file = (await post('/api/admin/address/export', { keyword: 'Store' }, 'direct')).rawPayload;
