@@ -153,8 +153,8 @@ export const workOrderInfoView = workOrderView.extend({
       /** `open` or one of the actions. */
       action: z.string(),
       /** Statuses of `WORK_ORDER_STATUSES`, as the history recorded them. */
-      fromStatus: z.string().nullable(),
-      toStatus: z.string(),
+      fromStatus: z.enum(WORK_ORDER_STATUSES).nullable(),
+      toStatus: z.enum(WORK_ORDER_STATUSES),
       operator: z.string(),
       note: z.string(),
       createdAt: timestamp,

@@ -8,6 +8,7 @@ import {
   type WorkOrderActor,
   type WorkOrderCategory,
   type WorkOrderListQuery,
+  type WorkOrderStatus,
   workOrderMachine,
 } from '@freight/contracts/work-orders';
 import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
@@ -92,8 +93,8 @@ async function addEvent(
   db: DbOrTx,
   wo: Pick<WorkOrderRow, 'tenantId' | 'id'>,
   action: string,
-  fromStatus: string | null,
-  toStatus: string,
+  fromStatus: WorkOrderStatus | null,
+  toStatus: WorkOrderStatus,
   caller: Caller,
   note: string,
 ) {

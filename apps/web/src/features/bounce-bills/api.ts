@@ -1,29 +1,11 @@
-import type { BounceBillAction, BounceBillStatus, BounceBillType } from '@freight/contracts/bounce-bills';
+import type { BounceBillType, bounceBillView } from '@freight/contracts/bounce-bills';
+import type { Wire } from '@freight/contracts/responses';
 import { post } from '../../lib/http.ts';
 
 export const BILL_LIST_URL = '/admin/bounceBill/list';
 
 /** One bounce bill as the list shows it; `actions` are what this user may do to it now. */
-export interface BounceBillView {
-  id: number;
-  billNo: string;
-  orderId: number;
-  orderNo: string;
-  organisationId: number;
-  organisationName: string;
-  type: BounceBillType;
-  amount: string;
-  declared: string;
-  actual: string;
-  description: string;
-  proofUrl: string | null;
-  status: BounceBillStatus;
-  chargedAt: string | null;
-  cancelReason: string | null;
-  workOrderNo: string | null;
-  createdAt: string;
-  actions: Extract<BounceBillAction, 'pay' | 'cancel' | 'dispute'>[];
-}
+export type BounceBillView = Wire<typeof bounceBillView>;
 
 export interface BounceBillInput {
   orderNo: string;

@@ -1,32 +1,15 @@
 import type { Page } from '@freight/contracts/api';
-import type { Accessorial, FreightClass } from '@freight/contracts/truck-rating';
+import type { Wire } from '@freight/contracts/responses';
+import type { laneSaveBody, laneView, productSaveBody, productView } from '@freight/contracts/truck-products';
+import type { Accessorial } from '@freight/contracts/truck-rating';
 import { downloadGet, post, upload } from '../../lib/http.ts';
 
 export type TruckMode = 'LTL' | 'FTL';
 
 /** A product as `/admin/product/list` answers it: money as decimal strings, percentages as text. */
-export interface TruckProduct {
-  id: number;
-  code: string;
-  name: string;
-  nameEn: string;
-  carrier: string;
-  serviceLevel: string;
-  mode: TruckMode;
-  transitDaysMin: number;
-  transitDaysMax: number;
-  enabled: boolean;
-  organisationIds: number[];
-  accessorialFees: Partial<Record<Accessorial, string>>;
-  insuranceRatePercent: string;
-  minimumPremium: string;
-  deductible: string;
-}
+export type TruckProduct = Wire<typeof productView>;
 
-export type ProductInput = Omit<
-  TruckProduct,
-  'id' | 'accessorialFees' | 'insuranceRatePercent' | 'minimumPremium' | 'deductible'
-> & { id?: number };
+export type ProductInput = Wire<typeof productSaveBody>;
 
 /** The fields `/admin/product/save` takes, out of a listed product (the answer carries more). */
 export function productInput(p: TruckProduct): ProductInput {
@@ -53,43 +36,10 @@ export interface ProductTerms {
   deductible: string;
 }
 
-export interface LtlTerms {
-  /** Pounds at which each weight break starts, the first 0. */
-  breaks: number[];
-  /** Dollars per hundredweight, one per break. */
-  rates: Partial<Record<FreightClass, string[]>>;
-  minimumCharge: string;
-  discountPercent: string;
-  fuelPercent: string;
-}
-
-export interface FtlTerms {
-  flatRate?: string;
-  ratePerMile?: string;
-  miles?: number;
-  minimumCharge: string;
-  fuelPercent: string;
-  maxWeight: number;
-}
-
-export interface Lane {
-  id: number;
-  productId: number;
-  origin: string;
-  destination: string;
-  ltl: LtlTerms | null;
-  ftl: FtlTerms | null;
-  updatedAt: string;
-}
-
-export interface LaneInput {
-  id?: number;
-  productId: number;
-  origin: string;
-  destination: string;
-  ltl: LtlTerms | null;
-  ftl: FtlTerms | null;
-}
+export type Lane = Wire<typeof laneView>;
+export type LtlTerms = NonNullable<Lane['ltl']>;
+export type FtlTerms = NonNullable<Lane['ftl']>;
+export type LaneInput = Wire<typeof laneSaveBody>;
 
 /** One refused row of a tariff workbook; row 0 and no sheet mean the whole file. */
 export interface TariffRowError {

@@ -1,9 +1,12 @@
+import type { Wire } from '@freight/contracts/responses';
 import type {
   ConsumptionType,
   TransactionItem,
   WorkOrderAction,
   WorkOrderCategory,
-  WorkOrderStatus,
+  workOrderInfoView,
+  workOrderMessageView,
+  workOrderView,
 } from '@freight/contracts/work-orders';
 import type { QueryClient } from '@tanstack/react-query';
 import { get, post } from '../../lib/http.ts';
@@ -11,55 +14,10 @@ import { BILL_LIST_URL } from '../bounce-bills/api.ts';
 
 export const WORK_ORDER_LIST_URL = '/admin/workOrder/list';
 
-export interface WorkOrderView {
-  id: number;
-  workOrderNo: string;
-  orderId: number;
-  orderNo: string;
-  organisationId: number;
-  organisationName: string;
-  billId: number | null;
-  billNo: string | null;
-  category: WorkOrderCategory;
-  transactionItem: TransactionItem;
-  amount: string;
-  description: string;
-  proofUrls: string[];
-  status: WorkOrderStatus;
-  consumptionType: ConsumptionType;
-  resultAmount: string;
-  remark: string;
-  /** The staff member's e-mail, or empty while nobody has handled it. */
-  operator: string;
-  processedAt: string | null;
-  createdAt: string;
-  actions: WorkOrderAction[];
-  canMessage: boolean;
-}
-
-export interface WorkOrderMessage {
-  id: number;
-  side: 'staff' | 'owner';
-  author: string;
-  body: string;
-  attachments: string[];
-  createdAt: string;
-}
-
-export interface WorkOrderEvent {
-  id: number;
-  action: string;
-  fromStatus: WorkOrderStatus | null;
-  toStatus: WorkOrderStatus;
-  operator: string;
-  note: string;
-  createdAt: string;
-}
-
-export interface WorkOrderInfo extends WorkOrderView {
-  messages: WorkOrderMessage[];
-  events: WorkOrderEvent[];
-}
+export type WorkOrderView = Wire<typeof workOrderView>;
+export type WorkOrderMessage = Wire<typeof workOrderMessageView>;
+export type WorkOrderInfo = Wire<typeof workOrderInfoView>;
+export type WorkOrderEvent = WorkOrderInfo['events'][number];
 
 export interface WorkOrderInput {
   orderNo: string;
