@@ -5,18 +5,10 @@
  */
 import { ACCOUNT_LOG_TYPES, type LedgerType } from '@freight/contracts/accounts';
 import ExcelJS from 'exceljs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  createTenant,
-  createTestApp,
-  signIn,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-  userIdOf,
-} from '../../../test/helpers.ts';
-import { createUser, findUser } from '../auth/service.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { signIn, userIdOf, type Who } from '../../../test/helpers.ts';
+import { createUser } from '../auth/service.ts';
 import { createOrganisation } from '../customers/service.ts';
 import { assignRoles } from '../roles/service.ts';
 import {
@@ -28,14 +20,17 @@ import {
   unfreezeAccount,
 } from './service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
+const f = useTestApp({
+  tenants: 2,
+  signIn: [['admin', 'branch', 'agent', 'customer', 'direct'], ['admin']],
+  language: 'en-US',
+});
+/** Sessions of users made here, beside the demo ones. */
+const made: Record<string, string> = {};
 const orgs: Record<string, number> = {};
 
-const post = (url: string, body: unknown, who: string, tenant = t) =>
-  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language: 'en-US' });
+const post = (url: string, body: unknown, who: string, tenant = f.t) =>
+  (who in made ? f.withToken(made[who], tenant) : f.as(who as Who, tenant)).post(url, body);
 
 interface LedgerRow {
   id: number;
@@ -57,7 +52,7 @@ interface LedgerPage {
   totals: { credits: string; debits: string };
 }
 
-const details = async (who: string, filter: Record<string, unknown> = {}, tenant = t) =>
+const details = async (who: string, filter: Record<string, unknown> = {}, tenant = f.t) =>
   (
     await post('/api/admin/account/details', { line: 'truck', page: 1, limit: 200, ...filter }, who, tenant)
   ).json().data as LedgerPage;
@@ -69,9 +64,9 @@ async function move(
   refId = '',
   line: 'truck' | 'express' = 'truck',
 ) {
-  const account = await ensureAccount(ctx.database.db, t.tenant.id, orgs[org] as number, line);
-  await moveMoney(ctx.database.db, {
-    tenantId: t.tenant.id,
+  const account = await ensureAccount(f.db, f.t.tenant.id, orgs[org] as number, line);
+  await moveMoney(f.db, {
+    tenantId: f.t.tenant.id,
     accountId: account.id,
     type,
     amount: cents,
@@ -87,39 +82,29 @@ const sum = (rows: { amount: string }[], keep: (c: bigint) => boolean) =>
     .reduce((s, c) => s + c, 0n);
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  const db = ctx.database.db;
-  for (const who of ['admin', 'branch', 'agent', 'customer', 'direct'] as const) {
-    tokens[who] = await signInAs(ctx, t, who);
-    if (who !== 'admin') {
-      const user = await findUser(db, t.tenant.id, await userIdOf(ctx, t.tenant.id, t.email(who)));
-      orgs[who] = user?.organisationId as number;
-    }
-  }
-  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
+  const db = f.db;
+  for (const who of ['branch', 'agent', 'customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
   // Another agent's customer under the same branch.
-  const bay = await createOrganisation(db, t.tenant.id, {
+  const bay = await createOrganisation(db, f.t.tenant.id, {
     type: 'agent',
     name: 'Bay Logistics',
     parentId: orgs.branch,
   });
-  const globex = await createOrganisation(db, t.tenant.id, {
+  const globex = await createOrganisation(db, f.t.tenant.id, {
     type: 'customer',
     name: 'Globex Trading',
     parentId: bay.id,
   });
   orgs.globex = globex.id;
-  const user = await createUser(db, t.tenant.id, {
-    email: `globex@${t.tenant.code}.example.com`,
-    password: t.password,
+  const user = await createUser(db, f.t.tenant.id, {
+    email: `globex@${f.t.tenant.code}.example.com`,
+    password: f.t.password,
     identity: 'customer',
     organisationId: globex.id,
     name: 'Globex',
   });
-  await assignRoles(db, t.tenant.id, user.id, [t.roleIds.get('customer') as number]);
-  tokens.globex = await signIn(ctx, t, user.email);
+  await assignRoles(db, f.t.tenant.id, user.id, [f.t.roleIds.get('customer') as number]);
+  made.globex = await signIn(f.ctx, f.t, user.email);
 
   await move('customer', 'recharge', 100_000n, 'R-CUST-1');
   for (let i = 1; i <= 12; i++) await move('customer', 'order_payment', -1_000n * BigInt(i), `ORD-${i}`);
@@ -132,9 +117,8 @@ beforeAll(async () => {
   await move('direct', 'recharge', 20_000n, 'R-DIRECT-1');
 });
 afterEach(async () => {
-  expect(await ledgerMismatches(ctx.database.db)).toEqual([]);
+  expect(await ledgerMismatches(f.db)).toEqual([]);
 });
-afterAll(() => ctx.close());
 
 describe('account details', () => {
   it('totals credits and debits over the whole filter, not just the page', async () => {
@@ -170,14 +154,14 @@ describe('account details', () => {
   });
 
   it('shows each caller only its own subtree, and another tenant nothing', async () => {
-    const orgsSeen = async (who: string, tenant = t) =>
+    const orgsSeen = async (who: string, tenant = f.t) =>
       new Set((await details(who, {}, tenant)).list.map((r) => r.organisationName));
     expect(await orgsSeen('customer')).toEqual(new Set(['Acme Imports']));
     expect(await orgsSeen('agent')).toEqual(new Set(['Acme Imports']));
     expect(await orgsSeen('globex')).toEqual(new Set(['Globex Trading']));
     expect(await orgsSeen('branch')).toEqual(new Set(['Acme Imports', 'Globex Trading']));
     expect(await orgsSeen('admin')).toEqual(new Set(['Acme Imports', 'Globex Trading', 'Northwind Traders']));
-    expect((await details('otherAdmin', {}, other)).total).toBe(0);
+    expect((await details('admin', {}, f.tenant(1))).total).toBe(0);
     // Asking for another subtree's organisation by id finds nothing.
     expect((await details('agent', { organisationId: orgs.globex })).total).toBe(0);
     expect((await details('customer', { organisationId: orgs.direct })).totals).toEqual({
@@ -207,11 +191,11 @@ describe('account details', () => {
 
 describe('balance summary', () => {
   it('lists every account of the line in scope with grand totals', async () => {
-    const db = ctx.database.db;
-    const acme = await ensureAccount(db, t.tenant.id, orgs.customer as number, 'truck');
-    const admin = await userIdOf(ctx, t.tenant.id, t.email('admin'));
+    const db = f.db;
+    const acme = await ensureAccount(db, f.t.tenant.id, orgs.customer as number, 'truck');
+    const admin = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('admin'));
     await setCreditLimit(db, {
-      tenantId: t.tenant.id,
+      tenantId: f.t.tenant.id,
       accountId: acme.id,
       creditLimit: 50_000n,
       operatorId: admin,
@@ -238,7 +222,7 @@ describe('balance summary', () => {
     expect(names).not.toContain('Globex Trading');
     expect(names).not.toContain('Northwind Traders');
     const foreign = (
-      await post('/api/admin/account/balanceTotal', { line: 'truck' }, 'otherAdmin', other)
+      await post('/api/admin/account/balanceTotal', { line: 'truck' }, 'admin', f.tenant(1))
     ).json().data;
     // Every tenant's demo has an "Acme Imports"; this tenant's is not among them.
     expect(foreign.list.map((r: { organisationId: number }) => r.organisationId)).not.toContain(
@@ -249,11 +233,11 @@ describe('balance summary', () => {
 
 describe('account log and deductions', () => {
   it('shows freezes, unfreezes, credit changes and reviewed recharges, and no order movements', async () => {
-    const db = ctx.database.db;
-    const account = await ensureAccount(db, t.tenant.id, orgs.direct as number, 'truck');
-    const admin = await userIdOf(ctx, t.tenant.id, t.email('admin'));
-    await freezeAccount(db, t.tenant.id, account.id, admin, 'overdue');
-    await unfreezeAccount(db, t.tenant.id, account.id, admin, 'paid');
+    const db = f.db;
+    const account = await ensureAccount(db, f.t.tenant.id, orgs.direct as number, 'truck');
+    const admin = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('admin'));
+    await freezeAccount(db, f.t.tenant.id, account.id, admin, 'overdue');
+    await unfreezeAccount(db, f.t.tenant.id, account.id, admin, 'paid');
     const log = (
       await post(
         '/api/admin/account/log',
@@ -262,8 +246,8 @@ describe('account log and deductions', () => {
       )
     ).json().data as LedgerPage;
     expect(log.list.slice(0, 2).map((r) => [r.type, r.note, r.operator])).toEqual([
-      ['unfreeze', 'paid', t.email('admin')],
-      ['freeze', 'overdue', t.email('admin')],
+      ['unfreeze', 'paid', f.t.email('admin')],
+      ['freeze', 'overdue', f.t.email('admin')],
     ]);
     expect(log.list.every((r) => (ACCOUNT_LOG_TYPES as readonly string[]).includes(r.type))).toBe(true);
     expect(
@@ -280,10 +264,10 @@ describe('account log and deductions', () => {
   });
 
   it('puts an approved recharge in the account log, and filters every view by the customer’s name', async () => {
-    const db = ctx.database.db;
-    const account = await ensureAccount(db, t.tenant.id, orgs.direct as number, 'truck');
+    const db = f.db;
+    const account = await ensureAccount(db, f.t.tenant.id, orgs.direct as number, 'truck');
     await moveMoney(db, {
-      tenantId: t.tenant.id,
+      tenantId: f.t.tenant.id,
       accountId: account.id,
       type: 'recharge',
       amount: 12_345n,
@@ -316,10 +300,10 @@ describe('account log and deductions', () => {
       )
     ).json().data as LedgerPage;
     expect(agent.total).toBe(0);
-    const exported = await ctx.app.inject({
+    const exported = await f.ctx.app.inject({
       method: 'POST',
       url: '/api/admin/account/logExport',
-      headers: { host: t.host, accesstoken: tokens.admin ?? '', 'accept-language': 'en-US' },
+      headers: { host: f.t.host, accesstoken: f.as('admin').token ?? '', 'accept-language': 'en-US' },
       payload: { line: 'truck', page: 1, limit: 10, keyword: 'northwind' },
     });
     const workbook = new ExcelJS.Workbook();
