@@ -1,36 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createTestApp, type TestContext, type TestTenant } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './fixture.ts';
+import { call, createTenant, createTestApp } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
+const f = useTestApp();
+
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
   await call(
-    ctx,
+    f.ctx,
     'POST',
     '/api/admin/auth/getVerificationCode',
-    { email: t.email('admin') },
-    { host: t.host },
+    { email: f.t.email('admin') },
+    { host: f.t.host },
   );
 });
-afterAll(() => ctx.close());
 
 describe('dev mailbox', () => {
   it('shows the mail to a browser on this machine', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/dev/mailbox', headers: { host: t.host } });
-    expect(res.json().data.list[0].to).toBe(t.email('admin'));
+    const res = await f.ctx.app.inject({
+      method: 'GET',
+      url: '/api/dev/mailbox',
+      headers: { host: f.t.host },
+    });
+    expect(res.json().data.list[0].to).toBe(f.t.email('admin'));
   });
 
   it('shows nothing to anyone else, so a forgotten NODE_ENV never leaks codes', async () => {
-    const res = await ctx.app.inject({
+    const res = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/dev/mailbox',
-      headers: { host: t.host },
+      headers: { host: f.t.host },
       remoteAddress: '203.0.113.9',
     });
     expect(res.statusCode).toBe(404);
-    expect(res.body).not.toContain(t.email('admin'));
+    expect(res.body).not.toContain(f.t.email('admin'));
   });
 
   it('does not exist when SMTP is configured', async () => {
@@ -48,14 +50,14 @@ describe('dev mailbox', () => {
 
 describe('dev mailbox page', () => {
   it('shows a browser the mail as a page, with its text escaped', async () => {
-    const res = await ctx.app.inject({
+    const res = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/dev/mailbox',
-      headers: { host: t.host, accept: 'text/html,application/xhtml+xml' },
+      headers: { host: f.t.host, accept: 'text/html,application/xhtml+xml' },
     });
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('Dev mailbox');
-    expect(res.body).toContain(t.email('admin'));
+    expect(res.body).toContain(f.t.email('admin'));
     expect(res.body).toMatch(/\b\d{6}\b/);
   });
 });

@@ -1,49 +1,32 @@
 import { constants, publicEncrypt } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { operationLogs } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
-import {
-  allowNewCode,
-  badFields,
-  call,
-  codeIn,
-  createTenant,
-  createTestApp,
-  lastMailTo,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-  userIdOf,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { allowNewCode, badFields, call, codeIn, lastMailTo, userIdOf } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
+const f = useTestApp({ tenants: 2, signIn: [['admin', 'editor', 'customer'], ['admin']] });
+
 let admin: string;
 let editor: string;
 let customer: string;
 let adminId: number;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  admin = await signInAs(ctx, t, 'admin');
-  editor = await signInAs(ctx, t, 'editor');
-  customer = await signInAs(ctx, t, 'customer');
-  await signInAs(ctx, other, 'admin');
-  adminId = await userIdOf(ctx, t.tenant.id, t.email('admin'));
+  admin = f.as('admin').token as string;
+  editor = f.as('editor').token as string;
+  customer = f.as('customer').token as string;
+  adminId = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('admin'));
 });
-afterAll(() => ctx.close());
 
 const post = (url: string, body: unknown, token = admin, language: 'zh-CN' | 'en-US' = 'zh-CN') =>
-  call(ctx, 'POST', url, body, { host: t.host, token, language });
+  call(f.ctx, 'POST', url, body, { host: f.t.host, token, language });
 
 /** The newest log rows of the tenant for an action. */
-async function logged(action: string, tenantId = t.tenant.id) {
-  return ctx.database.db
+async function logged(action: string, tenantId = f.t.tenant.id) {
+  return f.db
     .select()
     .from(operationLogs)
     .where(and(eq(operationLogs.tenantId, tenantId), eq(operationLogs.action, action)))
@@ -68,7 +51,7 @@ const siteBody = (overrides: Record<string, unknown> = {}) => ({
 
 describe('what the operation log records', () => {
   it('records a successful sign-in with the user, the target, code 200 and the IP', async () => {
-    const [row] = (await logged('auth.login')).filter((r) => r.userEmail === t.email('admin'));
+    const [row] = (await logged('auth.login')).filter((r) => r.userEmail === f.t.email('admin'));
     expect(row).toMatchObject({
       userId: adminId,
       method: 'POST',
@@ -78,38 +61,38 @@ describe('what the operation log records', () => {
       ip: '127.0.0.1',
     });
     expect(row?.requestId).not.toBe('');
-    expect(JSON.stringify(row?.detail)).not.toContain(sha256Hex(t.password));
+    expect(JSON.stringify(row?.detail)).not.toContain(sha256Hex(f.t.password));
     expect(bodyOf(row).password).toBe('***');
     expect(bodyOf(row).code).toBe('***');
   });
 
   it('records a failed sign-in with the address tried and code 400', async () => {
-    const email = t.email('direct');
+    const email = f.t.email('direct');
     await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/login',
       { email, password: sha256Hex('wrong'), code: '123456' },
-      { host: t.host },
+      { host: f.t.host },
     );
     const [row] = (await logged('auth.login')).filter((r) => r.userEmail === email);
     expect(row).toMatchObject({ userId: null, resultCode: 400, target: '' });
   });
 
   it('names the user of an encrypted sign-in', async () => {
-    const email = t.email('agent');
-    await allowNewCode(ctx, t.tenant.id, email);
-    await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
-    const code = codeIn((await lastMailTo(ctx, t.tenant.id, email))?.text);
-    const key = (await call(ctx, 'POST', '/api/publicKey', {}, { host: t.host })).json().data.publicKey;
+    const email = f.t.email('agent');
+    await allowNewCode(f.ctx, f.t.tenant.id, email);
+    await call(f.ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: f.t.host });
+    const code = codeIn((await lastMailTo(f.ctx, f.t.tenant.id, email))?.text);
+    const key = (await call(f.ctx, 'POST', '/api/publicKey', {}, { host: f.t.host })).json().data.publicKey;
     const param = publicEncrypt(
       { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(JSON.stringify({ email, password: sha256Hex(t.password), code })),
+      Buffer.from(JSON.stringify({ email, password: sha256Hex(f.t.password), code })),
     ).toString('base64');
-    expect((await call(ctx, 'POST', '/api/login', { param }, { host: t.host })).json().code).toBe(200);
+    expect((await call(f.ctx, 'POST', '/api/login', { param }, { host: f.t.host })).json().code).toBe(200);
     const [row] = await logged('auth.login');
     expect(row?.userEmail).toBe(email);
-    expect(row?.userId).toBe(await userIdOf(ctx, t.tenant.id, email));
+    expect(row?.userId).toBe(await userIdOf(f.ctx, f.t.tenant.id, email));
     expect(bodyOf(row).param).toBe('***');
   });
 
@@ -126,25 +109,25 @@ describe('what the operation log records', () => {
   });
 
   it('records a refused call with code 401 and the caller', async () => {
-    const editorId = await userIdOf(ctx, t.tenant.id, t.email('editor'));
-    await post('/api/admin/role/delete', { id: t.roleIds.get('customer') }, editor);
+    const editorId = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('editor'));
+    await post('/api/admin/role/delete', { id: f.t.roleIds.get('customer') }, editor);
     const [row] = await logged('role.delete');
-    expect(row).toMatchObject({ userId: editorId, userEmail: t.email('editor'), resultCode: 401 });
+    expect(row).toMatchObject({ userId: editorId, userEmail: f.t.email('editor'), resultCode: 401 });
   });
 
   it('records a call without a session with code 300', async () => {
-    await call(ctx, 'POST', '/api/admin/site/save', siteBody(), { host: t.host });
+    await call(f.ctx, 'POST', '/api/admin/site/save', siteBody(), { host: f.t.host });
     const [row] = await logged('site.save');
     expect(row).toMatchObject({ userId: null, resultCode: 300 });
   });
 
   it('records staff saves with the password masked', async () => {
-    const email = `logged-${Date.now()}@${t.tenant.code}.example.com`;
+    const email = `logged-${Date.now()}@${f.t.tenant.code}.example.com`;
     const res = await post('/api/admin/staff/save', {
       email,
       name: 'Logged staff',
       password: 'Secret-123',
-      roleIds: [t.roleIds.get('editor')],
+      roleIds: [f.t.roleIds.get('editor')],
     });
     const id = res.json().data.id;
     const [row] = await logged('staff.save');
@@ -157,16 +140,16 @@ describe('what the operation log records', () => {
     expect((await post('/api/admin/site/save', siteBody())).json().code).toBe(200);
     expect((await post('/api/admin/site/save', siteBody({ buttonColor: 'red' }))).json().code).toBe(400);
     const [bad, good] = await logged('site.save');
-    expect(good).toMatchObject({ userId: adminId, target: `tenant:${t.tenant.code}`, resultCode: 200 });
+    expect(good).toMatchObject({ userId: adminId, target: `tenant:${f.t.tenant.code}`, resultCode: 200 });
     expect(bad).toMatchObject({ userId: adminId, resultCode: 400 });
   });
 
   it('records the address the connection came from, not one a client claims', async () => {
-    await ctx.app.inject({
+    await f.ctx.app.inject({
       method: 'POST',
       url: '/api/admin/auth/getVerificationCode',
       remoteAddress: '203.0.113.7',
-      headers: { host: t.host, 'x-forwarded-for': '10.1.2.3', 'content-type': 'application/json' },
+      headers: { host: f.t.host, 'x-forwarded-for': '10.1.2.3', 'content-type': 'application/json' },
       payload: { email: `spoof-${Date.now()}@example.com` },
     });
     const [row] = await logged('auth.code');
@@ -174,11 +157,11 @@ describe('what the operation log records', () => {
   });
 
   it('trusts the address a local proxy passes on', async () => {
-    await ctx.app.inject({
+    await f.ctx.app.inject({
       method: 'POST',
       url: '/api/admin/auth/getVerificationCode',
       remoteAddress: '127.0.0.1',
-      headers: { host: t.host, 'x-forwarded-for': '198.51.100.4', 'content-type': 'application/json' },
+      headers: { host: f.t.host, 'x-forwarded-for': '198.51.100.4', 'content-type': 'application/json' },
       payload: { email: `proxied-${Date.now()}@example.com` },
     });
     const [row] = await logged('auth.code');
@@ -186,17 +169,11 @@ describe('what the operation log records', () => {
   });
 
   it('writes nothing for calls that only read', async () => {
-    const before = await ctx.database.db
-      .select()
-      .from(operationLogs)
-      .where(eq(operationLogs.tenantId, t.tenant.id));
+    const before = await f.db.select().from(operationLogs).where(eq(operationLogs.tenantId, f.t.tenant.id));
     await post('/api/admin/role/list', {});
     await post('/api/admin/staff/list', {});
     await post('/api/menu/navigate', {});
-    const after = await ctx.database.db
-      .select()
-      .from(operationLogs)
-      .where(eq(operationLogs.tenantId, t.tenant.id));
+    const after = await f.db.select().from(operationLogs).where(eq(operationLogs.tenantId, f.t.tenant.id));
     expect(after).toHaveLength(before.length);
   });
 });
@@ -212,8 +189,8 @@ describe('operation log list', () => {
     const times = list.map((r: any) => new Date(r.createdAt).getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     // The other tenant's admin signed in too, but that row is not here.
-    expect(list.some((r: any) => r.userEmail === other.email('admin'))).toBe(false);
-    expect((await logged('auth.login', other.tenant.id)).length).toBeGreaterThan(0);
+    expect(list.some((r: any) => r.userEmail === f.tenant(1).email('admin'))).toBe(false);
+    expect((await logged('auth.login', f.tenant(1).tenant.id)).length).toBeGreaterThan(0);
   });
 
   it('filters by keyword, action, result and time', async () => {
@@ -228,9 +205,9 @@ describe('operation log list', () => {
     const all = await post('/api/admin/operationLog/list', { limit: 200 });
     expect(failures.json().data.total + successes.json().data.total).toBe(all.json().data.total);
 
-    const byKeyword = await post('/api/admin/operationLog/list', { keyword: t.email('editor'), limit: 50 });
+    const byKeyword = await post('/api/admin/operationLog/list', { keyword: f.t.email('editor'), limit: 50 });
     expect(byKeyword.json().data.total).toBeGreaterThan(0);
-    expect(byKeyword.json().data.list.every((r: any) => r.userEmail === t.email('editor'))).toBe(true);
+    expect(byKeyword.json().data.list.every((r: any) => r.userEmail === f.t.email('editor'))).toBe(true);
 
     const future = await post('/api/admin/operationLog/list', {
       from: new Date(Date.now() + 3_600_000).toISOString(),
@@ -294,7 +271,7 @@ describe('operation log permissions', () => {
 
   it('answers code 300 without a session', async () => {
     for (const url of ['/api/admin/operationLog/list', '/api/admin/operationLog/export']) {
-      expect((await call(ctx, 'POST', url, {}, { host: t.host })).json().code, url).toBe(300);
+      expect((await call(f.ctx, 'POST', url, {}, { host: f.t.host })).json().code, url).toBe(300);
     }
   });
 });

@@ -1,37 +1,24 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { roleGrants, roles } from '../src/db/schema.ts';
-import {
-  addUser,
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  signIn,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { addUser, badFields, call, fieldMessage, signIn } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
+const f = useTestApp({ signIn: ['admin', 'editor', 'customer'] });
+
 let admin: string;
 let editor: string;
 let customer: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  admin = await signInAs(ctx, t, 'admin');
-  editor = await signInAs(ctx, t, 'editor');
-  customer = await signInAs(ctx, t, 'customer');
+  admin = f.as('admin').token as string;
+  editor = f.as('editor').token as string;
+  customer = f.as('customer').token as string;
 });
-afterAll(() => ctx.close());
 
-const as = (token: string, language: 'zh-CN' | 'en-US' = 'zh-CN') => ({ host: t.host, token, language });
+const as = (token: string, language: 'zh-CN' | 'en-US' = 'zh-CN') => ({ host: f.t.host, token, language });
 const post = (url: string, body: unknown, token = admin, language: 'zh-CN' | 'en-US' = 'zh-CN') =>
-  call(ctx, 'POST', url, body, as(token, language));
+  call(f.ctx, 'POST', url, body, as(token, language));
 
 let seq = 0;
 async function createRole(overrides: Record<string, unknown> = {}) {
@@ -49,7 +36,7 @@ async function createRole(overrides: Record<string, unknown> = {}) {
 }
 
 const menuPaths = async (token: string) => {
-  const res = await call(ctx, 'POST', '/api/menu/navigate', {}, { host: t.host, token });
+  const res = await call(f.ctx, 'POST', '/api/menu/navigate', {}, { host: f.t.host, token });
   const walk = (nodes: any[]): string[] =>
     nodes.flatMap((n) => [n.paths, ...(n.haveChildMenu ? walk(n.subList) : [])]);
   return walk(res.json().data);
@@ -138,10 +125,10 @@ describe('role info and save', () => {
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['menuIds']);
     expect(fieldMessage(res, 'menuIds')).toBe('菜单权限:包含不存在的菜单项');
-    const left = await ctx.database.db
+    const left = await f.db
       .select()
       .from(roles)
-      .where(and(eq(roles.tenantId, t.tenant.id), eq(roles.name, name)));
+      .where(and(eq(roles.tenantId, f.t.tenant.id), eq(roles.name, name)));
     expect(left).toHaveLength(0);
   });
 
@@ -203,7 +190,7 @@ describe('role info and save', () => {
 
 describe('role delete', () => {
   it('refuses to delete a built-in role', async () => {
-    const res = await post('/api/admin/role/delete', { id: t.roleIds.get('customer') }, admin, 'en-US');
+    const res = await post('/api/admin/role/delete', { id: f.t.roleIds.get('customer') }, admin, 'en-US');
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 409, msg: 'Built-in roles cannot be deleted' });
   });
@@ -221,17 +208,17 @@ describe('role delete', () => {
     const res = await post('/api/admin/role/delete', { id });
     expect(res.json().code).toBe(200);
     expect((await post('/api/admin/role/info', { id })).json().code).toBe(404);
-    const grants = await ctx.database.db
+    const grants = await f.db
       .select()
       .from(roleGrants)
-      .where(and(eq(roleGrants.tenantId, t.tenant.id), eq(roleGrants.roleId, id)));
+      .where(and(eq(roleGrants.tenantId, f.t.tenant.id), eq(roleGrants.roleId, id)));
     expect(grants).toHaveLength(0);
     expect((await post('/api/admin/role/delete', { id })).json().code).toBe(404);
   });
 });
 
 async function addUserWithRole(roleId: number) {
-  const user = await addUser(ctx, t);
+  const user = await addUser(f.ctx, f.t);
   const res = await post('/api/admin/staff/save', {
     id: user.id,
     email: user.email,
@@ -245,8 +232,8 @@ async function addUserWithRole(roleId: number) {
 describe('grants take effect', () => {
   it('changes a staff member’s menu on the next call after a new role is granted', async () => {
     const roleId = await createRole({ menuIds: [121], buttonKeys: [] });
-    const user = await addUser(ctx, t, { role: 'editor' });
-    const token = await signIn(ctx, t, user.email);
+    const user = await addUser(f.ctx, f.t, { role: 'editor' });
+    const token = await signIn(f.ctx, f.t, user.email);
     expect(await menuPaths(token)).not.toContain('/operationLog');
     expect((await post('/api/admin/operationLog/list', {}, token)).json().code).toBe(401);
 
@@ -254,7 +241,7 @@ describe('grants take effect', () => {
       id: user.id,
       email: user.email,
       name: 'Now an auditor',
-      roleIds: [t.roleIds.get('editor'), roleId],
+      roleIds: [f.t.roleIds.get('editor'), roleId],
     });
     expect(save.json().code).toBe(200);
     expect(await menuPaths(token)).toContain('/operationLog');
@@ -264,7 +251,7 @@ describe('grants take effect', () => {
   it('changes the menu of every holder on the next call after the role is edited', async () => {
     const roleId = await createRole({ menuIds: [20], buttonKeys: [] });
     const user = await addUserWithRole(roleId);
-    const token = await signIn(ctx, t, user.email);
+    const token = await signIn(f.ctx, f.t, user.email);
     expect(await menuPaths(token)).not.toContain('/mail');
     await post('/api/admin/role/save', {
       id: roleId,
@@ -298,7 +285,7 @@ describe('role permissions', () => {
 
   it('answers code 300 without a session', async () => {
     for (const [url, body] of calls) {
-      const res = await call(ctx, 'POST', url, body, { host: t.host });
+      const res = await call(f.ctx, 'POST', url, body, { host: f.t.host });
       expect(res.json().code, url).toBe(300);
     }
   });
@@ -316,10 +303,10 @@ describe('role names under concurrency', () => {
     expect(codes).toEqual([200, 400]);
     const loser = a.json().code === 400 ? a : b;
     expect(badFields(loser)).toEqual(['name']);
-    const rows = await ctx.database.db
+    const rows = await f.db
       .select()
       .from(roles)
-      .where(and(eq(roles.tenantId, t.tenant.id), eq(roles.name, name)));
+      .where(and(eq(roles.tenantId, f.t.tenant.id), eq(roles.name, name)));
     expect(rows).toHaveLength(1);
   });
 });

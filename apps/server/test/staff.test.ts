@@ -1,43 +1,27 @@
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { outbox, sessions, userRoles, users } from '../src/db/schema.ts';
-import {
-  allowNewCode,
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  signIn,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-  userIdOf,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { allowNewCode, badFields, call, fieldMessage, signIn, userIdOf } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
+const f = useTestApp({ tenants: 2, signIn: [['admin', 'editor', 'customer'], []] });
+
 let admin: string;
 let editor: string;
 let customer: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  admin = await signInAs(ctx, t, 'admin');
-  editor = await signInAs(ctx, t, 'editor');
-  customer = await signInAs(ctx, t, 'customer');
+  admin = f.as('admin').token as string;
+  editor = f.as('editor').token as string;
+  customer = f.as('customer').token as string;
 });
-afterAll(() => ctx.close());
 
 const post = (url: string, body: unknown, token = admin, language: 'zh-CN' | 'en-US' = 'zh-CN') =>
-  call(ctx, 'POST', url, body, { host: t.host, token, language });
+  call(f.ctx, 'POST', url, body, { host: f.t.host, token, language });
 
 let seq = 0;
-const newEmail = () => `staff${++seq}-${Date.now()}@${t.tenant.code}.example.com`;
+const newEmail = () => `staff${++seq}-${Date.now()}@${f.t.tenant.code}.example.com`;
 
 async function createStaff(overrides: Record<string, unknown> = {}) {
   const email = newEmail();
@@ -46,7 +30,7 @@ async function createStaff(overrides: Record<string, unknown> = {}) {
     name: `Staff ${seq}`,
     phone: '13900000000',
     password: 'Staff-pass-1',
-    roleIds: [t.roleIds.get('editor')],
+    roleIds: [f.t.roleIds.get('editor')],
     ...overrides,
   });
   expect(res.json().code).toBe(200);
@@ -54,10 +38,10 @@ async function createStaff(overrides: Record<string, unknown> = {}) {
 }
 
 const userRow = async (id: number) => {
-  const [row] = await ctx.database.db
+  const [row] = await f.db
     .select()
     .from(users)
-    .where(and(eq(users.tenantId, t.tenant.id), eq(users.id, id)));
+    .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.id, id)));
   return row;
 };
 
@@ -70,14 +54,14 @@ describe('staff list', () => {
     expect(limit).toBe(200);
     expect(total).toBe(list.length);
     const emails = list.map((s: any) => s.email);
-    expect(emails).toContain(t.email('admin'));
-    expect(emails).toContain(t.email('editor'));
-    expect(emails).not.toContain(t.email('customer'));
-    expect(emails).not.toContain(other.email('admin'));
-    const adminRow = list.find((s: any) => s.email === t.email('admin'));
+    expect(emails).toContain(f.t.email('admin'));
+    expect(emails).toContain(f.t.email('editor'));
+    expect(emails).not.toContain(f.t.email('customer'));
+    expect(emails).not.toContain(f.tenant(1).email('admin'));
+    const adminRow = list.find((s: any) => s.email === f.t.email('admin'));
     expect(adminRow).toMatchObject({ enabled: true });
     expect(adminRow.roles).toEqual([
-      { id: t.roleIds.get('admin'), name: '超级管理员', nameEn: 'Administrator' },
+      { id: f.t.roleIds.get('admin'), name: '超级管理员', nameEn: 'Administrator' },
     ]);
     expect(adminRow).not.toHaveProperty('passwordHash');
   });
@@ -85,7 +69,7 @@ describe('staff list', () => {
   it('filters by keyword, status and role, and pages', async () => {
     const tag = `kw${Date.now()}`;
     const a = await createStaff({ name: `${tag} Alpha` });
-    const b = await createStaff({ name: `${tag} Beta`, roleIds: [t.roleIds.get('admin')] });
+    const b = await createStaff({ name: `${tag} Beta`, roleIds: [f.t.roleIds.get('admin')] });
     await post('/api/admin/staff/setStatus', { id: b.id, enabled: false });
 
     const byKeyword = await post('/api/admin/staff/list', { keyword: tag });
@@ -96,7 +80,7 @@ describe('staff list', () => {
     expect(disabled.json().data.list.map((s: any) => s.id)).toEqual([b.id]);
     const enabled = await post('/api/admin/staff/list', { keyword: tag, enabled: true });
     expect(enabled.json().data.list.map((s: any) => s.id)).toEqual([a.id]);
-    const admins = await post('/api/admin/staff/list', { roleId: t.roleIds.get('admin'), limit: 50 });
+    const admins = await post('/api/admin/staff/list', { roleId: f.t.roleIds.get('admin'), limit: 50 });
     const adminIds = admins.json().data.list.map((s: any) => s.id);
     expect(adminIds).toContain(b.id);
     expect(adminIds).not.toContain(a.id);
@@ -108,7 +92,7 @@ describe('staff list', () => {
   });
 
   it('finds nobody by a role of another tenant', async () => {
-    const res = await post('/api/admin/staff/list', { roleId: other.roleIds.get('admin') });
+    const res = await post('/api/admin/staff/list', { roleId: f.tenant(1).roleIds.get('admin') });
     expect(res.json().data).toMatchObject({ list: [], total: 0 });
   });
 
@@ -120,7 +104,9 @@ describe('staff list', () => {
 
 describe('staff save', () => {
   it('creates a staff member who can sign in with the given password and holds the roles', async () => {
-    const { id, email } = await createStaff({ roleIds: [t.roleIds.get('editor'), t.roleIds.get('admin')] });
+    const { id, email } = await createStaff({
+      roleIds: [f.t.roleIds.get('editor'), f.t.roleIds.get('admin')],
+    });
     const row = await userRow(id);
     expect(row).toMatchObject({
       identity: 'employee',
@@ -128,23 +114,23 @@ describe('staff save', () => {
       phone: '13900000000',
       enabled: true,
     });
-    expect(row?.company).toBe(t.tenant.name);
-    const held = await ctx.database.db
+    expect(row?.company).toBe(f.t.tenant.name);
+    const held = await f.db
       .select()
       .from(userRoles)
-      .where(and(eq(userRoles.tenantId, t.tenant.id), eq(userRoles.userId, id)));
+      .where(and(eq(userRoles.tenantId, f.t.tenant.id), eq(userRoles.userId, id)));
     expect(held.map((r) => r.roleId).sort()).toEqual(
-      [t.roleIds.get('editor'), t.roleIds.get('admin')].sort() as number[],
+      [f.t.roleIds.get('editor'), f.t.roleIds.get('admin')].sort() as number[],
     );
-    const token = await signIn(ctx, t, email, 'Staff-pass-1');
-    const info = await call(ctx, 'POST', '/api/admin/admin/info', {}, { host: t.host, token });
+    const token = await signIn(f.ctx, f.t, email, 'Staff-pass-1');
+    const info = await call(f.ctx, 'POST', '/api/admin/admin/info', {}, { host: f.t.host, token });
     expect(info.json().data.permissions.sort()).toEqual(['admin', 'editor']);
   });
 
   it('needs a password to create, naming it', async () => {
     const res = await post(
       '/api/admin/staff/save',
-      { email: newEmail(), name: 'No password', roleIds: [t.roleIds.get('editor')] },
+      { email: newEmail(), name: 'No password', roleIds: [f.t.roleIds.get('editor')] },
       admin,
       'en-US',
     );
@@ -162,7 +148,7 @@ describe('staff save', () => {
       email: email.toUpperCase(),
       name: 'Renamed',
       phone: '',
-      roleIds: [t.roleIds.get('admin')],
+      roleIds: [f.t.roleIds.get('admin')],
     });
     expect(res.json()).toMatchObject({ code: 200, data: { id } });
     const after = await userRow(id);
@@ -174,17 +160,17 @@ describe('staff save', () => {
         .json()
         .data.list.find((s: any) => s.id === id)
         .roles.map((r: any) => r.id),
-    ).toEqual([t.roleIds.get('admin')]);
+    ).toEqual([f.t.roleIds.get('admin')]);
   });
 
   it('refuses an e-mail another user has, on create and on update', async () => {
     const dup = await post(
       '/api/admin/staff/save',
       {
-        email: t.email('customer').toUpperCase(),
+        email: f.t.email('customer').toUpperCase(),
         name: 'Dup',
         password: 'Staff-pass-1',
-        roleIds: [t.roleIds.get('editor')],
+        roleIds: [f.t.roleIds.get('editor')],
       },
       admin,
       'en-US',
@@ -195,9 +181,9 @@ describe('staff save', () => {
     const { id } = await createStaff();
     const upd = await post('/api/admin/staff/save', {
       id,
-      email: t.email('editor'),
+      email: f.t.email('editor'),
       name: 'Dup',
-      roleIds: [t.roleIds.get('editor')],
+      roleIds: [f.t.roleIds.get('editor')],
     });
     expect(badFields(upd)).toEqual(['email']);
     expect(fieldMessage(upd, 'email')).toBe('该邮箱已注册');
@@ -217,7 +203,7 @@ describe('staff save', () => {
   });
 
   it('refuses roles that do not exist or belong to another tenant', async () => {
-    for (const roleId of [987654, other.roleIds.get('admin')]) {
+    for (const roleId of [987654, f.tenant(1).roleIds.get('admin')]) {
       const res = await post('/api/admin/staff/save', {
         email: newEmail(),
         name: 'Wrong role',
@@ -230,12 +216,12 @@ describe('staff save', () => {
   });
 
   it('refuses to edit a customer as staff, and answers 404 for an unknown id', async () => {
-    const customerId = await userIdOf(ctx, t.tenant.id, t.email('customer'));
+    const customerId = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('customer'));
     const res = await post('/api/admin/staff/save', {
       id: customerId,
-      email: t.email('customer'),
+      email: f.t.email('customer'),
       name: 'Hijack',
-      roleIds: [t.roleIds.get('admin')],
+      roleIds: [f.t.roleIds.get('admin')],
     });
     expect(res.json()).toMatchObject({ code: 409, msg: '该账号不是员工账号' });
     expect((await userRow(customerId))?.name).not.toBe('Hijack');
@@ -243,7 +229,7 @@ describe('staff save', () => {
       id: 987654,
       email: newEmail(),
       name: 'Ghost',
-      roleIds: [t.roleIds.get('editor')],
+      roleIds: [f.t.roleIds.get('editor')],
     });
     expect(missing.json().code).toBe(404);
   });
@@ -252,41 +238,42 @@ describe('staff save', () => {
 describe('staff status', () => {
   it('disabling ends the sessions and stops sign-in; enabling lets the user back', async () => {
     const { id, email } = await createStaff();
-    const token = await signIn(ctx, t, email, 'Staff-pass-1');
+    const token = await signIn(f.ctx, f.t, email, 'Staff-pass-1');
     const off = await post('/api/admin/staff/setStatus', { id, enabled: false });
     expect(off.json().code).toBe(200);
     expect((await userRow(id))?.enabled).toBe(false);
-    const info = await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: t.host, token });
+    const info = await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: f.t.host, token });
     expect(info.json().code).toBe(300);
-    const live = await ctx.database.db
+    const live = await f.db
       .select()
       .from(sessions)
-      .where(and(eq(sessions.tenantId, t.tenant.id), eq(sessions.userId, id)));
+      .where(and(eq(sessions.tenantId, f.t.tenant.id), eq(sessions.userId, id)));
     expect(live.every((s) => s.revokedAt !== null)).toBe(true);
 
     // No code reaches a disabled account, so it cannot sign in.
-    await allowNewCode(ctx, t.tenant.id, email);
-    const mailsBefore = await ctx.database.db
+    await allowNewCode(f.ctx, f.t.tenant.id, email);
+    const mailsBefore = await f.db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.tenantId, t.tenant.id), eq(outbox.to, email)));
-    await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
-    const mailsAfter = await ctx.database.db
+      .where(and(eq(outbox.tenantId, f.t.tenant.id), eq(outbox.to, email)));
+    await call(f.ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: f.t.host });
+    const mailsAfter = await f.db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.tenantId, t.tenant.id), eq(outbox.to, email)));
+      .where(and(eq(outbox.tenantId, f.t.tenant.id), eq(outbox.to, email)));
     expect(mailsAfter).toHaveLength(mailsBefore.length);
 
     expect((await post('/api/admin/staff/setStatus', { id, enabled: true })).json().code).toBe(200);
-    await allowNewCode(ctx, t.tenant.id, email);
-    const again = await signIn(ctx, t, email, 'Staff-pass-1');
+    await allowNewCode(f.ctx, f.t.tenant.id, email);
+    const again = await signIn(f.ctx, f.t, email, 'Staff-pass-1');
     expect(
-      (await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: t.host, token: again })).json().code,
+      (await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: f.t.host, token: again })).json()
+        .code,
     ).toBe(200);
   });
 
   it('refuses to disable oneself', async () => {
-    const me = await userIdOf(ctx, t.tenant.id, t.email('admin'));
+    const me = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('admin'));
     const res = await post('/api/admin/staff/setStatus', { id: me, enabled: false }, admin, 'en-US');
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 409, msg: 'You cannot disable your own account' });
@@ -294,7 +281,7 @@ describe('staff status', () => {
   });
 
   it('refuses a customer account and an unknown id', async () => {
-    const customerId = await userIdOf(ctx, t.tenant.id, t.email('direct'));
+    const customerId = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('direct'));
     expect((await post('/api/admin/staff/setStatus', { id: customerId, enabled: false })).json().code).toBe(
       409,
     );
@@ -323,7 +310,7 @@ describe('staff export', () => {
   it('answers a real xlsx with a header row and one row per matching staff member', async () => {
     const tag = `exp${Date.now()}`;
     const a = await createStaff({ name: `${tag} One` });
-    const b = await createStaff({ name: `${tag} Two`, roleIds: [t.roleIds.get('admin')] });
+    const b = await createStaff({ name: `${tag} Two`, roleIds: [f.t.roleIds.get('admin')] });
     await post('/api/admin/staff/setStatus', { id: b.id, enabled: false });
 
     const res = await post('/api/admin/staff/export', { keyword: tag }, admin, 'en-US');
@@ -347,14 +334,14 @@ describe('staff export', () => {
   });
 
   it('exports in Chinese for a Chinese request, with the filters applied', async () => {
-    const res = await post('/api/admin/staff/export', { enabled: true, roleId: t.roleIds.get('admin') });
+    const res = await post('/api/admin/staff/export', { enabled: true, roleId: f.t.roleIds.get('admin') });
     expect(res.statusCode).toBe(200);
     expect(decodeURIComponent(String(res.headers['content-disposition']))).toContain('员工.xlsx');
     const rows = await readXlsx(res.rawPayload);
     expect(rows[0]?.[0]).toBe('邮箱');
     const emails = rows.slice(1).map((r) => r[0]);
-    expect(emails).toContain(t.email('admin'));
-    expect(emails).not.toContain(t.email('editor'));
+    expect(emails).toContain(f.t.email('admin'));
+    expect(emails).not.toContain(f.t.email('editor'));
     expect(rows.slice(1).every((r) => r[4] === '启用')).toBe(true);
   });
 });
@@ -376,16 +363,16 @@ describe('staff permissions', () => {
       }
     }
     // Nothing was created or disabled on the way.
-    const [created] = await ctx.database.db
+    const [created] = await f.db
       .select()
       .from(users)
-      .where(and(eq(users.tenantId, t.tenant.id), eq(users.email, 'x@y.com')));
+      .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.email, 'x@y.com')));
     expect(created).toBeUndefined();
   });
 
   it('answers code 300 without a session', async () => {
     for (const [url, body] of calls) {
-      const res = await call(ctx, 'POST', url, body, { host: t.host });
+      const res = await call(f.ctx, 'POST', url, body, { host: f.t.host });
       expect(res.json().code, url).toBe(300);
     }
   });

@@ -1,32 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { operationLogs, uploads } from '../src/db/schema.ts';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  makePng,
-  postMultipart,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-  userIdOf,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { badFields, call, fieldMessage, makePng, postMultipart, userIdOf } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
+const f = useTestApp({ tenants: 2, signIn: [['customer'], []] });
+
 let customer: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  customer = await signInAs(ctx, t, 'customer');
+  customer = f.as('customer').token as string;
 });
-afterAll(() => ctx.close());
 
 const TWO_MB = 2 * 1024 * 1024;
 
@@ -41,7 +25,7 @@ const uploadFile = (
   } = {},
 ) =>
   postMultipart(
-    ctx,
+    f.ctx,
     options.url ?? '/api/common/upload/images',
     [
       { name: 'token', value: options.token ?? '' },
@@ -52,7 +36,7 @@ const uploadFile = (
         content,
       },
     ],
-    { host: t.host, token: options.token, language: options.language },
+    { host: f.t.host, token: options.token, language: options.language },
   );
 
 const keyOf = (url: string) => url.split('/').pop() as string;
@@ -67,22 +51,22 @@ describe('image upload', () => {
     expect(list).toHaveLength(1);
     expect(list[0]).toMatch(/^\/api\/uploads\/[A-Za-z0-9_-]+\.png$/);
 
-    const back = await ctx.app.inject({ method: 'GET', url: list[0], headers: { host: t.host } });
+    const back = await f.ctx.app.inject({ method: 'GET', url: list[0], headers: { host: f.t.host } });
     expect(back.statusCode).toBe(200);
     expect(back.headers['content-type']).toBe('image/png');
     expect(back.headers['x-content-type-options']).toBe('nosniff');
     expect(Buffer.compare(back.rawPayload, png)).toBe(0);
 
-    const [row] = await ctx.database.db
+    const [row] = await f.db
       .select()
       .from(uploads)
-      .where(and(eq(uploads.tenantId, t.tenant.id), eq(uploads.key, keyOf(list[0]))));
+      .where(and(eq(uploads.tenantId, f.t.tenant.id), eq(uploads.key, keyOf(list[0]))));
     expect(row).toMatchObject({
       kind: 'image',
       mime: 'image/png',
       size: png.length,
       originalName: 'avatar.png',
-      userId: await userIdOf(ctx, t.tenant.id, t.email('customer')),
+      userId: await userIdOf(f.ctx, f.t.tenant.id, f.t.email('customer')),
     });
   });
 
@@ -90,15 +74,15 @@ describe('image upload', () => {
     const res = await uploadFile(makePng(), { url: '/api/common/upload/uploadOss', filename: 'licence.png' });
     expect(res.json().code).toBe(200);
     const key = keyOf(res.json().data[0]);
-    const [row] = await ctx.database.db
+    const [row] = await f.db
       .select()
       .from(uploads)
-      .where(and(eq(uploads.tenantId, t.tenant.id), eq(uploads.key, key)));
+      .where(and(eq(uploads.tenantId, f.t.tenant.id), eq(uploads.key, key)));
     expect(row?.userId).toBeNull();
-    const logged = await ctx.database.db
+    const logged = await f.db
       .select()
       .from(operationLogs)
-      .where(and(eq(operationLogs.tenantId, t.tenant.id), eq(operationLogs.target, `upload:${key}`)));
+      .where(and(eq(operationLogs.tenantId, f.t.tenant.id), eq(operationLogs.target, `upload:${key}`)));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ action: 'upload.image', resultCode: 200 });
   });
@@ -136,7 +120,7 @@ describe('image upload', () => {
   });
 
   it('refuses a text file named .png, judging by the content', async () => {
-    const before = await ctx.database.db.select().from(uploads).where(eq(uploads.tenantId, t.tenant.id));
+    const before = await f.db.select().from(uploads).where(eq(uploads.tenantId, f.t.tenant.id));
     const res = await uploadFile(Buffer.from('just some text, not an image\n'), { filename: 'fake.png' });
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['file']);
@@ -146,18 +130,18 @@ describe('image upload', () => {
       type: 'image/png',
     });
     expect(badFields(html)).toEqual(['file']);
-    const after = await ctx.database.db.select().from(uploads).where(eq(uploads.tenantId, t.tenant.id));
+    const after = await f.db.select().from(uploads).where(eq(uploads.tenantId, f.t.tenant.id));
     expect(after).toHaveLength(before.length);
   });
 
   it('names the file when none is sent', async () => {
-    const noFile = await postMultipart(ctx, '/api/common/upload/images', [{ name: 'token', value: 'x' }], {
-      host: t.host,
+    const noFile = await postMultipart(f.ctx, '/api/common/upload/images', [{ name: 'token', value: 'x' }], {
+      host: f.t.host,
     });
     expect(noFile.statusCode).toBe(400);
     expect(badFields(noFile)).toEqual(['file']);
     expect(fieldMessage(noFile, 'file')).toBe('请选择要上传的文件');
-    const json = await call(ctx, 'POST', '/api/common/upload/images', { file: 'x' }, { host: t.host });
+    const json = await call(f.ctx, 'POST', '/api/common/upload/images', { file: 'x' }, { host: f.t.host });
     expect(badFields(json)).toEqual(['file']);
   });
 });
@@ -166,23 +150,23 @@ describe('serving uploads', () => {
   it("does not serve one tenant's file under another tenant's host", async () => {
     const res = await uploadFile(makePng());
     const url = res.json().data[0];
-    const elsewhere = await ctx.app.inject({ method: 'GET', url, headers: { host: other.host } });
+    const elsewhere = await f.ctx.app.inject({ method: 'GET', url, headers: { host: f.tenant(1).host } });
     expect(elsewhere.statusCode).toBe(404);
     expect(elsewhere.json().code).toBe(404);
   });
 
   it('answers 404 for an unknown key and 400 for a key that is not one', async () => {
-    const unknown = await ctx.app.inject({
+    const unknown = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/uploads/abcdef.png',
-      headers: { host: t.host },
+      headers: { host: f.t.host },
     });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 404, data: null });
-    const traversal = await ctx.app.inject({
+    const traversal = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/uploads/..%2F..%2Fetc%2Fpasswd',
-      headers: { host: t.host },
+      headers: { host: f.t.host },
     });
     expect(traversal.statusCode).toBe(400);
     expect(traversal.json().code).toBe(400);
@@ -202,7 +186,7 @@ describe('document upload', () => {
     expect(res.json().code).toBe(200);
     const [url] = res.json().data;
     expect(url).toMatch(/\.pdf$/);
-    const back = await ctx.app.inject({ method: 'GET', url, headers: { host: t.host } });
+    const back = await f.ctx.app.inject({ method: 'GET', url, headers: { host: f.t.host } });
     expect(back.headers['content-type']).toBe('application/pdf');
   });
 
