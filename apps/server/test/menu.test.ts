@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assignRoles } from '../src/modules/roles/service.ts';
-import {
-  addUser,
-  call,
-  createTenant,
-  createTestApp,
-  signIn,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-  type Who,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { addUser, call, signIn, type Who } from './helpers.ts';
 
 interface Node {
   id: number;
@@ -24,23 +15,13 @@ interface Node {
   subList: Node[] | { name: string; name_en: string; component: string }[];
 }
 
-let ctx: TestContext;
-let t: TestTenant;
+const f = useTestApp({ signIn: ['admin', 'editor', 'branch', 'agent', 'customer'] });
 const menus = new Map<Who, Node[]>();
-const tokens = new Map<Who, string>();
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  for (const who of ['admin', 'editor', 'branch', 'agent', 'customer'] as const) {
-    const token = await signInAs(ctx, t, who);
-    tokens.set(who, token);
-    const res = await call(ctx, 'POST', '/api/menu/navigate', {}, { host: t.host, token });
-    expect(res.json().code).toBe(200);
-    menus.set(who, res.json().data);
-  }
+  for (const who of ['admin', 'editor', 'branch', 'agent', 'customer'] as const)
+    menus.set(who, await f.as(who).ok('/api/menu/navigate', {}));
 });
-afterAll(() => ctx.close());
 
 function allNodes(nodes: Node[]): Node[] {
   return nodes.flatMap((n) => [n, ...(n.haveChildMenu ? allNodes(n.subList as Node[]) : [])]);
@@ -135,10 +116,10 @@ describe('menu by identity', () => {
   });
 
   it('gives a user without roles only the pages everyone has', async () => {
-    const { email, id } = await addUser(ctx, t);
-    await assignRoles(ctx.database.db, t.tenant.id, id, []);
-    const token = await signIn(ctx, t, email);
-    const res = await call(ctx, 'POST', '/api/menu/navigate', {}, { host: t.host, token });
+    const { email, id } = await addUser(f.ctx, f.t);
+    await assignRoles(f.db, f.t.tenant.id, id, []);
+    const token = await signIn(f.ctx, f.t, email);
+    const res = await call(f.ctx, 'POST', '/api/menu/navigate', {}, { host: f.t.host, token });
     expect(
       allNodes(res.json().data)
         .map((n: Node) => n.paths)
@@ -147,7 +128,7 @@ describe('menu by identity', () => {
   });
 
   it('answers code 300 without a session', async () => {
-    const res = await call(ctx, 'POST', '/api/menu/navigate', {}, { host: t.host });
+    const res = await call(f.ctx, 'POST', '/api/menu/navigate', {}, { host: f.t.host });
     expect(res.json().code).toBe(300);
   });
 });
@@ -156,11 +137,11 @@ describe('getUserRole', () => {
   it('answers the role codes and the same menu as navigate', async () => {
     for (const who of ['admin', 'customer'] as const) {
       const res = await call(
-        ctx,
+        f.ctx,
         'POST',
         '/api/admin/role/getUserRole',
         {},
-        { host: t.host, token: tokens.get(who) },
+        { host: f.t.host, token: f.as(who).token },
       );
       expect(res.json().code).toBe(200);
       expect(res.json().data.roles).toEqual([who]);
@@ -169,7 +150,7 @@ describe('getUserRole', () => {
   });
 
   it('answers code 300 without a session', async () => {
-    const res = await call(ctx, 'POST', '/api/admin/role/getUserRole', {}, { host: t.host });
+    const res = await call(f.ctx, 'POST', '/api/admin/role/getUserRole', {}, { host: f.t.host });
     expect(res.json().code).toBe(300);
   });
 });
@@ -177,11 +158,11 @@ describe('getUserRole', () => {
 describe('menu tree for the role editor', () => {
   it('gives the administrator every item with every button', async () => {
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/role/menuTree',
       {},
-      { host: t.host, token: tokens.get('admin') },
+      { host: f.t.host, token: f.as('admin').token },
     );
     expect(res.json().code).toBe(200);
     const nodes = allNodes(res.json().data);
@@ -193,11 +174,11 @@ describe('menu tree for the role editor', () => {
   it('refuses the editor and the customer with code 401', async () => {
     for (const who of ['editor', 'customer'] as const) {
       const res = await call(
-        ctx,
+        f.ctx,
         'POST',
         '/api/admin/role/menuTree',
         {},
-        { host: t.host, token: tokens.get(who) },
+        { host: f.t.host, token: f.as(who).token },
       );
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ code: 401, msg: '没有权限执行此操作', data: null });

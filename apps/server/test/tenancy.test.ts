@@ -1,26 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { roles, sessions, users } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
-import {
-  addUser,
-  call,
-  codeIn,
-  createTenant,
-  createTestApp,
-  lastMailTo,
-  signIn,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-  userIdOf,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { addUser, call, codeIn, lastMailTo, signIn, signInAs, type TestTenant, userIdOf } from './helpers.ts';
 
 /**
  * Two tenants side by side: A's administrator holds a token, B has rows of every kind. Nothing of B
  * may be read or changed with A's token, whatever the host and whatever the ids.
  */
-let ctx: TestContext;
+const f = useTestApp({ tenants: 2, signIn: ['admin'] });
 let a: TestTenant;
 let b: TestTenant;
 let adminA: string;
@@ -29,25 +18,23 @@ let customRoleB: number;
 let editorB: number;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  a = await createTenant(ctx);
-  b = await createTenant(ctx);
-  adminA = await signInAs(ctx, a, 'admin');
-  adminB = await signInAs(ctx, b, 'admin');
+  a = f.tenant(0);
+  b = f.tenant(1);
+  adminA = f.as('admin', a).token as string;
+  adminB = f.as('admin', b).token as string;
   const role = await call(
-    ctx,
+    f.ctx,
     'POST',
     '/api/admin/role/save',
     { name: 'B only', nameEn: 'B only', menuIds: [20], buttonKeys: [] },
     { host: b.host, token: adminB },
   );
   customRoleB = role.json().data.id;
-  editorB = await userIdOf(ctx, b.tenant.id, b.email('editor'));
+  editorB = await userIdOf(f.ctx, b.tenant.id, b.email('editor'));
 });
-afterAll(() => ctx.close());
 
 const asA = (url: string, body: unknown, host = a.host) =>
-  call(ctx, 'POST', url, body, { host, token: adminA });
+  call(f.ctx, 'POST', url, body, { host, token: adminA });
 
 describe("a token on another tenant's host", () => {
   it('is no session there: code 300 on every guarded call', async () => {
@@ -85,13 +72,13 @@ describe("ids of the other tenant's rows", () => {
     expect(saved.json().code).toBe(404);
     const deleted = await asA('/api/admin/role/delete', { id: customRoleB });
     expect(deleted.json().code).toBe(404);
-    const [row] = await ctx.database.db
+    const [row] = await f.db
       .select()
       .from(roles)
       .where(and(eq(roles.tenantId, b.tenant.id), eq(roles.id, customRoleB)));
     expect(row?.name).toBe('B only');
     const info = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/role/info',
       { id: customRoleB },
@@ -109,7 +96,7 @@ describe("ids of the other tenant's rows", () => {
   });
 
   it('staff save and setStatus answer 404 for the other tenant’s user and change nothing', async () => {
-    const token = await signInAs(ctx, b, 'editor');
+    const token = await signInAs(f.ctx, b, 'editor');
     const saved = await asA('/api/admin/staff/save', {
       id: editorB,
       email: `stolen@${a.tenant.code}.example.com`,
@@ -119,13 +106,13 @@ describe("ids of the other tenant's rows", () => {
     expect(saved.json().code).toBe(404);
     const status = await asA('/api/admin/staff/setStatus', { id: editorB, enabled: false });
     expect(status.json().code).toBe(404);
-    const [row] = await ctx.database.db
+    const [row] = await f.db
       .select()
       .from(users)
       .where(and(eq(users.tenantId, b.tenant.id), eq(users.id, editorB)));
     expect(row).toMatchObject({ email: b.email('editor'), enabled: true });
     expect(row?.name).not.toBe('Stolen');
-    const info = await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: b.host, token });
+    const info = await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: b.host, token });
     expect(info.json().code).toBe(200);
   });
 
@@ -157,36 +144,36 @@ describe("ids of the other tenant's rows", () => {
 describe('the same e-mail in two tenants', () => {
   it('is two accounts: a code mailed by one tenant does not sign in to the other', async () => {
     const email = `both-${Date.now()}@example.com`;
-    const inA = await addUser(ctx, a, { email });
-    const inB = await addUser(ctx, b, { email, password: 'Other-pass-9' });
+    const inA = await addUser(f.ctx, a, { email });
+    const inB = await addUser(f.ctx, b, { email, password: 'Other-pass-9' });
     expect(inA.id).toBeGreaterThan(0);
 
-    await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: a.host });
-    const codeFromA = codeIn((await lastMailTo(ctx, a.tenant.id, email))?.text);
-    expect(await lastMailTo(ctx, b.tenant.id, email)).toBeUndefined();
+    await call(f.ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: a.host });
+    const codeFromA = codeIn((await lastMailTo(f.ctx, a.tenant.id, email))?.text);
+    expect(await lastMailTo(f.ctx, b.tenant.id, email)).toBeUndefined();
     const crossed = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/login',
       { email, password: sha256Hex('Other-pass-9'), code: codeFromA },
       { host: b.host },
     );
     expect(crossed.json().code).toBe(400);
-    const sessionsInB = await ctx.database.db
+    const sessionsInB = await f.db
       .select()
       .from(sessions)
       .where(and(eq(sessions.tenantId, b.tenant.id), eq(sessions.userId, inB.id)));
     expect(sessionsInB).toHaveLength(0);
 
     // Each signs in on its own host with its own password.
-    const tokenB = await signIn(ctx, b, email, 'Other-pass-9');
-    const info = await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: b.host, token: tokenB });
+    const tokenB = await signIn(f.ctx, b, email, 'Other-pass-9');
+    const info = await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: b.host, token: tokenB });
     expect(info.json().data.userInfo.id).toBe(inB.id);
   });
 
   it("shows the dev mailbox of the host's tenant only", async () => {
     const res = await call(
-      ctx,
+      f.ctx,
       'GET',
       `/api/dev/mailbox?to=${encodeURIComponent(b.email('admin'))}`,
       undefined,
@@ -197,7 +184,7 @@ describe('the same e-mail in two tenants', () => {
     expect(res.json().code).toBe(200);
     expect(res.json().data.list).toEqual([]);
     const own = await call(
-      ctx,
+      f.ctx,
       'GET',
       `/api/dev/mailbox?to=${encodeURIComponent(b.email('admin'))}`,
       undefined,
