@@ -1,26 +1,18 @@
 import { and, count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  createTenant,
-  createTestApp,
-  postMultipart,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from '../../../test/helpers.ts';
+import { useTestApp } from '../../../test/fixture.ts';
+import { call, postMultipart, type Who } from '../../../test/helpers.ts';
 import { truckOrders } from '../../db/schema.ts';
 import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
-import { findUserByEmail } from '../auth/service.ts';
 import { seedDemoTariffs } from '../truck-products/service.ts';
 import { BATCH_COLUMNS } from './batch.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
+const f = useTestApp({ tenants: 2, signIn: [['customer', 'admin'], ['customer']] });
 let customerOrg: number;
+/** A demo identity's session; `otherCustomer` is the other tenant's customer. */
+const tokenOf = (who: string) =>
+  (who === 'otherCustomer' ? f.as('customer', f.tenant(1)) : f.as(who as Who)).token ?? '';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const headers = BATCH_COLUMNS.map((c) => c.en);
@@ -78,49 +70,42 @@ const send = (
   extra: { name: string; value: string }[] = [],
 ) =>
   postMultipart(
-    ctx,
+    f.ctx,
     url,
     [
-      { name: 'token', value: tokens[who] ?? '' },
+      { name: 'token', value: tokenOf(who) },
       ...extra,
       { name: 'file', filename: 'orders.xlsx', contentType: XLSX, content },
     ],
-    { host: t.host, token: tokens[who], language: 'en-US' },
+    { host: f.t.host, token: tokenOf(who), language: 'en-US' },
   );
 const check = (content: Buffer, who?: string) => send('/api/admin/order/importDataCheck', content, who);
 const importFile = (content: Buffer, who?: string, extra?: { name: string; value: string }[]) =>
   send('/api/admin/order/batchOrdering', content, who, extra);
 
 async function orderCount() {
-  const [row] = await ctx.database.db
+  const [row] = await f.db
     .select({ n: count() })
     .from(truckOrders)
-    .where(and(eq(truckOrders.tenantId, t.tenant.id), eq(truckOrders.organisationId, customerOrg)));
+    .where(and(eq(truckOrders.tenantId, f.t.tenant.id), eq(truckOrders.organisationId, customerOrg)));
   return row?.n ?? 0;
 }
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  await seedDemoTariffs(ctx.database.db, t.tenant.id);
-  tokens.customer = await signInAs(ctx, t, 'customer');
-  tokens.admin = await signInAs(ctx, t, 'admin');
-  tokens.otherCustomer = await signInAs(ctx, other, 'customer');
-  customerOrg =
-    (await findUserByEmail(ctx.database.db, t.tenant.id, t.email('customer')))?.organisationId ?? 0;
+  await seedDemoTariffs(f.db, f.t.tenant.id);
+  customerOrg = await f.orgOf('customer');
 });
+// Runs before the fixture closes the app (after-hooks run in reverse order).
 afterAll(async () => {
-  expect(await ledgerMismatches(ctx.database.db, t.tenant.id)).toEqual([]);
-  await ctx.close();
+  expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
 });
 
 describe('batch template', () => {
   it('has the headers in the caller’s language, dropdowns, an example row that import skips, and notes', async () => {
-    const res = await ctx.app.inject({
+    const res = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/admin/order/batchTemplate',
-      headers: { host: t.host, accesstoken: tokens.customer ?? '', 'accept-language': 'zh-CN' },
+      headers: { host: f.t.host, accesstoken: tokenOf('customer'), 'accept-language': 'zh-CN' },
     });
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const wb = new ExcelJS.Workbook();
@@ -174,11 +159,11 @@ describe('batch import', () => {
     ]);
     expect(await orderCount()).toBe(before + 5);
     const list = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/order/list',
       { page: 1, limit: 10, keyword: 'PO-5' },
-      { host: t.host, token: tokens.customer },
+      { host: f.t.host, token: tokenOf('customer') },
     );
     expect(list.json().data.list[0]).toMatchObject({
       customerOrderNo: 'PO-5',
@@ -187,39 +172,39 @@ describe('batch import', () => {
     });
     expect(list.json().data.list[0].premium).not.toBe('0.00');
     // Imported orders wait for payment; paying them together charges each once.
-    const account = await ensureAccount(ctx.database.db, t.tenant.id, customerOrg, 'truck');
-    await moveMoney(ctx.database.db, {
-      tenantId: t.tenant.id,
+    const account = await ensureAccount(f.db, f.t.tenant.id, customerOrg, 'truck');
+    await moveMoney(f.db, {
+      tenantId: f.t.tenant.id,
       accountId: account.id,
       type: 'manual_adjustment',
       amount: 1_000_000n,
       note: 'test funds',
     });
     const unpaid = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/order/list',
       { page: 1, limit: 10, status: 'unpaid' },
-      { host: t.host, token: tokens.customer },
+      { host: f.t.host, token: tokenOf('customer') },
     );
     const ids = unpaid
       .json()
       .data.list.slice(0, 2)
       .map((o: any) => o.id);
     const paid = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/order/bulkPay',
       { ids: [...ids, ids[0]] },
-      { host: t.host, token: tokens.customer, language: 'en-US' },
+      { host: f.t.host, token: tokenOf('customer'), language: 'en-US' },
     );
     expect(Object.values(paid.json().data.results).filter((r) => r === 'success')).toHaveLength(2);
     const again = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/order/bulkPay',
       { ids },
-      { host: t.host, token: tokens.customer, language: 'en-US' },
+      { host: f.t.host, token: tokenOf('customer'), language: 'en-US' },
     );
     expect(Object.values(again.json().data.results)).toEqual([
       'The order is already paid',
@@ -244,7 +229,7 @@ describe('batch import', () => {
 
   it('takes the chosen shipping address as every row’s pickup', async () => {
     const address = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/address/save',
       {
@@ -256,7 +241,7 @@ describe('batch import', () => {
         contact: 'Kim Wu',
         phone: '5105550100',
       },
-      { host: t.host, token: tokens.customer },
+      { host: f.t.host, token: tokenOf('customer') },
     );
     expect(address.json().code).toBe(200);
     const id = address.json().data.id;
@@ -265,11 +250,11 @@ describe('batch import', () => {
     ]);
     expect(res.json().code).toBe(200);
     const list = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/order/list',
       { page: 1, limit: 10 },
-      { host: t.host, token: tokens.customer },
+      { host: f.t.host, token: tokenOf('customer') },
     );
     expect(list.json().data.list[0].origin).toBe('Oakland, CA 94607');
     const foreign = await importFile(await file([row(1)]), 'otherCustomer', [
@@ -311,10 +296,10 @@ describe('batch import', () => {
     const unnamed = await importFile(await file([row(9)]), 'admin');
     expect(unnamed.json().data.fields[0].field).toBe('organisationId');
     const anonymous = await postMultipart(
-      ctx,
+      f.ctx,
       '/api/admin/order/batchOrdering',
       [{ name: 'file', filename: 'orders.xlsx', contentType: XLSX, content: await file([row(1)]) }],
-      { host: t.host },
+      { host: f.t.host },
     );
     expect(anonymous.json().code).toBe(300);
   });
