@@ -1,66 +1,48 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginFailures, outbox, sessions, verificationCodes } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { consumeVerificationCode } from '../src/modules/auth/service.ts';
-import {
-  addUser,
-  allowNewCode,
-  badFields,
-  call,
-  codeIn,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  lastMailTo,
-  type TestContext,
-  type TestTenant,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { addUser, allowNewCode, badFields, call, codeIn, fieldMessage, lastMailTo } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-});
-afterAll(() => ctx.close());
+const f = useTestApp();
 
 const requestCode = (email: string, language: 'zh-CN' | 'en-US' = 'zh-CN', purpose?: string) =>
   call(
-    ctx,
+    f.ctx,
     'POST',
     '/api/admin/auth/getVerificationCode',
     { email, ...(purpose ? { purpose } : {}) },
-    { host: t.host, language },
+    { host: f.t.host, language },
   );
 
-const login = (email: string, code: string, password = t.password) =>
+const login = (email: string, code: string, password = f.t.password) =>
   call(
-    ctx,
+    f.ctx,
     'POST',
     '/api/admin/auth/login',
     { email, password: sha256Hex(password), code },
-    { host: t.host, language: 'en-US' },
+    { host: f.t.host, language: 'en-US' },
   );
 
 const codesOf = (email: string) =>
-  ctx.database.db
+  f.db
     .select()
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.tenantId, t.tenant.id), eq(verificationCodes.email, email)));
+    .where(and(eq(verificationCodes.tenantId, f.t.tenant.id), eq(verificationCodes.email, email)));
 
 async function mailedCode(email: string): Promise<string> {
   const res = await requestCode(email);
   expect(res.json().code).toBe(200);
-  return codeIn((await lastMailTo(ctx, t.tenant.id, email))?.text);
+  return codeIn((await lastMailTo(f.ctx, f.t.tenant.id, email))?.text);
 }
 
 const otherCode = (code: string) => (code === '123456' ? '654321' : '123456');
 
 describe('verification codes', () => {
   it('mails a six-digit code and stores only its hash', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const res = await requestCode(email, 'en-US');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -68,8 +50,8 @@ describe('verification codes', () => {
       msg: 'The code has been sent, please check your e-mail',
       data: null,
     });
-    const mail = await lastMailTo(ctx, t.tenant.id, email);
-    expect(mail?.subject).toContain(t.tenant.branding.siteName);
+    const mail = await lastMailTo(f.ctx, f.t.tenant.id, email);
+    expect(mail?.subject).toContain(f.t.tenant.branding.siteName);
     const code = codeIn(mail?.text);
     expect(code).toMatch(/^\d{6}$/);
 
@@ -83,19 +65,19 @@ describe('verification codes', () => {
   });
 
   it('answers an unknown address exactly like a known one and mails nothing', async () => {
-    const known = await addUser(ctx, t);
-    const unknown = `nobody-${known.id}@${t.tenant.code}.example.com`;
+    const known = await addUser(f.ctx, f.t);
+    const unknown = `nobody-${known.id}@${f.t.tenant.code}.example.com`;
     const a = await requestCode(known.email);
     const b = await requestCode(unknown);
     expect(b.statusCode).toBe(a.statusCode);
     expect(b.json()).toEqual(a.json());
     expect(b.json().msg).toBe('验证码已发送,请查收邮件');
-    expect(await lastMailTo(ctx, t.tenant.id, unknown)).toBeUndefined();
-    expect(await lastMailTo(ctx, t.tenant.id, known.email)).toBeDefined();
+    expect(await lastMailTo(f.ctx, f.t.tenant.id, unknown)).toBeUndefined();
+    expect(await lastMailTo(f.ctx, f.t.tenant.id, known.email)).toBeDefined();
   });
 
   it('refuses a second code within 60 seconds with code 429, in the language of the request', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     await mailedCode(email);
     const zh = await requestCode(email, 'zh-CN');
     expect(zh.statusCode).toBe(429);
@@ -107,20 +89,20 @@ describe('verification codes', () => {
     expect(await codesOf(email)).toHaveLength(1);
 
     // A minute later the next code is sent.
-    await ctx.database.db
+    await f.db
       .update(verificationCodes)
       .set({ createdAt: sql`${verificationCodes.createdAt} - interval '61 seconds'` })
-      .where(and(eq(verificationCodes.tenantId, t.tenant.id), eq(verificationCodes.email, email)));
+      .where(and(eq(verificationCodes.tenantId, f.t.tenant.id), eq(verificationCodes.email, email)));
     expect((await requestCode(email)).json().code).toBe(200);
     expect(await codesOf(email)).toHaveLength(2);
   });
 
   it('refuses an eleventh code within the hour', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const twoMinutesAgo = new Date(Date.now() - 120_000);
-    await ctx.database.db.insert(verificationCodes).values(
+    await f.db.insert(verificationCodes).values(
       Array.from({ length: 10 }, () => ({
-        tenantId: t.tenant.id,
+        tenantId: f.t.tenant.id,
         email,
         purpose: 'login' as const,
         codeHash: 'x',
@@ -139,13 +121,13 @@ describe('verification codes', () => {
     expect(res.json().code).toBe(400);
     expect(badFields(res).sort()).toEqual(['email', 'purpose']);
     expect(fieldMessage(res, 'email')).toBe('请输入正确的邮箱地址');
-    const missing = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', {}, { host: t.host });
+    const missing = await call(f.ctx, 'POST', '/api/admin/auth/getVerificationCode', {}, { host: f.t.host });
     expect(badFields(missing)).toEqual(['email']);
     expect(fieldMessage(missing, 'email')).toBe('邮箱不能为空');
   });
 
   it('signs in with the mailed code and marks the code used', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     const res = await login(email, code);
     expect(res.json().code).toBe(200);
@@ -155,7 +137,7 @@ describe('verification codes', () => {
   });
 
   it('refuses a code after five wrong attempts, even the right one', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     for (let i = 0; i < 5; i++) {
       const wrong = await login(email, otherCode(code));
@@ -171,7 +153,7 @@ describe('verification codes', () => {
   });
 
   it('weighs parallel wrong guesses against the same five attempts', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     const guesses = Array.from({ length: 9 }, (_, i) => String(100000 + i)).filter((g) => g !== code);
     const results = await Promise.all(guesses.map((g) => login(email, g)));
@@ -183,25 +165,25 @@ describe('verification codes', () => {
   });
 
   it('never compares more than five guesses, however many arrive at once', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     const guesses = Array.from({ length: 20 }, (_, i) => String(200000 + i)).filter((g) => g !== code);
     const outcomes = await Promise.all(
-      guesses.map((g) => consumeVerificationCode(ctx.database.db, t.tenant.id, email, 'login', g)),
+      guesses.map((g) => consumeVerificationCode(f.db, f.t.tenant.id, email, 'login', g)),
     );
     expect(outcomes.every((ok) => ok === false)).toBe(true);
     const [row] = await codesOf(email);
     expect(row?.attempts).toBe(5);
-    expect(await consumeVerificationCode(ctx.database.db, t.tenant.id, email, 'login', code)).toBe(false);
+    expect(await consumeVerificationCode(f.db, f.t.tenant.id, email, 'login', code)).toBe(false);
   });
 
   it('refuses an expired code', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
-    await ctx.database.db
+    await f.db
       .update(verificationCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(and(eq(verificationCodes.tenantId, t.tenant.id), eq(verificationCodes.email, email)));
+      .where(and(eq(verificationCodes.tenantId, f.t.tenant.id), eq(verificationCodes.email, email)));
     const res = await login(email, code);
     expect(res.json().code).toBe(400);
     expect(res.json().msg).toBe('Wrong e-mail, password or code');
@@ -209,7 +191,7 @@ describe('verification codes', () => {
   });
 
   it('refuses a used code the second time', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     expect((await login(email, code)).json().code).toBe(200);
     const again = await login(email, code);
@@ -218,49 +200,49 @@ describe('verification codes', () => {
   });
 
   it('only accepts the newest code of an address', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const first = await mailedCode(email);
-    await allowNewCode(ctx, t.tenant.id, email);
+    await allowNewCode(f.ctx, f.t.tenant.id, email);
     const second = await mailedCode(email);
     if (first !== second) expect((await login(email, first)).json().code).toBe(400);
     expect((await login(email, second)).json().code).toBe(200);
   });
 
   it('lets only one of two concurrent sign-ins with the same code through', async () => {
-    const { email, id } = await addUser(ctx, t);
+    const { email, id } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     const results = await Promise.all([login(email, code), login(email, code)]);
     const codes = results.map((r) => r.json().code).sort();
     expect(codes).toEqual([200, 400]);
-    const live = await ctx.database.db
+    const live = await f.db
       .select()
       .from(sessions)
-      .where(and(eq(sessions.tenantId, t.tenant.id), eq(sessions.userId, id)));
+      .where(and(eq(sessions.tenantId, f.t.tenant.id), eq(sessions.userId, id)));
     expect(live).toHaveLength(1);
   });
 
   it('does not mail a sign-in code to a disabled account but answers the same', async () => {
-    const { email } = await addUser(ctx, t);
-    await ctx.database.db.execute(
-      sql`update users set enabled = false where tenant_id = ${t.tenant.id} and email = ${email}`,
+    const { email } = await addUser(f.ctx, f.t);
+    await f.db.execute(
+      sql`update users set enabled = false where tenant_id = ${f.t.tenant.id} and email = ${email}`,
     );
     const res = await requestCode(email);
     expect(res.json()).toMatchObject({ code: 200, msg: '验证码已发送,请查收邮件' });
-    const mails = await ctx.database.db
+    const mails = await f.db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.tenantId, t.tenant.id), eq(outbox.to, email)));
+      .where(and(eq(outbox.tenantId, f.t.tenant.id), eq(outbox.to, email)));
     expect(mails).toHaveLength(0);
   });
 
   it('counts a wrong code as a failed sign-in', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     await login(email, otherCode(code));
-    const failures = await ctx.database.db
+    const failures = await f.db
       .select()
       .from(loginFailures)
-      .where(and(eq(loginFailures.tenantId, t.tenant.id), eq(loginFailures.email, email)));
+      .where(and(eq(loginFailures.tenantId, f.t.tenant.id), eq(loginFailures.email, email)));
     expect(failures).toHaveLength(1);
   });
 });

@@ -1,46 +1,33 @@
 import { fieldLabel } from '@freight/contracts/validation';
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uploads } from '../src/db/schema.ts';
 import { addressBook } from '../src/modules/addresses/schema.ts';
 import { receivingAccounts } from '../src/modules/recharge/schema.ts';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  makePng,
-  postMultipart,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { badFields, call, fieldMessage, makePng, postMultipart } from './helpers.ts';
+
+const f = useTestApp({ signIn: ['admin', 'customer'] });
 
 /** Regressions of malformed input once answered 500, coerced into a real id, or named no field. */
 
-let ctx: TestContext;
-let t: TestTenant;
 let admin: string;
 let customer: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  admin = await signInAs(ctx, t, 'admin');
-  customer = await signInAs(ctx, t, 'customer');
+  admin = f.as('admin').token as string;
+  customer = f.as('customer').token as string;
 });
-afterAll(() => ctx.close());
 
 const post = (url: string, body: unknown, token = admin, language: 'zh-CN' | 'en-US' = 'en-US') =>
-  call(ctx, 'POST', url, body, { host: t.host, token, language });
+  call(f.ctx, 'POST', url, body, { host: f.t.host, token, language });
 const raw = (url: string, payload: string, contentType: string, token?: string) =>
-  ctx.app.inject({
+  f.ctx.app.inject({
     method: 'POST',
     url,
     payload,
     headers: {
-      host: t.host,
+      host: f.t.host,
       'content-type': contentType,
       'accept-language': 'en-US',
       ...(token ? { accesstoken: token } : {}),
@@ -48,10 +35,10 @@ const raw = (url: string, payload: string, contentType: string, token?: string) 
   });
 
 async function rowsOf(table: typeof addressBook | typeof receivingAccounts) {
-  const [row] = await ctx.database.db
+  const [row] = await f.db
     .select({ n: count() })
     .from(table)
-    .where(and(eq(table.tenantId, t.tenant.id)));
+    .where(and(eq(table.tenantId, f.t.tenant.id)));
   return row?.n ?? 0;
 }
 
@@ -118,10 +105,10 @@ describe('ids are whole numbers, never coerced', () => {
 
   it('reads a query-string id only as plain digits within range', async () => {
     for (const productId of ['true', '1e3', '01', '-1', '0x10', '%201', '99999999999999999999', '%00']) {
-      const res = await ctx.app.inject({
+      const res = await f.ctx.app.inject({
         method: 'GET',
         url: `/api/admin/freightRule/export?productId=${productId}`,
-        headers: { host: t.host, accesstoken: admin, 'accept-language': 'en-US' },
+        headers: { host: f.t.host, accesstoken: admin, 'accept-language': 'en-US' },
       });
       expect(res.statusCode, productId).toBe(400);
       expect(res.json().data.fields[0]).toMatchObject({ field: 'productId' });
@@ -151,10 +138,10 @@ describe('text fields refuse what PostgreSQL cannot store', () => {
   });
 
   it('refuses NUL in a query string and in the profile', async () => {
-    const res = await ctx.app.inject({
+    const res = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/admin/workOrder/info?sn=%00',
-      headers: { host: t.host, accesstoken: admin, 'accept-language': 'en-US' },
+      headers: { host: f.t.host, accesstoken: admin, 'accept-language': 'en-US' },
     });
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['sn']);
@@ -278,10 +265,10 @@ describe('every 4xx names its field', () => {
 
 describe('answers outside any route', () => {
   it('answers an over-long path parameter with a 414 envelope', async () => {
-    const res = await ctx.app.inject({
+    const res = await f.ctx.app.inject({
       method: 'GET',
       url: `/api/uploads/${'k'.repeat(3000)}.png`,
-      headers: { host: t.host, 'accept-language': 'en-US' },
+      headers: { host: f.t.host, 'accept-language': 'en-US' },
     });
     expect(res.statusCode).toBe(414);
     expect(res.json()).toEqual({ code: 400, msg: 'The request address is too long', data: null });
@@ -289,10 +276,10 @@ describe('answers outside any route', () => {
 
   it('answers an unknown method or a GET of a POST call with a 404 envelope', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH', 'GET'] as const) {
-      const res = await ctx.app.inject({
+      const res = await f.ctx.app.inject({
         method,
         url: '/api/admin/staff/list',
-        headers: { host: t.host, accesstoken: admin, 'accept-language': 'en-US' },
+        headers: { host: f.t.host, accesstoken: admin, 'accept-language': 'en-US' },
       });
       expect(res.statusCode, method).toBe(404);
       expect(res.json(), method).toEqual({ code: 404, msg: 'No such API', data: null });
@@ -300,10 +287,10 @@ describe('answers outside any route', () => {
   });
 
   it('answers a malformed URL with a 400 envelope', async () => {
-    const res = await ctx.app.inject({
+    const res = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/uploads/%E0%A4%A.png',
-      headers: { host: t.host, 'accept-language': 'en-US' },
+      headers: { host: f.t.host, 'accept-language': 'en-US' },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe(400);
@@ -347,7 +334,7 @@ describe('numbers in a multipart form', () => {
       ['organisationId', '99999999999999999999'],
     ]) {
       const res = await postMultipart(
-        ctx,
+        f.ctx,
         '/api/admin/order/importDataCheck',
         [
           { name: name as string, value: value as string },
@@ -358,7 +345,7 @@ describe('numbers in a multipart form', () => {
             content: Buffer.from('x'),
           },
         ],
-        { host: t.host, token: customer, language: 'en-US' },
+        { host: f.t.host, token: customer, language: 'en-US' },
       );
       expect(res.statusCode, `${name}=${value}`).toBe(400);
       expect(badFields(res)).toEqual([name]);
@@ -369,7 +356,7 @@ describe('numbers in a multipart form', () => {
 describe('text outside any schema', () => {
   it('stores an upload whose file name holds control characters, with those characters replaced', async () => {
     const res = await postMultipart(
-      ctx,
+      f.ctx,
       '/api/common/upload/images',
       [
         {
@@ -379,11 +366,11 @@ describe('text outside any schema', () => {
           content: makePng(),
         },
       ],
-      { host: t.host, token: customer },
+      { host: f.t.host, token: customer },
     );
     expect(res.json().code).toBe(200);
     const key = (res.json().data[0] as string).split('/').pop() as string;
-    const [row] = await ctx.database.db.select().from(uploads).where(eq(uploads.key, key));
+    const [row] = await f.db.select().from(uploads).where(eq(uploads.key, key));
     expect(row?.originalName.startsWith('a\uFFFDb\uFFFDxxx')).toBe(true);
     expect(row?.originalName).toHaveLength(200);
   });

@@ -1,48 +1,38 @@
 import { constants, publicEncrypt } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginFailures, sessions, users, verificationCodes } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { updateSettings } from '../src/modules/site/service.ts';
+import { useTestApp } from './fixture.ts';
 import {
   addUser,
   allowNewCode,
   badFields,
   call,
   codeIn,
-  createTenant,
-  createTestApp,
   fieldMessage,
   lastMailTo,
   signIn,
   signInAs,
-  type TestContext,
-  type TestTenant,
 } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-});
-afterAll(() => ctx.close());
+const f = useTestApp();
 
 const LOGIN_FAILED_EN = 'Wrong e-mail, password or code';
 const LOGIN_FAILED_ZH = '邮箱、密码或验证码错误';
 
 async function mailedCode(email: string): Promise<string> {
-  await allowNewCode(ctx, t.tenant.id, email);
-  const res = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
+  await allowNewCode(f.ctx, f.t.tenant.id, email);
+  const res = await call(f.ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: f.t.host });
   expect(res.json().code).toBe(200);
-  return codeIn((await lastMailTo(ctx, t.tenant.id, email))?.text);
+  return codeIn((await lastMailTo(f.ctx, f.t.tenant.id, email))?.text);
 }
 
 /** A code for this address planted straight in the table, for accounts that get no mail. */
 async function plantCode(email: string, code = '246810') {
-  await ctx.database.db.insert(verificationCodes).values({
-    tenantId: t.tenant.id,
+  await f.db.insert(verificationCodes).values({
+    tenantId: f.t.tenant.id,
     email,
     purpose: 'login',
     codeHash: sha256Hex(`${email}:${code}`),
@@ -52,19 +42,19 @@ async function plantCode(email: string, code = '246810') {
 }
 
 const login = (body: object, language: 'zh-CN' | 'en-US' = 'en-US', url = '/api/admin/auth/login') =>
-  call(ctx, 'POST', url, body, { host: t.host, language });
+  call(f.ctx, 'POST', url, body, { host: f.t.host, language });
 
 const sessionsOf = (userId: number) =>
-  ctx.database.db
+  f.db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.tenantId, t.tenant.id), eq(sessions.userId, userId)));
+    .where(and(eq(sessions.tenantId, f.t.tenant.id), eq(sessions.userId, userId)));
 
 describe('sign-in', () => {
   it('answers a token, keeps only its hash, and records the sign-in time', async () => {
-    const { email, id } = await addUser(ctx, t);
+    const { email, id } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
-    const res = await login({ email, password: sha256Hex(t.password), code });
+    const res = await login({ email, password: sha256Hex(f.t.password), code });
     expect(res.json()).toMatchObject({ code: 200, msg: 'Done' });
     const token = res.json().data.token as string;
     expect(token.length).toBeGreaterThanOrEqual(40);
@@ -72,35 +62,35 @@ describe('sign-in', () => {
     expect(session?.tokenHash).toBe(sha256Hex(token));
     expect(session?.revokedAt).toBeNull();
     expect(session?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3_600_000);
-    const [user] = await ctx.database.db
+    const [user] = await f.db
       .select()
       .from(users)
-      .where(and(eq(users.tenantId, t.tenant.id), eq(users.id, id)));
+      .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.id, id)));
     expect(user?.lastLoginAt).toBeInstanceOf(Date);
   });
 
   it('takes the e-mail in any case and with spaces around it', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
-    const res = await login({ email: `  ${email.toUpperCase()} `, password: sha256Hex(t.password), code });
+    const res = await login({ email: `  ${email.toUpperCase()} `, password: sha256Hex(f.t.password), code });
     expect(res.json().code).toBe(200);
   });
 
   it('signs in on the short path /api/login too', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
-    const res = await login({ email, password: sha256Hex(t.password), code }, 'en-US', '/api/login');
+    const res = await login({ email, password: sha256Hex(f.t.password), code }, 'en-US', '/api/login');
     expect(res.json().code).toBe(200);
     expect(res.json().data.token).toEqual(expect.any(String));
   });
 
   it('gives the same answer for an unknown e-mail as for a wrong password', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     for (const language of ['en-US', 'zh-CN'] as const) {
       const wrongPassword = await login({ email, password: sha256Hex('not-the-password'), code }, language);
       const unknown = await login(
-        { email: `ghost-${email}`, password: sha256Hex(t.password), code },
+        { email: `ghost-${email}`, password: sha256Hex(f.t.password), code },
         language,
       );
       expect(wrongPassword.statusCode).toBe(400);
@@ -109,7 +99,7 @@ describe('sign-in', () => {
       expect(unknown.json().msg).toBe(language === 'en-US' ? LOGIN_FAILED_EN : LOGIN_FAILED_ZH);
     }
     // The code survived the wrong passwords.
-    expect((await login({ email, password: sha256Hex(t.password), code })).json().code).toBe(200);
+    expect((await login({ email, password: sha256Hex(f.t.password), code })).json().code).toBe(200);
   });
 
   it('names each missing or malformed field', async () => {
@@ -124,38 +114,38 @@ describe('sign-in', () => {
   });
 
   it('locks the address after ten failures, even for the right password and code', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     for (let i = 0; i < 10; i++) {
       const res = await login({ email, password: sha256Hex(`wrong-${i}`), code });
       expect(res.json().msg).toBe(LOGIN_FAILED_EN);
     }
-    const locked = await login({ email, password: sha256Hex(t.password), code });
+    const locked = await login({ email, password: sha256Hex(f.t.password), code });
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toMatchObject({
       code: 429,
       msg: 'Too many failed sign-ins, please try again in 15 minutes',
     });
-    const lockedZh = await login({ email, password: sha256Hex(t.password), code }, 'zh-CN');
+    const lockedZh = await login({ email, password: sha256Hex(f.t.password), code }, 'zh-CN');
     expect(lockedZh.json().msg).toBe('登录失败次数过多,请 15 分钟后再试');
 
     // Fifteen minutes later the address opens again, and the code was not spent meanwhile.
-    await ctx.database.db
+    await f.db
       .update(loginFailures)
       .set({ createdAt: sql`${loginFailures.createdAt} - interval '16 minutes'` })
-      .where(and(eq(loginFailures.tenantId, t.tenant.id), eq(loginFailures.email, email)));
-    expect((await login({ email, password: sha256Hex(t.password), code })).json().code).toBe(200);
+      .where(and(eq(loginFailures.tenantId, f.t.tenant.id), eq(loginFailures.email, email)));
+    expect((await login({ email, password: sha256Hex(f.t.password), code })).json().code).toBe(200);
   });
 
   it('locks an unknown address the same way, so the lock reveals nothing', async () => {
-    const email = `nobody-${Date.now()}@${t.tenant.code}.example.com`;
+    const email = `nobody-${Date.now()}@${f.t.tenant.code}.example.com`;
     for (let i = 0; i < 10; i++) await login({ email, password: sha256Hex('x'), code: '123456' });
     const locked = await login({ email, password: sha256Hex('x'), code: '123456' });
     expect(locked.json().code).toBe(429);
   });
 
   it('locks the address even when the failures arrive all at once', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const tries = await Promise.all(
       Array.from({ length: 16 }, (_, i) => login({ email, password: sha256Hex(`w${i}`), code: '123456' })),
     );
@@ -166,13 +156,13 @@ describe('sign-in', () => {
   });
 
   it('refuses a disabled account even with the right password and code, and opens no session', async () => {
-    const { email, id } = await addUser(ctx, t);
+    const { email, id } = await addUser(f.ctx, f.t);
     const code = await plantCode(email);
-    await ctx.database.db
+    await f.db
       .update(users)
       .set({ enabled: false })
-      .where(and(eq(users.tenantId, t.tenant.id), eq(users.id, id)));
-    const res = await login({ email, password: sha256Hex(t.password), code });
+      .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.id, id)));
+    const res = await login({ email, password: sha256Hex(f.t.password), code });
     // A state that does not allow the action (409), not a missing grant (401 would send the client to /401).
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe(409);
@@ -184,8 +174,8 @@ describe('sign-in', () => {
 
 describe('encrypted sign-in', () => {
   it('hands out one RSA public key', async () => {
-    const a = await call(ctx, 'POST', '/api/publicKey', {}, { host: t.host });
-    const b = await call(ctx, 'POST', '/api/publicKey', undefined, { host: t.host });
+    const a = await call(f.ctx, 'POST', '/api/publicKey', {}, { host: f.t.host });
+    const b = await call(f.ctx, 'POST', '/api/publicKey', undefined, { host: f.t.host });
     expect(a.json().code).toBe(200);
     expect(a.json().data.publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(a.json().data.mockServer).toBe(false);
@@ -193,12 +183,12 @@ describe('encrypted sign-in', () => {
   });
 
   it('signs in with the payload encrypted under the public key and sent as param', async () => {
-    const { email, id } = await addUser(ctx, t);
+    const { email, id } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
-    const key = (await call(ctx, 'POST', '/api/publicKey', {}, { host: t.host })).json().data.publicKey;
+    const key = (await call(f.ctx, 'POST', '/api/publicKey', {}, { host: f.t.host })).json().data.publicKey;
     const param = publicEncrypt(
       { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(JSON.stringify({ email, password: sha256Hex(t.password), code })),
+      Buffer.from(JSON.stringify({ email, password: sha256Hex(f.t.password), code })),
     ).toString('base64');
     const res = await login({ param });
     expect(res.json().code).toBe(200);
@@ -207,7 +197,7 @@ describe('encrypted sign-in', () => {
   });
 
   it('names the bad field inside an encrypted payload', async () => {
-    const key = (await call(ctx, 'POST', '/api/publicKey', {}, { host: t.host })).json().data.publicKey;
+    const key = (await call(f.ctx, 'POST', '/api/publicKey', {}, { host: f.t.host })).json().data.publicKey;
     const param = publicEncrypt(
       { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
       Buffer.from(JSON.stringify({ email: 'broken', password: sha256Hex('x'), code: '123456' })),
@@ -230,12 +220,12 @@ describe('encrypted sign-in', () => {
 
 describe('session', () => {
   it('opens the user info on both info paths', async () => {
-    const token = await signInAs(ctx, t, 'agent');
+    const token = await signInAs(f.ctx, f.t, 'agent');
     for (const url of ['/api/admin/auth/getInfo', '/api/admin/admin/info']) {
-      const res = await call(ctx, 'POST', url, {}, { host: t.host, token });
+      const res = await call(f.ctx, 'POST', url, {}, { host: f.t.host, token });
       expect(res.json().code).toBe(200);
       expect(res.json().data.userInfo).toMatchObject({
-        email: t.email('agent'),
+        email: f.t.email('agent'),
         company: 'Harbor Freight Agency',
         identity: 'agent',
         language: 'zh-CN',
@@ -246,30 +236,30 @@ describe('session', () => {
   });
 
   it('answers code 300 with no token, a made-up token, or an expired session', async () => {
-    const { email, id } = await addUser(ctx, t);
-    const token = await signIn(ctx, t, email);
-    const noToken = await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: t.host });
+    const { email, id } = await addUser(f.ctx, f.t);
+    const token = await signIn(f.ctx, f.t, email);
+    const noToken = await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: f.t.host });
     expect(noToken.statusCode).toBe(401);
     expect(noToken.json()).toMatchObject({ code: 300, msg: '登录已失效,请重新登录', data: null });
     const madeUp = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/getInfo',
       {},
-      { host: t.host, token: 'x'.repeat(43) },
+      { host: f.t.host, token: 'x'.repeat(43) },
     );
     expect(madeUp.json().code).toBe(300);
 
-    await ctx.database.db
+    await f.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(and(eq(sessions.tenantId, t.tenant.id), eq(sessions.userId, id)));
+      .where(and(eq(sessions.tenantId, f.t.tenant.id), eq(sessions.userId, id)));
     const expired = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/getInfo',
       {},
-      { host: t.host, token, language: 'en-US' },
+      { host: f.t.host, token, language: 'en-US' },
     );
     expect(expired.json()).toMatchObject({
       code: 300,
@@ -279,11 +269,11 @@ describe('session', () => {
 
   it('ends the session on logout, on either path', async () => {
     for (const url of ['/api/logout', '/api/admin/auth/logout']) {
-      const { email, id } = await addUser(ctx, t);
-      const token = await signIn(ctx, t, email);
-      const out = await call(ctx, 'POST', url, {}, { host: t.host, token });
+      const { email, id } = await addUser(f.ctx, f.t);
+      const token = await signIn(f.ctx, f.t, email);
+      const out = await call(f.ctx, 'POST', url, {}, { host: f.t.host, token });
       expect(out.json().code).toBe(200);
-      const after = await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: t.host, token });
+      const after = await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: f.t.host, token });
       expect(after.json().code).toBe(300);
       const [session] = await sessionsOf(id);
       expect(session?.revokedAt).toBeInstanceOf(Date);
@@ -291,64 +281,64 @@ describe('session', () => {
   });
 
   it('answers code 300 to a logout without a session', async () => {
-    const res = await call(ctx, 'POST', '/api/logout', {}, { host: t.host });
+    const res = await call(f.ctx, 'POST', '/api/logout', {}, { host: f.t.host });
     expect(res.json().code).toBe(300);
   });
 
   it('switches the saved language, which answers when the request names none', async () => {
-    const { email, id } = await addUser(ctx, t);
-    const token = await signIn(ctx, t, email);
+    const { email, id } = await addUser(f.ctx, f.t);
+    const token = await signIn(f.ctx, f.t, email);
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/setLocale',
       { locale: 'en', token },
-      { host: t.host, token, language: null },
+      { host: f.t.host, token, language: null },
     );
     expect(res.json()).toMatchObject({ code: 200, msg: 'Language switched', data: { language: 'en' } });
-    const [row] = await ctx.database.db
+    const [row] = await f.db
       .select({ locale: users.locale })
       .from(users)
-      .where(and(eq(users.tenantId, t.tenant.id), eq(users.id, id)));
+      .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.id, id)));
     expect(row?.locale).toBe('en');
     const info = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/admin/info',
       {},
-      { host: t.host, token, language: null },
+      { host: f.t.host, token, language: null },
     );
     expect(info.json().data.language).toBe('en');
     expect(info.json().data.userInfo.language).toBe('en-US');
     expect(info.json().msg).toBe('Done');
     // The language the request asks for comes first.
     const asked = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/admin/info',
       {},
-      { host: t.host, token, language: 'zh-CN' },
+      { host: f.t.host, token, language: 'zh-CN' },
     );
     expect(asked.json().msg).toBe('操作成功');
 
     const back = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/setLocale',
       { locale: 'zh_CN' },
-      { host: t.host, token, language: null },
+      { host: f.t.host, token, language: null },
     );
     expect(back.json()).toMatchObject({ code: 200, msg: '语言已切换' });
   });
 
   it('refuses an unknown locale, naming the field', async () => {
-    const token = await signInAs(ctx, t, 'direct');
+    const token = await signInAs(f.ctx, f.t, 'direct');
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/setLocale',
       { locale: 'fr' },
-      { host: t.host, token },
+      { host: f.t.host, token },
     );
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['locale']);
@@ -356,24 +346,42 @@ describe('session', () => {
   });
 
   it('answers the quotation config, hiding batch orders for the listed accounts', async () => {
-    const { email, id } = await addUser(ctx, t, { identity: 'customer', role: 'customer' });
-    const token = await signIn(ctx, t, email);
-    const shown = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+    const { email, id } = await addUser(f.ctx, f.t, { identity: 'customer', role: 'customer' });
+    const token = await signIn(f.ctx, f.t, email);
+    const shown = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/admin/quotationConfig',
+      {},
+      { host: f.t.host, token },
+    );
     expect(shown.json().data).toMatchObject({ showBatchOrder: true });
-    await updateSettings(ctx.database.db, t.tenant.id, { batchOrderHiddenUserIds: [id] });
-    ctx.app.forgetTenant(t.tenant.code);
-    const hidden = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+    await updateSettings(f.db, f.t.tenant.id, { batchOrderHiddenUserIds: [id] });
+    f.ctx.app.forgetTenant(f.t.tenant.code);
+    const hidden = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/admin/quotationConfig',
+      {},
+      { host: f.t.host, token },
+    );
     expect(hidden.json().data).toMatchObject({ showBatchOrder: false });
-    const info = await call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: t.host, token });
+    const info = await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: f.t.host, token });
     expect(info.json().data.config).toMatchObject({ showBatchOrder: false });
-    await updateSettings(ctx.database.db, t.tenant.id, { batchOrderHiddenUserIds: [] });
-    ctx.app.forgetTenant(t.tenant.code);
+    await updateSettings(f.db, f.t.tenant.id, { batchOrderHiddenUserIds: [] });
+    f.ctx.app.forgetTenant(f.t.tenant.code);
   });
 
   it('saves the quotation settings of the user, filling the defaults', async () => {
-    const { email } = await addUser(ctx, t, { identity: 'customer', role: 'customer' });
-    const token = await signIn(ctx, t, email);
-    const before = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+    const { email } = await addUser(f.ctx, f.t, { identity: 'customer', role: 'customer' });
+    const token = await signIn(f.ctx, f.t, email);
+    const before = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/admin/quotationConfig',
+      {},
+      { host: f.t.host, token },
+    );
     expect(before.json().data.quotation).toEqual({
       defaultLine: 'truck',
       defaultInsurance: false,
@@ -381,14 +389,20 @@ describe('session', () => {
       defaultCurrency: 'USD',
     });
     const saved = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/express/customer/setQuotationConfig',
       { defaultLine: 'express', defaultInsurance: true },
-      { host: t.host, token },
+      { host: f.t.host, token },
     );
     expect(saved.json().code).toBe(200);
-    const after = await call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+    const after = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/admin/quotationConfig',
+      {},
+      { host: f.t.host, token },
+    );
     expect(after.json().data.quotation).toEqual({
       defaultLine: 'express',
       defaultInsurance: true,
@@ -396,26 +410,26 @@ describe('session', () => {
       defaultCurrency: 'USD',
     });
     const bad = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/express/customer/setQuotationConfig',
       { defaultCurrency: 'EUR', defaultPickupAddressId: -3 },
-      { host: t.host, token },
+      { host: f.t.host, token },
     );
     expect(bad.statusCode).toBe(400);
     expect(badFields(bad).sort()).toEqual(['defaultCurrency', 'defaultPickupAddressId']);
     const anonymous = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/express/customer/setQuotationConfig',
       {},
-      { host: t.host },
+      { host: f.t.host },
     );
     expect(anonymous.json().code).toBe(300);
   });
 
   it('lists the registration options without a session', async () => {
-    const res = await call(ctx, 'POST', '/api/admin/auth/options', undefined, { host: t.host });
+    const res = await call(f.ctx, 'POST', '/api/admin/auth/options', undefined, { host: f.t.host });
     expect(res.json().code).toBe(200);
     expect(res.json().data.business.map((b: { value: string }) => b.value)).toEqual(['truck', 'express']);
     expect(res.json().data.transportMethods.map((b: { value: string }) => b.value)).toContain('LTL');

@@ -1,35 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { organisations, userRoles, users, verificationCodes } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { createInvitationCode } from '../src/modules/customers/service.ts';
-import {
-  allowNewCode,
-  badFields,
-  call,
-  codeIn,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  lastMailTo,
-  signIn,
-  type TestContext,
-  type TestTenant,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { allowNewCode, badFields, call, codeIn, fieldMessage, lastMailTo, signIn } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-});
-afterAll(() => ctx.close());
+const f = useTestApp({ tenants: 2 });
 
 let counter = 0;
-const freshEmail = () => `shipper${++counter}-${Date.now()}@${t.tenant.code}.example.com`;
+const freshEmail = () => `shipper${++counter}-${Date.now()}@${f.t.tenant.code}.example.com`;
 
 function form(overrides: Record<string, unknown> = {}) {
   return {
@@ -57,28 +37,28 @@ function form(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function registerCode(email: string, tenant = t): Promise<string> {
-  await allowNewCode(ctx, tenant.tenant.id, email);
+async function registerCode(email: string, tenant = f.t): Promise<string> {
+  await allowNewCode(f.ctx, tenant.tenant.id, email);
   const res = await call(
-    ctx,
+    f.ctx,
     'POST',
     '/api/admin/auth/getVerificationCode',
     { email, purpose: 'register' },
     { host: tenant.host },
   );
   expect(res.json().code).toBe(200);
-  return codeIn((await lastMailTo(ctx, tenant.tenant.id, email))?.text);
+  return codeIn((await lastMailTo(f.ctx, tenant.tenant.id, email))?.text);
 }
 
 const register = (
   body: object,
   url = '/api/admin/auth/register',
   language: 'zh-CN' | 'en-US' = 'zh-CN',
-  host = t.host,
-) => call(ctx, 'POST', url, body, { host, language });
+  host = f.t.host,
+) => call(f.ctx, 'POST', url, body, { host, language });
 
 async function organisationOfUser(tenantId: number, email: string) {
-  const [row] = await ctx.database.db
+  const [row] = await f.db
     .select({ user: users, organisation: organisations })
     .from(users)
     .innerJoin(
@@ -90,7 +70,7 @@ async function organisationOfUser(tenantId: number, email: string) {
 }
 
 async function organisationByName(tenantId: number, name: string) {
-  const [row] = await ctx.database.db
+  const [row] = await f.db
     .select()
     .from(organisations)
     .where(and(eq(organisations.tenantId, tenantId), eq(organisations.name, name)));
@@ -105,8 +85,8 @@ describe('registration', () => {
       const res = await register({ ...form(), email, code, invitationCode: 'AGENT001' }, url, 'en-US');
       expect(res.json()).toMatchObject({ code: 200, msg: 'Registration complete, please sign in' });
 
-      const agent = await organisationByName(t.tenant.id, 'Harbor Freight Agency');
-      const row = await organisationOfUser(t.tenant.id, email);
+      const agent = await organisationByName(f.t.tenant.id, 'Harbor Freight Agency');
+      const row = await organisationOfUser(f.t.tenant.id, email);
       expect(row?.user.identity).toBe('customer');
       expect(row?.user.id).toBe(res.json().data.id);
       expect(row?.organisation.type).toBe('customer');
@@ -117,11 +97,11 @@ describe('registration', () => {
       expect(row?.user.profile).not.toHaveProperty('password');
       expect(row?.user.passwordHash).not.toContain('Shipper-1');
 
-      const granted = await ctx.database.db
+      const granted = await f.db
         .select()
         .from(userRoles)
-        .where(and(eq(userRoles.tenantId, t.tenant.id), eq(userRoles.userId, row?.user.id ?? 0)));
-      expect(granted.map((g) => g.roleId)).toEqual([t.roleIds.get('customer')]);
+        .where(and(eq(userRoles.tenantId, f.t.tenant.id), eq(userRoles.userId, row?.user.id ?? 0)));
+      expect(granted.map((g) => g.roleId)).toEqual([f.t.roleIds.get('customer')]);
     });
   }
 
@@ -129,8 +109,8 @@ describe('registration', () => {
     const email = freshEmail();
     const code = await registerCode(email);
     expect((await register({ ...form(), email, code, invitationCode: 'agent001' })).json().code).toBe(200);
-    const token = await signIn(ctx, t, email, 'Shipper-1');
-    const menu = await call(ctx, 'POST', '/api/menu/navigate', {}, { host: t.host, token });
+    const token = await signIn(f.ctx, f.t, email, 'Shipper-1');
+    const menu = await call(f.ctx, 'POST', '/api/menu/navigate', {}, { host: f.t.host, token });
     const paths = JSON.stringify(menu.json().data);
     expect(paths).toContain('"/mail"');
     expect(paths).not.toContain('"/staff-management"');
@@ -141,7 +121,7 @@ describe('registration', () => {
     const code = await registerCode(email);
     const res = await register({ ...form(), email, code });
     expect(res.json().code).toBe(200);
-    const row = await organisationOfUser(t.tenant.id, email);
+    const row = await organisationOfUser(f.t.tenant.id, email);
     expect(row?.organisation.parentId).toBeNull();
     expect(row?.organisation.path).toBe(`/${row?.organisation.id}/`);
   });
@@ -159,17 +139,17 @@ describe('registration', () => {
   });
 
   it("refuses another tenant's invitation code", async () => {
-    const email = `x${Date.now()}@${other.tenant.code}.example.com`;
-    const code = await registerCode(email, other);
-    const agentOfT = await organisationByName(t.tenant.id, 'Harbor Freight Agency');
-    const onlyInT = await createInvitationCode(ctx.database.db, t.tenant.id, agentOfT?.id ?? 0, {
+    const email = `x${Date.now()}@${f.tenant(1).tenant.code}.example.com`;
+    const code = await registerCode(email, f.tenant(1));
+    const agentOfT = await organisationByName(f.t.tenant.id, 'Harbor Freight Agency');
+    const onlyInT = await createInvitationCode(f.db, f.t.tenant.id, agentOfT?.id ?? 0, {
       code: `ONLYT${counter}`,
     });
     const res = await register(
       { ...form(), email, code, invitationCode: onlyInT },
       undefined,
       'zh-CN',
-      other.host,
+      f.tenant(1).host,
     );
     expect(badFields(res)).toEqual(['invitationCode']);
   });
@@ -193,16 +173,16 @@ describe('registration', () => {
       'en-US',
     );
     expect(us.json().code).toBe(200);
-    const [row] = await ctx.database.db
+    const [row] = await f.db
       .select({ phone: users.phone })
       .from(users)
-      .where(and(eq(users.tenantId, t.tenant.id), eq(users.email, email)));
+      .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.email, email)));
     expect(row?.phone).toBe('(213) 555-0100');
   });
 
   it('answers whether an invitation code is valid on its own, without naming its owner', async () => {
-    const check = (invitationCode: unknown, language: 'zh-CN' | 'en-US' = 'en-US', host = t.host) =>
-      call(ctx, 'POST', '/api/admin/auth/checkInvitation', { invitationCode }, { host, language });
+    const check = (invitationCode: unknown, language: 'zh-CN' | 'en-US' = 'en-US', host = f.t.host) =>
+      call(f.ctx, 'POST', '/api/admin/auth/checkInvitation', { invitationCode }, { host, language });
     const good = await check('agent001');
     expect(good.json()).toMatchObject({ code: 200, data: { valid: true } });
     expect(JSON.stringify(good.json())).not.toContain('Harbor');
@@ -210,22 +190,22 @@ describe('registration', () => {
     expect(bad.json()).toEqual({ code: 200, msg: '邀请码无效', data: { valid: false } });
     // A code of one tenant is no code on another tenant's site.
     const foreign = await createInvitationCode(
-      ctx.database.db,
-      t.tenant.id,
-      (await organisationByName(t.tenant.id, 'Harbor Freight Agency'))?.id ?? 0,
+      f.db,
+      f.t.tenant.id,
+      (await organisationByName(f.t.tenant.id, 'Harbor Freight Agency'))?.id ?? 0,
       { code: `TONLY${Date.now() % 100000}` },
     );
-    expect((await check(foreign, 'en-US', other.host)).json().data).toEqual({ valid: false });
+    expect((await check(foreign, 'en-US', f.tenant(1).host)).json().data).toEqual({ valid: false });
     expect(badFields(await check(''))).toEqual(['invitationCode']);
     expect(badFields(await check(7))).toEqual(['invitationCode']);
   });
 
   it('counts invitation checks per address and refuses more than twenty in ten minutes', async () => {
     const from = (ip: string) =>
-      ctx.app.inject({
+      f.ctx.app.inject({
         method: 'POST',
         url: '/api/admin/auth/checkInvitation',
-        headers: { host: t.host, 'x-forwarded-for': ip },
+        headers: { host: f.t.host, 'x-forwarded-for': ip },
         remoteAddress: '127.0.0.1',
         payload: { invitationCode: 'GUESS000' },
       });
@@ -300,8 +280,8 @@ describe('registration', () => {
 
   it('needs a code requested for registration, not one for sign-in', async () => {
     const email = freshEmail();
-    await ctx.database.db.insert(verificationCodes).values({
-      tenantId: t.tenant.id,
+    await f.db.insert(verificationCodes).values({
+      tenantId: f.t.tenant.id,
       email,
       purpose: 'login',
       codeHash: sha256Hex(`${email}:135790`),
@@ -311,10 +291,10 @@ describe('registration', () => {
     expect(res.statusCode).toBe(400);
     expect(badFields(res)).toEqual(['code']);
     expect(fieldMessage(res, 'code')).toBe('The code is wrong or has expired');
-    const [user] = await ctx.database.db
+    const [user] = await f.db
       .select()
       .from(users)
-      .where(and(eq(users.tenantId, t.tenant.id), eq(users.email, email)));
+      .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.email, email)));
     expect(user).toBeUndefined();
   });
 
@@ -331,13 +311,13 @@ describe('registration', () => {
   });
 
   it('refuses an e-mail that is already registered, naming email, when asking for a code and when registering', async () => {
-    const taken = t.email('customer');
+    const taken = f.t.email('customer');
     const codeRequest = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/getVerificationCode',
       { email: taken, purpose: 'register' },
-      { host: t.host, language: 'en-US' },
+      { host: f.t.host, language: 'en-US' },
     );
     expect(codeRequest.statusCode).toBe(400);
     expect(badFields(codeRequest)).toEqual(['email']);
