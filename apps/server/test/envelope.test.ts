@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './fixture.ts';
+import { badFields, call, fieldMessage } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let token: string;
-
-beforeAll(async () => {
-  ctx = await createTestApp({
+const f = useTestApp({
+  signIn: ['customer'],
+  app: {
     extend(app) {
       // A handler that fails the way a bug would, with details that must not reach the client.
       app.post('/api/test/boom', { config: { public: true } }, async () => {
@@ -25,11 +14,12 @@ beforeAll(async () => {
         throw new TypeError("Cannot read properties of undefined (reading 'id')");
       });
     },
-  });
-  t = await createTenant(ctx);
-  token = await signInAs(ctx, t, 'customer');
+  },
 });
-afterAll(() => ctx.close());
+let token: string;
+beforeAll(() => {
+  token = f.as('customer').token as string;
+});
 
 const raw = (options: {
   method?: 'GET' | 'POST';
@@ -37,31 +27,43 @@ const raw = (options: {
   payload?: string | Buffer;
   headers?: Record<string, string>;
 }) =>
-  ctx.app.inject({
+  f.ctx.app.inject({
     method: options.method ?? 'POST',
     url: options.url,
-    headers: { host: t.host, 'content-type': 'application/json', ...options.headers },
+    headers: { host: f.t.host, 'content-type': 'application/json', ...options.headers },
     ...(options.payload !== undefined ? { payload: options.payload } : {}),
   });
 
 describe('the envelope', () => {
   it('wraps a success as code 200 with the message in the language asked for', async () => {
-    const zh = await call(ctx, 'POST', '/api/admin/auth/options', {}, { host: t.host });
+    const zh = await call(f.ctx, 'POST', '/api/admin/auth/options', {}, { host: f.t.host });
     expect(zh.statusCode).toBe(200);
     expect(zh.headers['content-type']).toContain('application/json');
     expect(Object.keys(zh.json()).sort()).toEqual(['code', 'data', 'msg']);
     expect(zh.json().msg).toBe('操作成功');
-    const en = await call(ctx, 'POST', '/api/admin/auth/options', {}, { host: t.host, language: 'en-US' });
+    const en = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/auth/options',
+      {},
+      { host: f.t.host, language: 'en-US' },
+    );
     expect(en.json().msg).toBe('Done');
   });
 
   it('answers an unknown API path with a 404 envelope', async () => {
     for (const method of ['GET', 'POST'] as const) {
-      const res = await call(ctx, method, '/api/admin/nothing/here', {}, { host: t.host, language: 'en-US' });
+      const res = await call(
+        f.ctx,
+        method,
+        '/api/admin/nothing/here',
+        {},
+        { host: f.t.host, language: 'en-US' },
+      );
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ code: 404, msg: 'No such API', data: null });
     }
-    const zh = await call(ctx, 'POST', '/api/nope', {}, { host: t.host, token });
+    const zh = await call(f.ctx, 'POST', '/api/nope', {}, { host: f.t.host, token });
     expect(zh.json()).toEqual({ code: 404, msg: '接口不存在', data: null });
   });
 
@@ -123,18 +125,18 @@ describe('the envelope', () => {
 
 describe('status and common calls', () => {
   it('reports health: version, time and a working database', async () => {
-    const res = await call(ctx, 'GET', '/api/health', undefined, { host: t.host });
+    const res = await call(f.ctx, 'GET', '/api/health', undefined, { host: f.t.host });
     expect(res.json().code).toBe(200);
     const data = res.json().data;
     expect(data.version).toEqual(expect.any(String));
     expect(Math.abs(new Date(data.serverTime).getTime() - Date.now())).toBeLessThan(60_000);
-    expect(data.database).toMatchObject({ kind: ctx.database.kind, ok: true });
+    expect(data.database).toMatchObject({ kind: f.ctx.database.kind, ok: true });
     expect(data.database.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
   it('tells the server time without a session', async () => {
     const before = Date.now();
-    const res = await call(ctx, 'GET', '/api/common/params/getServerTime', undefined, { host: t.host });
+    const res = await call(f.ctx, 'GET', '/api/common/params/getServerTime', undefined, { host: f.t.host });
     const { time, timestamp } = res.json().data;
     expect(timestamp).toBeGreaterThanOrEqual(before);
     expect(timestamp).toBeLessThanOrEqual(Date.now());
@@ -143,66 +145,77 @@ describe('status and common calls', () => {
 
   it('checks the shape of an address', async () => {
     const address = { address1: '1 Main St', city: 'Austin', state: 'TX', zipcode: '73301', country: 'US' };
-    const ok = await call(ctx, 'POST', '/api/common/params/checkAddress', address, { host: t.host, token });
+    const ok = await call(f.ctx, 'POST', '/api/common/params/checkAddress', address, {
+      host: f.t.host,
+      token,
+    });
     expect(ok.json()).toMatchObject({ code: 200, data: { valid: true, normalized: address } });
     const bad = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/common/params/checkAddress',
       { ...address, zipcode: '7330', city: '' },
-      { host: t.host, token, language: 'en-US' },
+      { host: f.t.host, token, language: 'en-US' },
     );
     expect(bad.statusCode).toBe(400);
     expect(badFields(bad).sort()).toEqual(['city', 'zipcode']);
     expect(fieldMessage(bad, 'zipcode')).toBe('Please enter a five-digit ZIP code');
     expect(fieldMessage(bad, 'city')).toBe('City is required');
-    const anonymous = await call(ctx, 'POST', '/api/common/params/checkAddress', address, { host: t.host });
+    const anonymous = await call(f.ctx, 'POST', '/api/common/params/checkAddress', address, {
+      host: f.t.host,
+    });
     expect(anonymous.json().code).toBe(300);
   });
 
   it('answers the waiting counts as zeros', async () => {
-    const res = await call(ctx, 'GET', '/api/admin/recharge/waitNum', undefined, { host: t.host, token });
+    const res = await call(f.ctx, 'GET', '/api/admin/recharge/waitNum', undefined, { host: f.t.host, token });
     expect(res.json()).toMatchObject({ code: 200, data: { waitNum: 0, expressWaitNum: 0 } });
-    const anonymous = await call(ctx, 'GET', '/api/admin/recharge/waitNum', undefined, { host: t.host });
+    const anonymous = await call(f.ctx, 'GET', '/api/admin/recharge/waitNum', undefined, { host: f.t.host });
     expect(anonymous.json().code).toBe(300);
   });
 
   it("answers the user's notices as an empty list", async () => {
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/notice/userNotices',
       { type: 0, token },
-      { host: t.host, token },
+      { host: f.t.host, token },
     );
     expect(res.json()).toMatchObject({ code: 200, data: { list: [] } });
     const asText = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/notice/userNotices',
       { type: '0' },
-      { host: t.host, token },
+      { host: f.t.host, token },
     );
     expect(asText.json().code).toBe(200);
     const bad = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/notice/userNotices',
       { type: 'all' },
-      { host: t.host, token },
+      { host: f.t.host, token },
     );
     expect(badFields(bad)).toEqual(['type']);
-    const anonymous = await call(ctx, 'POST', '/api/admin/notice/userNotices', { type: 0 }, { host: t.host });
+    const anonymous = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/notice/userNotices',
+      { type: 0 },
+      { host: f.t.host },
+    );
     expect(anonymous.json().code).toBe(300);
   });
 
   it('answers the ad list', async () => {
-    const res = await call(ctx, 'GET', '/api/common/ads', undefined, { host: t.host, token });
+    const res = await call(f.ctx, 'GET', '/api/common/ads', undefined, { host: f.t.host, token });
     expect(res.json()).toMatchObject({ code: 200, data: { list: [] } });
   });
 
   it('describes the API at /api/docs without a session', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: t.host } });
+    const res = await f.ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: f.t.host } });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
