@@ -1,17 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
 import {
   badFields,
   call,
-  createTenant,
-  createTestApp,
   fieldMessage,
   signIn,
-  signInAs,
-  type TestContext,
   type TestTenant,
   userIdOf,
+  type Who,
 } from '../../../test/helpers.ts';
 import { ledgerEntries } from '../accounts/schema.ts';
 import { ensureAccount, ledgerMismatches } from '../accounts/service.ts';
@@ -19,67 +17,67 @@ import { createUser, findUser, setLocale } from '../auth/service.ts';
 import { createOrganisation } from '../customers/service.ts';
 import { assignRoles } from '../roles/service.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
-const tokens: Record<string, string> = {};
+const f = useTestApp({
+  tenants: 2,
+  signIn: [
+    ['admin', 'editor', 'branch', 'agent', 'customer', 'direct'],
+    ['admin', 'customer'],
+  ],
+});
+/** Sessions of users made here, beside the demo ones. */
+const made: Record<string, string> = {};
+/** The session of a demo identity, of one made here, or of the other tenant's admin or customer. */
+const tokenOf = (who: string) =>
+  made[who] ??
+  (who === 'otherAdmin' || who === 'otherCustomer'
+    ? f.as(who === 'otherAdmin' ? 'admin' : 'customer', f.tenant(1)).token
+    : f.as(who as Who).token);
 const orgs: Record<string, number> = {};
 let cnyAccountId: number;
 let usdAccountId: number;
 
 type Language = 'zh-CN' | 'en-US';
-const post = (url: string, body: unknown, who: string, tenant = t, language: Language = 'en-US') =>
-  call(ctx, 'POST', url, body, { host: tenant.host, token: tokens[who], language });
-const waitNum = async (who: string, tenant = t) =>
+const post = (url: string, body: unknown, who: string, tenant = f.t, language: Language = 'en-US') =>
+  call(f.ctx, 'POST', url, body, { host: tenant.host, token: tokenOf(who), language });
+const waitNum = async (who: string, tenant = f.t) =>
   (
-    await call(ctx, 'GET', '/api/admin/recharge/waitNum', null, { host: tenant.host, token: tokens[who] })
+    await call(f.ctx, 'GET', '/api/admin/recharge/waitNum', null, { host: tenant.host, token: tokenOf(who) })
   ).json().data as { waitNum: number; expressWaitNum: number };
 
 async function organisationOf(tenant: TestTenant, email: string): Promise<number> {
-  const user = await findUser(
-    ctx.database.db,
-    tenant.tenant.id,
-    await userIdOf(ctx, tenant.tenant.id, email),
-  );
+  const user = await findUser(f.db, tenant.tenant.id, await userIdOf(f.ctx, tenant.tenant.id, email));
   return user?.organisationId as number;
 }
 
 /** A user of a new organisation, signed in once for the whole file. */
 async function addOrganisationUser(name: string, role: string, organisationId: number) {
-  const email = `${name}@${t.tenant.code}.example.com`;
-  const user = await createUser(ctx.database.db, t.tenant.id, {
+  const email = `${name}@${f.t.tenant.code}.example.com`;
+  const user = await createUser(f.db, f.t.tenant.id, {
     email,
-    password: t.password,
+    password: f.t.password,
     identity: 'customer',
     organisationId,
     name,
     company: name,
   });
-  await assignRoles(ctx.database.db, t.tenant.id, user.id, [t.roleIds.get(role) as number]);
-  tokens[name] = await signIn(ctx, t, email);
+  await assignRoles(f.db, f.t.tenant.id, user.id, [f.t.roleIds.get(role) as number]);
+  made[name] = await signIn(f.ctx, f.t, email);
 }
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  const db = ctx.database.db;
-  for (const who of ['admin', 'editor', 'branch', 'agent', 'customer', 'direct'] as const) {
-    tokens[who] = await signInAs(ctx, t, who);
-    if (who !== 'admin' && who !== 'editor') orgs[who] = await organisationOf(t, t.email(who));
-  }
-  tokens.otherAdmin = await signInAs(ctx, other, 'admin');
-  tokens.otherCustomer = await signInAs(ctx, other, 'customer');
+  const db = f.db;
+  for (const who of ['branch', 'agent', 'customer', 'direct'] as const)
+    orgs[who] = await organisationOf(f.t, f.t.email(who));
   // The direct customer reads English; everybody else keeps the default, Chinese.
-  await setLocale(db, t.tenant.id, await userIdOf(ctx, t.tenant.id, t.email('direct')), 'en-US');
+  await setLocale(db, f.t.tenant.id, await userIdOf(f.ctx, f.t.tenant.id, f.t.email('direct')), 'en-US');
 
   // A second agent under the same branch, with a customer of its own (no accounts yet).
-  const otherAgent = await createOrganisation(db, t.tenant.id, {
+  const otherAgent = await createOrganisation(db, f.t.tenant.id, {
     type: 'agent',
     name: 'Bay Logistics',
     parentId: orgs.branch,
   });
-  const globex = await createOrganisation(db, t.tenant.id, {
+  const globex = await createOrganisation(db, f.t.tenant.id, {
     type: 'customer',
     name: 'Globex Trading',
     parentId: otherAgent.id,
@@ -93,23 +91,22 @@ beforeAll(async () => {
     { name: 'Truck reviewer', nameEn: 'Truck reviewer', menuIds: [26], buttonKeys: ['recharge:review'] },
     'admin',
   );
-  const reviewer = await createUser(db, t.tenant.id, {
-    email: `truck-reviewer@${t.tenant.code}.example.com`,
-    password: t.password,
+  const reviewer = await createUser(db, f.t.tenant.id, {
+    email: `truck-reviewer@${f.t.tenant.code}.example.com`,
+    password: f.t.password,
     identity: 'employee',
     name: 'Truck reviewer',
   });
-  await assignRoles(db, t.tenant.id, reviewer.id, [role.json().data.id]);
-  tokens.truckReviewer = await signIn(ctx, t, reviewer.email);
+  await assignRoles(db, f.t.tenant.id, reviewer.id, [role.json().data.id]);
+  made.truckReviewer = await signIn(f.ctx, f.t, reviewer.email);
 
   const accounts = (await post('/api/admin/recharge/receivingAccounts', {}, 'customer')).json().data.list;
   cnyAccountId = accounts.find((a: { currency: string }) => a.currency === 'CNY').id;
   usdAccountId = accounts.find((a: { currency: string }) => a.currency === 'USD').id;
 });
 afterEach(async () => {
-  expect(await ledgerMismatches(ctx.database.db)).toEqual([]);
+  expect(await ledgerMismatches(f.db)).toEqual([]);
 });
-afterAll(() => ctx.close());
 
 const submission = (extra: Record<string, unknown> = {}) => ({
   line: 'truck',
@@ -139,15 +136,15 @@ const review = (id: number, action: string, who = 'admin', extra: Record<string,
   post('/api/admin/recharge/review', { id, action, ...extra }, who);
 
 const balanceOf = async (organisationId: number | undefined, line: 'truck' | 'express' = 'truck') =>
-  (await ensureAccount(ctx.database.db, t.tenant.id, organisationId as number, line)).balance;
+  (await ensureAccount(f.db, f.t.tenant.id, organisationId as number, line)).balance;
 
 const ledgerRowsOf = (serial: string) =>
-  ctx.database.db
+  f.db
     .select()
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.refId, serial)));
+    .where(and(eq(ledgerEntries.tenantId, f.t.tenant.id), eq(ledgerEntries.refId, serial)));
 
-const idsSeenBy = async (who: string, tenant = t, filter: Record<string, unknown> = {}) =>
+const idsSeenBy = async (who: string, tenant = f.t, filter: Record<string, unknown> = {}) =>
   (await post('/api/admin/recharge/list', { page: 1, limit: 200, ...filter }, who, tenant))
     .json()
     .data.list.map((r: Recharge) => r.id) as number[];
@@ -208,7 +205,7 @@ describe('receiving accounts', () => {
       '/api/admin/recharge/receivingAccount/save',
       { ...body, id: cnyAccountId },
       'otherAdmin',
-      other,
+      f.tenant(1),
     );
     expect(foreign.json().code).toBe(404);
   });
@@ -285,7 +282,7 @@ describe('submitting a recharge', () => {
       '/api/admin/recharge/submit',
       submission({ screenshotUrl: '' }),
       'customer',
-      t,
+      f.t,
       'zh-CN',
     );
     expect(chinese.json().msg).toBe('请上传付款截图');
@@ -340,34 +337,36 @@ describe('who sees which recharges', () => {
 
   it("never shows one tenant another's recharges", async () => {
     const mine = await submit('customer');
-    expect(await idsSeenBy('otherAdmin', other)).not.toContain(mine.id);
-    expect(await idsSeenBy('otherCustomer', other)).not.toContain(mine.id);
-    expect((await post('/api/admin/recharge/info', { id: mine.id }, 'otherAdmin', other)).json().code).toBe(
-      404,
-    );
+    expect(await idsSeenBy('otherAdmin', f.tenant(1))).not.toContain(mine.id);
+    expect(await idsSeenBy('otherCustomer', f.tenant(1))).not.toContain(mine.id);
+    expect(
+      (await post('/api/admin/recharge/info', { id: mine.id }, 'otherAdmin', f.tenant(1))).json().code,
+    ).toBe(404);
     const foreign = await post(
       '/api/admin/recharge/review',
       { id: mine.id, action: 'reject', note: 'x' },
       'otherAdmin',
-      other,
+      f.tenant(1),
     );
     expect(foreign.json().code).toBe(404);
-    expect(await waitNum('otherAdmin', other)).toEqual({ waitNum: 0, expressWaitNum: 0 });
+    expect(await waitNum('otherAdmin', f.tenant(1))).toEqual({ waitNum: 0, expressWaitNum: 0 });
   });
 
   it('filters by line, status, serial, organisation, keyword and period', async () => {
     const a = await submit('globex', { payerName: 'Zed Quartz' });
     const b = await submit('globex', { line: 'express', receivingAccountId: usdAccountId });
-    expect(await idsSeenBy('admin', t, { organisationId: orgs.globex, line: 'express' })).toEqual([b.id]);
-    expect(await idsSeenBy('admin', t, { serial: a.serial })).toEqual([a.id]);
-    expect(await idsSeenBy('admin', t, { keyword: 'Zed Quar' })).toEqual([a.id]);
+    expect(await idsSeenBy('admin', f.t, { organisationId: orgs.globex, line: 'express' })).toEqual([b.id]);
+    expect(await idsSeenBy('admin', f.t, { serial: a.serial })).toEqual([a.id]);
+    expect(await idsSeenBy('admin', f.t, { keyword: 'Zed Quar' })).toEqual([a.id]);
     // The keyword finds the organisation by its name.
-    expect(await idsSeenBy('admin', t, { keyword: 'globex' })).toEqual(expect.arrayContaining([a.id, b.id]));
-    expect(await idsSeenBy('agent', t, { keyword: 'globex' })).toEqual([]);
+    expect(await idsSeenBy('admin', f.t, { keyword: 'globex' })).toEqual(
+      expect.arrayContaining([a.id, b.id]),
+    );
+    expect(await idsSeenBy('agent', f.t, { keyword: 'globex' })).toEqual([]);
     const later = new Date(Date.now() + 60_000).toISOString();
-    expect(await idsSeenBy('admin', t, { organisationId: orgs.globex, from: later })).toEqual([]);
+    expect(await idsSeenBy('admin', f.t, { organisationId: orgs.globex, from: later })).toEqual([]);
     expect(
-      await idsSeenBy('admin', t, { organisationId: orgs.globex, to: later, status: 'submitted' }),
+      await idsSeenBy('admin', f.t, { organisationId: orgs.globex, to: later, status: 'submitted' }),
     ).toEqual(expect.arrayContaining([a.id, b.id]));
     const paged = (await post('/api/admin/recharge/list', { page: 2, limit: 10 }, 'admin')).json().data;
     expect(paged).toMatchObject({ page: 2, limit: 10, total: expect.any(Number) });
@@ -398,7 +397,7 @@ describe('reviewing', () => {
     const info = await post('/api/admin/recharge/info', { id: r.id }, 'direct');
     expect(info.json().data.reviews).toEqual([
       expect.objectContaining({
-        auditor: t.email('admin'),
+        auditor: f.t.email('admin'),
         action: 'approve_received',
         result: 'approved_received',
         amount: '299.50',
@@ -523,7 +522,7 @@ describe('reviewing', () => {
       '/api/admin/account/details',
       { line: 'truck', page: 1, limit: 10, reference: approved.serial },
       'otherAdmin',
-      other,
+      f.tenant(1),
     );
     expect(foreign.json().data.list).toEqual([]);
   });
@@ -594,7 +593,7 @@ describe('notices to the submitter', () => {
       order_sn: english.serial,
     });
     const forCustomer = (
-      await post('/api/admin/notice/userNotices', { type: 0 }, 'customer', t, 'en-US')
+      await post('/api/admin/notice/userNotices', { type: 0 }, 'customer', f.t, 'en-US')
     ).json().data.list;
     expect(forCustomer).toContainEqual(
       expect.objectContaining({
@@ -634,7 +633,7 @@ describe('waiting counts', () => {
 describe('export', () => {
   it('exports the filtered recharges as a spreadsheet in the caller language, cards masked', async () => {
     const r = await submit('direct', { amount: '66.60' });
-    const res = await post('/api/admin/recharge/export', { serial: r.serial }, 'admin', t, 'zh-CN');
+    const res = await post('/api/admin/recharge/export', { serial: r.serial }, 'admin', f.t, 'zh-CN');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const book = new ExcelJS.Workbook();
