@@ -3,9 +3,8 @@ import { messages } from '@freight/contracts/messages';
 import { fieldLabel } from '@freight/contracts/validation';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createTestApp, signInAs, type TestContext, type TestTenant } from './helpers.ts';
-import { truckTenant } from './truck-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './fixture.ts';
 
 /**
  * Every operation the API describes, called with malformed input the way a careless or hostile client
@@ -49,17 +48,14 @@ const UNSUPPORTED_TYPE = (['zh-CN', 'en-US'] as const).map(
 /** Tables that refused calls write to by design: the operation log records every audited call. */
 const LOGGED_TABLES = new Set(['operation_logs']);
 
-let ctx: TestContext;
-let t: TestTenant;
+const f = useTestApp({ signIn: ['admin', 'customer'], truck: true });
 let tokens: Record<'admin' | 'customer', string>;
 let operations: Operation[];
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
   // Rows for wrongly typed ids to hit: a product with a lane, an address, accounts with money, the
   // seeded receiving accounts and roles.
-  const truck = await truckTenant(ctx, t, ['admin', 'customer']);
+  const truck = f.truck;
   await truck.ok(
     '/api/admin/address/save',
     {
@@ -75,9 +71,9 @@ beforeAll(async () => {
     'customer',
   );
   await truck.setBalance('customer', 1_000_000n);
-  tokens = { admin: truck.tokens.admin as string, customer: await signInAs(ctx, t, 'customer') };
+  tokens = { admin: truck.tokens.admin as string, customer: (await f.signIn('customer')).token as string };
   const doc = (
-    await ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: t.host } })
+    await f.ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: f.t.host } })
   ).json();
   operations = [];
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
@@ -93,12 +89,11 @@ beforeAll(async () => {
     }
   }
 }, 180_000);
-afterAll(() => ctx?.close());
 
 /** Row count and a digest of every row, per table: any insert, update or delete shows. */
 async function snapshot(): Promise<Record<string, string>> {
   const rows = async <T>(query: ReturnType<typeof sql.raw>) => {
-    const result = await ctx.database.db.execute(query);
+    const result = await f.db.execute(query);
     return ((result as unknown as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
   };
   const tables = await rows<{ table_name: string }>(
@@ -221,7 +216,7 @@ function inputsFor(op: Operation): Input[] {
 }
 
 function send(op: Operation, input: Input, token: string | undefined, language: Language) {
-  const headers: Record<string, string> = { host: t.host, 'accept-language': language };
+  const headers: Record<string, string> = { host: f.t.host, 'accept-language': language };
   if (token) headers.accesstoken = token;
   let url = op.path.replace(/\{[^}]+\}/g, 'abc.png');
   let payload: string | undefined;
@@ -240,7 +235,7 @@ function send(op: Operation, input: Input, token: string | undefined, language: 
     headers['content-type'] = 'application/json';
     payload = '{}';
   }
-  return ctx.app.inject({ method: op.method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  return f.ctx.app.inject({ method: op.method, url, headers, ...(payload !== undefined ? { payload } : {}) });
 }
 
 /** What is wrong with one answer, or null when it is as it should be. */
