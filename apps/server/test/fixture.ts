@@ -42,9 +42,11 @@ export interface FixtureOptions {
   truck?: boolean;
   /** The language callers send unless told (zh-CN, as the browser's default). */
   language?: Language;
-  /** Options of the app itself: configuration, a mailer, extra routes. */
-  app?: Parameters<typeof createTestApp>[0];
+  /** Options of the app itself (configuration, a mailer, extra routes), or a function making them first thing. */
+  app?: AppOptions | (() => AppOptions | Promise<AppOptions>);
 }
+
+type AppOptions = Parameters<typeof createTestApp>[0];
 
 export type TruckHelpers = Awaited<ReturnType<typeof truckTenant>>;
 
@@ -122,7 +124,7 @@ export function useTestApp(options: FixtureOptions = {}): Fixture {
   }
 
   beforeAll(async () => {
-    ctx = await createTestApp(options.app);
+    ctx = await createTestApp(typeof options.app === 'function' ? await options.app() : options.app);
     for (let i = 0; i < (options.tenants ?? 1); i++) tenants.push(await createTenant(ctx));
     const lists = options.signIn ?? [];
     const perTenant = lists.some((w) => Array.isArray(w));

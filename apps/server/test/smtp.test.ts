@@ -2,19 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { outbox, verificationCodes } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { createMailer } from '../src/modules/mail/service.ts';
-import {
-  addUser,
-  call,
-  codeIn,
-  createTenant,
-  createTestApp,
-  type TestContext,
-  type TestTenant,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { addUser, call, codeIn } from './helpers.ts';
 
 /** A real SMTP server on a free local port; every message it accepts is parsed and kept. */
 function startSmtp(port = 0) {
@@ -46,41 +39,42 @@ function startSmtp(port = 0) {
 
 let smtp: ReturnType<typeof startSmtp>;
 let port: number;
-let ctx: TestContext;
-let t: TestTenant;
 
-beforeAll(async () => {
-  smtp = startSmtp();
-  port = await smtp.listening;
-  ctx = await createTestApp({
-    mailer: createMailer(`smtp://127.0.0.1:${port}`, 'Portal <no-reply@example.com>'),
-  });
-  t = await createTenant(ctx);
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
+// Registered first, so it runs after the fixture has closed the app.
+afterAll(() => smtp.close());
+const f = useTestApp({
+  async app() {
+    smtp = startSmtp();
+    port = await smtp.listening;
+    return { mailer: createMailer(`smtp://127.0.0.1:${port}`, 'Portal <no-reply@example.com>') };
+  },
 });
 
 const mailFor = (to: string) => smtp.received.filter((m) => m.to && JSON.stringify(m.to).includes(to)).at(-1);
 
 const outboxRows = (to: string) =>
-  ctx.database.db
+  f.db
     .select()
     .from(outbox)
-    .where(and(eq(outbox.tenantId, t.tenant.id), eq(outbox.to, to)));
+    .where(and(eq(outbox.tenantId, f.t.tenant.id), eq(outbox.to, to)));
 
 describe('mail over SMTP', () => {
   it('delivers the sign-in code by SMTP, and the code from the mail signs in', async () => {
-    const { email } = await addUser(ctx, t);
-    const res = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
+    const { email } = await addUser(f.ctx, f.t);
+    const res = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/auth/getVerificationCode',
+      { email },
+      { host: f.t.host },
+    );
     expect(res.json().code).toBe(200);
 
     const mail = mailFor(email);
     expect(mail).toBeDefined();
     expect(mail?.from?.value[0]?.address).toBe('no-reply@example.com');
     expect(mail?.from?.value[0]?.name).toBe('Portal');
-    expect(mail?.subject).toBe(`${t.tenant.branding.siteName} 验证码`);
+    expect(mail?.subject).toBe(`${f.t.tenant.branding.siteName} 验证码`);
     const code = codeIn(mail?.text);
 
     const [row] = await outboxRows(email);
@@ -88,43 +82,43 @@ describe('mail over SMTP', () => {
     expect(row?.sentAt).toBeInstanceOf(Date);
 
     const login = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/login',
-      { email, password: sha256Hex(t.password), code },
-      { host: t.host },
+      { email, password: sha256Hex(f.t.password), code },
+      { host: f.t.host },
     );
     expect(login.json().code).toBe(200);
     expect(login.json().data.token).toEqual(expect.any(String));
   });
 
   it('delivers the password reset link by SMTP', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/auth/retrievePassword',
       { email },
-      { host: t.host, language: 'en-US' },
+      { host: f.t.host, language: 'en-US' },
     );
     expect(res.json().code).toBe(200);
     const mail = mailFor(email);
-    expect(mail?.subject).toBe(`${t.tenant.branding.siteName} password reset`);
+    expect(mail?.subject).toBe(`${f.t.tenant.branding.siteName} password reset`);
     expect(mail?.text).toMatch(
-      new RegExp(`http://${t.host.replace('.', '\\.')}/forgotPassword\\?token=\\S+`),
+      new RegExp(`http://${f.t.host.replace('.', '\\.')}/forgotPassword\\?token=\\S+`),
     );
   });
 
   it('answers a 500 envelope with the mail-failed message when SMTP is down, and keeps the mail as failed', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     await smtp.close();
     try {
       const res = await call(
-        ctx,
+        f.ctx,
         'POST',
         '/api/admin/auth/getVerificationCode',
         { email },
-        { host: t.host, language: 'en-US' },
+        { host: f.t.host, language: 'en-US' },
       );
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({
@@ -137,19 +131,31 @@ describe('mail over SMTP', () => {
       expect(row?.status).toBe('failed');
       expect(row?.error).toMatch(/ECONNREFUSED|connect/i);
       // The code that never arrived is gone, so the address can ask again at once.
-      const codes = await ctx.database.db
+      const codes = await f.db
         .select()
         .from(verificationCodes)
-        .where(and(eq(verificationCodes.tenantId, t.tenant.id), eq(verificationCodes.email, email)));
+        .where(and(eq(verificationCodes.tenantId, f.t.tenant.id), eq(verificationCodes.email, email)));
       expect(codes).toHaveLength(0);
 
-      const zh = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
+      const zh = await call(
+        f.ctx,
+        'POST',
+        '/api/admin/auth/getVerificationCode',
+        { email },
+        { host: f.t.host },
+      );
       expect(zh.json()).toMatchObject({ code: 500, msg: '邮件发送失败,请稍后再试' });
     } finally {
       smtp = startSmtp(port);
       await smtp.listening;
     }
-    const retry = await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
+    const retry = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/auth/getVerificationCode',
+      { email },
+      { host: f.t.host },
+    );
     expect(retry.json().code).toBe(200);
     expect(mailFor(email)).toBeDefined();
   });
