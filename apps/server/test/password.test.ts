@@ -1,70 +1,60 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outbox, passwordResets, sessions, users } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
+import { useTestApp } from './fixture.ts';
 import {
   addUser,
   allowNewCode,
   badFields,
   call,
   codeIn,
-  createTenant,
-  createTestApp,
   fieldMessage,
   lastMailTo,
   signIn,
-  type TestContext,
-  type TestTenant,
 } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
+const f = useTestApp();
 
-beforeAll(async () => {
-  ctx = await createTestApp();
-  t = await createTenant(ctx);
-});
-afterAll(() => ctx.close());
-
-const info = (token: string) => call(ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: t.host, token });
+const info = (token: string) => call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: f.t.host, token });
 
 /** Signs in again (a second device), past the resend limit. */
-async function signInAgain(email: string, password = t.password) {
-  await allowNewCode(ctx, t.tenant.id, email);
-  return signIn(ctx, t, email, password);
+async function signInAgain(email: string, password = f.t.password) {
+  await allowNewCode(f.ctx, f.t.tenant.id, email);
+  return signIn(f.ctx, f.t, email, password);
 }
 
 async function tryLogin(email: string, password: string) {
-  await allowNewCode(ctx, t.tenant.id, email);
-  await call(ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: t.host });
-  const code = codeIn((await lastMailTo(ctx, t.tenant.id, email))?.text);
+  await allowNewCode(f.ctx, f.t.tenant.id, email);
+  await call(f.ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: f.t.host });
+  const code = codeIn((await lastMailTo(f.ctx, f.t.tenant.id, email))?.text);
   return call(
-    ctx,
+    f.ctx,
     'POST',
     '/api/admin/auth/login',
     { email, password: sha256Hex(password), code },
-    { host: t.host },
+    { host: f.t.host },
   );
 }
 
 const userRow = async (id: number) => {
-  const [row] = await ctx.database.db
+  const [row] = await f.db
     .select()
     .from(users)
-    .where(and(eq(users.tenantId, t.tenant.id), eq(users.id, id)));
+    .where(and(eq(users.tenantId, f.t.tenant.id), eq(users.id, id)));
   return row;
 };
 
 describe('password change', () => {
   const change = (token: string, body: object, language: 'zh-CN' | 'en-US' = 'zh-CN') =>
-    call(ctx, 'POST', '/api/admin/admin/changePassword', body, { host: t.host, token, language });
+    call(f.ctx, 'POST', '/api/admin/admin/changePassword', body, { host: f.t.host, token, language });
 
   it('ends the other sessions but keeps the current one, and the new password signs in', async () => {
-    const { email, id } = await addUser(ctx, t);
-    const current = await signIn(ctx, t, email);
+    const { email, id } = await addUser(f.ctx, f.t);
+    const current = await signIn(f.ctx, f.t, email);
     const other = await signInAgain(email);
     const res = await change(current, {
-      oldPassword: t.password,
+      oldPassword: f.t.password,
       password: 'New-secret-1',
       confirmPassword: 'New-secret-1',
     });
@@ -73,13 +63,13 @@ describe('password change', () => {
     expect((await info(other)).json().code).toBe(300);
     expect((await userRow(id))?.passwordChangedAt).toBeInstanceOf(Date);
 
-    expect((await tryLogin(email, t.password)).json().code).toBe(400);
+    expect((await tryLogin(email, f.t.password)).json().code).toBe(400);
     expect((await tryLogin(email, 'New-secret-1')).json().code).toBe(200);
   });
 
   it('refuses a wrong current password, naming it, and changes nothing', async () => {
-    const { email, id } = await addUser(ctx, t);
-    const token = await signIn(ctx, t, email);
+    const { email, id } = await addUser(f.ctx, f.t);
+    const token = await signIn(f.ctx, f.t, email);
     const before = (await userRow(id))?.passwordHash;
     const res = await change(
       token,
@@ -93,10 +83,10 @@ describe('password change', () => {
   });
 
   it('names a short password and a confirmation that does not match', async () => {
-    const { email } = await addUser(ctx, t);
-    const token = await signIn(ctx, t, email);
+    const { email } = await addUser(f.ctx, f.t);
+    const token = await signIn(f.ctx, f.t, email);
     const short = await change(token, {
-      oldPassword: t.password,
+      oldPassword: f.t.password,
       password: '12345',
       confirmPassword: '12345',
     });
@@ -104,7 +94,7 @@ describe('password change', () => {
     expect(fieldMessage(short, 'password')).toBe('密码至少 6 位');
     const mismatch = await change(
       token,
-      { oldPassword: t.password, password: '123456', confirmPassword: '1234567' },
+      { oldPassword: f.t.password, password: '123456', confirmPassword: '1234567' },
       'en-US',
     );
     expect(badFields(mismatch)).toEqual(['confirmPassword']);
@@ -115,11 +105,11 @@ describe('password change', () => {
 
   it('answers code 300 without a session', async () => {
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/admin/changePassword',
       { oldPassword: 'x', password: '123456', confirmPassword: '123456' },
-      { host: t.host },
+      { host: f.t.host },
     );
     expect(res.json().code).toBe(300);
   });
@@ -127,26 +117,26 @@ describe('password change', () => {
 
 describe('password reset by e-mail', () => {
   const retrieve = (body: object, language: 'zh-CN' | 'en-US' = 'zh-CN') =>
-    call(ctx, 'POST', '/api/admin/auth/retrievePassword', body, { host: t.host, language });
+    call(f.ctx, 'POST', '/api/admin/auth/retrievePassword', body, { host: f.t.host, language });
 
   async function resetLink(email: string): Promise<string> {
     const res = await retrieve({ email });
     expect(res.json().code).toBe(200);
-    const mail = await lastMailTo(ctx, t.tenant.id, email);
+    const mail = await lastMailTo(f.ctx, f.t.tenant.id, email);
     const match = /(https?:\/\/\S+\/forgotPassword\?token=([A-Za-z0-9_-]+))/.exec(mail?.text ?? '');
     if (!match?.[2]) throw new Error(`no link in ${mail?.text}`);
-    expect(match[1]?.startsWith(`http://${t.host}/forgotPassword?token=`)).toBe(true);
+    expect(match[1]?.startsWith(`http://${f.t.host}/forgotPassword?token=`)).toBe(true);
     return match[2];
   }
 
   it('mails a link whose token sets a new password once, and ends every session', async () => {
-    const { email, id } = await addUser(ctx, t);
-    const token = await signIn(ctx, t, email);
+    const { email, id } = await addUser(f.ctx, f.t);
+    const token = await signIn(f.ctx, f.t, email);
     const resetToken = await resetLink(email);
-    const [stored] = await ctx.database.db
+    const [stored] = await f.db
       .select()
       .from(passwordResets)
-      .where(and(eq(passwordResets.tenantId, t.tenant.id), eq(passwordResets.userId, id)));
+      .where(and(eq(passwordResets.tenantId, f.t.tenant.id), eq(passwordResets.userId, id)));
     expect(stored?.tokenHash).toBe(sha256Hex(resetToken));
 
     const done = await retrieve(
@@ -172,12 +162,12 @@ describe('password reset by e-mail', () => {
   });
 
   it('refuses an expired link', async () => {
-    const { email, id } = await addUser(ctx, t);
+    const { email, id } = await addUser(f.ctx, f.t);
     const resetToken = await resetLink(email);
-    await ctx.database.db
+    await f.db
       .update(passwordResets)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(and(eq(passwordResets.tenantId, t.tenant.id), eq(passwordResets.userId, id)));
+      .where(and(eq(passwordResets.tenantId, f.t.tenant.id), eq(passwordResets.userId, id)));
     const res = await retrieve({
       token: resetToken,
       password: 'Reset-pass-1',
@@ -187,7 +177,7 @@ describe('password reset by e-mail', () => {
   });
 
   it('needs at least six characters and two matching entries, and spends nothing until then', async () => {
-    const { email } = await addUser(ctx, t);
+    const { email } = await addUser(f.ctx, f.t);
     const resetToken = await resetLink(email);
     const short = await retrieve({ token: resetToken, password: 'abc', confirmPassword: 'abc' });
     expect(short.statusCode).toBe(400);
@@ -201,28 +191,28 @@ describe('password reset by e-mail', () => {
   });
 
   it('answers an unknown e-mail exactly like a known one, and mails nothing', async () => {
-    const known = await addUser(ctx, t);
-    const unknown = `ghost-${known.id}@${t.tenant.code}.example.com`;
+    const known = await addUser(f.ctx, f.t);
+    const unknown = `ghost-${known.id}@${f.t.tenant.code}.example.com`;
     const a = await retrieve({ email: known.email }, 'en-US');
     const b = await retrieve({ email: unknown }, 'en-US');
     expect(b.statusCode).toBe(a.statusCode);
     expect(b.json()).toEqual(a.json());
     expect(a.json().msg).toBe('If the e-mail is registered, a reset link has been sent to it');
-    expect(await lastMailTo(ctx, t.tenant.id, unknown)).toBeUndefined();
+    expect(await lastMailTo(f.ctx, f.t.tenant.id, unknown)).toBeUndefined();
   });
 
   it('answers a known e-mail like an unknown one even past the hourly limit', async () => {
-    const known = await addUser(ctx, t);
-    const unknown = `ghost-${known.id}@${t.tenant.code}.example.com`;
+    const known = await addUser(f.ctx, f.t);
+    const unknown = `ghost-${known.id}@${f.t.tenant.code}.example.com`;
     for (let i = 0; i < 10; i++) expect((await retrieve({ email: known.email })).json().code).toBe(200);
     const eleventh = await retrieve({ email: known.email });
     const stranger = await retrieve({ email: unknown });
     expect(eleventh.statusCode).toBe(stranger.statusCode);
     expect(eleventh.json()).toEqual(stranger.json());
-    const mails = await ctx.database.db
+    const mails = await f.db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.tenantId, t.tenant.id), eq(outbox.to, known.email)));
+      .where(and(eq(outbox.tenantId, f.t.tenant.id), eq(outbox.to, known.email)));
     expect(mails).toHaveLength(10);
   });
 
@@ -236,30 +226,30 @@ describe('password reset by e-mail', () => {
   });
 
   it('leaves the sessions of other users alone', async () => {
-    const a = await addUser(ctx, t);
-    const b = await addUser(ctx, t);
-    const tokenB = await signIn(ctx, t, b.email);
+    const a = await addUser(f.ctx, f.t);
+    const b = await addUser(f.ctx, f.t);
+    const tokenB = await signIn(f.ctx, f.t, b.email);
     const resetToken = await resetLink(a.email);
     await retrieve({ token: resetToken, password: 'abcdef', confirmPassword: 'abcdef' });
     expect((await info(tokenB)).json().code).toBe(200);
-    const live = await ctx.database.db
+    const live = await f.db
       .select()
       .from(sessions)
-      .where(and(eq(sessions.tenantId, t.tenant.id), eq(sessions.userId, b.id)));
+      .where(and(eq(sessions.tenantId, f.t.tenant.id), eq(sessions.userId, b.id)));
     expect(live[0]?.revokedAt).toBeNull();
   });
 });
 
 describe('profile', () => {
   it('saves name, phone and company', async () => {
-    const { email, id } = await addUser(ctx, t);
-    const token = await signIn(ctx, t, email);
+    const { email, id } = await addUser(f.ctx, f.t);
+    const token = await signIn(f.ctx, f.t, email);
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/admin/saveProfile',
       { name: 'Wang Wei', phone: '13800138000', company: 'Acme' },
-      { host: t.host, token },
+      { host: f.t.host, token },
     );
     expect(res.json().code).toBe(200);
     const row = await userRow(id);
@@ -269,14 +259,14 @@ describe('profile', () => {
   });
 
   it('names a bad phone and a missing name', async () => {
-    const { email } = await addUser(ctx, t);
-    const token = await signIn(ctx, t, email);
+    const { email } = await addUser(f.ctx, f.t);
+    const token = await signIn(f.ctx, f.t, email);
     const res = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/admin/saveProfile',
       { phone: '12345' },
-      { host: t.host, token, language: 'en-US' },
+      { host: f.t.host, token, language: 'en-US' },
     );
     expect(res.statusCode).toBe(400);
     expect(badFields(res).sort()).toEqual(['name', 'phone']);
@@ -288,11 +278,11 @@ describe('profile', () => {
     // its own + and code is a phone number.
     for (const phone of ['(213) 555-0100', '13800138000', '+44 20 7946 0958']) {
       const saved = await call(
-        ctx,
+        f.ctx,
         'POST',
         '/api/admin/admin/saveProfile',
         { name: 'Pat', phone },
-        { host: t.host, token, language: 'en-US' },
+        { host: f.t.host, token, language: 'en-US' },
       );
       expect(saved.json().code, phone).toBe(200);
     }

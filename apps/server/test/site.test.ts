@@ -1,44 +1,30 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tenants } from '../src/db/schema.ts';
 import { createTenant as createBareTenant, DEFAULT_TENANT_CODE } from '../src/modules/site/service.ts';
-import {
-  badFields,
-  call,
-  createTenant,
-  createTestApp,
-  fieldMessage,
-  lastMailTo,
-  signInAs,
-  type TestContext,
-  type TestTenant,
-} from './helpers.ts';
+import { useTestApp } from './fixture.ts';
+import { badFields, call, fieldMessage, lastMailTo, signInAs } from './helpers.ts';
 
-let ctx: TestContext;
-let t: TestTenant;
-let other: TestTenant;
+const f = useTestApp({ tenants: 2, signIn: [['admin', 'editor', 'customer'], []] });
+
 let admin: string;
 let editor: string;
 let customer: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
   // This file's database is its own, so it may hold the default tenant that local and unknown hosts use.
-  await createBareTenant(ctx.database.db, {
+  await createBareTenant(f.db, {
     code: DEFAULT_TENANT_CODE,
     name: 'Default portal',
     branding: { buttonColor: '#00AA00' },
   });
-  t = await createTenant(ctx);
-  other = await createTenant(ctx);
-  admin = await signInAs(ctx, t, 'admin');
-  editor = await signInAs(ctx, t, 'editor');
-  customer = await signInAs(ctx, t, 'customer');
+  admin = f.as('admin').token as string;
+  editor = f.as('editor').token as string;
+  customer = f.as('customer').token as string;
 });
-afterAll(() => ctx.close());
 
 const hostConfig = (host: string, url = '/api/admin/auth/getHostConfig') =>
-  call(ctx, 'POST', url, {}, { host });
+  call(f.ctx, 'POST', url, {}, { host });
 
 const siteBody = (overrides: Record<string, unknown> = {}) => ({
   siteName: '测试站点',
@@ -54,17 +40,17 @@ const siteBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const save = (body: object, token = admin, language: 'zh-CN' | 'en-US' = 'zh-CN', host = t.host) =>
-  call(ctx, 'POST', '/api/admin/site/save', body, { host, token, language });
+const save = (body: object, token = admin, language: 'zh-CN' | 'en-US' = 'zh-CN', host = f.t.host) =>
+  call(f.ctx, 'POST', '/api/admin/site/save', body, { host, token, language });
 
 describe('branding by host', () => {
   it("answers the tenant's branding for its host on both paths", async () => {
     for (const url of ['/api/admin/auth/getHostConfig', '/api/common/params/getInfoByDomain']) {
-      const res = await hostConfig(other.host, url);
+      const res = await hostConfig(f.tenant(1).host, url);
       expect(res.json().code).toBe(200);
       expect(res.json().data).toMatchObject({
-        tenant: other.tenant.code,
-        siteName: other.tenant.name,
+        tenant: f.tenant(1).tenant.code,
+        siteName: f.tenant(1).tenant.name,
         buttonColor: '#FF6D1F',
         color_data: { button: '#FF6D1F' },
         filingNumber: '',
@@ -73,8 +59,8 @@ describe('branding by host', () => {
   });
 
   it('reads the host without regard to case or port', async () => {
-    const res = await hostConfig(`${other.host.toUpperCase()}:8443`);
-    expect(res.json().data.tenant).toBe(other.tenant.code);
+    const res = await hostConfig(`${f.tenant(1).host.toUpperCase()}:8443`);
+    expect(res.json().data.tenant).toBe(f.tenant(1).tenant.code);
   });
 
   it('gives localhost, IP addresses and unknown hosts the default tenant', async () => {
@@ -97,13 +83,16 @@ describe('branding by host', () => {
 
 describe('a new tenant', () => {
   it('starts with a copyright line in both languages, naming the site in each', async () => {
-    const year = new Date().getUTCFullYear();
+    // The year is the server's at the moment of creation: the one before or after, should New Year fall between.
+    const yearBefore = new Date().getUTCFullYear();
     const code = `bilingual-${Date.now()}`;
-    const tenant = await createBareTenant(ctx.database.db, {
+    const tenant = await createBareTenant(f.db, {
       code,
       name: '货运门户',
       nameEn: 'Freight Portal',
     });
+    const year = Number(/© (\d{4})/.exec(String(tenant.branding.copyright))?.[1]);
+    expect([yearBefore, new Date().getUTCFullYear()]).toContain(year);
     expect(tenant.branding).toMatchObject({
       siteName: '货运门户',
       siteNameEn: 'Freight Portal',
@@ -111,8 +100,14 @@ describe('a new tenant', () => {
       copyrightEn: `© ${year} Freight Portal. All rights reserved.`,
     });
     // One name only: the English line names the site as it is.
-    const plain = await createBareTenant(ctx.database.db, { code: `${code}-plain`, name: 'Freight portal' });
-    expect(plain.branding.copyrightEn).toBe(`© ${year} Freight portal. All rights reserved.`);
+    const plainBefore = new Date().getUTCFullYear();
+    const plain = await createBareTenant(f.db, { code: `${code}-plain`, name: 'Freight portal' });
+    const plainYear = [plainBefore, new Date().getUTCFullYear()].find(
+      (y) => plain.branding.copyrightEn === `© ${y} Freight portal. All rights reserved.`,
+    );
+    expect(plain.branding.copyrightEn).toBe(
+      `© ${plainYear ?? plainBefore} Freight portal. All rights reserved.`,
+    );
     expect(plain.branding.siteNameEn).toBe('');
   });
 });
@@ -121,7 +116,7 @@ describe('site configuration', () => {
   it('saves the branding and the host answers it at once', async () => {
     const res = await save(siteBody());
     expect(res.json().code).toBe(200);
-    const config = await hostConfig(t.host);
+    const config = await hostConfig(f.t.host);
     expect(config.json().data).toMatchObject({
       siteName: '测试站点',
       siteNameEn: 'Test site',
@@ -130,9 +125,9 @@ describe('site configuration', () => {
       copyright: '© Test',
       copyrightEn: '© Test, in English',
     });
-    const info = await call(ctx, 'POST', '/api/admin/site/info', {}, { host: t.host, token: admin });
+    const info = await call(f.ctx, 'POST', '/api/admin/site/info', {}, { host: f.t.host, token: admin });
     expect(info.json().data).toEqual(siteBody());
-    const [row] = await ctx.database.db.select().from(tenants).where(eq(tenants.id, t.tenant.id));
+    const [row] = await f.db.select().from(tenants).where(eq(tenants.id, f.t.tenant.id));
     expect(row?.branding.siteName).toBe('测试站点');
   });
 
@@ -140,14 +135,14 @@ describe('site configuration', () => {
     await save(siteBody({ siteName: '测试站点', siteNameEn: 'Test site' }));
     const ask = async (email: string, language: 'zh-CN' | 'en-US') => {
       const res = await call(
-        ctx,
+        f.ctx,
         'POST',
         '/api/admin/auth/getVerificationCode',
         { email, purpose: 'register' },
-        { host: t.host, language },
+        { host: f.t.host, language },
       );
       expect(res.json().code).toBe(200);
-      return (await lastMailTo(ctx, t.tenant.id, email))?.subject;
+      return (await lastMailTo(f.ctx, f.t.tenant.id, email))?.subject;
     };
     expect(await ask(`en-${Date.now()}@example.com`, 'en-US')).toBe('Test site verification code');
     expect(await ask(`zh-${Date.now()}@example.com`, 'zh-CN')).toBe('测试站点 验证码');
@@ -155,20 +150,20 @@ describe('site configuration', () => {
 
   it('leaves the other tenants alone', async () => {
     await save(siteBody({ siteName: 'Only mine' }));
-    expect((await hostConfig(other.host)).json().data.siteName).toBe(other.tenant.name);
+    expect((await hostConfig(f.tenant(1).host)).json().data.siteName).toBe(f.tenant(1).tenant.name);
     expect((await hostConfig('localhost')).json().data.siteName).toBe('Default portal');
   });
 
   it('shows the filing number only on the hosts configured for it', async () => {
-    await save(siteBody({ filingNumber: '沪ICP备12345678号', filingHosts: [t.host.toUpperCase()] }));
-    expect((await hostConfig(t.host)).json().data.filingNumber).toBe('沪ICP备12345678号');
-    expect((await hostConfig(`${t.host}:443`)).json().data.filingNumber).toBe('沪ICP备12345678号');
+    await save(siteBody({ filingNumber: '沪ICP备12345678号', filingHosts: [f.t.host.toUpperCase()] }));
+    expect((await hostConfig(f.t.host)).json().data.filingNumber).toBe('沪ICP备12345678号');
+    expect((await hostConfig(`${f.t.host}:443`)).json().data.filingNumber).toBe('沪ICP备12345678号');
     // The same tenant reached under another name of its host shows none.
-    const dashed = await hostConfig(t.tenant.code);
-    expect(dashed.json().data.tenant).toBe(t.tenant.code);
+    const dashed = await hostConfig(f.t.tenant.code);
+    expect(dashed.json().data.tenant).toBe(f.t.tenant.code);
     expect(dashed.json().data.filingNumber).toBe('');
     await save(siteBody({ filingNumber: '沪ICP备12345678号', filingHosts: [] }));
-    expect((await hostConfig(t.host)).json().data.filingNumber).toBe('');
+    expect((await hostConfig(f.t.host)).json().data.filingNumber).toBe('');
   });
 
   it('refuses a site name over 20 characters with the site-name message', async () => {
@@ -203,60 +198,60 @@ describe('site configuration', () => {
 
   it('lets the editor read and save the site', async () => {
     expect(
-      (await call(ctx, 'POST', '/api/admin/site/info', {}, { host: t.host, token: editor })).json().code,
+      (await call(f.ctx, 'POST', '/api/admin/site/info', {}, { host: f.t.host, token: editor })).json().code,
     ).toBe(200);
     expect((await save(siteBody({ siteName: 'By the editor' }), editor)).json().code).toBe(200);
-    expect((await hostConfig(t.host)).json().data.siteName).toBe('By the editor');
+    expect((await hostConfig(f.t.host)).json().data.siteName).toBe('By the editor');
   });
 
   it('refuses the customer with code 401, and a caller without a session with code 300', async () => {
-    const info = await call(ctx, 'POST', '/api/admin/site/info', {}, { host: t.host, token: customer });
+    const info = await call(f.ctx, 'POST', '/api/admin/site/info', {}, { host: f.t.host, token: customer });
     expect(info.json().code).toBe(401);
     const saved = await save(siteBody({ siteName: 'Hijacked' }), customer);
     expect(saved.statusCode).toBe(403);
     expect(saved.json().code).toBe(401);
-    const anonymous = await call(ctx, 'POST', '/api/admin/site/save', siteBody(), { host: t.host });
+    const anonymous = await call(f.ctx, 'POST', '/api/admin/site/save', siteBody(), { host: f.t.host });
     expect(anonymous.json().code).toBe(300);
-    expect((await hostConfig(t.host)).json().data.siteName).not.toBe('Hijacked');
+    expect((await hostConfig(f.t.host)).json().data.siteName).not.toBe('Hijacked');
   });
 
   it("does not let a token of one tenant save another tenant's site", async () => {
-    const res = await save(siteBody({ siteName: 'Cross' }), admin, 'zh-CN', other.host);
+    const res = await save(siteBody({ siteName: 'Cross' }), admin, 'zh-CN', f.tenant(1).host);
     expect(res.json().code).toBe(300);
-    expect((await hostConfig(other.host)).json().data.siteName).toBe(other.tenant.name);
+    expect((await hostConfig(f.tenant(1).host)).json().data.siteName).toBe(f.tenant(1).tenant.name);
   });
 });
 
 describe('batch-order buttons per account', () => {
-  const save = (token: string, userIds: unknown, host = t.host) =>
-    call(ctx, 'POST', '/api/admin/site/batchOrder/save', { userIds }, { host, token });
+  const save = (token: string, userIds: unknown, host = f.t.host) =>
+    call(f.ctx, 'POST', '/api/admin/site/batchOrder/save', { userIds }, { host, token });
   const config = (token: string) =>
-    call(ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: t.host, token });
+    call(f.ctx, 'POST', '/api/admin/admin/quotationConfig', {}, { host: f.t.host, token });
 
   it('hides the buttons for the chosen accounts and shows them again when removed', async () => {
     const options = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/site/userOptions',
       { keyword: 'customer@' },
-      { host: t.host, token: admin },
+      { host: f.t.host, token: admin },
     );
     const found = options.json().data.list as { id: number; email: string }[];
-    expect(found.map((u) => u.email)).toEqual([t.email('customer')]);
+    expect(found.map((u) => u.email)).toEqual([f.t.email('customer')]);
     const customerId = found[0]?.id;
 
     expect((await save(admin, [customerId])).json().code).toBe(200);
     expect((await config(customer)).json().data).toMatchObject({ showBatchOrder: false });
     expect((await config(admin)).json().data).toMatchObject({ showBatchOrder: true });
     const info = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/site/batchOrder/info',
       {},
-      { host: t.host, token: admin },
+      { host: f.t.host, token: admin },
     );
     expect(info.json().data.users).toEqual([
-      expect.objectContaining({ id: customerId, email: t.email('customer') }),
+      expect.objectContaining({ id: customerId, email: f.t.email('customer') }),
     ]);
 
     expect((await save(admin, [])).json().code).toBe(200);
@@ -266,11 +261,11 @@ describe('batch-order buttons per account', () => {
   it("refuses another tenant's user and a malformed list, naming the field and keeping the list", async () => {
     await save(admin, []);
     const otherUser = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/site/userOptions',
       { keyword: 'customer@' },
-      { host: other.host, token: await signInAs(ctx, other, 'admin') },
+      { host: f.tenant(1).host, token: await signInAs(f.ctx, f.tenant(1), 'admin') },
     );
     const foreignId = otherUser.json().data.list[0].id as number;
     const refused = await save(admin, [foreignId]);
@@ -278,11 +273,11 @@ describe('batch-order buttons per account', () => {
     expect(badFields(refused)).toEqual(['userIds']);
     expect(badFields(await save(admin, ['x']))).toEqual(['userIds.0']);
     const info = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/site/batchOrder/info',
       {},
-      { host: t.host, token: admin },
+      { host: f.t.host, token: admin },
     );
     expect(info.json().data.users).toEqual([]);
   });
@@ -291,11 +286,11 @@ describe('batch-order buttons per account', () => {
     expect((await save(customer, [])).json().code).toBe(401);
     expect((await save(editor, [])).json().code).toBe(200);
     const noSession = await call(
-      ctx,
+      f.ctx,
       'POST',
       '/api/admin/site/batchOrder/save',
       { userIds: [] },
-      { host: t.host },
+      { host: f.t.host },
     );
     expect(noSession.json().code).toBe(300);
   });
