@@ -208,7 +208,7 @@ describe('invitation codes', () => {
         invitationCode: code,
         name: 'Ann',
         surname: 'Lee',
-        phone: '13800138000',
+        phone: '2135550100',
         company: 'Invited Goods',
         address1: '1 Main St',
         zipcode: '90001',
