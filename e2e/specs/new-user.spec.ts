@@ -126,7 +126,13 @@ test('a shipper registers in English with a US phone number, the invitation code
 
   // The sign-in page in Chinese; the shipper registered in English, so signing in switches to English,
   // and the greeting speaks English too.
-  await page.getByTestId('lang-switch').click();
+  await page.waitForURL(/\/login/);
+  await expect(page.getByTestId('login-email')).toBeVisible();
+  // A click while the page is still settling after the navigation may not open the menu: open it again.
+  await expect(async () => {
+    await page.getByTestId('lang-switch').click();
+    await expect(page.getByTestId('lang-zh')).toBeVisible({ timeout: 2_000 });
+  }).toPass();
   await page.getByTestId('lang-zh').click();
   await expect(page.getByTestId('login-email')).toHaveAttribute('placeholder', '请输入邮箱');
   await page.getByTestId('login-email').fill(email);
