@@ -225,7 +225,7 @@ describe('booking and paying', () => {
     await rate(id, 'customer');
     const { id: orderId } = await ok(
       '/api/admin/order/save',
-      { quoteId: id, productId: productA },
+      { quoteId: id, productId: productA, customerOrderNo: 'PO-SEARCH-7' },
       'customer',
     );
     const before = await balanceOf('customer');
@@ -258,8 +258,8 @@ describe('booking and paying', () => {
     expect(cancelledOnly.counts.cancelled).toBeGreaterThan(0);
     expect((await list('customer', { status: 'nope' })).json().code).toBe(400);
     // The search matches the start of the numbers, in any case.
-    const byCustomerNo = (await list('customer', { keyword: 'po-' })).json().data;
-    expect(byCustomerNo.list.map((o: any) => o.customerOrderNo)).toEqual(['PO-1']);
+    const byCustomerNo = (await list('customer', { keyword: 'po-search' })).json().data;
+    expect(byCustomerNo.list.map((o: any) => o.customerOrderNo)).toEqual(['PO-SEARCH-7']);
     const orderNo = cancelledOnly.list.find((o: any) => o.id === orderId).orderNo as string;
     expect(
       (await list('customer', { keyword: orderNo.slice(0, 12) })).json().data.list.map((o: any) => o.id),
