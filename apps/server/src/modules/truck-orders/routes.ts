@@ -28,12 +28,11 @@ import {
   attachUploadedFile,
   bookQuote,
   editVisibleAddresses,
-  exportOrders,
-  listOrders,
+  exportOrdersFor,
+  listOrdersFor,
   orderActionButton,
   orderDashboard,
   orderDetail,
-  orderForCaller,
   paymentInfo,
   payOrders,
   payVisibleOrder,
@@ -130,17 +129,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['orders'], body: orderListQuery, response: { 200: okResponse(orderListView) } },
     },
     async (request) => {
-      const me = currentUser(request);
-      const { rows, total, totalCapped, counts, countCap } = await listOrders(db, me, request.body);
-      return {
-        list: rows.map((o) => orderForCaller(o, me)),
-        total,
-        totalCapped,
-        counts,
-        countCap,
-        page: request.body.page,
-        limit: request.body.limit,
-      };
+      return listOrdersFor(db, currentUser(request), request.body);
     },
   );
 
@@ -153,7 +142,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = currentUser(request);
       const t = (key: string) => translate(request.language, key as never);
-      const rows = (await exportOrders(db, me, request.body)).map((o) => orderForCaller(o, me));
+      const rows = await exportOrdersFor(db, me, request.body);
       type Row = (typeof rows)[number];
       const staff = me.identity === 'employee';
       const columns: { header: string; value: (o: Row) => string | number | null; width?: number }[] = [

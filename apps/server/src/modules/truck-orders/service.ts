@@ -803,6 +803,25 @@ export async function exportOrders(db: DbOrTx, caller: Caller, q: OrderListQuery
     .limit(max);
 }
 
+/** The order list's page as the caller may see it, with the paging it was asked for. */
+export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
+  const { rows, total, totalCapped, counts, countCap } = await listOrders(db, caller, q);
+  return {
+    list: rows.map((o) => orderForCaller(o, caller)),
+    total,
+    totalCapped,
+    counts,
+    countCap,
+    page: q.page,
+    limit: q.limit,
+  };
+}
+
+/** Every order of a filter as the caller may see it, for the export. */
+export async function exportOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
+  return (await exportOrders(db, caller, q)).map((o) => orderForCaller(o, caller));
+}
+
 /**
  * The dashboards' figures over the caller's visible orders: per day and status since `since` (orders
  * and the amount paid on them), and the orders of every status now.

@@ -1,4 +1,6 @@
-import { formatMoney } from '@freight/contracts/money';
+import type { Language } from '@freight/contracts/api';
+import { translate } from '@freight/contracts/messages';
+import { formatMoney, parseMoney } from '@freight/contracts/money';
 import { orderMachine, REFUNDING_ACTIONS } from '@freight/contracts/truck-orders';
 import {
   type ConsumptionType,
@@ -9,11 +11,15 @@ import {
   type WorkOrderCategory,
   type WorkOrderListQuery,
   type WorkOrderStatus,
+  type workOrderActionBody,
   workOrderMachine,
+  type workOrderMessageBody,
+  type workOrderSaveBody,
 } from '@freight/contracts/work-orders';
 import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import {
@@ -23,8 +29,14 @@ import {
   moveMoney,
   netChargedFor,
 } from '../accounts/service.ts';
-import { findBill, moveBill } from '../bounce-bills/service.ts';
-import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import { usersByIds } from '../auth/service.ts';
+import { billNumbers, findBill, moveBill } from '../bounce-bills/service.ts';
+import {
+  canSeeOrganisation,
+  organisationNames,
+  organisationScope,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
 import { findOrder, type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
@@ -397,4 +409,146 @@ export async function decideVisibleWorkOrder(
   const order = await findOrder(db, caller.tenantId, row.orderId);
   if (!order) throw new Error(`work order ${row.workOrderNo} has no order`);
   return decideWorkOrder(db, caller, row, { ...decision, order });
+}
+
+/* ----- what the routes answer: one call per operation ----- */
+
+type Viewer = Caller & Pick<RequestUser, 'grants'>;
+/** Staff steps need the resolve permission; a customer only withdraws its own. */
+const STAFF_ACTIONS: readonly WorkOrderAction[] = ['accept', 'resolve', 'reject'];
+
+/** Work orders as the API shows them: organisation names, staff e-mails (to staff only), bill numbers. */
+export async function presentWorkOrders(db: DbOrTx, viewer: Viewer, rows: WorkOrderRow[]) {
+  const staff = viewer.identity === 'employee';
+  const canResolve = viewer.grants.has('work-order:resolve');
+  const [names, operators, bills] = await Promise.all([
+    organisationNames(db, viewer.tenantId, [...new Set(rows.map((r) => r.organisationId))]),
+    usersByIds(db, viewer.tenantId, [...new Set(rows.flatMap((r) => (r.operatorId ? [r.operatorId] : [])))]),
+    billNumbers(db, viewer.tenantId, [...new Set(rows.flatMap((r) => (r.billId ? [r.billId] : [])))]),
+  ]);
+  const emails = new Map(operators.map((u) => [u.id, u.email]));
+  return rows.map((r) => ({
+    id: r.id,
+    workOrderNo: r.workOrderNo,
+    orderId: r.orderId,
+    orderNo: r.orderNo,
+    organisationId: r.organisationId,
+    organisationName: names.get(r.organisationId) ?? '',
+    billId: r.billId,
+    billNo: (r.billId && bills.get(r.billId)) || null,
+    category: r.category,
+    transactionItem: r.transactionItem,
+    amount: formatMoney(r.amount),
+    description: r.description,
+    proofUrls: r.proofUrls,
+    status: r.status,
+    consumptionType: r.consumptionType,
+    resultAmount: formatMoney(r.resultAmount),
+    remark: r.remark,
+    // Customers learn that staff handled it, not which employee.
+    operator: staff && r.operatorId ? (emails.get(r.operatorId) ?? '') : '',
+    processedAt: r.processedAt,
+    createdAt: r.createdAt,
+    actions: workOrderMachine
+      .actions(r.status, actorOf(viewer))
+      .filter((a) => !STAFF_ACTIONS.includes(a) || canResolve),
+    canMessage: WORK_ORDER_OPEN.includes(r.status),
+  }));
+}
+
+async function presentOne(db: DbOrTx, viewer: Viewer, row: WorkOrderRow) {
+  const [view] = await presentWorkOrders(db, viewer, [row]);
+  if (!view) throw notFound();
+  return view;
+}
+
+/** A page of the work order list as the caller sees it, with the paging it was asked for. */
+export async function listWorkOrdersFor(db: DbOrTx, viewer: Viewer, query: WorkOrderListQuery) {
+  const { page, limit, ...filter } = query;
+  const { list, total } = await listWorkOrders(db, viewer, filter, { page, limit });
+  return { list: await presentWorkOrders(db, viewer, list), total, page, limit };
+}
+
+/** Every work order of a filter as the caller sees it, for the export. */
+export async function exportWorkOrdersFor(db: DbOrTx, viewer: Viewer, query: WorkOrderListQuery) {
+  const { page: _p, limit: _l, ...filter } = query;
+  return presentWorkOrders(db, viewer, (await listWorkOrders(db, viewer, filter)).list);
+}
+
+/** Opens a work order from the form (money as a decimal string) and shows it. */
+export async function openWorkOrderFor(db: DbOrTx, viewer: Viewer, input: z.infer<typeof workOrderSaveBody>) {
+  const row = await openWorkOrderOn(db, viewer, { ...input, amount: parseMoney(input.amount) });
+  return presentOne(db, viewer, row);
+}
+
+/** One work order with its thread: messages and steps, authors named as the caller may know them. */
+export async function workOrderInfoFor(db: DbOrTx, viewer: Viewer, sn: string, language: Language) {
+  const row = await visibleWorkOrder(db, viewer, sn);
+  const { messages, events } = await threadOf(db, row);
+  const people = await usersByIds(db, viewer.tenantId, [
+    ...new Set([...messages.map((m) => m.authorId), ...events.map((e) => e.operatorId)]),
+  ]);
+  const staff = viewer.identity === 'employee';
+  const byId = new Map(people.map((u) => [u.id, u]));
+  // Customers see their own people by e-mail and the operator's as customer service.
+  const nameOf = (id: number, side: 'staff' | 'owner') =>
+    staff || side === 'owner' ? (byId.get(id)?.email ?? '') : translate(language, 'workOrder.serviceDesk');
+  const view = await presentOne(db, viewer, row);
+  return {
+    ...view,
+    messages: messages.map((m) => ({
+      id: m.id,
+      side: m.side,
+      author: nameOf(m.authorId, m.side),
+      body: m.body,
+      attachments: m.attachments,
+      createdAt: m.createdAt,
+    })),
+    events: events.map((e) => ({
+      id: e.id,
+      action: e.action,
+      fromStatus: e.fromStatus,
+      toStatus: e.toStatus,
+      operator: nameOf(e.operatorId, e.side),
+      note: e.note,
+      createdAt: e.createdAt,
+    })),
+  };
+}
+
+/** Posts a message on a work order's thread and shows it with the caller as its author. */
+export async function postWorkOrderMessageFor(
+  db: DbOrTx,
+  viewer: Viewer & Pick<RequestUser, 'email'>,
+  input: z.infer<typeof workOrderMessageBody>,
+) {
+  const { row, message } = await postMessageTo(db, viewer, input);
+  return {
+    workOrderNo: row.workOrderNo,
+    message: {
+      id: message.id,
+      side: message.side,
+      author: viewer.email,
+      body: message.body,
+      attachments: message.attachments,
+      createdAt: message.createdAt,
+    },
+  };
+}
+
+/** Takes a step on a work order the caller sees (staff steps need the resolve permission) and shows it. */
+export async function actOnWorkOrderFor(
+  db: DbOrTx,
+  viewer: Viewer,
+  input: z.infer<typeof workOrderActionBody>,
+) {
+  const { sn, action, consumptionType, resultAmount, remark } = input;
+  if (STAFF_ACTIONS.includes(action) && !viewer.grants.has('work-order:resolve')) throw forbidden();
+  const updated = await decideVisibleWorkOrder(db, viewer, sn, {
+    action,
+    consumptionType,
+    resultAmount: parseMoney(resultAmount),
+    remark,
+  });
+  return presentOne(db, viewer, updated);
 }
