@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
+import type { Database } from '../src/db/client.ts';
 import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
 import { findUserByEmail } from '../src/modules/auth/service.ts';
 import { savePriceLevel } from '../src/modules/customers/service.ts';
+import type { Caller } from './fixture.ts';
 import { call, isoDay, signInAs, type TestContext, type TestTenant, type Who } from './helpers.ts';
 
 /**
@@ -235,4 +237,37 @@ export async function ratedLtlProducts(ctx: TestContext, t: TestTenant, adminTok
     });
   }
   return { productA, productB };
+}
+
+/** A quote's prices as the rates call streams them, one JSON object a line. */
+export async function streamedRates(caller: Caller, quoteId: number) {
+  const res = await caller.post('/api/admin/quotation/rates', { id: quoteId });
+  expect(res.headers['content-type']).toContain('application/x-ndjson');
+  return res.body
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+/** Saves a quote for the caller and answers its id. */
+export async function savedQuoteId(caller: Caller, body: Record<string, unknown> = ltlShipment()) {
+  const { id } = await caller.ok('/api/admin/quotation/save', body);
+  return id as number;
+}
+
+/** Credits an organisation's truck account with test funds, through the ledger like any money. */
+export async function creditTruck(
+  db: Database['db'],
+  tenantId: number,
+  organisationId: number,
+  cents: bigint,
+) {
+  const account = await ensureAccount(db, tenantId, organisationId, 'truck');
+  await moveMoney(db, {
+    tenantId,
+    accountId: account.id,
+    type: 'manual_adjustment',
+    amount: cents,
+    note: 'test funds',
+  });
 }

@@ -4,11 +4,14 @@ import { isoDay, useTestApp } from '../../../test/fixture.ts';
 import { badFields, postMultipart, type Who } from '../../../test/helpers.ts';
 import {
   dockAddress as address,
+  creditTruck,
   ratedLtlProducts,
+  savedQuoteId,
   ltlShipment as shipment,
+  streamedRates,
 } from '../../../test/truck-fixtures.ts';
 import { ledgerEntries, notices } from '../../db/schema.ts';
-import { ensureAccount, findAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
+import { ensureAccount, findAccount, ledgerMismatches } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
 import { listOrders } from './service.ts';
 
@@ -24,36 +27,15 @@ let productB: number;
 const post = (url: string, body: unknown, who: Who, tenant = f.t) => f.as(who, tenant).post(url, body);
 const ok = (url: string, body: unknown, who: Who) => f.as(who).ok(url, body);
 
-/** Reads the NDJSON stream of a quote's prices. */
-async function rate(quoteId: number, who: Who) {
-  const res = await post('/api/admin/quotation/rates', { id: quoteId }, who);
-  expect(res.headers['content-type']).toContain('application/x-ndjson');
-  return res.body
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line));
-}
-
-async function quoteFor(who: Who, body: Record<string, unknown> = shipment()) {
-  const { id } = await ok('/api/admin/quotation/save', body, who);
-  return id as number;
-}
+const rate = (quoteId: number, who: Who) => streamedRates(f.as(who), quoteId);
+const quoteFor = (who: Who, body: Record<string, unknown> = shipment()) => savedQuoteId(f.as(who), body);
 
 async function balanceOf(org: string) {
   const account = await ensureAccount(f.db, f.t.tenant.id, orgs[org] as number, 'truck');
   return (await findAccount(f.db, f.t.tenant.id, account.id))?.balance;
 }
 
-async function credit(org: string, cents: bigint) {
-  const account = await ensureAccount(f.db, f.t.tenant.id, orgs[org] as number, 'truck');
-  await moveMoney(f.db, {
-    tenantId: f.t.tenant.id,
-    accountId: account.id,
-    type: 'manual_adjustment',
-    amount: cents,
-    note: 'test funds',
-  });
-}
+const credit = (org: string, cents: bigint) => creditTruck(f.db, f.t.tenant.id, orgs[org] as number, cents);
 
 beforeAll(async () => {
   ({ productA, productB } = await ratedLtlProducts(f.ctx, f.t, f.as('admin').token as string));
