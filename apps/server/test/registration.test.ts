@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { organisations, userRoles, users, verificationCodes } from '../src/db/schema.ts';
+import { invitationChecks, organisations, userRoles, users, verificationCodes } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { createInvitationCode } from '../src/modules/customers/service.ts';
 import { useTestApp } from './fixture.ts';
@@ -215,6 +215,14 @@ describe('registration', () => {
     expect(answers[20]).toBe(429);
     // Another address is not held up.
     expect((await from('203.0.113.8')).json().code).toBe(200);
+    // Checks older than the window are dropped when the address comes back, and no longer count.
+    await f.db
+      .update(invitationChecks)
+      .set({ createdAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(invitationChecks.ip, '203.0.113.7'));
+    expect((await from('203.0.113.7')).json().code).toBe(200);
+    const kept = await f.db.select().from(invitationChecks).where(eq(invitationChecks.ip, '203.0.113.7'));
+    expect(kept).toHaveLength(1);
   });
 
   it('names every missing required field', async () => {

@@ -8,7 +8,7 @@ import {
   type organisationUserSaveBody,
 } from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
-import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, like, lte, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
@@ -274,6 +274,17 @@ export async function checkInvitationCode(
   input: { tenantId: number; code: string; ip: string },
 ): Promise<boolean> {
   const since = new Date(Date.now() - INVITATION_CHECK_WINDOW_MINUTES * 60_000);
+  // Checks older than the window count for nothing: the address's own are dropped as it comes back, so
+  // the table holds at most one window's worth per address.
+  await db
+    .delete(invitationChecks)
+    .where(
+      and(
+        eq(invitationChecks.tenantId, input.tenantId),
+        eq(invitationChecks.ip, input.ip),
+        lte(invitationChecks.createdAt, since),
+      ),
+    );
   const [recent] = await db
     .select({ n: count() })
     .from(invitationChecks)
