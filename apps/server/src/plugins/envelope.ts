@@ -90,22 +90,17 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 
 /** The envelope `{ code, msg, data }` is added here and nowhere else (ARCHITECTURE section 3). */
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
-  // Clients POST with no body for calls that take no input; treat it as `{}`. A key `__proto__` is
-  // dropped while parsing, so no later copy of the body can set an object's prototype from it.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  // Clients POST with no body for calls that take no input; treat it as `{}`. Anything else goes to
+  // Fastify's own parser, which drops a key `__proto__` (so no later copy of the body can set an
+  // object's prototype from it) and looks for one only when the text holds it.
+  const parseJson = app.getDefaultJsonParser('remove', 'ignore');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    try {
-      done(
-        null,
-        JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value)),
-      );
-    } catch {
-      const error = new Error('invalid JSON') as Error & { statusCode: number; code: string };
-      error.statusCode = 400;
-      error.code = 'FP_INVALID_JSON';
-      done(error, undefined);
-    }
+    parseJson(request, text, (error, value) => {
+      if (!error) return done(null, value);
+      done(Object.assign(new Error('invalid JSON'), { statusCode: 400, code: 'FP_INVALID_JSON' }), undefined);
+    });
   });
 
   // The API speaks JSON (and multipart for uploads): a text/plain body is refused with 415 rather than
