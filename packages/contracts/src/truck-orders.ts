@@ -3,7 +3,7 @@ import { pageQuery } from './api.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { TRUCK_MODES } from './truck-products.ts';
-import { shipmentView } from './truck-quotes.ts';
+import { shipmentView } from './truck-shipment.ts';
 import { dateField, shipmentAddress } from './truck-shipment.ts';
 import { englishField, str } from './validation.ts';
 
@@ -197,16 +197,16 @@ export const orderView = z.object({
   status: z.enum(ORDER_STATUSES),
   orderType: z.enum(['regular', 'return']),
   shipment: shipmentView,
-  total: moneyString.nullable(),
-  freight: moneyString.nullable(),
-  fuel: moneyString.nullable(),
-  surcharge: moneyString.nullable(),
-  premium: moneyString.nullable(),
-  insuredAmount: moneyString.nullable(),
+  total: moneyString,
+  freight: moneyString,
+  fuel: moneyString,
+  surcharge: moneyString,
+  premium: moneyString,
+  insuredAmount: moneyString,
   costPrice: moneyString.nullable(),
   branchPrice: moneyString.nullable(),
   agentPrice: moneyString.nullable(),
-  paid: moneyString.nullable(),
+  paid: moneyString,
   paidAt: timestamp.nullable(),
   origin: z.string(),
   destination: z.string(),
@@ -222,7 +222,7 @@ export const orderView = z.object({
   orderFileUrl: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-  customerPrice: moneyString.nullable(),
+  customerPrice: moneyString,
   accessorials: z.array(z.object({ code: z.string(), fee: moneyString })),
   serviceLevel: z.string(),
   productName: z.string(),

@@ -9,7 +9,7 @@ import { defineStateMachine } from './state-machine.ts';
 import type { Accessorial, RatingBreakdown, RatingRefusal } from './truck-rating.ts';
 import { ACCESSORIALS, FREIGHT_CLASSES } from './truck-rating.ts';
 import type { ManualReason } from './truck-shipment.ts';
-import { ADDRESS_TYPES, PALLET_TYPES, QUOTE_STATUSES } from './truck-shipment.ts';
+import { ADDRESS_TYPES, PALLET_TYPES, QUOTE_STATUSES, shipmentView } from './truck-shipment.ts';
 import { moneyField, str } from './validation.ts';
 
 /** One level's price of a quote: the operator's cost first, the booking customer's price last. */
@@ -343,21 +343,6 @@ export const quoteSavedView = z.object({
   quoteNo: z.string(),
   /** Why staff must price it by hand, when the tables cannot. */
   manualReason: z.enum(['oversize', 'dangerous_goods', 'no_rate']).nullable(),
-});
-
-/**
- * The shipment a quote was asked for, as the quote form sent it (`shipmentBody` of truck-shipment).
- * Its main fields are named here; the addresses and goods lines carry the form's fields as they are.
- */
-export const shipmentView = z.looseObject({
-  mode: z.enum(['LTL', 'FTL']),
-  pickup: z.looseObject({ zipcode: z.string(), city: z.string(), state: z.string() }),
-  delivery: z.looseObject({ zipcode: z.string(), city: z.string(), state: z.string() }),
-  quoteDate: z.string(),
-  deliveryDate: z.string(),
-  lines: z.array(z.looseObject({ palletCount: z.number(), totalWeight: z.number() })),
-  accessorials: z.array(z.enum(ACCESSORIALS)),
-  insurance: z.object({ included: z.boolean(), insuredValue: z.string() }),
 });
 
 /** A quote as the caller may see it; `actions` are what it may do with it now. */

@@ -98,6 +98,74 @@ export const shipmentBody = z.object({
 });
 export type Shipment = z.infer<typeof shipmentBody>;
 
+/* ---------- the shipment on the wire ---------- */
+
+const addressView = z.object({
+  name: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  zipcode: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string(),
+  contact: z.string(),
+  dialCode: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  addressType: z.enum(ADDRESS_TYPES),
+  fbaCode: z.string(),
+  saveToBook: z.boolean(),
+});
+
+const lineView = z.object({
+  sku: z.string(),
+  name: z.string(),
+  quantity: z.number(),
+  unit: z.string(),
+  palletCount: z.number(),
+  palletType: z.enum(PALLET_TYPES),
+  goodsValue: z.string(),
+  length: z.number(),
+  width: z.number(),
+  height: z.number(),
+  totalWeight: z.number(),
+  freightClass: z.enum(FREIGHT_CLASSES).optional(),
+  nmfc: z.string(),
+  stackable: z.boolean(),
+  dangerous: z
+    .object({
+      unNumber: z.string(),
+      hazardClass: z.string(),
+      quantity: z.number(),
+      toxic: z.boolean(),
+      emergencyContact: z.string(),
+      emergencyPhone: z.string(),
+    })
+    .nullable(),
+});
+
+/**
+ * A stored shipment as quotes and orders answer it: the shape `shipmentBody` gave when the quote was
+ * saved, every field named, without the input rules (it was checked on the way in).
+ */
+export const shipmentView = z.object({
+  mode: z.enum(TRUCK_MODES),
+  pickup: addressView,
+  delivery: addressView,
+  quoteDate: z.string(),
+  deliveryDate: z.string(),
+  lines: z.array(lineView),
+  accessorials: z.array(z.enum(ACCESSORIALS)),
+  insurance: z.object({ included: z.boolean(), insuredValue: z.string() }),
+});
+
+// The wire shape and the parsed input stay one shape: a field added to one fails the typecheck here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const shipmentViewMatches: Same<z.output<typeof shipmentView>, Shipment> = true;
+void shipmentViewMatches;
+
 /** Limits past which the tables do not price a shipment and staff quote it by hand. */
 export const MANUAL_LIMITS = {
   /** Inches: longer or higher units are oversize. */
