@@ -3,8 +3,7 @@ import { pageQuery } from './api.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import { TRUCK_MODES } from './truck-products.ts';
-import { shipmentView } from './truck-shipment.ts';
-import { dateField, shipmentAddress } from './truck-shipment.ts';
+import { dateField, shipmentAddress, shipmentView } from './truck-shipment.ts';
 import { englishField, str } from './validation.ts';
 
 /**

@@ -10,7 +10,7 @@ import type {
   orderStatusView,
   orderView,
 } from '@freight/contracts/truck-orders';
-import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
+import type { ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { post } from '../../lib/http.ts';
 
 export const ORDER_LIST_URL = '/admin/order/list';
@@ -35,8 +35,7 @@ export const truckOrderApi = {
     receivingNote?: string;
     extraNote?: string;
     pay?: boolean;
-  }) =>
-post<Wire<typeof orderSavedView>>('/admin/order/save', body),
+  }) => post<Wire<typeof orderSavedView>>('/admin/order/save', body),
   orderInfo: (id: number) => post<OrderInfo>('/admin/order/info', { id }),
   pay: (id: number) => post<Wire<typeof orderPaidView>>('/admin/order/pay', { id }),
   transition: (id: number, action: OrderAction, reason = '', carrierInfo?: string) =>
@@ -47,7 +46,6 @@ post<Wire<typeof orderSavedView>>('/admin/order/save', body),
   editAddress: (id: number, change: { pickup?: ShipmentAddress; delivery?: ShipmentAddress }) =>
     post('/admin/order/editAddress', { id, ...change }),
   attachFile: (id: number, url: string) => post('/admin/order/file', { id, url }),
-  payInfo: (id: number) =>
-post<Wire<typeof orderPaymentInfoView>>('/admin/order/payInfo', { id }),
+  payInfo: (id: number) => post<Wire<typeof orderPaymentInfoView>>('/admin/order/payInfo', { id }),
   stats: () => post<OrderStats>('/admin/order/stats'),
 };

@@ -23,8 +23,7 @@ export type TaskView = Wire<typeof taskView>;
 
 /** Truck quotes and manual quotation tasks (server module `truck-quotes`). */
 export const truckQuoteApi = {
-  baseInfo: () =>
-post<Wire<typeof quoteBaseInfoView>>('/admin/quotation/getQuotationBaseInfo'),
+  baseInfo: () => post<Wire<typeof quoteBaseInfoView>>('/admin/quotation/getQuotationBaseInfo'),
   customerOptions: () => post<Wire<typeof quoteCustomerOptionsView>>('/admin/quotation/customerOptions'),
   saveQuote: (shipment: Shipment & { organisationId?: number }) =>
     post<Wire<typeof quoteSavedView>>('/admin/quotation/save', shipment),
@@ -37,8 +36,7 @@ post<Wire<typeof quoteBaseInfoView>>('/admin/quotation/getQuotationBaseInfo'),
     postStream<StreamLine>('/admin/quotation/rates', { id }, onLine),
   requestTask: (quoteId: number, note: string) =>
     post<Wire<typeof taskRequestedView>>('/admin/quotation/task/request', { quoteId, note }),
-  taskInfo: (id: number) =>
-post<Wire<typeof taskDetailView>>('/admin/quotation/task/info', { id }),
+  taskInfo: (id: number) => post<Wire<typeof taskDetailView>>('/admin/quotation/task/info', { id }),
   taskAction: (id: number, action: 'refuse' | 'accept' | 'decline' | 'cancel', note = '') =>
     post('/admin/quotation/task/action', { id, action, note }),
   priceTask: (body: Record<string, unknown>) => post('/admin/quotation/saveQuotation', body),
