@@ -1,4 +1,5 @@
 import type { Language } from './api.ts';
+import { expressEnUS, expressZhCN } from './express-messages.ts';
 
 /**
  * Messages the server sends and the forms show, in both languages. Keys are shared so a zod schema
@@ -346,6 +347,7 @@ const zhCN = {
   'workOrder.consumption.add': '加款',
   'workOrder.consumption.deduct': '扣款',
   'workOrder.consumption.refund': '退款',
+  ...expressZhCN,
 } as const;
 
 export type MessageKey = keyof typeof zhCN;
@@ -706,6 +708,7 @@ const enUS: Record<MessageKey, string> = {
   'workOrder.consumption.add': 'Credit',
   'workOrder.consumption.deduct': 'Deduction',
   'workOrder.consumption.refund': 'Refund',
+  ...expressEnUS,
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, 'en-US': enUS };

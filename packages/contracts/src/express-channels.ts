@@ -1,0 +1,313 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+import {
+  EXPRESS_SCOPES,
+  type PriceTable,
+  type SurchargeTerms,
+  UNIT_SYSTEMS,
+  type ZoneRow,
+} from './express-rating.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
+import { idField, moneyField, str } from './validation.ts';
+
+/**
+ * Express products and channels (SPEC section 2: /expressProductManagement, /expressChannelManag,
+ * /partitionTable, /channelPrice). A product is what customers buy and see on a quote ("US ground",
+ * "Canada express"); each channel belongs to one product and is a carrier's service behind it with
+ * its own limits, zone chart, price table and surcharges. A quote prices every channel the customer
+ * may use and shows each under its product's name.
+ */
+
+/** The only currency balances are kept in today; a channel records it so prices are never mixed. */
+export const EXPRESS_CURRENCIES = ['USD'] as const;
+
+const codeField = str()
+  .trim()
+  .min(1)
+  .max(40)
+  .regex(/^[A-Za-z0-9_-]+$/, { error: 'validation.englishOnly' });
+const nameField = (max: number) => str().trim().min(1).max(max);
+const percentField = str().regex(/^\d{1,3}(\.\d{1,2})?$/, { error: 'validation.percent' });
+/** A length or weight in the channel's units, up to two decimals. */
+const measure = (max: number) => z.number().positive().max(max);
+const organisationIds = z.array(idField()).max(500).default([]);
+
+/* ---------- products ---------- */
+
+export const expressProductListQuery = pageQuery.extend({
+  keyword: str().trim().max(100).optional(),
+  enabled: z.boolean().optional(),
+});
+
+export const expressProductSaveBody = z.object({
+  id: idField().optional(),
+  code: codeField,
+  name: nameField(100),
+  nameEn: nameField(100),
+  description: str().trim().max(500).default(''),
+  descriptionEn: str().trim().max(500).default(''),
+  enabled: z.boolean().default(true),
+  /** Empty: every customer may use it; otherwise only these organisations and those under them. */
+  organisationIds,
+});
+export type ExpressProductSaveBody = z.infer<typeof expressProductSaveBody>;
+
+/* ---------- channels ---------- */
+
+export const surchargeTermsBody = z.object({
+  fuelPercent: percentField.default('0'),
+  residential: moneyField.default('0'),
+  signature: moneyField.default('0'),
+  additionalHandling: z
+    .object({
+      fee: moneyField,
+      longest: measure(1_000),
+      secondLongest: measure(1_000),
+      weight: measure(10_000),
+    })
+    .nullable()
+    .default(null),
+  largePackage: z
+    .object({
+      fee: moneyField,
+      longest: measure(1_000),
+      lengthGirth: measure(2_000),
+      minBillable: measure(10_000),
+    })
+    .nullable()
+    .default(null),
+  declaredValue: z
+    .object({ free: moneyField, per100: moneyField, minimum: moneyField.default('0') })
+    .nullable()
+    .default(null),
+});
+
+export const expressChannelListQuery = pageQuery.extend({
+  keyword: str().trim().max(100).optional(),
+  productId: idField().optional(),
+  scope: z.enum(EXPRESS_SCOPES).optional(),
+  enabled: z.boolean().optional(),
+});
+
+export const expressChannelSaveBody = z
+  .object({
+    id: idField().optional(),
+    productId: idField(),
+    code: codeField,
+    name: nameField(100),
+    nameEn: nameField(100),
+    carrier: nameField(100),
+    service: nameField(60),
+    scope: z.enum(EXPRESS_SCOPES),
+    unitSystem: z.enum(UNIT_SYSTEMS),
+    currency: z.enum(EXPRESS_CURRENCIES).default('USD'),
+    /** Cubic units per weight unit; 0 bills the actual weight only. */
+    dimDivisor: z.number().int().min(0).max(100_000),
+    transitDaysMin: z.number().int().min(0).max(60),
+    transitDaysMax: z.number().int().min(0).max(60),
+    maxWeight: measure(10_000),
+    maxLength: measure(1_000),
+    maxLengthGirth: measure(2_000),
+    enabled: z.boolean().default(true),
+    organisationIds,
+    surcharges: surchargeTermsBody.prefault({}),
+  })
+  .superRefine((v, ctx) => {
+    if (v.transitDaysMax < v.transitDaysMin)
+      ctx.addIssue({ code: 'custom', path: ['transitDaysMax'], message: 'express.transitOrder' });
+    if (v.maxLengthGirth < v.maxLength)
+      ctx.addIssue({ code: 'custom', path: ['maxLengthGirth'], message: 'express.girthUnderLength' });
+  });
+export type ExpressChannelSaveBody = z.infer<typeof expressChannelSaveBody>;
+
+/** A channel, or a product, switched on or off. */
+export const expressEnableBody = z.object({ id: idField(), enabled: z.boolean() });
+export const expressIdBody = z.object({ id: idField() });
+export const expressChannelQuery = z.object({ channelId: idField() });
+
+/* ---------- zone charts ---------- */
+
+const zip3Field = str()
+  .trim()
+  .regex(/^\d{3}$/, { error: 'express.zip3' });
+
+/** One zone chart row: origin ZIP3 range to a destination ZIP3 range (domestic) or a country. */
+export const zoneRowBody = z
+  .object({
+    originFrom: zip3Field,
+    originTo: zip3Field,
+    destFrom: zip3Field.or(z.literal('')).default(''),
+    destTo: zip3Field.or(z.literal('')).default(''),
+    country: str()
+      .trim()
+      .toUpperCase()
+      .regex(/^([A-Z]{2})?$/, { error: 'express.country' })
+      .default(''),
+    zone: str()
+      .trim()
+      .min(1)
+      .max(10)
+      .regex(/^[A-Za-z0-9_-]+$/, { error: 'express.zoneName' }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.originTo < v.originFrom)
+      ctx.addIssue({ code: 'custom', path: ['originTo'], message: 'express.rangeOrder' });
+    const domestic = v.destFrom !== '' || v.destTo !== '';
+    if (domestic === (v.country !== ''))
+      ctx.addIssue({ code: 'custom', path: ['country'], message: 'express.zoneDestination' });
+    if (domestic && (v.destFrom === '' || (v.destTo !== '' && v.destTo < v.destFrom)))
+      ctx.addIssue({ code: 'custom', path: ['destTo'], message: 'express.rangeOrder' });
+  });
+export type ZoneRowBody = z.infer<typeof zoneRowBody>;
+
+export const zoneListQuery = pageQuery.extend({
+  channelId: idField(),
+  keyword: str().trim().max(20).optional(),
+});
+
+/* ---------- price tables ---------- */
+
+/** The price table of a channel as the API carries it: money as decimal strings, empty for none. */
+export const priceTableBody = z
+  .object({
+    channelId: idField(),
+    zones: z.array(str().trim().min(1).max(10)).min(1).max(50),
+    brackets: z
+      .array(z.object({ weight: measure(10_000), prices: z.array(moneyField.or(z.literal(''))) }))
+      .min(1)
+      .max(500),
+    additional: z
+      .object({ unit: measure(100), prices: z.array(moneyField.or(z.literal(''))) })
+      .nullable()
+      .default(null),
+    minimums: z.array(moneyField.or(z.literal(''))).default([]),
+  })
+  .superRefine((v, ctx) => {
+    if (new Set(v.zones).size !== v.zones.length)
+      ctx.addIssue({ code: 'custom', path: ['zones'], message: 'express.zoneTwice' });
+    v.brackets.forEach((b, i) => {
+      if (b.prices.length !== v.zones.length)
+        ctx.addIssue({ code: 'custom', path: ['brackets', i, 'prices'], message: 'express.pricePerZone' });
+      const before = v.brackets[i - 1];
+      if (before && b.weight <= before.weight)
+        ctx.addIssue({ code: 'custom', path: ['brackets', i, 'weight'], message: 'express.bracketOrder' });
+    });
+    if (v.additional && v.additional.prices.length !== v.zones.length)
+      ctx.addIssue({ code: 'custom', path: ['additional', 'prices'], message: 'express.pricePerZone' });
+    if (v.minimums.length > 0 && v.minimums.length !== v.zones.length)
+      ctx.addIssue({ code: 'custom', path: ['minimums'], message: 'express.pricePerZone' });
+  });
+export type PriceTableBody = z.infer<typeof priceTableBody>;
+
+/** A delivery-area list of a channel: a name, a fee per parcel and its five-digit ZIP codes. */
+export const deliveryAreaBody = z.object({
+  name: nameField(40),
+  fee: moneyField,
+  zips: z
+    .array(
+      str()
+        .trim()
+        .regex(/^\d{5}$/, { error: 'validation.zip' }),
+    )
+    .min(1)
+    .max(50_000),
+});
+
+/* ---------- responses ---------- */
+
+const percentString = z.string().regex(/^\d{1,3}\.\d{2}$/);
+
+export const expressProductView = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  description: z.string(),
+  descriptionEn: z.string(),
+  enabled: z.boolean(),
+  organisationIds: z.array(z.number().int()),
+  /** How many channels it has, and how many of them are enabled. */
+  channels: z.number().int(),
+  enabledChannels: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const expressProductListView = pageOf(expressProductView);
+
+export const surchargeTermsView = z.object({
+  fuelPercent: percentString,
+  residential: moneyString,
+  signature: moneyString,
+  additionalHandling: z
+    .object({ fee: moneyString, longest: z.number(), secondLongest: z.number(), weight: z.number() })
+    .nullable(),
+  largePackage: z
+    .object({ fee: moneyString, longest: z.number(), lengthGirth: z.number(), minBillable: z.number() })
+    .nullable(),
+  declaredValue: z.object({ free: moneyString, per100: moneyString, minimum: moneyString }).nullable(),
+  /** The delivery-area lists, without their ZIP codes (the price export carries those). */
+  deliveryAreas: z.array(z.object({ name: z.string(), fee: moneyString, zips: z.number().int() })),
+});
+
+export const expressChannelView = z.object({
+  id: z.number().int(),
+  productId: z.number().int(),
+  productName: z.string(),
+  productNameEn: z.string(),
+  code: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  carrier: z.string(),
+  service: z.string(),
+  /** The carrier provider that rates and books it; `builtin` prices from the tenant's own tables. */
+  provider: z.string(),
+  scope: z.enum(EXPRESS_SCOPES),
+  unitSystem: z.enum(UNIT_SYSTEMS),
+  currency: z.enum(EXPRESS_CURRENCIES),
+  dimDivisor: z.number().int(),
+  transitDaysMin: z.number().int(),
+  transitDaysMax: z.number().int(),
+  maxWeight: z.number(),
+  maxLength: z.number(),
+  maxLengthGirth: z.number(),
+  enabled: z.boolean(),
+  organisationIds: z.array(z.number().int()),
+  surcharges: surchargeTermsView,
+  /** Rows of its zone chart and zones of its price table: 0 until each is imported. */
+  zoneRows: z.number().int(),
+  priceZones: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const expressChannelListView = pageOf(expressChannelView);
+
+export const zoneRowView = z.object({
+  id: z.number().int(),
+  originFrom: z.string(),
+  originTo: z.string(),
+  destFrom: z.string(),
+  destTo: z.string(),
+  country: z.string(),
+  zone: z.string(),
+});
+export const zoneListView = pageOf(zoneRowView);
+
+export const priceTableView = z.object({
+  channelId: z.number().int(),
+  zones: z.array(z.string()),
+  brackets: z.array(z.object({ weight: z.number(), prices: z.array(moneyString.nullable()) })),
+  additional: z.object({ unit: z.number(), prices: z.array(moneyString.nullable()) }).nullable(),
+  minimums: z.array(moneyString.nullable()),
+  /** Zones of the chart that the table has no column for: quotes to them are refused. */
+  unpricedZones: z.array(z.string()),
+  updatedAt: timestamp.nullable(),
+});
+
+export const importedRowsView = z.object({ imported: z.number().int() });
+
+/* ---------- stored shapes (what the server keeps; the rating engine reads them as they are) ---------- */
+
+/** Surcharges as stored: cents and basis points, the shape `rateExpress` takes. */
+export type StoredSurcharges = SurchargeTerms;
+export type StoredPriceTable = PriceTable;
+export type StoredZoneRow = ZoneRow;
