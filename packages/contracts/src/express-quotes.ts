@@ -1,0 +1,415 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+import {
+  EXPRESS_REFUSALS,
+  EXPRESS_SCOPES,
+  EXPRESS_SURCHARGES,
+  type ExpressBreakdown,
+  type ExpressPriceLevel,
+  type ExpressRefusal,
+  type ExpressShipment as RatedShipment,
+  UNIT_SYSTEMS,
+} from './express-rating.ts';
+import { formatMoney, parseMoney } from './money.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
+import { emailField, englishField, idField, moneyField, str } from './validation.ts';
+
+/**
+ * Express quotes (SPEC sections 2 and 7: /onlineQuotation, /queryQuotation, `quotation/getQuotas`,
+ * `/rates`, `/select`): a sender, a recipient and parcels, priced on every channel the customer may
+ * use, each result kept with every level's price until one channel is selected and booked.
+ */
+
+/** SPEC section 5: "fill all fields in English"; labels go to carriers abroad too. */
+const english = (max: number) => englishField.trim().max(max);
+const requiredEnglish = (max: number) => englishField.trim().min(1).max(max);
+
+/** One end of a parcel shipment. A US address has a five-digit ZIP (ZIP+4 allowed) and a state code. */
+export const expressAddressBody = z
+  .object({
+    name: requiredEnglish(100),
+    company: english(100).default(''),
+    address1: requiredEnglish(200),
+    address2: english(200).default(''),
+    city: requiredEnglish(100),
+    state: english(60).default(''),
+    zipcode: str().trim().toUpperCase().min(1).max(12),
+    country: str()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, { error: 'express.country' })
+      .default('US'),
+    dialCode: str()
+      .regex(/^\d{1,4}$/, { error: 'validation.dialCode' })
+      .default('1'),
+    phone: str().regex(/^\d{7,15}$/, { error: 'validation.phoneDigits' }),
+    email: emailField.or(z.literal('')).default(''),
+    residential: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (v.country !== 'US') return;
+    if (!/^\d{5}(-\d{4})?$/.test(v.zipcode))
+      ctx.addIssue({ code: 'custom', path: ['zipcode'], message: 'validation.zip' });
+    if (!/^[A-Za-z]{2}$/.test(v.state))
+      ctx.addIssue({ code: 'custom', path: ['state'], message: 'validation.state' });
+  });
+export type ExpressAddress = z.infer<typeof expressAddressBody>;
+
+export const parcelBody = z.object({
+  quantity: z.number().int().min(1).max(100).default(1),
+  length: z.number().positive().max(1_000),
+  width: z.number().positive().max(1_000),
+  height: z.number().positive().max(1_000),
+  weight: z.number().positive().max(10_000),
+  /** Per piece; 0 for no declared value. */
+  declaredValue: moneyField.default('0'),
+  description: english(100).default(''),
+});
+export type ParcelInput = z.infer<typeof parcelBody>;
+
+export const expressShipmentBody = z.object({
+  sender: expressAddressBody,
+  recipient: expressAddressBody,
+  /** The units the parcels are given in; each channel converts to its own. */
+  unitSystem: z.enum(UNIT_SYSTEMS).default('lb_in'),
+  parcels: z.array(parcelBody).min(1).max(50),
+  signature: z.boolean().default(false),
+  /** The shipper's own reference, printed on the label. */
+  reference: english(60).default(''),
+});
+export type ExpressShipmentInput = z.infer<typeof expressShipmentBody>;
+
+/** `getQuotas`: a new quote; staff and parents name the customer it is for. */
+export const expressQuoteSaveBody = expressShipmentBody.extend({ organisationId: idField().optional() });
+export const expressQuoteIdBody = z.object({ id: idField() });
+/** `select`: the channel of a priced quote the customer books. */
+export const expressSelectBody = z.object({ id: idField(), channelId: idField() });
+
+export const EXPRESS_QUOTE_STATUSES = ['open', 'selected', 'booked', 'expired'] as const;
+export type ExpressQuoteStatus = (typeof EXPRESS_QUOTE_STATUSES)[number];
+export const EXPRESS_QUOTE_ACTIONS = ['select', 'book', 'requote'] as const;
+export type ExpressQuoteAction = (typeof EXPRESS_QUOTE_ACTIONS)[number];
+
+export const expressQuoteListQuery = pageQuery.extend({
+  keyword: str().trim().max(100).optional(),
+  status: z.enum(EXPRESS_QUOTE_STATUSES).optional(),
+});
+
+/** `address/check`: whether a US ZIP, city and state agree. */
+export const addressCheckBody = z.object({
+  zipcode: str().trim().min(1).max(12),
+  city: str().trim().min(1).max(100),
+  state: str().trim().max(60).default(''),
+  country: str()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, { error: 'express.country' })
+    .default('US'),
+});
+
+/** What rating takes from a quote's shipment: ZIPs, countries and parcels in cents. */
+export function ratedShipment(shipment: ExpressShipmentInput): RatedShipment {
+  return {
+    unitSystem: shipment.unitSystem,
+    originZip: shipment.sender.zipcode,
+    destinationCountry: shipment.recipient.country,
+    destinationZip: shipment.recipient.zipcode,
+    residential: shipment.recipient.residential,
+    signature: shipment.signature,
+    parcels: shipment.parcels.map((p) => ({
+      quantity: p.quantity,
+      length: p.length,
+      width: p.width,
+      height: p.height,
+      weight: p.weight,
+      declaredValue: Number(parseMoney(p.declaredValue)),
+    })),
+  };
+}
+
+/* ---------- results ---------- */
+
+/** The channel a result is for, as a quote shows it. */
+export interface ExpressQuoteChannel {
+  channelId: number;
+  productId: number;
+  code: string;
+  name: string;
+  nameEn: string;
+  productName: string;
+  productNameEn: string;
+  carrier: string;
+  service: string;
+  scope: (typeof EXPRESS_SCOPES)[number];
+  transitDaysMin: number;
+  transitDaysMax: number;
+  /** The carrier provider that priced it and books it. */
+  provider: string;
+}
+
+/** `no_carrier`: the channel names a carrier provider this release does not have. */
+export type ExpressQuoteRefusal = ExpressRefusal | 'no_carrier';
+
+export type ExpressQuoteResult = ExpressQuoteChannel &
+  (
+    | {
+        ok: true;
+        breakdown: ExpressBreakdown;
+        levels: ExpressPriceLevel[];
+        cheapest: boolean;
+        fastest: boolean;
+      }
+    | { ok: false; reason: ExpressQuoteRefusal }
+  );
+
+/** Marks the cheapest and the fastest of the priced results. */
+export function markBestExpress(results: ExpressQuoteResult[]): ExpressQuoteResult[] {
+  const priced = results.filter((r): r is Extract<ExpressQuoteResult, { ok: true }> => r.ok);
+  if (priced.length === 0) return results;
+  const total = (r: (typeof priced)[number]) => (r.levels[r.levels.length - 1] as ExpressPriceLevel).total;
+  const cheapest = Math.min(...priced.map(total));
+  const fastest = Math.min(...priced.map((r) => r.transitDaysMax));
+  return results.map((r) =>
+    r.ok ? { ...r, cheapest: total(r) === cheapest, fastest: r.transitDaysMax === fastest } : r,
+  );
+}
+
+/**
+ * The levels a caller may see: staff see all; an organisation sees its own price and the prices of
+ * the levels below it, never what the levels above it pay.
+ */
+export function visibleExpressLevels(
+  levels: readonly ExpressPriceLevel[],
+  callerOrganisationId: number | null,
+): ExpressPriceLevel[] {
+  if (callerOrganisationId === null) return [...levels];
+  const own = levels.findIndex((l) => l.organisationId === callerOrganisationId);
+  return own < 0 ? [] : levels.slice(own);
+}
+
+/* ---------- on the wire ---------- */
+
+const surchargeLine = z.object({ code: z.enum(EXPRESS_SURCHARGES), fee: moneyString });
+
+export const expressLevelView = z.object({
+  organisationId: z.number().int().nullable(),
+  type: z.enum(['platform', 'branch', 'agent', 'customer']),
+  freight: moneyString,
+  surcharges: z.array(surchargeLine),
+  fuel: moneyString,
+  total: moneyString,
+});
+
+/**
+ * How a price was reached: weights for everyone; the operator's cost parts (freight per parcel and
+ * the cost totals) only for staff, absent from anyone else's answer.
+ */
+export const expressBreakdownView = z.object({
+  zone: z.string(),
+  unitSystem: z.enum(UNIT_SYSTEMS),
+  billableWeight: z.number(),
+  parcels: z.array(
+    z.object({
+      actualWeight: z.number(),
+      dimWeight: z.number(),
+      billableWeight: z.number(),
+      quantity: z.number().int(),
+      freight: moneyString.optional(),
+      minimumApplied: z.boolean().optional(),
+      surcharges: z.array(surchargeLine.extend({ note: z.string().optional() })).optional(),
+    }),
+  ),
+});
+
+const channelView = z.object({
+  channelId: z.number().int(),
+  productId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  productName: z.string(),
+  productNameEn: z.string(),
+  carrier: z.string(),
+  service: z.string(),
+  scope: z.enum(EXPRESS_SCOPES),
+  transitDaysMin: z.number().int(),
+  transitDaysMax: z.number().int(),
+  provider: z.string(),
+});
+
+export const expressResultView = z.discriminatedUnion('ok', [
+  channelView.extend({
+    ok: z.literal(true),
+    breakdown: expressBreakdownView,
+    levels: z.array(expressLevelView),
+    cheapest: z.boolean(),
+    fastest: z.boolean(),
+  }),
+  channelView.extend({ ok: z.literal(false), reason: z.enum([...EXPRESS_REFUSALS, 'no_carrier']) }),
+]);
+export type ExpressResultWire = z.input<typeof expressResultView>;
+
+const moneyOf = (cents: number) => formatMoney(BigInt(cents));
+
+export function expressLevelOnWire(level: ExpressPriceLevel): z.input<typeof expressLevelView> {
+  return {
+    organisationId: level.organisationId,
+    type: level.type,
+    freight: moneyOf(level.freight),
+    surcharges: level.surcharges.map((s) => ({ code: s.code, fee: moneyOf(s.fee) })),
+    fuel: moneyOf(level.fuel),
+    total: moneyOf(level.total),
+  };
+}
+
+/** A result on the wire with the levels given; the cost parts of each parcel for staff only. */
+export function expressResultOnWire(
+  result: ExpressQuoteResult,
+  levels: readonly ExpressPriceLevel[] | null,
+  withCost: boolean,
+): ExpressResultWire {
+  if (!result.ok) return result;
+  const { breakdown, levels: all, ...rest } = result;
+  return {
+    ...rest,
+    breakdown: {
+      zone: breakdown.zone,
+      unitSystem: breakdown.unitSystem,
+      billableWeight: breakdown.billableWeight,
+      parcels: breakdown.parcels.map((p) =>
+        withCost
+          ? {
+              ...p,
+              freight: moneyOf(p.freight),
+              surcharges: p.surcharges.map((s) => ({ ...s, fee: moneyOf(s.fee) })),
+            }
+          : {
+              actualWeight: p.actualWeight,
+              dimWeight: p.dimWeight,
+              billableWeight: p.billableWeight,
+              quantity: p.quantity,
+            },
+      ),
+    },
+    levels: (levels ?? all).map(expressLevelOnWire),
+  };
+}
+
+const addressView = z.object({
+  name: z.string(),
+  company: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipcode: z.string(),
+  country: z.string(),
+  dialCode: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  residential: z.boolean(),
+});
+
+export const expressShipmentView = z.object({
+  sender: addressView,
+  recipient: addressView,
+  unitSystem: z.enum(UNIT_SYSTEMS),
+  parcels: z.array(
+    z.object({
+      quantity: z.number().int(),
+      length: z.number(),
+      width: z.number(),
+      height: z.number(),
+      weight: z.number(),
+      declaredValue: z.string(),
+      description: z.string(),
+    }),
+  ),
+  signature: z.boolean(),
+  reference: z.string(),
+});
+
+// The stored shipment and its wire shape stay one shape: a field added to one fails the typecheck.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const shipmentViewMatches: Same<z.output<typeof expressShipmentView>, ExpressShipmentInput> = true;
+void shipmentViewMatches;
+
+export const expressQuoteView = z.object({
+  id: z.number().int(),
+  quoteNo: z.string(),
+  organisationId: z.number().int(),
+  userId: z.number().int(),
+  status: z.enum(EXPRESS_QUOTE_STATUSES),
+  shipment: expressShipmentView,
+  results: z.array(expressResultView),
+  selectedChannelId: z.number().int().nullable(),
+  pricedAt: timestamp.nullable(),
+  expiresAt: timestamp.nullable(),
+  expired: z.boolean(),
+  actions: z.array(z.enum(EXPRESS_QUOTE_ACTIONS)),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const expressQuoteListView = pageOf(expressQuoteView);
+export const expressQuoteSavedView = z.object({ id: z.number().int(), quoteNo: z.string() });
+export const expressSelectedView = z.object({
+  id: z.number().int(),
+  status: z.enum(EXPRESS_QUOTE_STATUSES),
+  selectedChannelId: z.number().int(),
+  /** What the booking customer pays for the selected channel. */
+  total: moneyString,
+});
+
+/** One line of the rates stream (`application/x-ndjson`): each channel as it is priced, then the end. */
+export const expressRateLine = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('result'), result: expressResultView }),
+  z.object({ type: z.literal('done'), expiresAt: timestamp, results: z.array(expressResultView) }),
+  z.object({ type: z.literal('error') }),
+]);
+export const expressRateStreamResponse = {
+  description: 'One JSON object a line: each channel as it is priced, then `done` (or `error`)',
+  content: { 'application/x-ndjson': { schema: expressRateLine } },
+};
+
+/** The quote form's choices (`quotation/options`). */
+export const expressOptionsView = z.object({
+  channels: z.array(channelView.omit({ provider: true }).extend({ unitSystem: z.enum(UNIT_SYSTEMS) })),
+  unitSystems: z.array(z.enum(UNIT_SYSTEMS)).readonly(),
+  quoteTtlHours: z.number().int(),
+  /** Customers a staff member or a parent may quote for; empty for a customer quoting for itself. */
+  customers: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+
+/** SPEC section 3 "Express shipping address option". */
+export const expressAddressOptionView = z.object({
+  id: z.number().int(),
+  address_code: z.string(),
+  name: z.string(),
+  detail: z.string(),
+  country: z.string(),
+  province_code: z.string(),
+  city: z.string(),
+  zipcode: z.string(),
+  /** The whole address, to fill the form with. */
+  contact: z.string(),
+  dialCode: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  residential: z.boolean(),
+  isDefault: z.boolean(),
+});
+export const expressAddressOptionsView = z.object({ list: z.array(expressAddressOptionView) });
+
+export const addressCheckedView = z.object({
+  zipcode: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string(),
+  /** False when a US ZIP is unknown to the lookup: the address may still be right, but is not confirmed. */
+  confirmed: z.boolean(),
+});
+
+/** A money string from cents, for the services that build wire answers. */
+export const expressMoney = moneyOf;
