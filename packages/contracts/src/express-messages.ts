@@ -13,6 +13,17 @@ export const expressZhCN = {
   'express.zoneTwice': '分区不能重复',
   'express.pricePerZone': '每行价格个数须与分区个数一致',
   'express.bracketOrder': '重量段须从小到大排列且不重复',
+  'expressQuote.notPriced': '报价尚未计算价格,请先获取报价',
+  'expressQuote.channelNotQuoted': '该渠道不在本次报价结果中',
+  'expressQuote.refusal.overweight': '包裹超过该渠道的重量上限',
+  'expressQuote.refusal.oversize': '包裹超过该渠道的尺寸上限',
+  'expressQuote.refusal.no_zone': '该渠道不覆盖此起止地',
+  'expressQuote.refusal.no_price': '该渠道没有此分区和重量的价格',
+  'expressQuote.refusal.wrong_scope': '该渠道不服务此目的国家',
+  'expressQuote.refusal.no_carrier': '该渠道的承运接口暂不可用',
+  'express.addressUnknownZip': '找不到该邮编,请检查',
+  'express.addressStateMismatch': '邮编 {{zipcode}} 属于 {{state}} 州,与所填州不符',
+  'express.addressCityMismatch': '邮编 {{zipcode}} 对应的城市是 {{city}},与所填城市不符',
 } as const;
 
 export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
@@ -27,4 +38,15 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'express.zoneTwice': 'A zone appears twice',
   'express.pricePerZone': 'Each row needs one price per zone',
   'express.bracketOrder': 'Weight brackets must rise and not repeat',
+  'expressQuote.notPriced': 'The quote has no prices yet; get the rates first',
+  'expressQuote.channelNotQuoted': 'This channel is not among the quote’s results',
+  'expressQuote.refusal.overweight': 'A parcel is heavier than this channel takes',
+  'expressQuote.refusal.oversize': 'A parcel is larger than this channel takes',
+  'expressQuote.refusal.no_zone': 'This channel does not serve this origin and destination',
+  'expressQuote.refusal.no_price': 'This channel has no price for this zone and weight',
+  'expressQuote.refusal.wrong_scope': 'This channel does not serve this destination country',
+  'expressQuote.refusal.no_carrier': 'This channel’s carrier connection is not available',
+  'express.addressUnknownZip': 'This ZIP code is not known; please check it',
+  'express.addressStateMismatch': 'ZIP code {{zipcode}} is in {{state}}, not the state given',
+  'express.addressCityMismatch': 'ZIP code {{zipcode}} is for {{city}}, not the city given',
 };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import accountRoutes from './accounts/routes.ts';
+import expressAddressRoutes from './addresses/express-routes.ts';
 import addressRoutes from './addresses/routes.ts';
 import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
@@ -42,6 +43,7 @@ export const modules: FastifyPluginAsync[] = [
   orderBatchRoutes,
   noticeRoutes,
   addressRoutes,
+  expressAddressRoutes,
   bounceBillRoutes,
   workOrderRoutes,
 ];
