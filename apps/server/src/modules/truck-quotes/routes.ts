@@ -35,11 +35,10 @@ import {
   changeQuote,
   listQuotes,
   listTasks,
-  priceQuote,
   priceVisibleTask,
   quoteForCaller,
+  rateQuoteFor,
   requestTaskFor,
-  resultForCaller,
   saveQuote,
   taskDetail,
   taskForCaller,
@@ -155,28 +154,34 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['quotes'], body: quoteIdBody, response: { 200: rateStreamResponse } },
     },
     async (request, reply) => {
-      const me = currentUser(request);
-      const quote = await visibleQuote(db, me, request.body.id);
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        'content-type': 'application/x-ndjson; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      });
+      // A quote the caller may not see, or a booked one, answers in the envelope before any line.
+      let started = false;
+      const start = () => {
+        started = true;
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          'content-type': 'application/x-ndjson; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        });
+      };
       try {
-        const { results, expiresAt } = await priceQuote(
+        const { results, expiresAt } = await rateQuoteFor(
           db,
-          quote,
+          currentUser(request),
+          request.body.id,
           app.config.QUOTE_TTL_HOURS,
           async (result) => {
-            reply.raw.write(`${JSON.stringify({ type: 'result', result: resultForCaller(result, me) })}\n`);
+            if (!started) start();
+            reply.raw.write(`${JSON.stringify({ type: 'result', result })}\n`);
             // Let the line leave before the next product is priced.
             await new Promise((resolve) => setImmediate(resolve));
           },
         );
-        const best = results.map((r) => resultForCaller(r, me));
-        reply.raw.write(`${JSON.stringify({ type: 'done', expiresAt, results: best })}\n`);
+        if (!started) start();
+        reply.raw.write(`${JSON.stringify({ type: 'done', expiresAt, results })}\n`);
       } catch (error) {
+        if (!started) throw error;
         request.log.error(error);
         reply.raw.write(`${JSON.stringify({ type: 'error' })}\n`);
       }

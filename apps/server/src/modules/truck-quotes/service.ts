@@ -284,6 +284,24 @@ export async function priceQuote(
 }
 
 /**
+ * `quotation/rates`: prices a quote the caller may see, handing each result as the caller may see it
+ * to `onResult` as soon as it is ready; answers them all, cheapest and fastest marked, with the expiry.
+ */
+export async function rateQuoteFor(
+  db: DbOrTx,
+  caller: Caller,
+  id: number,
+  ttlHours: number,
+  onResult: (result: QuoteResultWire) => void | Promise<void>,
+): Promise<{ results: QuoteResultWire[]; expiresAt: Date }> {
+  const quote = await visibleQuote(db, caller, id);
+  const { results, expiresAt } = await priceQuote(db, quote, ttlHours, (result) =>
+    onResult(resultForCaller(result, caller)),
+  );
+  return { results: results.map((r) => resultForCaller(r, caller)), expiresAt };
+}
+
+/**
  * A result as the caller may see it: staff see every level and the rating detail; an organisation
  * sees its own price and those below it, and of the rating only the weights and classes, never the
  * operator's rates.
