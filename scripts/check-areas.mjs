@@ -24,7 +24,6 @@ const SERVER_ONLY = {
 /** Web features with no server module of the same name. */
 const WEB_ONLY = {
   errors: 'the 401, 404 and 500 pages of the shell; no data',
-  home: 'the landing page after sign-in; its ads come from `common`',
   profile: "the signed-in user's own page; its calls are the account's, served by `auth`",
 };
 
@@ -32,6 +31,8 @@ const WEB_ONLY = {
 const SHARED_CONTRACTS = {
   api: 'the envelope, result codes and paging of every call',
   countries: 'dial codes and countries',
+  'express-messages': "the express line's messages, merged into `messages`",
+  'express-rating': 'the pure express rating function, used by channels (tables) and quotes',
   'fba-warehouses': 'the Amazon warehouse catalogue for addresses and quotes',
   fields: 'the base field schemas: safe text, strict ids and numbers, dates',
   identity: 'who a user is (staff, branch, agent, customer)',

@@ -6,6 +6,7 @@ import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
+import homeRoutes from './home/routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
@@ -41,6 +42,7 @@ export const modules: FastifyPluginAsync[] = [
   quoteRoutes,
   orderRoutes,
   orderBatchRoutes,
+  homeRoutes,
   noticeRoutes,
   addressRoutes,
   expressAddressRoutes,

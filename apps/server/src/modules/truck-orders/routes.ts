@@ -16,7 +16,6 @@ import {
   orderPaymentInfoView,
   orderSaveBody,
   orderSavedView,
-  orderStatsView,
   orderStatusView,
   orderTransitionBody,
 } from '@freight/contracts/truck-orders';
@@ -31,7 +30,6 @@ import {
   exportOrdersFor,
   listOrdersFor,
   orderActionButton,
-  orderDashboard,
   orderDetail,
   paymentInfo,
   payOrders,
@@ -95,18 +93,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       return paymentInfo(db, currentUser(request), request.body.id);
-    },
-  );
-
-  /** The truck dashboards: today, this month, the last 30 days by day, statuses, waiting reviews, balance. */
-  app.post(
-    '/admin/order/stats',
-    {
-      config: { permission: ['/dashboard', '/truckHome'] },
-      schema: { tags: ['orders'], response: { 200: okResponse(orderStatsView) } },
-    },
-    async (request) => {
-      return orderDashboard(db, currentUser(request), new Date());
     },
   );
 

@@ -1,0 +1,52 @@
+import { formatMoney } from '@freight/contracts/money';
+import type { DbOrTx } from '../../db/client.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import { available, ensureAccount } from '../accounts/service.ts';
+import { countUnpaidBills } from '../bounce-bills/service.ts';
+import { orderStats } from '../truck-orders/service.ts';
+import { countOpenWorkOrders } from '../work-orders/service.ts';
+
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+
+// The dashboards gather counts of several modules; they live here so no module depends on those that
+// depend on it (work orders and bounce bills read orders).
+/**
+ * The truck dashboards for the caller's scope: today, this month and the last 30 days by day, the
+ * orders of each status, open work orders, unpaid bills, and the caller's own balance.
+ */
+export async function orderDashboard(db: DbOrTx, caller: Caller, now: Date) {
+  const today = now.toISOString().slice(0, 10);
+  const monthStart = `${today.slice(0, 7)}-01`;
+  const thirtyAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000);
+  const since = new Date(Math.min(thirtyAgo.getTime(), Date.parse(`${monthStart}T00:00:00Z`)));
+  const [{ days, statuses }, openWorkOrders, unpaidBills] = await Promise.all([
+    orderStats(db, caller, since),
+    countOpenWorkOrders(db, caller),
+    countUnpaidBills(db, caller),
+  ]);
+  const sum = (rows: typeof days) => ({
+    orders: rows.reduce((n, r) => n + r.n, 0),
+    paid: formatMoney(rows.reduce((n, r) => n + BigInt(r.paid), 0n)),
+  });
+  const series = Array.from({ length: 30 }, (_, i) => {
+    const day = new Date(thirtyAgo.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    return { day, ...sum(days.filter((r) => r.day === day)) };
+  });
+  const account =
+    caller.organisationId !== null
+      ? await ensureAccount(db, caller.tenantId, caller.organisationId, 'truck')
+      : null;
+  return {
+    today: sum(days.filter((r) => r.day === today)),
+    month: sum(days.filter((r) => r.day >= monthStart)),
+    series,
+    statuses: Object.fromEntries(statuses.map((s) => [s.status, s.n])),
+    waitingReview: statuses.find((s) => s.status === 'pending_review')?.n ?? 0,
+    unpaid: statuses.find((s) => s.status === 'unpaid')?.n ?? 0,
+    openWorkOrders,
+    unpaidBills,
+    balance: account
+      ? { balance: formatMoney(account.balance), available: formatMoney(available(account)) }
+      : null,
+  };
+}
