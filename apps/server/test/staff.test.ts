@@ -114,7 +114,8 @@ describe('staff save', () => {
       phone: '13900000000',
       enabled: true,
     });
-    expect(row?.company).toBe(f.t.tenant.name);
+    // No company of its own: the tenant's name is shown, in the reader's language.
+    expect(row?.company).toBe('');
     const held = await f.db
       .select()
       .from(userRoles)
@@ -125,6 +126,16 @@ describe('staff save', () => {
     const token = await signIn(f.ctx, f.t, email, 'Staff-pass-1');
     const info = await call(f.ctx, 'POST', '/api/admin/admin/info', {}, { host: f.t.host, token });
     expect(info.json().data.permissions.sort()).toEqual(['admin', 'editor']);
+    expect(info.json().data.userInfo.company).toBe(f.t.tenant.branding.siteName);
+    const english = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/admin/info',
+      {},
+      { host: f.t.host, token, language: 'en-US' },
+    );
+    const { siteName, siteNameEn } = f.t.tenant.branding;
+    expect(english.json().data.userInfo.company).toBe(siteNameEn || siteName);
   });
 
   it('needs a password to create, naming it', async () => {

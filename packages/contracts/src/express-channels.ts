@@ -213,6 +213,11 @@ export const deliveryAreaBody = z.object({
     .max(50_000),
 });
 
+/** Adds a delivery-area list to a channel, or replaces the list of the same name. */
+export const deliveryAreaSaveBody = expressChannelQuery.extend(deliveryAreaBody.shape);
+/** Removes a channel's delivery-area list by its name. */
+export const deliveryAreaDeleteBody = expressChannelQuery.extend({ name: nameField(40) });
+
 /* ---------- responses ---------- */
 
 const percentString = z.string().regex(/^\d{1,3}\.\d{2}$/);

@@ -1,4 +1,10 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+import { expressLevelView, expressShipmentView } from './express-quotes.ts';
+import { EXPRESS_SURCHARGES } from './express-rating.ts';
+import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
+import { dayField, idField, str } from './validation.ts';
 
 /**
  * Express waybills (SPEC section 4 "Waybill statuses"). `unpaid` is added for waybills created without
@@ -104,3 +110,151 @@ export const WAYBILL_REASONED: readonly WaybillAction[] = [
   'freeze',
   'release',
 ];
+
+/* ---------- calls ---------- */
+
+const waybillId = idField();
+
+/** `order/create`: a waybill from the channel selected on a quote, priced as the quote priced it. */
+export const waybillCreateBody = z.object({
+  quoteId: waybillId,
+  /** The channel to book; the quote's selected channel when left out. */
+  channelId: waybillId.optional(),
+  /** Pay from the express account at once; without it the waybill waits unpaid on the payment page. */
+  pay: z.boolean().default(false),
+});
+
+export const waybillIdBody = z.object({ id: waybillId });
+export const waybillIdsBody = z.object({ ids: z.array(waybillId).min(1).max(500) });
+
+/** `order/refund`: voids an unshipped waybill and gives its payment back once. */
+export const waybillRefundBody = z.object({ id: waybillId, reason: str().trim().min(1).max(500) });
+
+/** A move of the waybill machine other than pay, print and refund, which have their own calls. */
+export const waybillTransitionBody = z.object({
+  id: waybillId,
+  action: z.enum([
+    'cancel',
+    'ready',
+    'hand_over',
+    'ship',
+    'out_for_delivery',
+    'deliver',
+    'exception',
+    'resume',
+    'freeze',
+    'release',
+  ]),
+  note: str().trim().max(500).default(''),
+});
+
+export const waybillListQuery = pageQuery.extend({
+  /** Waybill number, tracking number or the shipper's reference, by its start. */
+  keyword: str().trim().max(60).optional(),
+  status: z.enum(WAYBILL_STATUSES).optional(),
+  channelId: waybillId.optional(),
+  from: dayField().optional(),
+  to: dayField().optional(),
+});
+export type WaybillListQuery = z.infer<typeof waybillListQuery>;
+
+/* ---------- responses ---------- */
+
+export const waybillView = z.object({
+  id: z.number().int(),
+  waybillNo: z.string(),
+  trackingNo: z.string(),
+  reference: z.string(),
+  organisationId: z.number().int(),
+  organisationName: z.string(),
+  userId: z.number().int(),
+  quoteId: z.number().int().nullable(),
+  channelId: z.number().int(),
+  channel: z.object({
+    code: z.string(),
+    name: z.string(),
+    nameEn: z.string(),
+    productName: z.string(),
+    productNameEn: z.string(),
+    carrier: z.string(),
+    service: z.string(),
+    transitDaysMin: z.number().int(),
+    transitDaysMax: z.number().int(),
+  }),
+  status: z.enum(WAYBILL_STATUSES),
+  shipment: expressShipmentView,
+  zone: z.string(),
+  billableWeight: z.number(),
+  /** What the booking customer pays, and its parts. */
+  total: moneyString,
+  freight: moneyString,
+  fuel: moneyString,
+  surcharges: z.array(z.object({ code: z.enum(EXPRESS_SURCHARGES), fee: moneyString })),
+  /** Every level's price the caller may see (staff: all of them, the operator's cost first). */
+  levels: z.array(expressLevelView),
+  paid: moneyString,
+  paidAt: timestamp.nullable(),
+  printCount: z.number().int(),
+  printedAt: timestamp.nullable(),
+  refundReason: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  actions: z.array(z.enum(WAYBILL_ACTIONS)),
+});
+
+export const waybillListView = pageOf(waybillView).extend({
+  /** Waybills per status over the filters other than status (null when filtered by status). */
+  counts: z.partialRecord(z.enum(WAYBILL_STATUSES), z.number().int()).nullable(),
+});
+
+export const waybillCreatedView = z.object({
+  id: z.number().int(),
+  waybillNo: z.string(),
+  status: z.enum(WAYBILL_STATUSES),
+  total: moneyString,
+  /** Whether paying on creation went through, and why not. */
+  payment: z.object({ ok: z.boolean(), message: z.string() }).nullable(),
+});
+export const waybillStatusView = z.object({
+  id: z.number().int(),
+  status: z.enum(WAYBILL_STATUSES),
+  /** The move had been made already; nothing changed now. */
+  repeated: z.boolean(),
+});
+export const waybillBulkView = z.object({ results: z.record(z.string(), z.string()) });
+
+export const waybillDetailView = z.object({
+  waybill: waybillView,
+  timeline: z.array(
+    z.object({
+      id: z.number().int(),
+      action: z.string(),
+      fromStatus: z.enum(WAYBILL_STATUSES).nullable(),
+      toStatus: z.enum(WAYBILL_STATUSES),
+      actorId: z.number().int().nullable(),
+      note: z.string(),
+      createdAt: timestamp,
+    }),
+  ),
+  ledger: z.array(
+    z.object({
+      id: z.number().int(),
+      type: z.string(),
+      amount: moneyString,
+      balanceAfter: moneyString,
+      note: z.string(),
+      createdAt: timestamp,
+    }),
+  ),
+});
+
+export const waybillPaymentInfoView = z.object({
+  waybill: waybillView,
+  account: z.object({
+    balance: moneyString,
+    creditLimit: moneyString,
+    frozen: moneyString,
+    available: moneyString,
+    status: z.enum(['normal', 'frozen']),
+  }),
+});

@@ -82,7 +82,11 @@ export const MENU: readonly MenuDefinition[] = [
       keepAlive: false,
     }),
     page(24, '/expressOrderList', 'ExpressOrderList', '快递订单', 'Express orders', 'InboxOutlined', {
-      buttons: [b('express-order:refund', '退款', 'Refund'), b('express-order:export', '导出', 'Export')],
+      buttons: [
+        b('express-order:refund', '退款', 'Refund'),
+        b('express-order:export', '导出', 'Export'),
+        b('express-order:update', '更新状态', 'Update status'),
+      ],
     }),
     page(25, '/expressReturnsList', 'ExpressReturnList', '快递退货', 'Express returns', 'RollbackOutlined'),
     page(27, '/waybillTracking', 'WaybillTracking', '运单追踪', 'Waybill tracking', 'AimOutlined'),

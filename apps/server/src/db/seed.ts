@@ -3,6 +3,7 @@ import { ensureAccount, moveMoney } from '../modules/accounts/service.ts';
 
 import { createUser, findUserByEmail } from '../modules/auth/service.ts';
 import { createOrganisation, savePriceLevel } from '../modules/customers/service.ts';
+import { seedDemoExpress } from '../modules/express-channels/demo.ts';
 import { receivingAccounts } from '../modules/recharge/schema.ts';
 import { BUILTIN_ROLES } from '../modules/roles/builtin-roles.ts';
 import { roles } from '../modules/roles/schema.ts';
@@ -86,7 +87,8 @@ export async function seedTenant(
         password,
         identity: account.identity,
         name: account.label,
-        company: input.name,
+        // Staff have no company of their own: they are shown the tenant's name in their language.
+        company: '',
       });
       const roleId = roleIds.get(account.role);
       if (roleId) await assignRoles(tx, tenant.id, user.id, [roleId]);
@@ -162,6 +164,7 @@ export async function seedDemo(db: Db) {
  */
 async function seedDemoBusiness(db: Db, tenantId: number) {
   await seedDemoTariffs(db, tenantId);
+  await seedDemoExpress(db, tenantId);
   const orgOf = async (email: string) => (await findUserByEmail(db, tenantId, email))?.organisationId ?? null;
   const markups: [string, number][] = [
     ['branch@example.com', 500],
@@ -172,28 +175,33 @@ async function seedDemoBusiness(db: Db, tenantId: number) {
   for (const [email, percentBp] of markups) {
     const organisationId = await orgOf(email);
     if (!organisationId) continue;
-    await savePriceLevel(db, {
-      tenantId,
-      organisationId,
-      line: 'truck',
-      productKey: '',
-      markupPercentBp: percentBp,
-      markupFixedCents: 0n,
-      updatedBy: 0,
-    });
+    for (const line of ['truck', 'express'] as const)
+      await savePriceLevel(db, {
+        tenantId,
+        organisationId,
+        line,
+        productKey: '',
+        markupPercentBp: percentBp,
+        markupFixedCents: 0n,
+        updatedBy: 0,
+      });
   }
   for (const email of ['customer@example.com', 'direct@example.com']) {
     const organisationId = await orgOf(email);
     if (!organisationId) continue;
-    const account = await ensureAccount(db, tenantId, organisationId, 'truck');
-    await moveMoney(db, {
-      tenantId,
-      accountId: account.id,
-      type: 'manual_adjustment',
-      amount: 500_000n,
-      // A message key: the account pages show it in the reader's language.
-      note: 'ledger.note.demoOpening',
-      idempotencyKey: `demo-opening:${organisationId}`,
-    });
+    for (const line of ['truck', 'express'] as const) {
+      const account = await ensureAccount(db, tenantId, organisationId, line);
+      await moveMoney(db, {
+        tenantId,
+        accountId: account.id,
+        type: 'manual_adjustment',
+        amount: 500_000n,
+        // A message key: the account pages show it in the reader's language.
+        note: 'ledger.note.demoOpening',
+        // The truck key is the one earlier releases wrote, so a seed run again adds nothing.
+        idempotencyKey:
+          line === 'truck' ? `demo-opening:${organisationId}` : `demo-opening:${line}:${organisationId}`,
+      });
+    }
   }
 }

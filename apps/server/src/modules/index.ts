@@ -6,6 +6,8 @@ import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
+import expressQuoteRoutes from './express-quotes/routes.ts';
+import expressWaybillRoutes from './express-waybills/routes.ts';
 import homeRoutes from './home/routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
@@ -46,6 +48,8 @@ export const modules: FastifyPluginAsync[] = [
   noticeRoutes,
   addressRoutes,
   expressAddressRoutes,
+  expressQuoteRoutes,
+  expressWaybillRoutes,
   bounceBillRoutes,
   workOrderRoutes,
 ];

@@ -223,6 +223,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** Staff work for the tenant: with no company of their own they show its name in their language. */
+  const staffCompany = (request: FastifyRequest, identity: string) => {
+    if (identity !== 'employee') return '';
+    const { siteName, siteNameEn } = request.tenant.branding;
+    return request.language === 'en-US' ? siteNameEn || siteName : siteName;
+  };
+
   const userInfo = async (request: FastifyRequest) => {
     const me = currentUser(request);
     const row = await findUser(app.db, me.tenantId, me.id);
@@ -233,7 +240,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         id: row.id,
         email: row.email,
         name: row.name,
-        company: row.company,
+        company: row.company || staffCompany(request, row.identity),
         phone: row.phone,
         identity: row.identity,
         organisationId: row.organisationId,

@@ -137,7 +137,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           identity: 'employee',
           name: body.name,
           phone: body.phone,
-          company: request.tenant.name,
+          // No company of their own: staff are shown the tenant's name in their language.
+          company: '',
         });
         await assignRoles(tx, tenantId, created.id, roleIds);
         return created.id;

@@ -1,0 +1,103 @@
+import type { ChannelTerms, ZoneRow } from '@freight/contracts/express-rating';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { expressChannels, expressProducts, expressZoneRows } from './schema.ts';
+
+export type ProductRow = typeof expressProducts.$inferSelect;
+export type ChannelRow = typeof expressChannels.$inferSelect;
+export type ZoneRowRecord = typeof expressZoneRows.$inferSelect;
+
+/** A channel with its product's names, as quoting and the channel list show it. */
+export type QuotableChannel = ChannelRow & { productName: string; productNameEn: string };
+
+/**
+ * Open to an organisation whose tree path holds these ids: nothing listed means open to all, otherwise
+ * one listed organisation is the organisation itself or one above it. `null` is staff: everything.
+ */
+export function openTo(organisationIds: readonly number[], pathIds: readonly number[] | null): boolean {
+  if (pathIds === null || organisationIds.length === 0) return true;
+  return organisationIds.some((id) => pathIds.includes(id));
+}
+
+/**
+ * The enabled channels of enabled products that an organisation may quote on, in product then channel
+ * order; a channel needs both its product and itself open to the organisation.
+ */
+export async function channelsForOrganisation(
+  db: DbOrTx,
+  tenantId: number,
+  pathIds: readonly number[] | null,
+): Promise<QuotableChannel[]> {
+  const rows = await db
+    .select({ channel: expressChannels, product: expressProducts })
+    .from(expressChannels)
+    .innerJoin(
+      expressProducts,
+      and(
+        eq(expressProducts.tenantId, expressChannels.tenantId),
+        eq(expressProducts.id, expressChannels.productId),
+      ),
+    )
+    .where(
+      and(
+        eq(expressChannels.tenantId, tenantId),
+        eq(expressChannels.enabled, true),
+        eq(expressProducts.enabled, true),
+      ),
+    )
+    .orderBy(asc(expressProducts.id), asc(expressChannels.id));
+  return rows
+    .filter(
+      ({ channel, product }) =>
+        openTo(product.organisationIds, pathIds) && openTo(channel.organisationIds, pathIds),
+    )
+    .map(({ channel, product }) => ({
+      ...channel,
+      productName: product.name,
+      productNameEn: product.nameEn,
+    }));
+}
+
+export async function findChannel(db: DbOrTx, tenantId: number, id: number): Promise<ChannelRow | null> {
+  const [row] = await db
+    .select()
+    .from(expressChannels)
+    .where(and(eq(expressChannels.tenantId, tenantId), eq(expressChannels.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The zone charts of these channels, each in its stored order (the first matching row wins). */
+export async function zoneChartsOf(
+  db: DbOrTx,
+  tenantId: number,
+  channelIds: readonly number[],
+): Promise<Map<number, ZoneRow[]>> {
+  const charts = new Map<number, ZoneRow[]>(channelIds.map((id) => [id, []]));
+  if (channelIds.length === 0) return charts;
+  const rows = await db
+    .select()
+    .from(expressZoneRows)
+    .where(and(eq(expressZoneRows.tenantId, tenantId), inArray(expressZoneRows.channelId, [...channelIds])))
+    .orderBy(asc(expressZoneRows.id));
+  for (const { channelId, originFrom, originTo, destFrom, destTo, country, zone } of rows)
+    charts.get(channelId)?.push({ originFrom, originTo, destFrom, destTo, country, zone });
+  return charts;
+}
+
+/** Everything the rating engine needs of a channel; a channel with no price table prices nothing. */
+export function channelTerms(channel: ChannelRow, zones: ZoneRow[]): ChannelTerms {
+  return {
+    scope: channel.scope,
+    unitSystem: channel.unitSystem,
+    dimDivisor: channel.dimDivisor,
+    limits: {
+      maxWeight: channel.maxWeight,
+      maxLength: channel.maxLength,
+      maxLengthGirth: channel.maxLengthGirth,
+    },
+    zones,
+    prices: channel.priceTable ?? { zones: [], brackets: [], additional: null, minimums: [] },
+    surcharges: channel.surcharges,
+  };
+}

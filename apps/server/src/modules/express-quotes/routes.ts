@@ -1,0 +1,179 @@
+import {
+  expressOptionsView,
+  expressQuoteIdBody,
+  expressQuoteListQuery,
+  expressQuoteListView,
+  expressQuoteSaveBody,
+  expressQuoteSavedView,
+  expressQuoteView,
+  expressRateStreamResponse,
+  expressSelectBody,
+  expressSelectedView,
+} from '@freight/contracts/express-quotes';
+import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
+import { okResponse } from '@freight/contracts/responses';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentUser } from '../../plugins/context.ts';
+import { organisationScope, parentOptions } from '../customers/service.ts';
+import {
+  expressQuoteInfoFor,
+  listExpressQuotesFor,
+  quotableChannels,
+  rateExpressQuoteFor,
+  saveExpressQuote,
+  selectExpressChannelFor,
+} from './service.ts';
+
+/** Pages from which express quotes are asked for, read and paid. */
+export const EXPRESS_QUOTE_PAGES = ['/onlineQuotation', '/queryQuotation', '/waybillValuation'];
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+
+  /** `quotation/options`: the channels the caller may quote on, and whom staff may quote for. */
+  app.get(
+    '/express/quotation/options',
+    {
+      config: { permission: EXPRESS_QUOTE_PAGES },
+      schema: { tags: ['express'], response: { 200: okResponse(expressOptionsView) } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const [channels, customers] = await Promise.all([
+        quotableChannels(db, me.tenantId, me.organisationId),
+        me.identity === 'customer'
+          ? Promise.resolve([])
+          : organisationScope(db, me).then((scope) => parentOptions(db, scope, ['customer'])),
+      ]);
+      return {
+        channels: channels.map((c) => ({
+          channelId: c.id,
+          productId: c.productId,
+          code: c.code,
+          name: c.name,
+          nameEn: c.nameEn,
+          productName: c.productName,
+          productNameEn: c.productNameEn,
+          carrier: c.carrier,
+          service: c.service,
+          scope: c.scope,
+          unitSystem: c.unitSystem,
+          transitDaysMin: c.transitDaysMin,
+          transitDaysMax: c.transitDaysMax,
+        })),
+        unitSystems: UNIT_SYSTEMS,
+        quoteTtlHours: app.config.QUOTE_TTL_HOURS,
+        customers: customers.map((c) => ({ id: c.id, name: c.name })),
+      };
+    },
+  );
+
+  /** `quotation/getQuotas`: a new quote for a sender, a recipient and parcels. */
+  app.post(
+    '/express/quotation/getQuotas',
+    {
+      config: { permission: EXPRESS_QUOTE_PAGES, audit: 'express.quote.save' },
+      schema: {
+        tags: ['express'],
+        body: expressQuoteSaveBody,
+        response: { 200: okResponse(expressQuoteSavedView) },
+      },
+    },
+    async (request) => {
+      const quote = await saveExpressQuote(db, currentUser(request), request.body);
+      request.auditTarget = `expressQuote:${quote.quoteNo}`;
+      return { id: quote.id, quoteNo: quote.quoteNo };
+    },
+  );
+
+  /** `quotation/rates`: each channel's price as it is computed, one JSON line each, then the end. */
+  app.post(
+    '/express/quotation/rates',
+    {
+      config: { permission: EXPRESS_QUOTE_PAGES, raw: true },
+      schema: { tags: ['express'], body: expressQuoteIdBody, response: { 200: expressRateStreamResponse } },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const rating = rateExpressQuoteFor(
+        db,
+        me,
+        request.body.id,
+        app.config.QUOTE_TTL_HOURS,
+        async (result) => {
+          if (!started) start();
+          reply.raw.write(`${JSON.stringify({ type: 'result', result })}\n`);
+          // Let the line leave before the next channel is priced.
+          await new Promise((resolve) => setImmediate(resolve));
+        },
+      );
+      // A quote the caller may not see, or a booked one, answers in the envelope before any line.
+      let started = false;
+      function start() {
+        started = true;
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          'content-type': 'application/x-ndjson; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        });
+      }
+      try {
+        const { results, expiresAt } = await rating;
+        if (!started) start();
+        reply.raw.write(`${JSON.stringify({ type: 'done', expiresAt, results })}\n`);
+      } catch (error) {
+        if (!started) throw error;
+        request.log.error(error);
+        reply.raw.write(`${JSON.stringify({ type: 'error' })}\n`);
+      }
+      reply.raw.end();
+    },
+  );
+
+  /** `quotation/select`: the channel the customer books. */
+  app.post(
+    '/express/quotation/select',
+    {
+      config: { permission: EXPRESS_QUOTE_PAGES, audit: 'express.quote.select' },
+      schema: {
+        tags: ['express'],
+        body: expressSelectBody,
+        response: { 200: okResponse(expressSelectedView) },
+      },
+    },
+    async (request) => {
+      const { id, channelId } = request.body;
+      request.auditTarget = `expressQuote:${id}`;
+      return selectExpressChannelFor(db, currentUser(request), id, channelId);
+    },
+  );
+
+  app.post(
+    '/express/quotation/info',
+    {
+      config: { permission: EXPRESS_QUOTE_PAGES },
+      schema: {
+        tags: ['express'],
+        body: expressQuoteIdBody,
+        response: { 200: okResponse(expressQuoteView) },
+      },
+    },
+    async (request) => expressQuoteInfoFor(db, currentUser(request), request.body.id),
+  );
+
+  app.post(
+    '/express/quotation/list',
+    {
+      config: { permission: EXPRESS_QUOTE_PAGES },
+      schema: {
+        tags: ['express'],
+        body: expressQuoteListQuery,
+        response: { 200: okResponse(expressQuoteListView) },
+      },
+    },
+    async (request) => listExpressQuotesFor(db, currentUser(request), request.body),
+  );
+};
+
+export default routes;

@@ -1,0 +1,344 @@
+import {
+  type ExpressQuoteAction,
+  type ExpressQuoteChannel,
+  type ExpressQuoteResult,
+  type ExpressQuoteStatus,
+  type ExpressResultWire,
+  type ExpressShipmentInput,
+  expressMoney,
+  expressResultOnWire,
+  markBestExpress,
+  ratedShipment,
+  visibleExpressLevels,
+} from '@freight/contracts/express-quotes';
+import { expressPriceLevels } from '@freight/contracts/express-rating';
+import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { badField, conflict, notFound } from '../../lib/errors.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import {
+  canSeeOrganisation,
+  findOrganisation,
+  markupChains,
+  type OrganisationRow,
+  organisationScope,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
+import { expressCarriers } from '../express-channels/carriers.ts';
+import { channelsForOrganisation } from '../express-channels/service.ts';
+import { nextSerial } from '../numbering/service.ts';
+import { expressQuotes } from './schema.ts';
+
+export type ExpressQuoteRow = typeof expressQuotes.$inferSelect;
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+type QuotableChannel = Awaited<ReturnType<typeof channelsForOrganisation>>[number];
+
+const isStaff = (user: Pick<RequestUser, 'identity'>) => user.identity === 'employee';
+const pathIds = (organisation: Pick<OrganisationRow, 'path'>) =>
+  organisation.path.split('/').filter(Boolean).map(Number);
+
+/** The channel a result is for, as quotes keep it. */
+function channelOfQuote(channel: QuotableChannel): ExpressQuoteChannel {
+  return {
+    channelId: channel.id,
+    productId: channel.productId,
+    code: channel.code,
+    name: channel.name,
+    nameEn: channel.nameEn,
+    productName: channel.productName,
+    productNameEn: channel.productNameEn,
+    carrier: channel.carrier,
+    service: channel.service,
+    scope: channel.scope,
+    transitDaysMin: channel.transitDaysMin,
+    transitDaysMax: channel.transitDaysMax,
+    provider: channel.provider,
+  };
+}
+
+/** The channels an organisation may quote on, for the form's options. */
+export async function quotableChannels(db: DbOrTx, tenantId: number, organisationId: number | null) {
+  if (organisationId === null) return channelsForOrganisation(db, tenantId, null);
+  const organisation = await findOrganisation(db, tenantId, organisationId);
+  return organisation ? channelsForOrganisation(db, tenantId, pathIds(organisation)) : [];
+}
+
+/**
+ * The one pricing path of express quotes and batch files: every channel open to the organisation,
+ * priced at cost by its carrier provider, then marked up level by level down the tree. Channels,
+ * tables and markups are read once however many shipments follow.
+ */
+export function expressPricer(
+  db: DbOrTx,
+  tenantId: number,
+  organisation: Pick<OrganisationRow, 'id' | 'path'>,
+) {
+  const prepared = (async () => {
+    const channels = await channelsForOrganisation(db, tenantId, pathIds(organisation));
+    const providers = [...new Set(channels.map((c) => c.provider))];
+    const [chains, raters] = await Promise.all([
+      markupChains(
+        db,
+        tenantId,
+        organisation.id,
+        'express',
+        channels.map((c) => c.code),
+      ),
+      Promise.all(
+        providers.map(async (name) => {
+          const provider = expressCarriers.find(name);
+          const served = channels.filter((c) => c.provider === name);
+          return [name, provider ? await provider.rater(db, tenantId, served) : null] as const;
+        }),
+      ),
+    ]);
+    return { channels, chains, raters: new Map(raters) };
+  })();
+
+  /** Each channel's result in channel order, as soon as its provider answers. */
+  async function* price(shipment: ExpressShipmentInput): AsyncGenerator<ExpressQuoteResult> {
+    const { channels, chains, raters } = await prepared;
+    const rated = ratedShipment(shipment);
+    for (const channel of channels) {
+      const base = channelOfQuote(channel);
+      const rater = raters.get(channel.provider);
+      if (!rater) {
+        yield { ...base, ok: false, reason: 'no_carrier' };
+        continue;
+      }
+      const rate = await rater.rate(channel, rated);
+      if (!rate.ok) {
+        yield { ...base, ok: false, reason: rate.reason };
+        continue;
+      }
+      const chain = (chains.get(channel.code) ?? []).map((level) => ({
+        organisationId: level.organisationId,
+        type: level.type,
+        markup: { percentBp: level.markup.percentBp, fixedCents: Number(level.markup.fixedCents) },
+      }));
+      yield {
+        ...base,
+        ok: true,
+        breakdown: rate.cost,
+        levels: expressPriceLevels(rate.cost, chain),
+        cheapest: false,
+        fastest: false,
+      };
+    }
+  }
+
+  async function priceAll(shipment: ExpressShipmentInput): Promise<ExpressQuoteResult[]> {
+    const results: ExpressQuoteResult[] = [];
+    for await (const result of price(shipment)) results.push(result);
+    return markBestExpress(results);
+  }
+
+  return { price, priceAll };
+}
+
+/* ---------- quotes ---------- */
+
+/** The organisation a quote is for: staff name a customer, others quote for themselves or one below. */
+async function quoteOrganisation(db: DbOrTx, caller: Caller, wanted?: number): Promise<number | null> {
+  const id = wanted ?? caller.organisationId;
+  if (!id) return null;
+  const scope = await organisationScope(db, caller);
+  return (await canSeeOrganisation(db, scope, id)) ? id : null;
+}
+
+/** `quotation/getQuotas`: a new quote for the caller's organisation or one it may quote for. */
+export async function saveExpressQuote(
+  db: DbOrTx,
+  caller: Caller,
+  input: ExpressShipmentInput & { organisationId?: number },
+): Promise<ExpressQuoteRow> {
+  const { organisationId: wanted, ...shipment } = input;
+  const organisationId = await quoteOrganisation(db, caller, wanted);
+  if (!organisationId) throw badField('organisationId', 'quote.organisationRequired');
+  const quoteNo = await nextSerial(db, caller.tenantId, 'EQ');
+  const [row] = await db
+    .insert(expressQuotes)
+    .values({ tenantId: caller.tenantId, organisationId, userId: caller.id, quoteNo, shipment })
+    .returning();
+  return row as ExpressQuoteRow;
+}
+
+async function findExpressQuote(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(expressQuotes)
+    .where(and(eq(expressQuotes.tenantId, tenantId), eq(expressQuotes.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A quote the caller may see (its own organisation's or one below it; staff see all), or 404. */
+export async function visibleExpressQuote(db: DbOrTx, caller: Caller, id: number): Promise<ExpressQuoteRow> {
+  const quote = await findExpressQuote(db, caller.tenantId, id);
+  if (!quote) throw notFound();
+  const scope = await organisationScope(db, caller);
+  if (!(await canSeeOrganisation(db, scope, quote.organisationId))) throw notFound();
+  return quote;
+}
+
+export const expressQuoteExpired = (quote: Pick<ExpressQuoteRow, 'expiresAt'>, now = new Date()) =>
+  quote.expiresAt !== null && quote.expiresAt <= now;
+
+/**
+ * `quotation/rates`: prices a visible quote on every channel open to its organisation, handing each
+ * result as the caller may see it to `onResult` as soon as it is ready, then stores them all with
+ * the expiry. Pricing again clears an earlier selection.
+ */
+export async function rateExpressQuoteFor(
+  db: DbOrTx,
+  caller: Caller,
+  id: number,
+  ttlHours: number,
+  onResult: (result: ExpressResultWire) => void | Promise<void> = () => {},
+): Promise<{ results: ExpressResultWire[]; expiresAt: Date }> {
+  const quote = await visibleExpressQuote(db, caller, id);
+  if (quote.status === 'booked') throw conflict('quote.booked');
+  const organisation = await findOrganisation(db, quote.tenantId, quote.organisationId);
+  if (!organisation) throw notFound();
+  const results: ExpressQuoteResult[] = [];
+  for await (const result of expressPricer(db, quote.tenantId, organisation).price(quote.shipment)) {
+    results.push(result);
+    await onResult(expressResultForCaller(result, caller));
+  }
+  const best = markBestExpress(results);
+  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
+  await db
+    .update(expressQuotes)
+    .set({ results: best, pricedAt: new Date(), expiresAt, status: 'open', selectedChannelId: null })
+    .where(and(eq(expressQuotes.tenantId, quote.tenantId), eq(expressQuotes.id, quote.id)));
+  return { results: best.map((r) => expressResultForCaller(r, caller)), expiresAt };
+}
+
+/**
+ * `quotation/select`: fixes the channel of a live, priced quote. Selecting again changes the choice
+ * until the waybill is booked.
+ */
+export async function selectExpressChannelFor(db: DbOrTx, caller: Caller, id: number, channelId: number) {
+  const quote = await visibleExpressQuote(db, caller, id);
+  if (quote.status === 'booked') throw conflict('quote.booked');
+  if (quote.results.length === 0) throw conflict('expressQuote.notPriced');
+  if (expressQuoteExpired(quote)) throw conflict('quote.expired');
+  const result = quote.results.find((r) => r.channelId === channelId);
+  if (!result) throw badField('channelId', 'expressQuote.channelNotQuoted');
+  if (!result.ok) throw badField('channelId', `expressQuote.refusal.${result.reason}`);
+  const [row] = await db
+    .update(expressQuotes)
+    .set({ status: 'selected', selectedChannelId: channelId })
+    .where(
+      and(
+        eq(expressQuotes.tenantId, quote.tenantId),
+        eq(expressQuotes.id, quote.id),
+        inArray(expressQuotes.status, ['open', 'selected']),
+      ),
+    )
+    .returning({ status: expressQuotes.status });
+  if (!row) throw conflict('quote.booked');
+  const levels = visibleExpressLevels(result.levels, isStaff(caller) ? null : caller.organisationId);
+  const customer = result.levels[result.levels.length - 1];
+  return {
+    id: quote.id,
+    status: 'selected' as const,
+    selectedChannelId: channelId,
+    // Staff see what the booking customer pays; others see their own price, the last level they may see.
+    total: expressMoney((isStaff(caller) ? customer : levels[levels.length - 1])?.total ?? 0),
+  };
+}
+
+/**
+ * A result as the caller may see it: staff see every level and the cost parts; an organisation sees
+ * its own price and those below it, and of the rating only the weights.
+ */
+export function expressResultForCaller(result: ExpressQuoteResult, caller: Caller): ExpressResultWire {
+  if (!result.ok || isStaff(caller)) return expressResultOnWire(result, null, true);
+  return expressResultOnWire(result, visibleExpressLevels(result.levels, caller.organisationId), false);
+}
+
+function quoteStatus(quote: ExpressQuoteRow): ExpressQuoteStatus {
+  return quote.status !== 'booked' && expressQuoteExpired(quote) ? 'expired' : quote.status;
+}
+
+/** A booked quote is closed; a live priced one may be selected, a selected one booked. */
+export function expressQuoteActions(quote: ExpressQuoteRow): ExpressQuoteAction[] {
+  if (quote.status === 'booked') return [];
+  if (expressQuoteExpired(quote) || !quote.results.some((r) => r.ok)) return ['requote'];
+  return quote.status === 'selected' ? ['select', 'book', 'requote'] : ['select', 'requote'];
+}
+
+export function expressQuoteForCaller(quote: ExpressQuoteRow, caller: Caller) {
+  const { tenantId: _t, results, ...rest } = quote;
+  return {
+    ...rest,
+    status: quoteStatus(quote),
+    expired: expressQuoteExpired(quote),
+    results: results.map((r) => expressResultForCaller(r, caller)),
+    actions: expressQuoteActions(quote),
+  };
+}
+
+export async function expressQuoteInfoFor(db: DbOrTx, caller: Caller, id: number) {
+  return expressQuoteForCaller(await visibleExpressQuote(db, caller, id), caller);
+}
+
+/** `/queryQuotation`: the quotes the caller may see, newest first. */
+export async function listExpressQuotesFor(
+  db: DbOrTx,
+  caller: Caller,
+  filter: { keyword?: string; status?: ExpressQuoteStatus; page: number; limit: number },
+) {
+  const scope = await organisationScope(db, caller);
+  const now = new Date();
+  const live = or(gte(expressQuotes.expiresAt, now), isNull(expressQuotes.expiresAt));
+  const status: SQL | undefined =
+    filter.status === 'expired'
+      ? and(inArray(expressQuotes.status, ['open', 'selected']), lt(expressQuotes.expiresAt, now))
+      : filter.status === 'open' || filter.status === 'selected'
+        ? and(eq(expressQuotes.status, filter.status), live)
+        : filter.status
+          ? eq(expressQuotes.status, filter.status)
+          : undefined;
+  const condition = and(
+    eq(expressQuotes.tenantId, caller.tenantId),
+    inArray(expressQuotes.organisationId, visibleOrganisationIds(db, scope)),
+    filter.keyword
+      ? ilike(expressQuotes.quoteNo, `${filter.keyword.replace(/[%_\\]/g, '\\$&')}%`)
+      : undefined,
+    status,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(expressQuotes)
+      .where(condition)
+      .orderBy(desc(expressQuotes.id))
+      .limit(filter.limit)
+      .offset((filter.page - 1) * filter.limit),
+    db.select({ n: count() }).from(expressQuotes).where(condition),
+  ]);
+  return {
+    list: rows.map((q) => expressQuoteForCaller(q, caller)),
+    total: total?.n ?? 0,
+    page: filter.page,
+    limit: filter.limit,
+  };
+}
+
+/** Marks a quote booked once; false when another booking took it first. */
+export async function markExpressQuoteBooked(db: DbOrTx, tenantId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .update(expressQuotes)
+    .set({ status: 'booked' })
+    .where(
+      and(
+        eq(expressQuotes.tenantId, tenantId),
+        eq(expressQuotes.id, id),
+        inArray(expressQuotes.status, ['open', 'selected']),
+      ),
+    )
+    .returning({ id: expressQuotes.id });
+  return rows.length === 1;
+}

@@ -1,0 +1,195 @@
+import { and, eq } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expressAccount,
+  expressTenant,
+  selectedQuote,
+  setExpressBalance,
+} from '../../../test/express-fixtures.ts';
+import { useTestApp } from '../../../test/fixture.ts';
+import type { Who } from '../../../test/helpers.ts';
+import { ledgerEntries } from '../../db/schema.ts';
+import { ledgerMismatches } from '../accounts/service.ts';
+
+const f = useTestApp({
+  tenants: 2,
+  signIn: [
+    ['admin', 'editor', 'agent', 'customer', 'direct'],
+    ['admin', 'customer'],
+  ],
+  language: 'en-US',
+});
+const orgs: Record<string, number> = {};
+
+beforeAll(async () => {
+  for (const who of ['branch', 'agent', 'customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
+  await expressTenant(f.db, f.t.tenant.id, orgs);
+});
+afterEach(async () => {
+  expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
+});
+
+const balance = async (who: string) =>
+  (await expressAccount(f.db, f.t.tenant.id, orgs[who] as number)).balance;
+const fund = (who: string, cents: bigint) =>
+  setExpressBalance(f.db, f.t.tenant.id, orgs[who] as number, cents);
+
+/** A booked waybill of the customer's (21.25 on the standard channel), unpaid. */
+async function bookedWaybill(who: Who = 'customer') {
+  const quoteId = await selectedQuote(f.as(who));
+  return f.as(who).ok('/api/express/order/create', { quoteId });
+}
+
+async function ledgerOf(waybillNo: string) {
+  return f.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.tenantId, f.t.tenant.id), eq(ledgerEntries.refId, waybillNo)));
+}
+
+describe('express waybills', () => {
+  it('books from the selected channel once, with the quote’s price at every level', async () => {
+    const quoteId = await selectedQuote(f.as('customer'));
+    // Two bookings of one quote at once make one waybill.
+    const [a, b] = await Promise.all([
+      f.as('customer').ok('/api/express/order/create', { quoteId }),
+      f.as('customer').ok('/api/express/order/create', { quoteId }),
+    ]);
+    expect(a.id).toBe(b.id);
+    expect(a).toMatchObject({ status: 'unpaid', total: '21.25' });
+    const staff = await f.as('admin').ok('/api/express/order/info', { id: a.id });
+    expect(staff.waybill.levels.map((l: { total: string }) => l.total)).toEqual([
+      '17.04',
+      '17.89',
+      '19.32',
+      '21.25',
+    ]);
+    expect(staff.waybill.trackingNo).toMatch(/^FP/);
+    const mine = await f.as('customer').ok('/api/express/order/info', { id: a.id });
+    expect(mine.waybill.levels.map((l: { type: string }) => l.type)).toEqual(['customer']);
+    expect(mine.waybill.actions).toEqual(['pay', 'cancel']);
+  });
+
+  it('pays once from the express account under any number of concurrent payments', async () => {
+    const waybill = await bookedWaybill();
+    await fund('customer', 10_000n);
+    const pays = await Promise.all(
+      Array.from({ length: 6 }, () => f.as('customer').post('/api/express/order/pay', { id: waybill.id })),
+    );
+    expect(pays.map((p) => p.json().code)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(pays.filter((p) => p.json().data.repeated === false)).toHaveLength(1);
+    expect(await balance('customer')).toBe(10_000n - 2_125n);
+    const rows = await ledgerOf(waybill.waybillNo);
+    expect(rows.map((r) => [r.type, r.amount])).toEqual([['order_payment', -2_125n]]);
+    const info = await f.as('customer').ok('/api/express/order/info', { id: waybill.id });
+    expect(info.waybill).toMatchObject({ status: 'to_be_printed', paid: '21.25' });
+    expect(info.ledger).toEqual([expect.objectContaining({ type: 'order_payment', amount: '-21.25' })]);
+  });
+
+  it('moves no money and stays unpaid when the funds are short, saying what is available', async () => {
+    const waybill = await bookedWaybill();
+    await fund('customer', 1_000n);
+    const res = await f.as('customer').post('/api/express/order/pay', { id: waybill.id });
+    expect(res.json()).toMatchObject({ code: 409 });
+    expect(res.json().msg).toContain('10.00');
+    expect(res.json().msg).toContain('21.25');
+    expect(await balance('customer')).toBe(1_000n);
+    expect(await ledgerOf(waybill.waybillNo)).toEqual([]);
+    const zh = await f.as('customer').post('/api/express/order/pay', { id: waybill.id }, 'zh-CN');
+    expect(zh.json().msg).toMatch(/[\u4e00-\u9fff]/);
+    const info = await f.as('customer').ok('/api/express/order/info', { id: waybill.id });
+    expect(info.waybill.status).toBe('unpaid');
+  });
+
+  it('refunds a voided unshipped waybill once under concurrent refunds, with the reason', async () => {
+    const waybill = await bookedWaybill();
+    await fund('customer', 5_000n);
+    await f.as('customer').ok('/api/express/order/pay', { id: waybill.id });
+    const missing = await f.as('customer').post('/api/express/order/refund', { id: waybill.id, reason: ' ' });
+    expect(missing.json().code).toBe(400);
+    const refunds = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        f.as('customer').post('/api/express/order/refund', { id: waybill.id, reason: 'Booked twice' }),
+      ),
+    );
+    expect(refunds.map((r) => r.json().code)).toEqual([200, 200, 200, 200, 200]);
+    expect(refunds.filter((r) => r.json().data.repeated === false)).toHaveLength(1);
+    expect(await balance('customer')).toBe(5_000n);
+    const rows = await ledgerOf(waybill.waybillNo);
+    expect(rows.map((r) => r.amount).sort()).toEqual([-2_125n, 2_125n]);
+    const info = await f.as('customer').ok('/api/express/order/info', { id: waybill.id });
+    expect(info.waybill).toMatchObject({
+      status: 'refunded',
+      paid: '0.00',
+      refundReason: 'Booked twice',
+      actions: [],
+    });
+  });
+
+  it('prints a 4×6 label with the tracking number, moving the waybill to printed', async () => {
+    const waybill = await bookedWaybill();
+    const unpaid = await f.as('customer').post('/api/express/order/print', { ids: [waybill.id] });
+    expect(unpaid.json()).toMatchObject({ code: 409 });
+    expect(unpaid.json().msg).toContain(waybill.waybillNo);
+    await fund('customer', 5_000n);
+    await f.as('customer').ok('/api/express/order/pay', { id: waybill.id });
+    const res = await f.as('customer').post('/api/express/order/print', { ids: [waybill.id] });
+    expect(res.headers['content-type']).toContain('application/pdf');
+    const pdf = await getDocumentProxy(new Uint8Array(res.rawPayload));
+    const page = await pdf.getPage(1);
+    const [width, height] = [page.view[2], page.view[3]];
+    expect([width, height]).toEqual([288, 432]);
+    const { text } = await extractText(pdf, { mergePages: true });
+    const info = await f.as('customer').ok('/api/express/order/info', { id: waybill.id });
+    expect(text).toContain(info.waybill.trackingNo);
+    expect(text).toContain('Dallas');
+    expect(text).toContain('PO-77');
+    expect(text).toContain('Summit Parcel');
+    expect(info.waybill).toMatchObject({ status: 'printed', printCount: 1 });
+  });
+
+  it('lets staff move a shipped waybill along, and refuses moves the machine lacks or the caller may not make', async () => {
+    const waybill = await bookedWaybill();
+    await fund('customer', 5_000n);
+    await f.as('customer').ok('/api/express/order/pay', { id: waybill.id });
+    // A customer cannot hand a parcel to the carrier.
+    await f
+      .as('customer')
+      .fail('/api/express/order/transition', { id: waybill.id, action: 'hand_over' }, 409);
+    await f.as('admin').fail('/api/express/order/transition', { id: waybill.id, action: 'deliver' }, 409);
+    await f.as('customer').post('/api/express/order/print', { ids: [waybill.id] });
+    for (const action of ['hand_over', 'ship', 'out_for_delivery', 'deliver'])
+      await f.as('admin').ok('/api/express/order/transition', { id: waybill.id, action });
+    const info = await f.as('customer').ok('/api/express/order/info', { id: waybill.id });
+    expect(info.waybill.status).toBe('delivered');
+    expect(info.timeline.map((e: { action: string }) => e.action)).toEqual([
+      'create',
+      'pay',
+      'print',
+      'hand_over',
+      'ship',
+      'out_for_delivery',
+      'deliver',
+    ]);
+    // Delivered: voiding is over.
+    await f.as('customer').fail('/api/express/order/refund', { id: waybill.id, reason: 'late' }, 409);
+  });
+
+  it('keeps waybills inside their organisation’s tree and their tenant', async () => {
+    const waybill = await bookedWaybill();
+    await f.as('direct').fail('/api/express/order/info', { id: waybill.id }, 404);
+    await f.as('direct').fail('/api/express/order/pay', { id: waybill.id }, 404);
+    await f.as('customer', f.tenant(1)).fail('/api/express/order/info', { id: waybill.id }, 404);
+    await f.as('admin', f.tenant(1)).fail('/api/express/order/refund', { id: waybill.id, reason: 'x' }, 404);
+    const agent = await f.as('agent').ok('/api/express/order/list', { page: 1, limit: 50 });
+    expect(agent.list.map((w: { id: number }) => w.id)).toContain(waybill.id);
+    const direct = await f.as('direct').ok('/api/express/order/list', { page: 1, limit: 50 });
+    expect(direct.list.map((w: { id: number }) => w.id)).not.toContain(waybill.id);
+    const staff = await f
+      .as('admin')
+      .ok('/api/express/order/list', { page: 1, limit: 10, keyword: waybill.waybillNo });
+    expect(staff.list).toHaveLength(1);
+    expect(staff.counts.unpaid).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,89 @@
+import type { ExpressAddress } from '@freight/contracts/express-quotes';
+import { toBuffer } from 'bwip-js/node';
+import PDFDocument from 'pdfkit';
+import type { WaybillRow } from './service.ts';
+
+/** 4 × 6 inches in PDF points (72 a inch): the thermal label size carriers print. */
+const WIDTH = 288;
+const HEIGHT = 432;
+const MARGIN = 12;
+
+/** A Code 128 barcode of the tracking number, as a PNG the PDF embeds. */
+function barcode(text: string): Promise<Buffer> {
+  return toBuffer({ bcid: 'code128', text, scale: 3, height: 14, includetext: false });
+}
+
+const lines = (a: ExpressAddress) =>
+  [
+    a.name,
+    a.company,
+    a.address1,
+    a.address2,
+    [a.city, a.state, a.zipcode].filter(Boolean).join(' '),
+    a.country,
+    a.phone ? `+${a.dialCode} ${a.phone}` : '',
+  ].filter(Boolean);
+
+/**
+ * One 4 × 6 inch page per waybill: sender, recipient, channel, reference, weight and the tracking
+ * number as a Code 128 barcode, all in one PDF so many labels print at once. Addresses are written in
+ * English (SPEC section 5), so the PDF's built-in Helvetica covers every character.
+ */
+export async function waybillLabels(waybills: readonly WaybillRow[]): Promise<Buffer> {
+  const codes = await Promise.all(waybills.map((w) => barcode(w.trackingNo)));
+  const doc = new PDFDocument({ size: [WIDTH, HEIGHT], margin: MARGIN, autoFirstPage: false });
+  doc.info.Title = waybills.length === 1 ? `Label ${waybills[0]?.waybillNo}` : `Labels (${waybills.length})`;
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const inner = WIDTH - 2 * MARGIN;
+  waybills.forEach((w, i) => {
+    doc.addPage();
+    const { sender, recipient } = w.shipment;
+    // Carrier and service across the top, the way a carrier's own label leads.
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(14)
+      .text(`${w.channel.carrier} ${w.channel.service}`, MARGIN, MARGIN, {
+        width: inner,
+      });
+    doc.font('Helvetica').fontSize(8).text(`${w.channel.nameEn} · ${w.channel.code}`, { width: inner });
+    doc
+      .moveTo(MARGIN, 50)
+      .lineTo(WIDTH - MARGIN, 50)
+      .stroke();
+    doc.font('Helvetica-Bold').fontSize(7).text('FROM', MARGIN, 56);
+    doc.font('Helvetica').fontSize(8).text(lines(sender).join('\n'), MARGIN, 65, { width: inner });
+    doc
+      .moveTo(MARGIN, 140)
+      .lineTo(WIDTH - MARGIN, 140)
+      .stroke();
+    doc.font('Helvetica-Bold').fontSize(7).text('SHIP TO', MARGIN, 146);
+    doc.font('Helvetica-Bold').fontSize(12).text(lines(recipient).join('\n'), MARGIN, 156, { width: inner });
+    doc
+      .moveTo(MARGIN, 262)
+      .lineTo(WIDTH - MARGIN, 262)
+      .stroke();
+    const pieces = w.shipment.parcels.reduce((n, p) => n + p.quantity, 0);
+    const unit = w.breakdown.unitSystem === 'kg_cm' ? 'KG' : 'LB';
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .text(`REF: ${w.reference || '-'}`, MARGIN, 268, { width: inner })
+      .text(`PCS: ${pieces}   WT: ${w.breakdown.billableWeight} ${unit}   ZONE: ${w.breakdown.zone}`, {
+        width: inner,
+      })
+      .text(`WAYBILL: ${w.waybillNo}`, { width: inner });
+    doc.image(codes[i] as Buffer, MARGIN + 10, 310, { fit: [inner - 20, 70], align: 'center' });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(11)
+      .text(w.trackingNo, MARGIN, 388, { width: inner, align: 'center' });
+    doc.font('Helvetica').fontSize(6).text(`TRACKING #`, MARGIN, 402, { width: inner, align: 'center' });
+  });
+  doc.end();
+  return done;
+}

@@ -1,0 +1,178 @@
+import {
+  waybillBulkView,
+  waybillCreateBody,
+  waybillCreatedView,
+  waybillDetailView,
+  waybillIdBody,
+  waybillIdsBody,
+  waybillListQuery,
+  waybillListView,
+  waybillPaymentInfoView,
+  waybillRefundBody,
+  waybillStatusView,
+  waybillTransitionBody,
+} from '@freight/contracts/express-waybills';
+import { formatMoney } from '@freight/contracts/money';
+import { okResponse, rawResponse } from '@freight/contracts/responses';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentUser } from '../../plugins/context.ts';
+import {
+  createWaybillFor,
+  listWaybillsFor,
+  payVisibleWaybill,
+  payWaybillsFor,
+  printWaybillsFor,
+  refundVisibleWaybill,
+  transitionVisibleWaybill,
+  waybillDetailFor,
+  waybillPaymentInfoFor,
+} from './service.ts';
+
+/** Pages from which waybills are booked and paid, and those that list and move them. */
+const BOOKING_PAGES = ['/onlineQuotation', '/queryQuotation', '/waybillValuation'];
+const WAYBILL_PAGES = ['/expressOrderList', '/waybillValuation', '/waybillTracking', '/expressReturnsList'];
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db;
+
+  /** `order/create`: a waybill from the channel selected on a quote; paid at once when asked. */
+  app.post(
+    '/express/order/create',
+    {
+      config: { permission: BOOKING_PAGES, audit: 'express.waybill.create' },
+      schema: {
+        tags: ['express'],
+        body: waybillCreateBody,
+        response: { 200: okResponse(waybillCreatedView) },
+      },
+    },
+    async (request) => {
+      const { waybill, payment } = await createWaybillFor(
+        db,
+        currentUser(request),
+        request.body,
+        request.language,
+      );
+      request.auditTarget = `expressWaybill:${waybill.waybillNo}`;
+      return {
+        id: waybill.id,
+        waybillNo: waybill.waybillNo,
+        status: waybill.status,
+        total: formatMoney(waybill.total),
+        payment,
+      };
+    },
+  );
+
+  /** The payment page's call: pays an unpaid waybill from the express account, once. */
+  app.post(
+    '/express/order/pay',
+    {
+      config: { permission: WAYBILL_PAGES, audit: 'express.waybill.pay' },
+      schema: { tags: ['express'], body: waybillIdBody, response: { 200: okResponse(waybillStatusView) } },
+    },
+    async (request) => {
+      request.auditTarget = `expressWaybill:${request.body.id}`;
+      return payVisibleWaybill(db, currentUser(request), request.body.id);
+    },
+  );
+
+  app.post(
+    '/express/order/bulkPay',
+    {
+      config: { permission: '/expressOrderList', audit: 'express.waybill.bulkPay' },
+      schema: { tags: ['express'], body: waybillIdsBody, response: { 200: okResponse(waybillBulkView) } },
+    },
+    async (request) => ({
+      results: await payWaybillsFor(db, currentUser(request), request.body.ids, request.language),
+    }),
+  );
+
+  /** `order/refund`: voids an unshipped waybill and refunds its account once. */
+  app.post(
+    '/express/order/refund',
+    {
+      config: { permission: WAYBILL_PAGES, audit: 'express.waybill.refund' },
+      schema: {
+        tags: ['express'],
+        body: waybillRefundBody,
+        response: { 200: okResponse(waybillStatusView) },
+      },
+    },
+    async (request) => {
+      request.auditTarget = `expressWaybill:${request.body.id}`;
+      return refundVisibleWaybill(db, currentUser(request), request.body.id, request.body.reason);
+    },
+  );
+
+  app.post(
+    '/express/order/transition',
+    {
+      config: { permission: WAYBILL_PAGES, audit: 'express.waybill.transition' },
+      schema: {
+        tags: ['express'],
+        body: waybillTransitionBody,
+        response: { 200: okResponse(waybillStatusView) },
+      },
+    },
+    async (request) => {
+      request.auditTarget = `expressWaybill:${request.body.id}`;
+      return transitionVisibleWaybill(db, currentUser(request), request.body);
+    },
+  );
+
+  /** Labels: one 4 × 6 inch PDF page per waybill, printed one by one or many at once. */
+  app.post(
+    '/express/order/print',
+    {
+      config: { permission: WAYBILL_PAGES, raw: true, audit: 'express.waybill.print' },
+      schema: {
+        tags: ['express'],
+        body: waybillIdsBody,
+        response: { 200: rawResponse('application/pdf', '4 × 6 inch labels, one page per waybill') },
+      },
+    },
+    async (request, reply) => {
+      const { name, pdf } = await printWaybillsFor(db, currentUser(request), request.body.ids);
+      request.auditTarget = `expressWaybill:${request.body.ids.join(',')}`;
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  );
+
+  app.post(
+    '/express/order/list',
+    {
+      config: { permission: WAYBILL_PAGES },
+      schema: { tags: ['express'], body: waybillListQuery, response: { 200: okResponse(waybillListView) } },
+    },
+    async (request) => listWaybillsFor(db, currentUser(request), request.body),
+  );
+
+  app.post(
+    '/express/order/info',
+    {
+      config: { permission: WAYBILL_PAGES },
+      schema: { tags: ['express'], body: waybillIdBody, response: { 200: okResponse(waybillDetailView) } },
+    },
+    async (request) => waybillDetailFor(db, currentUser(request), request.body.id),
+  );
+
+  app.post(
+    '/express/order/payInfo',
+    {
+      config: { permission: WAYBILL_PAGES },
+      schema: {
+        tags: ['express'],
+        body: waybillIdBody,
+        response: { 200: okResponse(waybillPaymentInfoView) },
+      },
+    },
+    async (request) => waybillPaymentInfoFor(db, currentUser(request), request.body.id),
+  );
+};
+
+export default routes;

@@ -1,0 +1,86 @@
+import type { ExpressQuoteChannel, ExpressShipmentInput } from '@freight/contracts/express-quotes';
+import type { ExpressBreakdown, ExpressPriceLevel } from '@freight/contracts/express-rating';
+import type { WaybillStatus } from '@freight/contracts/express-waybills';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
+
+const cents = (name: string) => bigint(name, { mode: 'bigint' }).notNull().default(sql`0`);
+
+/**
+ * An express waybill: the shipment, the channel and every level's price are snapshots taken from the
+ * quote at booking, so later changes to tables or markups never change a booked price.
+ */
+export const expressWaybills = pgTable(
+  'express_waybills',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    waybillNo: text('waybill_no').notNull(),
+    trackingNo: text('tracking_no').notNull(),
+    reference: text('reference').notNull().default(''),
+    organisationId: bigint('organisation_id', { mode: 'number' }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    quoteId: bigint('quote_id', { mode: 'number' }),
+    channelId: bigint('channel_id', { mode: 'number' }).notNull(),
+    channel: jsonb('channel').$type<ExpressQuoteChannel>().notNull(),
+    status: text('status').$type<WaybillStatus>().notNull(),
+    shipment: jsonb('shipment').$type<ExpressShipmentInput>().notNull(),
+    breakdown: jsonb('breakdown').$type<ExpressBreakdown>().notNull(),
+    levels: jsonb('levels').$type<ExpressPriceLevel[]>().notNull(),
+    /** What the booking customer pays, and what the operator's channel costs. */
+    total: cents('total_cents'),
+    cost: cents('cost_cents'),
+    /** Paid so far, less refunds. */
+    paid: cents('paid_cents'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** The carrier's own reference when its provider gives one. */
+    carrierReference: text('carrier_reference'),
+    printCount: integer('print_count').notNull().default(0),
+    printedAt: timestamp('printed_at', { withTimezone: true }),
+    refundReason: text('refund_reason').notNull().default(''),
+    /** The status a waybill in dispute was frozen from, to go back to when released. */
+    frozenFrom: text('frozen_from').$type<WaybillStatus>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('express_waybills_no').on(t.tenantId, t.waybillNo),
+    uniqueIndex('express_waybills_tracking').on(t.tenantId, t.trackingNo),
+    // One waybill per quote: booking a quote twice, or twice at once, books it once.
+    uniqueIndex('express_waybills_quote').on(t.tenantId, t.quoteId),
+    index('express_waybills_org_time').on(t.tenantId, t.organisationId, t.id),
+    index('express_waybills_status').on(t.tenantId, t.status, t.id),
+  ],
+);
+
+/** Every move of a waybill: who, from which status to which, and why. */
+export const expressWaybillEvents = pgTable(
+  'express_waybill_events',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    waybillId: bigint('waybill_id', { mode: 'number' }).notNull(),
+    action: text('action').notNull(),
+    fromStatus: text('from_status').$type<WaybillStatus>(),
+    toStatus: text('to_status').$type<WaybillStatus>().notNull(),
+    actorId: bigint('actor_id', { mode: 'number' }),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('express_waybill_events_waybill').on(t.tenantId, t.waybillId),
+  ],
+);

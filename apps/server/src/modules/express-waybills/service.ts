@@ -1,0 +1,543 @@
+import type { Language } from '@freight/contracts/api';
+import { expressLevelOnWire, visibleExpressLevels } from '@freight/contracts/express-quotes';
+import {
+  WAYBILL_STATUSES,
+  type WaybillAction,
+  type WaybillListQuery,
+  type WaybillStatus,
+  waybillMachine,
+} from '@freight/contracts/express-waybills';
+import { translate } from '@freight/contracts/messages';
+import { formatMoney } from '@freight/contracts/money';
+import { and, count, desc, eq, gte, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import {
+  available,
+  ensureAccount,
+  InsufficientFundsError,
+  listLedger,
+  moveMoney,
+} from '../accounts/service.ts';
+import {
+  canSeeOrganisation,
+  organisationNames,
+  organisationScope,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
+import {
+  expressQuoteExpired,
+  markExpressQuoteBooked,
+  visibleExpressQuote,
+} from '../express-quotes/service.ts';
+import { nextSerials } from '../numbering/service.ts';
+import { waybillLabels } from './label.ts';
+import { expressWaybillEvents, expressWaybills } from './schema.ts';
+
+export type WaybillRow = typeof expressWaybills.$inferSelect;
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+type Viewer = Caller & Pick<RequestUser, 'grants'>;
+
+const isStaff = (user: Pick<RequestUser, 'identity'>) => user.identity === 'employee';
+const actor = (caller: Caller) => (isStaff(caller) ? 'staff' : 'owner');
+
+/** The button a staff member needs for a move; owners are bound by the status machine alone. */
+export function waybillActionButton(action: WaybillAction): string | null {
+  if (action === 'refund') return 'express-order:refund';
+  if (action === 'pay' || action === 'print' || action === 'cancel' || action === 'ready') return null;
+  return 'express-order:update';
+}
+
+async function addEvent(
+  db: DbOrTx,
+  waybill: Pick<WaybillRow, 'tenantId' | 'id'>,
+  action: WaybillAction | 'create',
+  from: WaybillStatus | null,
+  to: WaybillStatus,
+  actorId: number | null,
+  note = '',
+) {
+  await db.insert(expressWaybillEvents).values({
+    tenantId: waybill.tenantId,
+    waybillId: waybill.id,
+    action,
+    fromStatus: from,
+    toStatus: to,
+    actorId,
+    note,
+  });
+}
+
+export async function findWaybill(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(expressWaybills)
+    .where(and(eq(expressWaybills.tenantId, tenantId), eq(expressWaybills.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A waybill the caller may see (its organisation's or one below it; staff see all), or 404. */
+export async function visibleWaybill(db: DbOrTx, caller: Caller, id: number): Promise<WaybillRow> {
+  const waybill = await findWaybill(db, caller.tenantId, id);
+  if (!waybill) throw notFound();
+  const scope = await organisationScope(db, caller);
+  if (!(await canSeeOrganisation(db, scope, waybill.organisationId))) throw notFound();
+  return waybill;
+}
+
+/* ---------- booking ---------- */
+
+/**
+ * `order/create`: a waybill from a channel of a visible, live quote, with the quote's snapshot of the
+ * shipment and of every level's price. A quote books once: creating again (or twice at once) answers
+ * the waybill it already made. With `pay`, paying follows at once; a short balance leaves it unpaid.
+ */
+export async function createWaybillFor(
+  db: DbOrTx,
+  caller: Caller,
+  input: { quoteId: number; channelId?: number; pay: boolean },
+  language: Language,
+) {
+  const quote = await visibleExpressQuote(db, caller, input.quoteId);
+  const existing = await waybillOfQuote(db, caller.tenantId, quote.id);
+  if (existing) return { waybill: existing, payment: null };
+  const channelId = input.channelId ?? quote.selectedChannelId;
+  if (!channelId) throw badField('channelId', 'expressWaybill.selectChannel');
+  if (expressQuoteExpired(quote)) throw conflict('quote.expired');
+  const result = quote.results.find((r) => r.channelId === channelId);
+  if (!result) throw badField('channelId', 'expressQuote.channelNotQuoted');
+  if (!result.ok) throw badField('channelId', `expressQuote.refusal.${result.reason}`);
+  const customer = result.levels[result.levels.length - 1];
+  const platform = result.levels[0];
+  if (!customer || !platform) throw conflict('expressQuote.notPriced');
+  const { ok: _ok, breakdown, levels, cheapest: _c, fastest: _f, ...channel } = result;
+
+  const created = await db.transaction(async (tx) => {
+    if (!(await markExpressQuoteBooked(tx, quote.tenantId, quote.id))) return null;
+    const [waybillNo, trackingNo] = await Promise.all([
+      nextSerials(tx, quote.tenantId, 'EW').then(([n]) => n as string),
+      nextSerials(tx, quote.tenantId, 'FP').then(([n]) => n as string),
+    ]);
+    const [row] = await tx
+      .insert(expressWaybills)
+      .values({
+        tenantId: quote.tenantId,
+        waybillNo,
+        trackingNo,
+        reference: quote.shipment.reference,
+        organisationId: quote.organisationId,
+        userId: caller.id,
+        quoteId: quote.id,
+        channelId,
+        channel,
+        status: 'unpaid',
+        shipment: quote.shipment,
+        breakdown,
+        levels,
+        total: BigInt(customer.total),
+        cost: BigInt(platform.total),
+      })
+      .returning();
+    const waybill = row as WaybillRow;
+    await addEvent(tx, waybill, 'create', null, 'unpaid', caller.id, waybillNo);
+    return waybill;
+  });
+  // Another booking of the same quote got there first: that waybill is the answer.
+  const waybill = created ?? (await waybillOfQuote(db, caller.tenantId, quote.id));
+  if (!waybill) throw conflict('quote.booked');
+  if (!input.pay || !created) return { waybill, payment: null };
+  try {
+    const paid = await payWaybill(db, caller, waybill);
+    return { waybill: { ...waybill, status: paid.status }, payment: { ok: true, message: '' } };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { waybill, payment: { ok: false, message: translate(language, error.key, error.params) } };
+  }
+}
+
+async function waybillOfQuote(db: DbOrTx, tenantId: number, quoteId: number) {
+  const [row] = await db
+    .select()
+    .from(expressWaybills)
+    .where(and(eq(expressWaybills.tenantId, tenantId), eq(expressWaybills.quoteId, quoteId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/* ---------- money ---------- */
+
+/**
+ * Pays an unpaid waybill from its organisation's express account: the status change, the debit and
+ * its ledger row commit together or not at all. Paying twice, or twice at the same moment, charges
+ * once and says the second was a repeat; without the funds it stays unpaid and says what is available.
+ */
+export async function payWaybill(
+  db: DbOrTx,
+  caller: Caller,
+  waybill: WaybillRow,
+): Promise<{ repeated: boolean; status: WaybillStatus }> {
+  const transition = waybillMachine.find(waybill.status, 'pay', actor(caller));
+  if (!transition) {
+    if (waybill.paidAt) return { repeated: true, status: waybill.status };
+    throw conflict('expressWaybill.transitionRefused');
+  }
+  const account = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
+  try {
+    return await db.transaction(async (tx) => {
+      // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
+      const moved = await tx
+        .update(expressWaybills)
+        .set({ status: transition.to, paid: waybill.total, paidAt: new Date() })
+        .where(
+          and(
+            eq(expressWaybills.tenantId, waybill.tenantId),
+            eq(expressWaybills.id, waybill.id),
+            eq(expressWaybills.status, 'unpaid'),
+          ),
+        )
+        .returning({ id: expressWaybills.id });
+      if (moved.length === 0) {
+        const now = await findWaybill(tx, waybill.tenantId, waybill.id);
+        if (now?.paidAt) return { repeated: true, status: now.status };
+        throw conflict('expressWaybill.transitionRefused');
+      }
+      if (waybill.total > 0n)
+        await moveMoney(tx, {
+          tenantId: waybill.tenantId,
+          accountId: account.id,
+          type: 'order_payment',
+          amount: -waybill.total,
+          refType: 'express_waybill',
+          refId: waybill.waybillNo,
+          operatorId: caller.id,
+          note: waybill.waybillNo,
+          idempotencyKey: `express-waybill-pay:${waybill.id}`,
+        });
+      await addEvent(tx, waybill, 'pay', 'unpaid', transition.to, caller.id, formatMoney(waybill.total));
+      return { repeated: false, status: transition.to };
+    });
+  } catch (error) {
+    if (!(error instanceof InsufficientFundsError)) throw error;
+    const fresh = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
+    throw conflict('expressWaybill.insufficientFunds', {
+      available: formatMoney(available(fresh)),
+      total: formatMoney(waybill.total),
+    });
+  }
+}
+
+/**
+ * `order/refund`: voids an unshipped waybill (or, for staff, one whose money was frozen in a dispute)
+ * and gives its payment back once, with the reason. A second refund, or two at once, gives nothing
+ * more and says it was a repeat.
+ */
+export async function refundWaybill(
+  db: DbOrTx,
+  caller: Viewer,
+  waybill: WaybillRow,
+  reason: string,
+): Promise<{ repeated: boolean; status: WaybillStatus }> {
+  if (waybill.status === 'refunded') return { repeated: true, status: 'refunded' };
+  const transition = waybillMachine.find(waybill.status, 'refund', actor(caller));
+  if (!transition) throw conflict('expressWaybill.notRefundable');
+  if (isStaff(caller) && !caller.grants.has('express-order:refund')) throw forbidden();
+  const account = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
+  return db.transaction(async (tx) => {
+    const moved = await tx
+      .update(expressWaybills)
+      .set({ status: 'refunded', paid: 0n, refundReason: reason })
+      .where(
+        and(
+          eq(expressWaybills.tenantId, waybill.tenantId),
+          eq(expressWaybills.id, waybill.id),
+          eq(expressWaybills.status, waybill.status),
+        ),
+      )
+      .returning({ id: expressWaybills.id });
+    if (moved.length === 0) {
+      const now = await findWaybill(tx, waybill.tenantId, waybill.id);
+      if (now?.status === 'refunded') return { repeated: true, status: 'refunded' as const };
+      throw conflict('expressWaybill.notRefundable');
+    }
+    if (waybill.paid > 0n)
+      await moveMoney(tx, {
+        tenantId: waybill.tenantId,
+        accountId: account.id,
+        type: 'refund',
+        amount: waybill.paid,
+        refType: 'express_waybill',
+        refId: waybill.waybillNo,
+        operatorId: caller.id,
+        note: reason,
+        idempotencyKey: `express-waybill-refund:${waybill.id}`,
+      });
+    await addEvent(tx, waybill, 'refund', waybill.status, 'refunded', caller.id, reason);
+    return { repeated: false, status: 'refunded' as const };
+  });
+}
+
+/**
+ * A move that carries no money: cancel an unpaid waybill, mark it packed, hand it to the carrier,
+ * record where it is, freeze it in a dispute and release it back to where it was.
+ */
+export async function transitionWaybill(
+  db: DbOrTx,
+  caller: Viewer,
+  waybill: WaybillRow,
+  action: Exclude<WaybillAction, 'pay' | 'refund' | 'print'>,
+  note: string,
+): Promise<{ repeated: boolean; status: WaybillStatus }> {
+  const transition = waybillMachine.find(waybill.status, action, actor(caller));
+  if (!transition) throw conflict('expressWaybill.transitionRefused');
+  const button = waybillActionButton(action);
+  if (isStaff(caller) && button && !caller.grants.has(button)) throw forbidden();
+  if ((action === 'cancel' || action === 'exception' || action === 'freeze') && !note)
+    throw badField('note', 'expressWaybill.reasonRequired');
+  const to = action === 'release' ? (waybill.frozenFrom ?? 'in_transit') : transition.to;
+  const moved = await db
+    .update(expressWaybills)
+    .set({
+      status: to,
+      frozenFrom: action === 'freeze' ? waybill.status : action === 'release' ? null : waybill.frozenFrom,
+    })
+    .where(
+      and(
+        eq(expressWaybills.tenantId, waybill.tenantId),
+        eq(expressWaybills.id, waybill.id),
+        eq(expressWaybills.status, waybill.status),
+      ),
+    )
+    .returning({ id: expressWaybills.id });
+  if (moved.length === 0) throw conflict('expressWaybill.transitionRefused');
+  await addEvent(db, waybill, action, waybill.status, to, caller.id, note);
+  return { repeated: false, status: to };
+}
+
+/* ---------- reading ---------- */
+
+/** What the caller may do with a waybill now, as the machine and the caller's buttons allow. */
+export function waybillActions(waybill: Pick<WaybillRow, 'status'>, caller: Viewer): WaybillAction[] {
+  const staff = isStaff(caller);
+  return waybillMachine.actions(waybill.status, actor(caller)).filter((action) => {
+    const button = waybillActionButton(action);
+    return !staff || !button || caller.grants.has(button);
+  });
+}
+
+/** A waybill as the caller may see it: staff see every level's price, others their own and below. */
+export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisationName = '') {
+  const {
+    tenantId: _t,
+    breakdown,
+    levels,
+    cost: _cost,
+    carrierReference: _r,
+    frozenFrom: _f,
+    ...rest
+  } = waybill;
+  const customer = levels[levels.length - 1];
+  const channel = {
+    code: waybill.channel.code,
+    name: waybill.channel.name,
+    nameEn: waybill.channel.nameEn,
+    productName: waybill.channel.productName,
+    productNameEn: waybill.channel.productNameEn,
+    carrier: waybill.channel.carrier,
+    service: waybill.channel.service,
+    transitDaysMin: waybill.channel.transitDaysMin,
+    transitDaysMax: waybill.channel.transitDaysMax,
+  };
+  const money = (cents: number) => formatMoney(BigInt(cents));
+  return {
+    ...rest,
+    organisationName,
+    channel,
+    zone: breakdown.zone,
+    billableWeight: breakdown.billableWeight,
+    total: formatMoney(waybill.total),
+    freight: money(customer?.freight ?? 0),
+    fuel: money(customer?.fuel ?? 0),
+    surcharges: (customer?.surcharges ?? []).map((s) => ({ code: s.code, fee: money(s.fee) })),
+    levels: visibleExpressLevels(levels, isStaff(caller) ? null : caller.organisationId).map(
+      expressLevelOnWire,
+    ),
+    paid: formatMoney(waybill.paid),
+    actions: waybillActions(waybill, caller),
+  };
+}
+
+const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');
+const dayStart = (day?: string) => (day ? new Date(`${day}T00:00:00Z`) : undefined);
+const dayAfter = (day?: string) => (day ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : undefined);
+
+/** `/expressOrderList`: a page of the waybills the caller may see, and each status's count. */
+export async function listWaybillsFor(db: DbOrTx, caller: Viewer, query: WaybillListQuery) {
+  const scope = await organisationScope(db, caller);
+  const keyword = query.keyword ? `${escapeLike(query.keyword.toUpperCase())}%` : null;
+  const from = dayStart(query.from);
+  const to = dayAfter(query.to);
+  const base: (SQL | undefined)[] = [
+    eq(expressWaybills.tenantId, caller.tenantId),
+    isStaff(caller) ? undefined : inArray(expressWaybills.organisationId, visibleOrganisationIds(db, scope)),
+    keyword
+      ? or(
+          like(expressWaybills.waybillNo, keyword),
+          like(expressWaybills.trackingNo, keyword),
+          like(expressWaybills.reference, keyword),
+        )
+      : undefined,
+    query.channelId ? eq(expressWaybills.channelId, query.channelId) : undefined,
+    from ? gte(expressWaybills.createdAt, from) : undefined,
+    to ? lt(expressWaybills.createdAt, to) : undefined,
+  ];
+  const condition = and(...base, query.status ? eq(expressWaybills.status, query.status) : undefined);
+  const [rows, [total], counts] = await Promise.all([
+    db
+      .select()
+      .from(expressWaybills)
+      .where(condition)
+      .orderBy(desc(expressWaybills.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db.select({ n: count() }).from(expressWaybills).where(condition),
+    query.status
+      ? Promise.resolve(null)
+      : db
+          .select({ status: expressWaybills.status, n: count() })
+          .from(expressWaybills)
+          .where(and(...base))
+          .groupBy(expressWaybills.status),
+  ]);
+  const names = await organisationNames(db, caller.tenantId, [...new Set(rows.map((r) => r.organisationId))]);
+  return {
+    list: rows.map((r) => waybillForCaller(r, caller, names.get(r.organisationId) ?? '')),
+    total: total?.n ?? 0,
+    page: query.page,
+    limit: query.limit,
+    counts: counts
+      ? Object.fromEntries(WAYBILL_STATUSES.map((s) => [s, counts.find((c) => c.status === s)?.n ?? 0]))
+      : null,
+  };
+}
+
+/** The waybill page: the waybill, its moves and the ledger rows that name it. */
+export async function waybillDetailFor(db: DbOrTx, caller: Viewer, id: number) {
+  const waybill = await visibleWaybill(db, caller, id);
+  const [events, ledger, names] = await Promise.all([
+    db
+      .select()
+      .from(expressWaybillEvents)
+      .where(
+        and(
+          eq(expressWaybillEvents.tenantId, waybill.tenantId),
+          eq(expressWaybillEvents.waybillId, waybill.id),
+        ),
+      )
+      .orderBy(expressWaybillEvents.id),
+    listLedger(
+      db,
+      waybill.tenantId,
+      null,
+      { line: 'express', organisationId: waybill.organisationId, reference: waybill.waybillNo },
+      null,
+    ),
+    organisationNames(db, waybill.tenantId, [waybill.organisationId]),
+  ]);
+  return {
+    waybill: waybillForCaller(waybill, caller, names.get(waybill.organisationId) ?? ''),
+    timeline: events.map(({ tenantId: _t, waybillId: _w, action, ...e }) => ({
+      ...e,
+      action,
+      fromStatus: e.fromStatus,
+    })),
+    ledger: ledger.list.map((e) => ({
+      id: e.id,
+      type: e.type,
+      amount: formatMoney(e.amount),
+      balanceAfter: formatMoney(e.balanceAfter),
+      note: e.note,
+      createdAt: e.createdAt,
+    })),
+  };
+}
+
+/** `/waybillValuation`: the waybill and the express account it is paid from. */
+export async function waybillPaymentInfoFor(db: DbOrTx, caller: Viewer, id: number) {
+  const waybill = await visibleWaybill(db, caller, id);
+  const account = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
+  const names = await organisationNames(db, waybill.tenantId, [waybill.organisationId]);
+  return {
+    waybill: waybillForCaller(waybill, caller, names.get(waybill.organisationId) ?? ''),
+    account: {
+      balance: formatMoney(account.balance),
+      creditLimit: formatMoney(account.creditLimit),
+      frozen: formatMoney(account.frozen),
+      available: formatMoney(available(account)),
+      status: account.status,
+    },
+  };
+}
+
+export async function payVisibleWaybill(db: DbOrTx, caller: Caller, id: number) {
+  const waybill = await visibleWaybill(db, caller, id);
+  return { id, ...(await payWaybill(db, caller, waybill)) };
+}
+
+export async function refundVisibleWaybill(db: DbOrTx, caller: Viewer, id: number, reason: string) {
+  const waybill = await visibleWaybill(db, caller, id);
+  return { id, ...(await refundWaybill(db, caller, waybill, reason)) };
+}
+
+export async function transitionVisibleWaybill(
+  db: DbOrTx,
+  caller: Viewer,
+  input: { id: number; action: Parameters<typeof transitionWaybill>[3]; note: string },
+) {
+  const waybill = await visibleWaybill(db, caller, input.id);
+  return { id: input.id, ...(await transitionWaybill(db, caller, waybill, input.action, input.note)) };
+}
+
+/** Pays many unpaid waybills one by one; each succeeds or fails on its own. */
+export async function payWaybillsFor(db: DbOrTx, caller: Caller, ids: readonly number[], language: Language) {
+  const results: Record<string, string> = {};
+  for (const id of new Set(ids)) {
+    try {
+      const { repeated } = await payVisibleWaybill(db, caller, id);
+      results[id] = repeated ? translate(language, 'expressWaybill.alreadyPaid') : 'success';
+    } catch (error) {
+      results[id] = error instanceof AppError ? translate(language, error.key, error.params) : String(error);
+    }
+  }
+  return results;
+}
+
+/**
+ * Labels of paid waybills the caller may see, one PDF for all of them in the order asked; printing
+ * moves each from to be printed to printed and counts the prints. An unpaid, voided or unknown waybill
+ * refuses the whole call, naming it, so a label is never printed for a parcel that is not paid for.
+ */
+export async function printWaybillsFor(db: DbOrTx, caller: Viewer, ids: readonly number[]) {
+  const waybills: WaybillRow[] = [];
+  for (const id of new Set(ids)) {
+    const waybill = await visibleWaybill(db, caller, id);
+    if (!waybillMachine.find(waybill.status, 'print', actor(caller)))
+      throw conflict('expressWaybill.notPrintable', { waybillNo: waybill.waybillNo });
+    waybills.push(waybill);
+  }
+  const pdf = await waybillLabels(waybills);
+  await db.transaction(async (tx) => {
+    for (const waybill of waybills) {
+      const to = waybill.status === 'to_be_printed' ? 'printed' : waybill.status;
+      await tx
+        .update(expressWaybills)
+        .set({ status: to, printCount: sql`${expressWaybills.printCount} + 1`, printedAt: new Date() })
+        .where(and(eq(expressWaybills.tenantId, waybill.tenantId), eq(expressWaybills.id, waybill.id)));
+      await addEvent(tx, waybill, 'print', waybill.status, to, caller.id);
+    }
+  });
+  const name =
+    waybills.length === 1 ? `label-${waybills[0]?.waybillNo}.pdf` : `labels-${waybills.length}.pdf`;
+  return { name, pdf };
+}

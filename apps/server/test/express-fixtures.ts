@@ -1,0 +1,102 @@
+import { expect } from 'vitest';
+import type { Database } from '../src/db/client.ts';
+import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
+import { savePriceLevel } from '../src/modules/customers/service.ts';
+import { seedDemoExpress } from '../src/modules/express-channels/demo.ts';
+import type { Caller } from './fixture.ts';
+
+/**
+ * The express line of a test tenant as the demo has it: two products over three channels with their
+ * zone charts and prices, and markups of 5 %, 8 % and 10 % down branch, agent and customer.
+ */
+export async function expressTenant(db: Database['db'], tenantId: number, orgs: Record<string, number>) {
+  await seedDemoExpress(db, tenantId);
+  const markups: [string, number][] = [
+    ['branch', 500],
+    ['agent', 800],
+    ['customer', 1_000],
+    ['direct', 1_500],
+  ];
+  for (const [who, markupPercentBp] of markups) {
+    const organisationId = orgs[who];
+    if (!organisationId) continue;
+    await savePriceLevel(db, {
+      tenantId,
+      organisationId,
+      line: 'express',
+      productKey: '',
+      markupPercentBp,
+      markupFixedCents: 0n,
+      updatedBy: 0,
+    });
+  }
+}
+
+const address = (zipcode: string, state: string, city: string) => ({
+  name: 'Pat Lee',
+  company: 'Acme Parts',
+  address1: '100 Main St',
+  city,
+  state,
+  zipcode,
+  country: 'US',
+  phone: '2135550100',
+  email: 'dock@example.com',
+});
+
+/** Los Angeles to Dallas, one 10 × 8 × 6 in parcel of 4 lb: zone 5 on the ground channels. */
+export function parcelShipment(overrides: Record<string, unknown> = {}) {
+  return {
+    sender: address('90001', 'CA', 'Los Angeles'),
+    recipient: address('75201', 'TX', 'Dallas'),
+    unitSystem: 'lb_in',
+    parcels: [{ quantity: 1, length: 10, width: 8, height: 6, weight: 4 }],
+    reference: 'PO-77',
+    ...overrides,
+  };
+}
+
+/** Reads the rates stream of an express quote: one JSON object a line. */
+export async function streamedExpressRates(caller: Caller, quoteId: number) {
+  const res = await caller.post('/api/express/quotation/rates', { id: quoteId });
+  expect(res.headers['content-type']).toContain('application/x-ndjson');
+  return res.body
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+/** A quote priced and its channel selected; answers the quote id. */
+export async function selectedQuote(caller: Caller, channelCode = 'USG-STD', body = parcelShipment()) {
+  const { id } = await caller.ok('/api/express/quotation/getQuotas', body);
+  const lines = await streamedExpressRates(caller, id);
+  const done = lines.at(-1);
+  const result = done.results.find((r: { code: string }) => r.code === channelCode);
+  expect(result?.ok, channelCode).toBe(true);
+  await caller.ok('/api/express/quotation/select', { id, channelId: result.channelId });
+  return id as number;
+}
+
+/** The express account of an organisation, created when missing. */
+export async function expressAccount(db: Database['db'], tenantId: number, organisationId: number) {
+  const account = await ensureAccount(db, tenantId, organisationId, 'express');
+  return (await findAccount(db, tenantId, account.id)) ?? account;
+}
+
+/** Sets an organisation's express balance to exactly `cents`, through the ledger like any money. */
+export async function setExpressBalance(
+  db: Database['db'],
+  tenantId: number,
+  organisationId: number,
+  cents: bigint,
+) {
+  const account = await expressAccount(db, tenantId, organisationId);
+  if (account.balance === cents) return;
+  await moveMoney(db, {
+    tenantId,
+    accountId: account.id,
+    type: 'manual_adjustment',
+    amount: cents - account.balance,
+    note: 'test funds',
+  });
+}
