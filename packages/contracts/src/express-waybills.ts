@@ -4,7 +4,7 @@ import { expressLevelView, expressShipmentView } from './express-quotes.ts';
 import { EXPRESS_SURCHARGES } from './express-rating.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
-import { dayField, idField, str } from './validation.ts';
+import { dayField, idField, instantField, str } from './validation.ts';
 
 /**
  * Express waybills (SPEC section 4 "Waybill statuses"). `unpaid` is added for waybills created without
@@ -257,4 +257,108 @@ export const waybillPaymentInfoView = z.object({
     available: moneyString,
     status: z.enum(['normal', 'frozen']),
   }),
+});
+
+/* ---------- tracking (`/waybillTracking`) ---------- */
+
+/**
+ * What a scan says, and the status the waybill follows it to (null: a scan on the way that changes
+ * nothing, such as arriving at a depot). Staff add scans, import them from a sheet, or the channel's
+ * carrier provider reports them; all three are the same events.
+ */
+export const TRACKING_CODES = [
+  'picked_up',
+  'arrived',
+  'departed',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'exception',
+] as const;
+export type TrackingCode = (typeof TRACKING_CODES)[number];
+
+export const TRACKING_STATUS: Record<TrackingCode, WaybillStatus | null> = {
+  picked_up: 'in_transit',
+  arrived: null,
+  departed: null,
+  in_transit: 'in_transit',
+  out_for_delivery: 'out_for_delivery',
+  delivered: 'delivered',
+  exception: 'exception',
+};
+
+/** The moves staff make to follow a scan: never a money move, a freeze or a print. */
+export const TRACKING_MOVES: readonly WaybillAction[] = [
+  'hand_over',
+  'ship',
+  'out_for_delivery',
+  'deliver',
+  'exception',
+  'resume',
+];
+
+/**
+ * The moves that take a waybill from one status to the status a scan shows, in order; empty when it
+ * is there already, null when no run of tracking moves gets there (a delivered waybill does not go
+ * back in transit because an old scan came late).
+ */
+export function trackingPath(from: WaybillStatus, to: WaybillStatus): WaybillAction[] | null {
+  if (from === to) return [];
+  const seen = new Set<WaybillStatus>([from]);
+  let frontier: { status: WaybillStatus; path: WaybillAction[] }[] = [{ status: from, path: [] }];
+  while (frontier.length > 0) {
+    const next: typeof frontier = [];
+    for (const { status, path } of frontier)
+      for (const action of TRACKING_MOVES) {
+        const move = waybillMachine.find(status, action, 'staff');
+        if (!move || seen.has(move.to)) continue;
+        if (move.to === to) return [...path, action];
+        seen.add(move.to);
+        next.push({ status: move.to, path: [...path, action] });
+      }
+    frontier = next;
+  }
+  return null;
+}
+
+export const TRACKING_SOURCES = ['staff', 'import', 'carrier'] as const;
+
+export const trackingAddBody = z.object({
+  id: waybillId,
+  code: z.enum(TRACKING_CODES),
+  /** When the scan happened; now when left out. */
+  at: instantField().optional(),
+  location: str().trim().max(100).default(''),
+  note: str().trim().max(500).default(''),
+});
+
+export const trackingListQuery = pageQuery.extend({
+  /** Tracking or waybill number, by its start. */
+  keyword: str().trim().max(60).optional(),
+  waybillId: waybillId.optional(),
+  code: z.enum(TRACKING_CODES).optional(),
+});
+
+export const trackingEventView = z.object({
+  id: z.number().int(),
+  waybillId: z.number().int(),
+  waybillNo: z.string(),
+  trackingNo: z.string(),
+  at: timestamp,
+  code: z.enum(TRACKING_CODES),
+  location: z.string(),
+  note: z.string(),
+  source: z.enum(TRACKING_SOURCES),
+  createdAt: timestamp,
+});
+export const trackingListView = pageOf(trackingEventView);
+export const trackingAddedView = z.object({
+  id: z.number().int(),
+  /** The waybill's status after the scan. */
+  status: z.enum(WAYBILL_STATUSES),
+});
+export const trackingImportedView = z.object({
+  imported: z.number().int(),
+  /** Rows already recorded (the same waybill, time and scan), left as they were. */
+  skipped: z.number().int(),
 });

@@ -89,7 +89,9 @@ export const MENU: readonly MenuDefinition[] = [
       ],
     }),
     page(25, '/expressReturnsList', 'ExpressReturnList', '快递退货', 'Express returns', 'RollbackOutlined'),
-    page(27, '/waybillTracking', 'WaybillTracking', '运单追踪', 'Waybill tracking', 'AimOutlined'),
+    page(27, '/waybillTracking', 'WaybillTracking', '运单追踪', 'Waybill tracking', 'AimOutlined', {
+      buttons: [b('express-tracking:update', '记录轨迹', 'Record scans')],
+    }),
     page(28, '/waybillValuation', 'ExpressOrderPayment', '运单支付', 'Waybill payment', 'PayCircleOutlined', {
       is_show: 0,
       keepAlive: false,

@@ -11,6 +11,8 @@ export const enUS: Record<MessageKey, string> = {
   'shell.dialogTitle': 'Notice',
   'shell.ok': 'OK',
   'shell.cancel': 'Cancel',
+  'sheetImport.failed': 'Import failed',
+  'sheetImport.errorLine': '{{sheet}}, row {{row}}: {{message}}',
   'shell.personalCenter': 'Personal center',
   'shell.reload': 'Reload page',
   'shell.fullscreen': 'Full screen',

@@ -1,6 +1,9 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
 import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
+import { expressChannelMessages } from '../features/express-channels/messages.ts';
+import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
+import { waybillMessages } from '../features/express-waybills/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
@@ -21,4 +24,7 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   truckProductMessages,
   bounceBillMessages,
   workOrderMessages,
+  waybillMessages,
+  expressChannelMessages,
+  expressQuoteMessages,
 ];

@@ -10,6 +10,8 @@ export const zhCN = {
   'shell.dialogTitle': '温馨提示',
   'shell.ok': '确认',
   'shell.cancel': '取消',
+  'sheetImport.failed': '导入失败',
+  'sheetImport.errorLine': '{{sheet}},第 {{row}} 行:{{message}}',
   'shell.personalCenter': '个人中心',
   'shell.reload': '刷新页面',
   'shell.fullscreen': '全屏',

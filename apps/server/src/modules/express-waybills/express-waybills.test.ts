@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,8 +9,8 @@ import {
   setExpressBalance,
 } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
-import type { Who } from '../../../test/helpers.ts';
-import { ledgerEntries } from '../../db/schema.ts';
+import { postMultipart, type Who } from '../../../test/helpers.ts';
+import { expressTrackingEvents, ledgerEntries } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 
 const f = useTestApp({
@@ -191,5 +192,139 @@ describe('express waybills', () => {
       .ok('/api/express/order/list', { page: 1, limit: 10, keyword: waybill.waybillNo });
     expect(staff.list).toHaveLength(1);
     expect(staff.counts.unpaid).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/** A tracking sheet as staff fill it: a header, then tracking number, time, scan, location, note. */
+async function trackingSheet(rows: (string | Date)[][]) {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Tracking');
+  sheet.addRow(['Tracking number', 'Time', 'Scan', 'Location', 'Note']);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+const importSheet = (file: Buffer, who: Who = 'admin', language: 'zh-CN' | 'en-US' = 'en-US') =>
+  postMultipart(
+    f.ctx,
+    '/api/express/tracking/import',
+    [{ name: 'file', filename: 'tracking.xlsx', contentType: 'application/octet-stream', content: file }],
+    { host: f.t.host, token: f.as(who).token, language },
+  );
+
+/** A paid, printed waybill of the customer's, as the carrier receives it. */
+async function printedWaybill() {
+  const waybill = await bookedWaybill();
+  await fund('customer', 5_000n);
+  await f.as('customer').ok('/api/express/order/pay', { id: waybill.id });
+  await f.as('customer').post('/api/express/order/print', { ids: [waybill.id] });
+  const info = await f.as('customer').ok('/api/express/order/info', { id: waybill.id });
+  return info.waybill as { id: number; waybillNo: string; trackingNo: string };
+}
+
+describe('waybill tracking', () => {
+  it('moves the waybill along the scans staff add, each move on its timeline', async () => {
+    const waybill = await printedWaybill();
+    const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+    const picked = await f.as('admin').ok('/api/express/tracking/add', {
+      id: waybill.id,
+      code: 'picked_up',
+      at: at(5),
+      location: 'Los Angeles, CA',
+    });
+    // From printed the parcel is handed over and shipped: two moves for one scan.
+    expect(picked.status).toBe('in_transit');
+    await f.as('admin').ok('/api/express/tracking/add', {
+      id: waybill.id,
+      code: 'arrived',
+      at: at(3),
+      location: 'Phoenix, AZ',
+    });
+    const out = await f
+      .as('admin')
+      .ok('/api/express/tracking/add', { id: waybill.id, code: 'out_for_delivery', at: at(1) });
+    expect(out.status).toBe('out_for_delivery');
+    // A scan of an earlier moment arriving late is kept, and does not turn the waybill back.
+    const late = await f
+      .as('admin')
+      .ok('/api/express/tracking/add', { id: waybill.id, code: 'in_transit', at: at(4) });
+    expect(late.status).toBe('out_for_delivery');
+    const info = await f.as('customer').ok('/api/express/order/info', { id: waybill.id });
+    expect(info.timeline.map((e: { action: string }) => e.action).slice(-3)).toEqual([
+      'hand_over',
+      'ship',
+      'out_for_delivery',
+    ]);
+    const scans = await f
+      .as('customer')
+      .ok('/api/express/tracking/list', { page: 1, limit: 10, waybillId: waybill.id });
+    expect(scans.list.map((e: { code: string }) => e.code)).toEqual([
+      'out_for_delivery',
+      'arrived',
+      'in_transit',
+      'picked_up',
+    ]);
+    expect(scans.list[3]).toMatchObject({
+      location: 'Los Angeles, CA',
+      source: 'staff',
+      trackingNo: waybill.trackingNo,
+    });
+    // A customer reads the scans but records none.
+    await f.as('customer').fail('/api/express/tracking/add', { id: waybill.id, code: 'delivered' }, 401);
+    const direct = await f
+      .as('direct')
+      .ok('/api/express/tracking/list', { page: 1, limit: 10, keyword: waybill.trackingNo });
+    expect(direct.total).toBe(0);
+  });
+
+  it('imports a sheet of scans all or none, naming each bad row, and once only', async () => {
+    const a = await printedWaybill();
+    const b = await printedWaybill();
+    const unpaid = await bookedWaybill();
+    const unpaidInfo = await f.as('customer').ok('/api/express/order/info', { id: unpaid.id });
+    const bad = await importSheet(
+      await trackingSheet([
+        [a.trackingNo, '2026-01-05 08:00', 'picked_up', 'Los Angeles, CA', ''],
+        [b.trackingNo, 'yesterday', 'picked_up', '', ''],
+        ['FP0000', '2026-01-05 09:00', 'delivered', '', ''],
+        [unpaidInfo.waybill.trackingNo, '2026-01-05 09:00', 'picked_up', '', ''],
+        [a.trackingNo, '2026-01-05 10:00', 'teleported', '', ''],
+      ]),
+    );
+    expect(bad.json().code).toBe(400);
+    const rows = bad.json().data.errors.map((e: { row: number }) => e.row);
+    expect(rows).toEqual([3, 4, 5, 6]);
+    expect(bad.json().data.errors[0].message).toContain('Time');
+    expect(bad.json().data.errors[1].message).toContain('FP0000');
+    const none = await f.db
+      .select()
+      .from(expressTrackingEvents)
+      .where(eq(expressTrackingEvents.waybillId, a.id));
+    expect(none).toEqual([]);
+
+    const zh = await importSheet(
+      await trackingSheet([[a.trackingNo, 'x', 'picked_up', '', '']]),
+      'admin',
+      'zh-CN',
+    );
+    expect(zh.json().data.errors[0].message).toContain('时间');
+
+    const good = await trackingSheet([
+      [a.trackingNo, '2026-01-05 08:00', 'picked_up', 'Los Angeles, CA', ''],
+      [b.trackingNo, '2026-01-05 08:30', '已揽收', 'Los Angeles, CA', ''],
+      [a.trackingNo, '2026-01-06 17:45', 'Delivered', 'Dallas, TX', 'Front desk'],
+    ]);
+    const imported = await importSheet(good);
+    expect(imported.json()).toMatchObject({ code: 200, data: { imported: 3, skipped: 0 } });
+    expect(imported.json().msg).toContain('3');
+    const again = await importSheet(good);
+    expect(again.json().data).toEqual({ imported: 0, skipped: 3 });
+    const infoA = await f.as('customer').ok('/api/express/order/info', { id: a.id });
+    const infoB = await f.as('customer').ok('/api/express/order/info', { id: b.id });
+    expect(infoA.waybill.status).toBe('delivered');
+    expect(infoB.waybill.status).toBe('in_transit');
+    // Only staff with the update button import.
+    const refused = await importSheet(good, 'customer');
+    expect(refused.json().code).toBe(401);
   });
 });

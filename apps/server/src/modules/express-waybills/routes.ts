@@ -1,4 +1,9 @@
 import {
+  trackingAddBody,
+  trackingAddedView,
+  trackingImportedView,
+  trackingListQuery,
+  trackingListView,
   waybillBulkView,
   waybillCreateBody,
   waybillCreatedView,
@@ -13,8 +18,10 @@ import {
   waybillTransitionBody,
 } from '@freight/contracts/express-waybills';
 import { formatMoney } from '@freight/contracts/money';
-import { okResponse, rawResponse } from '@freight/contracts/responses';
+import { okResponse, rawResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { badField } from '../../lib/errors.ts';
+import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import {
   createWaybillFor,
@@ -27,6 +34,9 @@ import {
   waybillDetailFor,
   waybillPaymentInfoFor,
 } from './service.ts';
+import { addTrackingEventFor, importTrackingFor, listTrackingFor, trackingTemplate } from './tracking.ts';
+
+const MAX_SHEET_BYTES = 10 * 1024 * 1024;
 
 /** Pages from which waybills are booked and paid, and those that list and move them. */
 const BOOKING_PAGES = ['/onlineQuotation', '/queryQuotation', '/waybillValuation'];
@@ -172,6 +182,59 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => waybillPaymentInfoFor(db, currentUser(request), request.body.id),
+  );
+
+  /* ---------- tracking (`/waybillTracking`) ---------- */
+
+  app.post(
+    '/express/tracking/list',
+    {
+      config: { permission: WAYBILL_PAGES },
+      schema: { tags: ['express'], body: trackingListQuery, response: { 200: okResponse(trackingListView) } },
+    },
+    async (request) => listTrackingFor(db, currentUser(request), request.body),
+  );
+
+  /** Staff record a scan; the waybill follows it to the status it shows. */
+  app.post(
+    '/express/tracking/add',
+    {
+      config: { permission: '/waybillTracking', audit: 'express.tracking.add' },
+      schema: { tags: ['express'], body: trackingAddBody, response: { 200: okResponse(trackingAddedView) } },
+    },
+    async (request) => {
+      request.auditTarget = `expressWaybill:${request.body.id}`;
+      return addTrackingEventFor(db, currentUser(request), request.body);
+    },
+  );
+
+  app.get(
+    '/express/tracking/template',
+    {
+      config: { permission: '/waybillTracking', raw: true },
+      schema: { tags: ['express'], response: { 200: xlsxResponse } },
+    },
+    async (request, reply) =>
+      sendFile(reply, 'tracking-template.xlsx', await trackingTemplate(request.language)),
+  );
+
+  /** A sheet of scans: every row recorded, or none when one is bad. */
+  app.post(
+    '/express/tracking/import',
+    {
+      config: { permission: '/waybillTracking', audit: 'express.tracking.import' },
+      schema: { tags: ['express'], response: { 200: okResponse(trackingImportedView) } },
+    },
+    async (request, reply) => {
+      const file = await request.file({ limits: { fileSize: MAX_SHEET_BYTES + 1 } }).catch(() => undefined);
+      if (!file) throw badField('file', 'validation.fileMissing');
+      const bytes = await file.toBuffer().catch(() => null);
+      if (!bytes || file.file.truncated) throw badField('file', 'import.tooLarge');
+      const result = await importTrackingFor(db, currentUser(request), bytes, request.language);
+      reply.messageKey = 'expressTracking.imported';
+      reply.messageParams = { count: result.imported };
+      return result;
+    },
   );
 };
 

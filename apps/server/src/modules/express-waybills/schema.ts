@@ -1,6 +1,6 @@
 import type { ExpressQuoteChannel, ExpressShipmentInput } from '@freight/contracts/express-quotes';
 import type { ExpressBreakdown, ExpressPriceLevel } from '@freight/contracts/express-rating';
-import type { WaybillStatus } from '@freight/contracts/express-waybills';
+import type { TRACKING_SOURCES, TrackingCode, WaybillStatus } from '@freight/contracts/express-waybills';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -82,5 +82,31 @@ export const expressWaybillEvents = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('express_waybill_events_waybill').on(t.tenantId, t.waybillId),
+  ],
+);
+
+/**
+ * The scans of a waybill (`/waybillTracking`): added by staff, imported from a sheet or reported by the
+ * channel's carrier provider. One scan of one kind at one moment is recorded once, so importing a
+ * sheet again or hearing from the carrier twice adds nothing.
+ */
+export const expressTrackingEvents = pgTable(
+  'express_tracking_events',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    waybillId: bigint('waybill_id', { mode: 'number' }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    code: text('code').$type<TrackingCode>().notNull(),
+    location: text('location').notNull().default(''),
+    note: text('note').notNull().default(''),
+    source: text('source').$type<(typeof TRACKING_SOURCES)[number]>().notNull(),
+    actorId: bigint('actor_id', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('express_tracking_events_scan').on(t.tenantId, t.waybillId, t.at, t.code),
+    index('express_tracking_events_time').on(t.tenantId, t.at),
   ],
 );

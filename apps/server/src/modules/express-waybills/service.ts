@@ -49,7 +49,7 @@ export function waybillActionButton(action: WaybillAction): string | null {
   return 'express-order:update';
 }
 
-async function addEvent(
+export async function addEvent(
   db: DbOrTx,
   waybill: Pick<WaybillRow, 'tenantId' | 'id'>,
   action: WaybillAction | 'create',

@@ -1,15 +1,13 @@
-import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   App,
   Button,
   Card,
   Empty,
   Form,
   Input,
-  Modal,
   Popover,
   Select,
   Space,
@@ -17,24 +15,15 @@ import {
   type TableColumnsType,
   Tag,
   Typography,
-  Upload,
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
+import { SheetImportButton } from '../../components/SheetImport.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
-import { ApiError } from '../../lib/http.ts';
-import {
-  ALL_PRODUCTS_KEY,
-  LANE_LIST_URL,
-  type Lane,
-  laneApi,
-  productApi,
-  type TariffRowError,
-  type TruckProduct,
-} from './api.ts';
+import { ALL_PRODUCTS_KEY, LANE_LIST_URL, type Lane, laneApi, productApi, type TruckProduct } from './api.ts';
 import { LaneDialog } from './LaneDialog.tsx';
 
 /** `/freightRule`: pick a product, then edit its lanes one by one or as a whole workbook. */
@@ -128,7 +117,6 @@ function Lanes({ product }: { product: TruckProduct }) {
   const list = useServerList<Lane>(LANE_LIST_URL, { productId: product.id, keyword });
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<Lane | 'new' | null>(null);
-  const [importErrors, setImportErrors] = useState<{ summary: string; rows: TariffRowError[] } | null>(null);
   const ltl = product.mode === 'LTL';
 
   const remove = useMutation({
@@ -155,31 +143,6 @@ function Lanes({ product }: { product: TruckProduct }) {
     onError: (e) => reportError(e),
   });
   const template = useMutation({ mutationFn: laneApi.template, onError: (e) => reportError(e) });
-  const runImport = useMutation({
-    mutationFn: (file: File) => laneApi.import(product.id, file),
-    onSuccess: (done) => {
-      message.success(t('tariff.imported', { count: done.imported }));
-      setSelected([]);
-      void list.refetch();
-    },
-    onError: (error) => {
-      const rows =
-        error instanceof ApiError ? (error.data as { errors?: TariffRowError[] } | null)?.errors : null;
-      if (rows && error instanceof ApiError) setImportErrors({ summary: error.message, rows });
-      else reportError(error);
-    },
-  });
-  // The workbook replaces every lane of the product, so the user says yes first.
-  const confirmImport = (file: File) =>
-    modal.confirm({
-      title: t('shell.dialogTitle'),
-      content: t('freightRules.importConfirm', { name: file.name, product: product.code }),
-      okText: t('shell.ok'),
-      cancelText: t('shell.cancel'),
-      okButtonProps: { 'data-testid': 'import-confirm-ok' } as never,
-      onOk: () => runImport.mutateAsync(file).catch(() => undefined),
-    });
-
   const ends: TableColumnsType<Lane> = [
     { title: t('tariff.origin'), dataIndex: 'origin', fixed: 'left', width: 100 },
     { title: t('tariff.destination'), dataIndex: 'destination', fixed: 'left', width: 100 },
@@ -292,19 +255,17 @@ function Lanes({ product }: { product: TruckProduct }) {
             >
               {t('freightRules.template')}
             </Button>
-            <Upload
-              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              showUploadList={false}
-              maxCount={1}
-              beforeUpload={(file) => {
-                confirmImport(file);
-                return false;
+            <SheetImportButton
+              label={t('freightRules.import')}
+              testId="tariff-import"
+              confirm={(name) => t('freightRules.importConfirm', { name, product: product.code })}
+              run={(file) => laneApi.import(product.id, file)}
+              onDone={(done) => {
+                message.success(t('tariff.imported', { count: done.imported }));
+                setSelected([]);
+                void list.refetch();
               }}
-            >
-              <Button icon={<UploadOutlined />} loading={runImport.isPending} data-testid="tariff-import">
-                {t('freightRules.import')}
-              </Button>
-            </Upload>
+            />
             <Button
               loading={runExport.isPending}
               onClick={() => runExport.mutate()}
@@ -357,33 +318,6 @@ function Lanes({ product }: { product: TruckProduct }) {
           }}
         />
       ) : null}
-      <Modal
-        open={importErrors !== null}
-        width={640}
-        title={t('freightRules.importFailed')}
-        onCancel={() => setImportErrors(null)}
-        footer={
-          <Button type="primary" onClick={() => setImportErrors(null)} data-testid="import-errors-ok">
-            {t('shell.ok')}
-          </Button>
-        }
-      >
-        <Alert type="error" showIcon title={importErrors?.summary} style={{ marginBottom: 12 }} />
-        <ul
-          style={{ maxHeight: 360, overflow: 'auto', paddingInlineStart: 20, margin: 0 }}
-          data-testid="import-errors"
-        >
-          {(importErrors?.rows ?? []).map((e, i) => (
-            // Rows may repeat (one sheet row, several problems), so the index keeps the keys apart.
-            // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole, never reordered
-            <li key={i}>
-              {e.sheet || e.row > 0
-                ? t('freightRules.errorLine', { sheet: e.sheet, row: e.row, message: e.message })
-                : e.message}
-            </li>
-          ))}
-        </ul>
-      </Modal>
     </>
   );
 }

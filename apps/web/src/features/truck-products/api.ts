@@ -41,13 +41,6 @@ export type LtlTerms = NonNullable<Lane['ltl']>;
 export type FtlTerms = NonNullable<Lane['ftl']>;
 export type LaneInput = Wire<typeof laneSaveBody>;
 
-/** One refused row of a tariff workbook; row 0 and no sheet mean the whole file. */
-export interface TariffRowError {
-  sheet: string;
-  row: number;
-  message: string;
-}
-
 export interface OrganisationOption {
   id: number;
   name: string;

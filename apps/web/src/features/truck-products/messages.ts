@@ -45,8 +45,6 @@ export const truckProductMessages = defineMessages(
     'freightRules.template': '下载模板',
     'freightRules.import': '导入',
     'freightRules.importConfirm': '导入“{{name}}”将替换产品 {{product}} 的全部线路,确定继续吗?',
-    'freightRules.importFailed': '运价导入失败',
-    'freightRules.errorLine': '{{sheet}},第 {{row}} 行:{{message}}',
     'freightRules.breaks': '重量段',
     'freightRules.classRates': '等级费率(首段,美元/百磅)',
     'freightRules.endTip': '三位邮编区间(如 900-935)、州代码(如 CA)或 *',
@@ -111,8 +109,6 @@ export const truckProductMessages = defineMessages(
     'freightRules.import': 'Import',
     'freightRules.importConfirm':
       'Importing "{{name}}" replaces every lane of product {{product}}. Continue?',
-    'freightRules.importFailed': 'Tariff import failed',
-    'freightRules.errorLine': '{{sheet}}, row {{row}}: {{message}}',
     'freightRules.breaks': 'Weight breaks',
     'freightRules.classRates': 'Class rates (first break, $/cwt)',
     'freightRules.endTip': 'A ZIP3 range such as 900-935, a state such as CA, or *',

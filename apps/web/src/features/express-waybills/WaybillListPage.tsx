@@ -1,0 +1,296 @@
+import {
+  WAYBILL_STATUSES,
+  type WaybillAction,
+  type WaybillStatus,
+} from '@freight/contracts/express-waybills';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, DatePicker, Dropdown, Empty, Form, Input, Space, Table, Tabs, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import dayjs from 'dayjs';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { FilterBar, listTableProps, periodDays, useServerList } from '../../components/list.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { money, sumMoney } from '../../lib/money.ts';
+import {
+  WAYBILL_LIST_URL,
+  type WaybillTransition,
+  type WaybillView,
+  waybillApi,
+  waybillPaymentPath,
+} from './api.ts';
+import { WAYBILL_DETAIL_KEY, WaybillDrawer } from './WaybillDrawer.tsx';
+import { WaybillStatusTag } from './WaybillStatusTag.tsx';
+
+interface Filters {
+  keyword?: string;
+  period?: [Dayjs, Dayjs];
+}
+
+/** Moves that need a note written down; the others ask for a confirmation only. */
+const NOTED: readonly WaybillAction[] = ['cancel', 'exception', 'freeze', 'release'];
+
+/**
+ * `/expressOrderList`: every waybill the caller may see, by status with counts, searchable by number;
+ * pay and print labels one by one or for the selected ones, void unshipped waybills with a refund,
+ * and (staff) record where a parcel is. A notice opens `?sn=<waybill number>`.
+ */
+export default function WaybillListPage() {
+  const { t, i18n } = useTranslation();
+  const en = i18n.language === 'en-US';
+  const { message, modal } = App.useApp();
+  const reportError = useReportError();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const noticed = searchParams.get('sn') ?? undefined;
+  const [filterForm] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Record<string, unknown>>({ keyword: noticed });
+  useEffect(() => {
+    if (!noticed) return;
+    filterForm.setFieldsValue({ keyword: noticed });
+    setFilters({ keyword: noticed });
+  }, [noticed, filterForm]);
+  const [status, setStatus] = useState<WaybillStatus | 'all'>('all');
+  const list = useServerList<WaybillView>(WAYBILL_LIST_URL, {
+    ...filters,
+    status: status === 'all' ? undefined : status,
+  });
+  // Counts come with every unfiltered page; a status tab keeps the ones already shown.
+  const lastCounts = useRef<Record<string, number>>({});
+  if (list.extra?.counts) lastCounts.current = list.extra.counts as Record<string, number>;
+  const counts = lastCounts.current;
+  const [selected, setSelected] = useState<number[]>([]);
+  const [open, setOpen] = useState<number | null>(null);
+  const [noting, setNoting] = useState<{ waybill: WaybillView; action: WaybillAction } | null>(null);
+
+  const queryClient = useQueryClient();
+  const changed = () => {
+    setSelected([]);
+    void list.refetch();
+    void queryClient.invalidateQueries({ queryKey: [WAYBILL_DETAIL_KEY] });
+  };
+  const selectedRows = list.rows.filter((w) => selected.includes(w.id));
+  const allOffer = (action: WaybillAction) =>
+    selectedRows.length > 0 && selectedRows.every((w) => w.actions.includes(action));
+
+  const run = async (work: () => Promise<unknown>, done?: string) => {
+    try {
+      await work();
+      if (done) message.success(done);
+      changed();
+    } catch (error) {
+      reportError(error);
+    }
+  };
+
+  const payAll = () =>
+    modal.confirm({
+      title: t('waybill.bulkPay'),
+      content: t('waybill.payConfirm', { amount: money(sumMoney(selectedRows.map((w) => w.total)), '$') }),
+      onOk: () =>
+        run(async () => {
+          const { results } = await waybillApi.bulkPay(selected);
+          const failed = Object.values(results).filter((r) => r !== 'success');
+          const summary = t('waybill.bulkDone', {
+            ok: selected.length - failed.length,
+            failed: failed.length,
+          });
+          if (failed.length > 0) message.warning(`${summary}: ${[...new Set(failed)].join('; ')}`);
+          else message.success(summary);
+        }),
+    });
+
+  /** One waybill's move: pay and print have their own calls; refund and noted moves ask for a reason. */
+  const act = (w: WaybillView, action: WaybillAction) => {
+    if (action === 'print') return void run(() => waybillApi.print([w.id]));
+    if (action === 'pay') return navigate(waybillPaymentPath(w.id));
+    if (action === 'refund' || NOTED.includes(action)) return setNoting({ waybill: w, action });
+    modal.confirm({
+      title: t(`waybillAction.${action}`),
+      content: t('waybill.confirmAction', { action: t(`waybillAction.${action}`), waybillNo: w.waybillNo }),
+      okButtonProps: { 'data-testid': 'waybill-action-ok' } as never,
+      onOk: () => run(() => waybillApi.transition(w.id, action as WaybillTransition), t('common.saved')),
+    });
+  };
+
+  const all = Object.values(counts).reduce((s, n) => s + n, 0);
+  return (
+    <div className="page-card">
+      <FilterBar<Filters>
+        form={filterForm}
+        onSearch={(v) => {
+          setFilters({ keyword: v.keyword || undefined, ...periodDays(v.period) });
+          list.resetPage();
+        }}
+      >
+        <Form.Item name="keyword" label={t('common.keyword')}>
+          <Input
+            allowClear
+            placeholder={t('waybill.keywordTip')}
+            style={{ width: 260 }}
+            data-testid="waybill-keyword"
+          />
+        </Form.Item>
+        <Form.Item name="period" label={t('waybill.createdAt')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+      </FilterBar>
+      <Tabs
+        activeKey={status}
+        onChange={(key) => {
+          setStatus(key as WaybillStatus | 'all');
+          setSelected([]);
+          list.resetPage();
+        }}
+        items={[
+          { key: 'all', label: `${t('waybill.all')} ${all || ''}`.trim() },
+          ...WAYBILL_STATUSES.map((s) => ({
+            key: s,
+            label: `${t(`waybillStatus.${s}`)}${counts[s] ? ` ${counts[s]}` : ''}`,
+          })),
+        ]}
+        data-testid="waybill-status-tabs"
+      />
+      {selected.length > 0 ? (
+        <Space style={{ marginBottom: 12 }} wrap>
+          {allOffer('pay') ? (
+            <Button type="primary" onClick={payAll} data-testid="waybill-bulk-pay">
+              {t('waybill.bulkPay')}
+            </Button>
+          ) : null}
+          {allOffer('print') ? (
+            <Button
+              onClick={() => void run(() => waybillApi.print(selected))}
+              data-testid="waybill-bulk-print"
+            >
+              {t('waybill.printLabels')}
+            </Button>
+          ) : null}
+        </Space>
+      ) : null}
+      <Table<WaybillView>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        {...listTableProps(1200)}
+        locale={{ emptyText: <Empty description={t('waybill.empty')} /> }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as number[]),
+          getCheckboxProps: (w) => ({ disabled: !w.actions.some((a) => a === 'pay' || a === 'print') }),
+        }}
+        columns={[
+          {
+            title: t('waybill.waybillNo'),
+            dataIndex: 'waybillNo',
+            fixed: 'left',
+            render: (v: string, w) => (
+              <Typography.Link onClick={() => setOpen(w.id)} data-testid={`waybill-${v}`}>
+                {v}
+              </Typography.Link>
+            ),
+          },
+          { title: t('waybill.trackingNo'), dataIndex: 'trackingNo' },
+          {
+            title: t('waybill.status'),
+            dataIndex: 'status',
+            render: (s: WaybillStatus) => <WaybillStatusTag status={s} />,
+          },
+          { title: t('waybill.customer'), dataIndex: 'organisationName' },
+          {
+            title: t('waybill.channel'),
+            render: (_, w) =>
+              en
+                ? `${w.channel.productNameEn} · ${w.channel.nameEn}`
+                : `${w.channel.productName} · ${w.channel.name}`,
+          },
+          {
+            title: t('waybill.recipient'),
+            render: (_, w) => {
+              const r = w.shipment.recipient;
+              return `${r.name}, ${r.city} ${r.state} ${r.zipcode} ${r.country}`;
+            },
+          },
+          {
+            title: t('waybill.weight'),
+            align: 'right',
+            render: (_, w) => `${w.billableWeight} ${w.shipment.unitSystem === 'kg_cm' ? 'kg' : 'lb'}`,
+          },
+          {
+            title: t('waybill.total'),
+            dataIndex: 'total',
+            align: 'right',
+            render: (v: string) => money(v, '$'),
+          },
+          { title: t('waybill.reference'), dataIndex: 'reference' },
+          {
+            title: t('waybill.createdAt'),
+            dataIndex: 'createdAt',
+            render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+          },
+          {
+            title: t('common.actions'),
+            fixed: 'right',
+            render: (_, w) => {
+              const [first, ...rest] = w.actions;
+              return (
+                <Space size={4}>
+                  <Button size="small" type="link" onClick={() => setOpen(w.id)}>
+                    {t('waybill.view')}
+                  </Button>
+                  {first ? (
+                    <Button
+                      size="small"
+                      type="link"
+                      onClick={() => act(w, first)}
+                      data-testid={`waybill-act-${first}`}
+                    >
+                      {t(`waybillAction.${first}`)}
+                    </Button>
+                  ) : null}
+                  {rest.length > 0 ? (
+                    <Dropdown
+                      menu={{
+                        items: rest.map((a) => ({
+                          key: a,
+                          label: t(`waybillAction.${a}`),
+                          danger: a === 'refund',
+                        })),
+                        onClick: ({ key }) => act(w, key as WaybillAction),
+                      }}
+                    >
+                      <Button size="small" type="link" data-testid="waybill-more">
+                        {t('waybill.more')}
+                      </Button>
+                    </Dropdown>
+                  ) : null}
+                </Space>
+              );
+            },
+          },
+        ]}
+      />
+      {open !== null ? <WaybillDrawer id={open} onClose={() => setOpen(null)} onAct={act} /> : null}
+      {noting ? (
+        <ReasonDialog
+          title={t(`waybillAction.${noting.action}`)}
+          label={noting.action === 'refund' ? t('waybill.refundReason') : t('waybill.note')}
+          field={noting.action === 'refund' ? 'reason' : 'note'}
+          testId="waybill-reason"
+          onCancel={() => setNoting(null)}
+          onSubmit={async (reason) => {
+            const { waybill, action } = noting;
+            if (action === 'refund') await waybillApi.refund(waybill.id, reason);
+            else await waybillApi.transition(waybill.id, action as WaybillTransition, reason);
+            message.success(t('common.saved'));
+            setNoting(null);
+            changed();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

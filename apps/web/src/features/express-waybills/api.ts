@@ -1,0 +1,61 @@
+import type {
+  trackingAddBody,
+  trackingAddedView,
+  trackingImportedView,
+  waybillBulkView,
+  waybillCreatedView,
+  waybillDetailView,
+  waybillPaymentInfoView,
+  waybillStatusView,
+  waybillTransitionBody,
+  waybillView,
+} from '@freight/contracts/express-waybills';
+import type { Wire } from '@freight/contracts/responses';
+import type { z } from 'zod';
+import { download, downloadGet, post, upload } from '../../lib/http.ts';
+
+export const WAYBILL_LIST_URL = '/express/order/list';
+
+/** A waybill; `actions` are what this user may do with it now, as the server decides. */
+export type WaybillView = Wire<typeof waybillView>;
+export type WaybillDetail = Wire<typeof waybillDetailView>;
+export type WaybillTransition = z.input<typeof waybillTransitionBody>['action'];
+
+/** The payment page's address, for links from the quote page and the list. */
+export const waybillPaymentPath = (id: number) => `/waybillValuation?id=${id}`;
+
+/** Express waybills: booking, payment, labels and moves (server module `express-waybills`). */
+export const waybillApi = {
+  create: (quoteId: number, pay = false) =>
+    post<Wire<typeof waybillCreatedView>>('/express/order/create', { quoteId, pay }),
+  payInfo: (id: number) => post<Wire<typeof waybillPaymentInfoView>>('/express/order/payInfo', { id }),
+  info: (id: number) => post<WaybillDetail>('/express/order/info', { id }),
+  pay: (id: number) => post<Wire<typeof waybillStatusView>>('/express/order/pay', { id }),
+  bulkPay: (ids: number[]) => post<Wire<typeof waybillBulkView>>('/express/order/bulkPay', { ids }),
+  refund: (id: number, reason: string) =>
+    post<Wire<typeof waybillStatusView>>('/express/order/refund', { id, reason }),
+  transition: (id: number, action: WaybillTransition, note = '') =>
+    post<Wire<typeof waybillStatusView>>('/express/order/transition', { id, action, note }),
+  /** The labels as one PDF, saved by the browser; printing moves each waybill to printed. */
+  print: (ids: number[]) => download('/express/order/print', { ids }, 'labels.pdf'),
+};
+
+export const TRACKING_LIST_URL = '/express/tracking/list';
+
+/** Scans of waybills (`/waybillTracking`): recorded by staff, imported from a sheet, or the carrier's. */
+export const trackingApi = {
+  add: (body: z.input<typeof trackingAddBody>) =>
+    post<Wire<typeof trackingAddedView>>('/express/tracking/add', body),
+  import: (file: File) => upload<Wire<typeof trackingImportedView>>('/express/tracking/import', file),
+  template: () => downloadGet('/express/tracking/template', 'tracking-template.xlsx'),
+  /** The waybill a tracking or waybill number names, among those the user may see; null when none. */
+  async findWaybill(number: string): Promise<WaybillView | null> {
+    const page = await post<{ list: WaybillView[] }>(WAYBILL_LIST_URL, {
+      keyword: number,
+      page: 1,
+      limit: 10,
+    });
+    const wanted = number.toUpperCase();
+    return page.list.find((w) => w.trackingNo === wanted || w.waybillNo === wanted) ?? null;
+  },
+};
