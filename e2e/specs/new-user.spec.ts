@@ -245,6 +245,12 @@ test('lists keep every column readable beside the pinned actions, at 1440 and 39
   const orders = customer.locator('.ant-table').first();
   await expect(orders.locator('tbody tr.ant-table-row', { hasText: booked.orderNo })).toBeVisible();
   expect(await clippedCells(orders)).toEqual([]);
+  // Every filter of the order list stays inside its card, the date range too.
+  const filters = await customer.locator('.filter-bar').first().boundingBox();
+  const range = await customer.locator('.filter-bar .ant-picker-range').first().boundingBox();
+  expect(filters && range && range.x >= filters.x && range.x + range.width <= filters.x + filters.width).toBe(
+    true,
+  );
   await customer.screenshot({ path: `${screenshotDir}order-list-390.png`, fullPage: true });
 });
 
@@ -320,5 +326,8 @@ test('demo data reads in the language of the interface: site name, footer, bank,
   await expect(staff.locator('.page-card .ant-table tbody')).toContainText('All pages and actions');
   await expect(staff.locator('.page-card .ant-table tbody')).not.toContainText('超级管理员');
   await staff.screenshot({ path: `${screenshotDir}roles-en.png` });
+  // Staff work for the tenant: their company is the site's name, in the language of the interface.
+  await staff.goto('/profile');
+  await expect(staff.getByLabel('Company')).toHaveValue('Freight Portal');
   await switchLanguage(staff, 'zh');
 });

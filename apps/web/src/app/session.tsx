@@ -163,12 +163,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         // SPEC section 7: setLocale speaks `en` / `zh_CN`. (Written here rather than imported from the
         // contracts' api module, which would bring zod into the first bundle.)
         await post('/admin/auth/setLocale', { locale: next === 'en-US' ? 'en' : 'zh_CN' });
+        // What the server words for the user (a staff member's company is the site's name) follows.
+        await loadSession();
       } catch (error) {
         // SPEC section 8: the server's message shows when the language switch fails.
         if (error instanceof ApiError && !error.notified) void message.error(error.message);
       }
     },
-    [message],
+    [message, loadSession],
   );
 
   const api = useMemo<SessionApi>(

@@ -88,7 +88,7 @@ export function FilterBar<T>({
 }) {
   const { t } = useTranslation();
   return (
-    <Card size="small" style={{ marginBottom: 12 }}>
+    <Card size="small" className="filter-bar" style={{ marginBottom: 12 }}>
       <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
         {children}
         <Form.Item>
