@@ -276,6 +276,9 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   weight: { 'zh-CN': '重量', 'en-US': 'Weight' },
   declaredValue: { 'zh-CN': '申报价值', 'en-US': 'Declared value' },
   signature: { 'zh-CN': '签名服务', 'en-US': 'Signature' },
+  waybillId: { 'zh-CN': '运单', 'en-US': 'Waybill' },
+  at: { 'zh-CN': '时间', 'en-US': 'Time' },
+  location: { 'zh-CN': '地点', 'en-US': 'Location' },
 };
 
 /**

@@ -6,6 +6,7 @@ import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
+import expressChannelRoutes from './express-channels/routes.ts';
 import expressQuoteRoutes from './express-quotes/routes.ts';
 import expressWaybillRoutes from './express-waybills/routes.ts';
 import homeRoutes from './home/routes.ts';
@@ -48,6 +49,7 @@ export const modules: FastifyPluginAsync[] = [
   noticeRoutes,
   addressRoutes,
   expressAddressRoutes,
+  expressChannelRoutes,
   expressQuoteRoutes,
   expressWaybillRoutes,
   bounceBillRoutes,
