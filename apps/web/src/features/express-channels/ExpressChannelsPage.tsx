@@ -1,0 +1,318 @@
+import { EXPRESS_SCOPES, type ExpressScope } from '@freight/contracts/express-rating';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { usePageQuery } from '../../app/page-context.tsx';
+import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { useReportError } from '../../hooks/useReportError.ts';
+import { money } from '../../lib/money.ts';
+import {
+  ALL_CHANNELS_KEY,
+  ALL_PRODUCTS_KEY,
+  CHANNEL_INFO_KEY,
+  CHANNEL_LIST_URL,
+  channelApi,
+  channelPricePath,
+  type ExpressChannel,
+  productApi,
+  zoneChartPath,
+} from './api.ts';
+import { ChannelDialog } from './ChannelDialog.tsx';
+import { UNITS } from './units.ts';
+
+interface Filters {
+  keyword?: string;
+  productId?: number;
+  scope?: ExpressScope;
+  enabled?: boolean;
+}
+
+const secondary = { color: '#999', fontSize: 12 } as const;
+
+/**
+ * `/expressChannelManag`: the carriers' services behind each express product, with their units, limits
+ * and surcharges, and how far their zone chart and price table are filled. `?productId=` filters by one
+ * product (the products page links here so).
+ */
+export default function ExpressChannelsPage() {
+  const { t, i18n } = useTranslation();
+  const en = i18n.language === 'en-US';
+  const { message, modal } = App.useApp();
+  const reportError = useReportError();
+  const queryProduct = Number(usePageQuery().get('productId')) || undefined;
+  const [filterForm] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Filters>({ productId: queryProduct });
+  const list = useServerList<ExpressChannel>(CHANNEL_LIST_URL, filters);
+  const products = useQuery({ queryKey: [ALL_PRODUCTS_KEY], queryFn: productApi.all });
+  const [editing, setEditing] = useState<ExpressChannel | 'new' | null>(null);
+  const queryClient = useQueryClient();
+
+  // The page stays alive behind its tab: a later link for another product filters anew.
+  const [linkedProduct, setLinkedProduct] = useState(queryProduct);
+  if (linkedProduct !== queryProduct) {
+    setLinkedProduct(queryProduct);
+    setFilters((f) => ({ ...f, productId: queryProduct }));
+    list.resetPage();
+  }
+  useEffect(() => filterForm.setFieldValue('productId', queryProduct), [queryProduct, filterForm]);
+
+  // The zone and price pages keep every channel for their pickers, and each channel's info.
+  const changed = () => {
+    void list.refetch();
+    void queryClient.invalidateQueries({ queryKey: [ALL_CHANNELS_KEY] });
+    void queryClient.invalidateQueries({ queryKey: [CHANNEL_INFO_KEY] });
+    void queryClient.invalidateQueries({ queryKey: [ALL_PRODUCTS_KEY] });
+  };
+  const nameOf = (c: ExpressChannel) => (en ? c.nameEn : c.name);
+
+  const setEnabled = useMutation({
+    mutationFn: (row: ExpressChannel) => channelApi.enable(row.id, !row.enabled),
+    onSuccess: () => {
+      message.success(t('common.saved'));
+      changed();
+    },
+    onError: (error) => reportError(error),
+  });
+  const confirmStatus = (row: ExpressChannel) =>
+    modal.confirm({
+      title: t('shell.dialogTitle'),
+      content: t('common.statusConfirm', {
+        action: row.enabled ? t('common.disable') : t('common.enable'),
+        name: nameOf(row),
+      }),
+      okText: t('shell.ok'),
+      cancelText: t('shell.cancel'),
+      okButtonProps: { danger: row.enabled, 'data-testid': 'express-channel-status-ok' } as never,
+      onOk: () => setEnabled.mutateAsync(row).catch(() => undefined),
+    });
+
+  const remove = useMutation({
+    mutationFn: (row: ExpressChannel) => channelApi.remove(row.id),
+    onSuccess: () => {
+      message.success(t('common.deleted'));
+      changed();
+    },
+    onError: (error) => reportError(error),
+  });
+  const confirmRemove = (row: ExpressChannel) =>
+    modal.confirm({
+      title: t('shell.dialogTitle'),
+      content: t('expressChannels.deleteConfirm', { name: `${row.code} · ${nameOf(row)}` }),
+      okText: t('shell.ok'),
+      cancelText: t('shell.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'express-channel-delete-ok' } as never,
+      onOk: () => remove.mutateAsync(row).catch(() => undefined),
+    });
+
+  return (
+    <div className="page-card">
+      <FilterBar<Filters>
+        form={filterForm}
+        onSearch={(v) => {
+          setFilters({
+            keyword: v.keyword?.trim() || undefined,
+            productId: v.productId,
+            scope: v.scope,
+            enabled: v.enabled,
+          });
+          list.resetPage();
+        }}
+        extra={
+          <Button type="primary" onClick={() => setEditing('new')} data-testid="express-channel-new">
+            {t('expressChannels.new')}
+          </Button>
+        }
+      >
+        <Form.Item name="keyword" label={t('common.keyword')}>
+          <Input allowClear maxLength={100} placeholder={t('expressChannels.keywordTip')} />
+        </Form.Item>
+        <Form.Item name="productId" label={t('expressChannels.product')}>
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 220 }}
+            placeholder={t('common.all')}
+            loading={products.isLoading}
+            options={(products.data?.list ?? []).map((p) => ({
+              value: p.id,
+              label: `${p.code} · ${en ? p.nameEn : p.name}`,
+            }))}
+            data-testid="express-channel-filter-product"
+          />
+        </Form.Item>
+        <Form.Item name="scope" label={t('expressChannels.scope')}>
+          <Select
+            allowClear
+            style={{ width: 120 }}
+            placeholder={t('common.all')}
+            options={EXPRESS_SCOPES.map((s) => ({ value: s, label: t(`expressChannels.scope.${s}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="enabled" label={t('common.status')}>
+          <Select
+            allowClear
+            style={{ width: 110 }}
+            placeholder={t('common.all')}
+            options={[
+              { value: true, label: t('common.enabled') },
+              { value: false, label: t('common.disabled') },
+            ]}
+          />
+        </Form.Item>
+      </FilterBar>
+      <Table<ExpressChannel>
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.rows}
+        pagination={list.pagination}
+        {...listTableProps(1500)}
+        locale={{
+          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('expressChannels.empty')} />,
+        }}
+        data-testid="express-channels-table"
+        columns={[
+          { title: t('expressChannels.code'), dataIndex: 'code', fixed: 'left' },
+          {
+            title: t('expressChannels.name'),
+            render: (_, r) => (
+              <div>
+                {nameOf(r)}
+                <div style={secondary}>{en ? r.productNameEn : r.productName}</div>
+              </div>
+            ),
+          },
+          {
+            title: t('expressChannels.carrierService'),
+            render: (_, r) => (
+              <div>
+                {r.carrier}
+                <div style={secondary}>{r.service}</div>
+              </div>
+            ),
+          },
+          {
+            title: t('expressChannels.scope'),
+            render: (_, r) => (
+              <Tag color={r.scope === 'domestic' ? 'blue' : 'purple'}>
+                {t(`expressChannels.scope.${r.scope}`)}
+              </Tag>
+            ),
+          },
+          {
+            title: t('expressChannels.transitDays'),
+            render: (_, r) => t('expressChannels.days', { min: r.transitDaysMin, max: r.transitDaysMax }),
+          },
+          {
+            title: t('expressChannels.limits'),
+            render: (_, r) => {
+              const u = UNITS[r.unitSystem];
+              return (
+                <div>
+                  {`${r.maxWeight} ${u.weight} · ${r.maxLength} ${u.length}`}
+                  <div style={secondary}>
+                    {t('expressChannels.girthShort', { value: r.maxLengthGirth, unit: u.length })} ·{' '}
+                    {t('expressChannels.divisorShort', { value: r.dimDivisor })}
+                  </div>
+                </div>
+              );
+            },
+          },
+          {
+            title: t('expressChannels.surcharges'),
+            render: (_, r) => (
+              <div>
+                {t('expressChannels.fuelShort', { percent: r.surcharges.fuelPercent })}
+                <div style={secondary}>
+                  {t('expressChannels.residentialShort', { fee: money(r.surcharges.residential, '$') })} ·{' '}
+                  {t('expressChannels.deliveryAreasCount', { count: r.surcharges.deliveryAreas.length })}
+                </div>
+              </div>
+            ),
+          },
+          {
+            title: t('expressChannels.tables'),
+            render: (_, r) => (
+              <Space orientation="vertical" size={0}>
+                <Link to={zoneChartPath(r.id)} data-testid={`express-channel-zones-${r.code}`}>
+                  {t('expressChannels.zoneRowsCount', { count: r.zoneRows })}
+                </Link>
+                <Link to={channelPricePath(r.id)} data-testid={`express-channel-prices-${r.code}`}>
+                  {t('expressChannels.priceZonesCount', { count: r.priceZones })}
+                </Link>
+              </Space>
+            ),
+          },
+          {
+            title: t('expressChannels.organisations'),
+            render: (_, r) =>
+              r.organisationIds.length === 0 ? (
+                <Tag>{t('expressProducts.everyone')}</Tag>
+              ) : (
+                <Tag color="orange">
+                  {t('expressProducts.someOrganisations', { count: r.organisationIds.length })}
+                </Tag>
+              ),
+          },
+          {
+            title: t('common.status'),
+            render: (_, r) => (
+              <Space orientation="vertical" size={0}>
+                <Switch
+                  checked={r.enabled}
+                  loading={setEnabled.isPending && setEnabled.variables?.id === r.id}
+                  onChange={() => confirmStatus(r)}
+                  aria-label={t('common.status')}
+                  data-testid={`express-channel-status-${r.code}`}
+                />
+                {r.provider === 'builtin' ? null : (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {r.provider}
+                  </Typography.Text>
+                )}
+              </Space>
+            ),
+          },
+          {
+            title: t('common.actions'),
+            fixed: 'right',
+            render: (_, r) => (
+              <Space size={0}>
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={() => setEditing(r)}
+                  data-testid={`express-channel-edit-${r.code}`}
+                >
+                  {t('common.edit')}
+                </Button>
+                <Button
+                  type="link"
+                  size="small"
+                  danger
+                  loading={remove.isPending && remove.variables?.id === r.id}
+                  onClick={() => confirmRemove(r)}
+                  data-testid={`express-channel-delete-${r.code}`}
+                >
+                  {t('common.delete')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing ? (
+        <ChannelDialog
+          editing={editing}
+          defaultProductId={filters.productId}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            changed();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

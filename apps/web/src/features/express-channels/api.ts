@@ -1,0 +1,112 @@
+import type {
+  deliveryAreaDeleteBody,
+  deliveryAreaSaveBody,
+  expressChannelListView,
+  expressChannelSaveBody,
+  expressChannelView,
+  expressProductListView,
+  expressProductSaveBody,
+  expressProductView,
+  importedRowsView,
+  priceTableBody,
+  priceTableView,
+  surchargeTermsView,
+  zoneRowView,
+} from '@freight/contracts/express-channels';
+import type { Wire } from '@freight/contracts/responses';
+import type { z } from 'zod';
+import { downloadGet, post, upload } from '../../lib/http.ts';
+
+/** A product as `/admin/expressProduct/list` answers it, with its channel counts. */
+export type ExpressProduct = Wire<typeof expressProductView>;
+export type ProductInput = z.input<typeof expressProductSaveBody>;
+
+/** A channel with its limits, surcharges (money as decimal strings) and how far its tables are filled. */
+export type ExpressChannel = Wire<typeof expressChannelView>;
+export type ChannelInput = z.input<typeof expressChannelSaveBody>;
+export type SurchargeTerms = Wire<typeof surchargeTermsView>;
+export type DeliveryArea = SurchargeTerms['deliveryAreas'][number];
+export type DeliveryAreaInput = z.input<typeof deliveryAreaSaveBody>;
+export type DeliveryAreaRemoval = z.input<typeof deliveryAreaDeleteBody>;
+
+export type ZoneRow = Wire<typeof zoneRowView>;
+export type PriceTable = Wire<typeof priceTableView>;
+export type PriceTableInput = z.input<typeof priceTableBody>;
+export type ImportedRows = Wire<typeof importedRowsView>;
+
+export const PRODUCT_LIST_URL = '/admin/expressProduct/list';
+export const CHANNEL_LIST_URL = '/admin/expressChannel/list';
+export const ZONE_LIST_URL = '/admin/expressZone/list';
+/** Query keys of every product and every channel at once (the pickers); a change elsewhere makes them stale. */
+export const ALL_PRODUCTS_KEY = 'express-products-all';
+export const ALL_CHANNELS_KEY = 'express-channels-all';
+/** The query key of one channel's `/info` (the price page's delivery areas and counts). */
+export const CHANNEL_INFO_KEY = 'express-channel-info';
+export const PRICE_TABLE_KEY = 'express-price-table';
+/** The largest page the API gives: a picker shows every product or channel of a tenant from one call. */
+const EVERY_ROW = { page: 1, limit: 200 };
+
+export const zoneChartPath = (channelId: number) => `/partitionTable?channelId=${channelId}`;
+export const channelPricePath = (channelId: number) => `/channelPrice?channelId=${channelId}`;
+export const channelListPath = (productId: number) => `/expressChannelManag?productId=${productId}`;
+
+/** The fields `/admin/expressProduct/save` takes, out of a listed product (the answer carries more). */
+export function productInput(p: ExpressProduct): ProductInput {
+  return {
+    id: p.id,
+    code: p.code,
+    name: p.name,
+    nameEn: p.nameEn,
+    description: p.description,
+    descriptionEn: p.descriptionEn,
+    enabled: p.enabled,
+    organisationIds: p.organisationIds,
+  };
+}
+
+export const productApi = {
+  all: () => post<Wire<typeof expressProductListView>>(PRODUCT_LIST_URL, EVERY_ROW),
+  save: (body: ProductInput) => post<{ id: number }>('/admin/expressProduct/save', body),
+  enable: (id: number, enabled: boolean) => post('/admin/expressProduct/enable', { id, enabled }),
+  remove: (id: number) => post('/admin/expressProduct/delete', { id }),
+};
+
+export const channelApi = {
+  all: () => post<Wire<typeof expressChannelListView>>(CHANNEL_LIST_URL, EVERY_ROW),
+  info: (id: number) => post<ExpressChannel>('/admin/expressChannel/info', { id }),
+  save: (body: ChannelInput) => post<{ id: number }>('/admin/expressChannel/save', body),
+  enable: (id: number, enabled: boolean) => post('/admin/expressChannel/enable', { id, enabled }),
+  remove: (id: number) => post('/admin/expressChannel/delete', { id }),
+};
+
+/** Template, export and import of one kind of channel workbook (zone chart or price table). */
+export interface WorkbookApi {
+  template: () => Promise<void>;
+  export: (channel: Pick<ExpressChannel, 'id' | 'code'>) => Promise<void>;
+  /** Replaces the channel's whole table with the workbook's: all of it, or nothing when a row is bad. */
+  import: (channelId: number, file: File) => Promise<ImportedRows>;
+}
+
+export const zoneApi: WorkbookApi = {
+  template: () => downloadGet('/admin/expressZone/template', 'zone-chart-template.xlsx'),
+  export: (channel) =>
+    downloadGet(`/admin/expressZone/export?channelId=${channel.id}`, `zone-chart-${channel.code}.xlsx`),
+  import: (channelId, file) => upload<ImportedRows>(`/admin/expressZone/import?channelId=${channelId}`, file),
+};
+
+export const priceApi: WorkbookApi & {
+  info: (channelId: number) => Promise<PriceTable>;
+  save: (body: PriceTableInput) => Promise<PriceTable>;
+  saveDeliveryArea: (body: DeliveryAreaInput) => Promise<SurchargeTerms>;
+  removeDeliveryArea: (body: DeliveryAreaRemoval) => Promise<SurchargeTerms>;
+} = {
+  info: (channelId) => post<PriceTable>('/admin/channelPrice/info', { channelId }),
+  save: (body) => post<PriceTable>('/admin/channelPrice/save', body),
+  template: () => downloadGet('/admin/channelPrice/template', 'channel-price-template.xlsx'),
+  export: (channel) =>
+    downloadGet(`/admin/channelPrice/export?channelId=${channel.id}`, `channel-price-${channel.code}.xlsx`),
+  import: (channelId, file) =>
+    upload<ImportedRows>(`/admin/channelPrice/import?channelId=${channelId}`, file),
+  saveDeliveryArea: (body) => post<SurchargeTerms>('/admin/channelPrice/deliveryArea/save', body),
+  removeDeliveryArea: (body) => post<SurchargeTerms>('/admin/channelPrice/deliveryArea/delete', body),
+};
