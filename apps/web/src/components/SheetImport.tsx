@@ -86,7 +86,13 @@ export function SheetImportButton<T>({
           </Button>
         }
       >
-        <Alert type="error" showIcon title={failed?.summary} style={{ marginBottom: 12 }} />
+        <Alert
+          type="error"
+          showIcon
+          title={failed?.summary}
+          description={t('sheetImport.nothingImported')}
+          style={{ marginBottom: 12 }}
+        />
         <ul
           style={{ maxHeight: 360, overflow: 'auto', paddingInlineStart: 20, margin: 0 }}
           data-testid="import-errors"

@@ -13,6 +13,8 @@ export const enUS: Record<MessageKey, string> = {
   'shell.cancel': 'Cancel',
   'sheetImport.failed': 'Import failed',
   'sheetImport.errorLine': '{{sheet}}, row {{row}}: {{message}}',
+  'sheetImport.rowLine': 'Row {{row}}: {{message}}',
+  'sheetImport.nothingImported': 'Nothing of the file was imported; the existing data is unchanged.',
   'shell.personalCenter': 'Personal center',
   'shell.reload': 'Reload page',
   'shell.fullscreen': 'Full screen',

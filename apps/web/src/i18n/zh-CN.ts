@@ -12,6 +12,8 @@ export const zhCN = {
   'shell.cancel': '取消',
   'sheetImport.failed': '导入失败',
   'sheetImport.errorLine': '{{sheet}},第 {{row}} 行:{{message}}',
+  'sheetImport.rowLine': '第 {{row}} 行:{{message}}',
+  'sheetImport.nothingImported': '文件中的数据一条也没有导入,原有数据保持不变。',
   'shell.personalCenter': '个人中心',
   'shell.reload': '刷新页面',
   'shell.fullscreen': '全屏',

@@ -113,10 +113,6 @@ export const expressChannelMessages = defineMessages(
       '导入“{{name}}”将替换渠道 {{channel}} 的整张价格表(文件含“偏远地区”工作表时,偏远地区清单也一并替换);文件中有任何一行错误则不会导入任何内容。确定继续吗?',
     'channelWorkbook.imported.zones': '已导入 {{count}} 行分区',
     'channelWorkbook.imported.prices': '已导入价格表,共 {{count}} 个重量段',
-    'channelWorkbook.importFailed': '导入失败',
-    'channelWorkbook.nothingImported': '原有数据保持不变。',
-    'channelWorkbook.rowLine': '第 {{row}} 行:{{message}}',
-    'channelWorkbook.sheetRowLine': '{{sheet}},第 {{row}} 行:{{message}}',
 
     'zoneCharts.keywordTip': '邮编前三位、国家代码或分区',
     'zoneCharts.origin': '起始邮编(前三位)',
@@ -295,10 +291,6 @@ export const expressChannelMessages = defineMessages(
       'Importing "{{name}}" replaces the whole price table of channel {{channel}} (and its delivery area lists, when the file has a "Delivery areas" sheet). If any row of the file is wrong, nothing is imported. Continue?',
     'channelWorkbook.imported.zones': 'Zone rows imported: {{count}}',
     'channelWorkbook.imported.prices': 'Price table imported, weight brackets: {{count}}',
-    'channelWorkbook.importFailed': 'Import failed',
-    'channelWorkbook.nothingImported': 'The existing data is unchanged.',
-    'channelWorkbook.rowLine': 'Row {{row}}: {{message}}',
-    'channelWorkbook.sheetRowLine': '{{sheet}}, row {{row}}: {{message}}',
 
     'zoneCharts.keywordTip': 'ZIP3, country code or zone',
     'zoneCharts.origin': 'Origin (ZIP3)',
