@@ -1,0 +1,197 @@
+import { expect, type Page, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { api, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+/** The waybill of the first test, which the later ones ship and deliver. */
+let booked: { waybillNo: string; trackingNo: string } | null = null;
+
+const address = (city: string, state: string, zipcode: string) => ({
+  name: 'Pat Lee',
+  address1: '100 Main St',
+  city,
+  state,
+  zipcode,
+  phone: '2135550100',
+});
+
+async function channelId(page: Page, code: string): Promise<number> {
+  const { list } = await api(page, '/admin/expressChannel/list', { page: 1, limit: 50 });
+  return (list as { id: number; code: string }[]).find((c) => c.code === code)?.id as number;
+}
+
+test('staff import a zone chart and a price table; a chart with a bad row imports nothing and names it', async ({
+  page,
+}, testInfo) => {
+  await session(page, 'admin@example.com');
+  const id = await channelId(page, 'USG-STD');
+  await page.goto(`/partitionTable?channelId=${id}`);
+  const zones = page.getByTestId('zone-rows-table');
+  await expect(zones).toContainText('900');
+
+  const exported = page.waitForEvent('download');
+  await page.getByTestId('zones-export').click();
+  const chart = testInfo.outputPath('zones.xlsx');
+  await (await exported).saveAs(chart);
+
+  // The exported chart with one more row whose origin is no ZIP3.
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(chart);
+  const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+  const badRow = sheet.rowCount + 1;
+  sheet.addRow(['ABC', '999', '000', '999', '', '9']);
+  const bad = testInfo.outputPath('zones-bad.xlsx');
+  await workbook.xlsx.writeFile(bad);
+  await page.locator('input[type=file]').setInputFiles(bad);
+  await page.getByTestId('import-confirm-ok').click();
+  const errors = page.getByTestId('import-errors');
+  await expect(errors).toContainText(`第 ${badRow} 行`);
+  await expect(page.getByText('文件中的数据一条也没有导入')).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}express-zones-import-errors-zh.png` });
+  await page.getByTestId('import-errors-ok').click();
+
+  await page.locator('input[type=file]').setInputFiles(chart);
+  await page.getByTestId('import-confirm-ok').click();
+  await expect(page.getByText(/导入.*8/).first()).toBeVisible();
+  await expect(zones).toContainText('700–799');
+
+  await page.goto(`/channelPrice?channelId=${id}`);
+  await expect(page.getByTestId('price-grid')).toBeVisible();
+  const prices = page.waitForEvent('download');
+  await page.getByTestId('prices-export').click();
+  const table = testInfo.outputPath('prices.xlsx');
+  await (await prices).saveAs(table);
+  await page.locator('input[type=file]').setInputFiles(table);
+  await page.getByTestId('import-confirm-ok').click();
+  await expect(page.getByText(/导入.*30/).first()).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}express-prices-zh.png`, fullPage: true });
+});
+
+test('a customer quotes in English, books and pays, and prints the label', async ({ page }) => {
+  await session(page, 'customer@example.com');
+  await page.goto('/onlineQuotation');
+  await switchLanguage(page, 'en');
+  const fill = async (side: 'sender' | 'recipient', a: ReturnType<typeof address>) => {
+    for (const [key, value] of Object.entries(a)) await page.getByTestId(`${side}-${key}`).fill(value);
+  };
+  await fill('sender', address('Los Angeles', 'CA', '90001'));
+  await fill('recipient', address('Dallas', 'TX', '75201'));
+  await page.getByTestId('parcel-0-length').fill('10');
+  await page.getByTestId('parcel-0-width').fill('8');
+  await page.getByTestId('parcel-0-height').fill('6');
+  await page.getByTestId('parcel-0-weight').fill('4');
+  await page.getByTestId('quote-reference').fill('PO-E2E');
+  await page.getByTestId('get-quotes').click();
+
+  // 4 lb to Dallas on the standard channel: 21.25 with the demo markups down the tree.
+  await expect(page.getByTestId('channel-USG-STD-total')).toContainText('21.25');
+  await expect(page.getByTestId('channel-INTL-EXP-reason')).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}express-quote-en.png`, fullPage: true });
+  await page.getByTestId('channel-USG-STD-select').click();
+  await expect(page.getByTestId('booking-total')).toContainText('21.25');
+  await page.getByTestId('book-pay').click();
+  await page.getByTestId('book-pay-confirm').click();
+
+  await page.waitForURL(/\/expressOrderList\?sn=/);
+  const waybillNo = new URL(page.url()).searchParams.get('sn') as string;
+  const row = page.locator('tr.ant-table-row', { hasText: waybillNo });
+  await expect(row).toContainText('To be printed');
+  await page.screenshot({ path: `${screenshotDir}express-orders-en.png` });
+
+  const label = page.waitForEvent('download');
+  await row.getByTestId('waybill-act-print').click();
+  const pdfPath = await (await label).path();
+  const pdf = await getDocumentProxy(
+    new Uint8Array(await import('node:fs').then((fs) => fs.readFileSync(pdfPath))),
+  );
+  const { text } = await extractText(pdf, { mergePages: true });
+  const { list } = await api(page, '/express/order/list', { page: 1, limit: 10, keyword: waybillNo });
+  const waybill = list[0] as { trackingNo: string; status: string };
+  expect(text).toContain(waybill.trackingNo);
+  expect(text).toContain('Dallas');
+  expect(text).toContain('PO-E2E');
+  expect(waybill.status).toBe('printed');
+  await expect(row).toContainText('Printed');
+  booked = { waybillNo, trackingNo: waybill.trackingNo };
+  await switchLanguage(page, 'zh');
+});
+
+test('staff record where the parcel is until it is delivered, and the customer sees it', async ({
+  browser,
+  page,
+}) => {
+  expect(booked).not.toBeNull();
+  const { trackingNo, waybillNo } = booked as NonNullable<typeof booked>;
+  await session(page, 'admin@example.com');
+  await page.goto('/waybillTracking');
+  const record = async (code: string | null, location: string) => {
+    await page.getByTestId('tracking-add').click();
+    await page.getByTestId('tracking-number').fill(trackingNo);
+    if (code) {
+      await page.getByTestId('tracking-code').click();
+      await page.getByTitle(code).click();
+    }
+    await page.getByTestId('tracking-location').fill(location);
+    await page.getByTestId('tracking-save').click();
+  };
+  // The form starts at "picked up", a minute ago would do as well as now.
+  await record(null, 'Los Angeles, CA');
+  await expect(page.getByText('运输中').first()).toBeVisible();
+  await record('已签收', 'Dallas, TX');
+  await expect(page.getByText(/已记录.*已签收/)).toBeVisible();
+  await page.getByTestId('tracking-keyword').fill(trackingNo);
+  await page.getByTestId('filter-search').click();
+  await expect(page.locator('tr.ant-table-row')).toHaveCount(2);
+  await page.screenshot({ path: `${screenshotDir}express-tracking-zh.png` });
+
+  const customer = await (
+    await browser.newContext({ baseURL: new URL(page.url()).origin, viewport: { width: 1440, height: 900 } })
+  ).newPage();
+  await session(customer, 'customer@example.com');
+  await customer.goto(`/expressOrderList?sn=${waybillNo}`);
+  await expect(customer.locator('tr.ant-table-row', { hasText: waybillNo })).toContainText('已签收');
+});
+
+test('the customer voids an unshipped waybill and sees the refund in the express ledger', async ({
+  page,
+}) => {
+  await session(page, 'customer@example.com');
+  // A second waybill, booked and paid through the API as the page's user.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const headers = { accessToken: (token ?? '').replace(/^"|"$/g, '') };
+  const { id: quoteId } = await api(page, '/express/quotation/getQuotas', {
+    sender: address('Los Angeles', 'CA', '90001'),
+    recipient: address('Dallas', 'TX', '75201'),
+    parcels: [{ length: 10, width: 8, height: 6, weight: 4 }],
+  });
+  const rates = await page.request.post('/api/express/quotation/rates', { data: { id: quoteId }, headers });
+  expect(rates.headers()['content-type']).toContain('ndjson');
+  await api(page, '/express/quotation/select', {
+    id: quoteId,
+    channelId: await channelIdAsCustomer(page, quoteId),
+  });
+  const waybill = await api(page, '/express/order/create', { quoteId, pay: true });
+  expect(waybill.payment.ok).toBe(true);
+
+  await page.goto(`/expressOrderList?sn=${waybill.waybillNo}`);
+  const row = page.locator('tr.ant-table-row', { hasText: waybill.waybillNo });
+  await row.getByTestId('waybill-more').click();
+  await page.getByRole('menuitem', { name: '作废退款' }).click();
+  await page.getByTestId('waybill-reason-reason').fill('Booked twice');
+  await page.getByTestId('waybill-reason-submit').click();
+  await expect(row).toContainText('已退款');
+
+  await page.goto('/deliveryAccountDetails');
+  const ledger = page.locator('.page-card .ant-table tbody');
+  await expect(ledger).toContainText(waybill.waybillNo);
+  await expect(ledger).toContainText('21.25');
+  await page.screenshot({ path: `${screenshotDir}express-ledger-refund-zh.png` });
+});
+
+async function channelIdAsCustomer(page: Page, quoteId: number): Promise<number> {
+  const quote = await api(page, '/express/quotation/info', { id: quoteId });
+  return (quote.results as { code: string; channelId: number }[]).find((r) => r.code === 'USG-STD')
+    ?.channelId as number;
+}
