@@ -12,6 +12,7 @@ import { testConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
+import { benchExpress } from './express.ts';
 import { benchMoney } from './money.ts';
 import { benchTruck } from './truck.ts';
 
@@ -102,7 +103,8 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   const waitNum = await rps(`${base}/api/admin/recharge/waitNum`, { headers });
   await app.close();
   await benchMoney(kind, database);
-  await benchTruck(kind, database);
+  const tariffRead = await benchTruck(kind, database);
+  await benchExpress(kind, database, tariffRead);
   await database.close();
 
   const row = (name: string, value: number) =>

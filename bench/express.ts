@@ -1,0 +1,185 @@
+/**
+ * Express benchmarks, each next to a baseline measured in the same run:
+ * - rates per second for 3 parcels over 20 channels (zone charts, price tables, surcharges, markups
+ *   down the tree), next to reading those tables alone and next to the truck tariff read.
+ */
+
+import type { ExpressShipmentInput } from '@freight/contracts/express-quotes';
+import type { PriceTable, ZoneRow } from '@freight/contracts/express-rating';
+import type { Database } from '../apps/server/src/db/client.ts';
+import { expressChannels, expressProducts, expressZoneRows } from '../apps/server/src/db/schema.ts';
+import {
+  createOrganisation,
+  findOrganisation,
+  markupChains,
+  savePriceLevel,
+} from '../apps/server/src/modules/customers/service.ts';
+import {
+  channelsForOrganisation,
+  zoneChartsOf,
+} from '../apps/server/src/modules/express-channels/service.ts';
+import { expressPricer } from '../apps/server/src/modules/express-quotes/service.ts';
+import { createTenant } from '../apps/server/src/modules/site/service.ts';
+import { perSecond } from './timing.ts';
+
+const CHANNELS = 20;
+const ZONES = ['2', '3', '4', '5', '6', '7', '8'];
+
+/** A national chart: origin ZIP3 bands to destination bands, 40 rows, as carriers publish them. */
+function chart(channel: number): ZoneRow[] {
+  const rows: ZoneRow[] = [];
+  for (let o = 0; o < 5; o++)
+    for (let d = 0; d < 8; d++)
+      rows.push({
+        originFrom: String(o * 200).padStart(3, '0'),
+        originTo: String(o * 200 + 199).padStart(3, '0'),
+        destFrom: String(d * 125).padStart(3, '0'),
+        destTo: String(d * 125 + 124).padStart(3, '0'),
+        country: '',
+        zone: ZONES[(o + d + channel) % ZONES.length] as string,
+      });
+  return rows;
+}
+
+/** 150 one-pound brackets per zone and an additional pound past them. */
+function prices(channel: number): PriceTable {
+  return {
+    zones: ZONES,
+    brackets: Array.from({ length: 150 }, (_, w) => ({
+      weight: w + 1,
+      prices: ZONES.map((_, z) => 800 + channel * 10 + z * 90 + w * (60 + z * 12)),
+    })),
+    additional: { unit: 1, prices: ZONES.map((_, z) => 70 + z * 12) },
+    minimums: ZONES.map(() => 800),
+  };
+}
+
+const address = (city: string, state: string, zipcode: string) => ({
+  name: 'Pat Lee',
+  company: '',
+  address1: '100 Main St',
+  address2: '',
+  city,
+  state,
+  zipcode,
+  country: 'US',
+  dialCode: '1',
+  phone: '2135550100',
+  email: '',
+  residential: true,
+});
+
+const shipment: ExpressShipmentInput = {
+  sender: address('Los Angeles', 'CA', '90001'),
+  recipient: address('Dallas', 'TX', '75201'),
+  unitSystem: 'lb_in',
+  parcels: [
+    { quantity: 1, length: 12, width: 10, height: 8, weight: 6, declaredValue: '0', description: '' },
+    { quantity: 2, length: 20, width: 16, height: 12, weight: 18, declaredValue: '300.00', description: '' },
+    { quantity: 1, length: 50, width: 14, height: 10, weight: 40, declaredValue: '0', description: '' },
+  ],
+  signature: true,
+  reference: '',
+};
+
+async function setUp(database: Database) {
+  const db = database.db;
+  const tenant = await createTenant(db, { code: `bench-express-${Date.now()}`, name: 'Bench express' });
+  const agent = await createOrganisation(db, tenant.id, { type: 'agent', name: 'Bench agent' });
+  const org = await createOrganisation(db, tenant.id, {
+    type: 'customer',
+    name: 'Bench shipper',
+    parentId: agent.id,
+  });
+  for (const [organisationId, markupPercentBp] of [
+    [agent.id, 800],
+    [org.id, 1_000],
+  ] as const)
+    await savePriceLevel(db, {
+      tenantId: tenant.id,
+      organisationId,
+      line: 'express',
+      productKey: '',
+      markupPercentBp,
+      markupFixedCents: 0n,
+      updatedBy: 0,
+    });
+  const [product] = await db
+    .insert(expressProducts)
+    .values({ tenantId: tenant.id, code: 'GROUND', name: 'Ground', nameEn: 'Ground' })
+    .returning({ id: expressProducts.id });
+  for (let c = 0; c < CHANNELS; c++) {
+    const [channel] = await db
+      .insert(expressChannels)
+      .values({
+        tenantId: tenant.id,
+        productId: product?.id as number,
+        code: `CH${c}`,
+        name: `CH${c}`,
+        nameEn: `CH${c}`,
+        carrier: `Carrier ${c}`,
+        service: 'Ground',
+        scope: 'domestic',
+        unitSystem: 'lb_in',
+        dimDivisor: 139 + c,
+        transitDaysMin: 1 + (c % 3),
+        transitDaysMax: 3 + (c % 5),
+        maxWeight: 150,
+        maxLength: 108,
+        maxLengthGirth: 165,
+        surcharges: {
+          fuelBp: 1_200 + c * 10,
+          residential: 450,
+          signature: 600,
+          deliveryAreas: [
+            { name: 'DAS', fee: 395, zips: Array.from({ length: 2_000 }, (_, i) => String(10_000 + i * 7)) },
+          ],
+          additionalHandling: { fee: 1_800, longest: 48, secondLongest: 30, weight: 50 },
+          largePackage: { fee: 9_500, longest: 96, lengthGirth: 130, minBillable: 90 },
+          declaredValue: { freeCents: 10_000, per100: 100, minimum: 300 },
+        },
+        priceTable: prices(c),
+      })
+      .returning({ id: expressChannels.id });
+    await db
+      .insert(expressZoneRows)
+      .values(chart(c).map((row) => ({ tenantId: tenant.id, channelId: channel?.id as number, ...row })));
+  }
+  const organisation = (await findOrganisation(db, tenant.id, org.id)) as { id: number; path: string };
+  return { tenant, organisation };
+}
+
+/** Express rates next to reading their tables alone, and next to the truck quote's baseline. */
+export async function benchExpress(kind: string, database: Database, truckTariffRead: number) {
+  const db = database.db;
+  const { tenant, organisation } = await setUp(database);
+  const pathIds = organisation.path.split('/').filter(Boolean).map(Number);
+  const row = (name: string, value: number, baseline: number, baselineName: string) =>
+    console.log(
+      `${kind.padEnd(9)} ${name.padEnd(34)} ${value.toFixed(1).padStart(10)} /s      ${(value / baseline).toFixed(3)} × ${baselineName}`,
+    );
+  const readOnly = await perSecond(async () => {
+    const channels = await channelsForOrganisation(db, tenant.id, pathIds);
+    await Promise.all([
+      zoneChartsOf(
+        db,
+        tenant.id,
+        channels.map((c) => c.id),
+      ),
+      markupChains(
+        db,
+        tenant.id,
+        organisation.id,
+        'express',
+        channels.map((c) => c.code),
+      ),
+    ]);
+  });
+  const rates = await perSecond(async () => {
+    const results = await expressPricer(db, tenant.id, organisation).priceAll(shipment);
+    if (results.filter((r) => r.ok).length !== CHANNELS) throw new Error('bench parcels were not priced');
+  });
+  row(`express table read (${CHANNELS} ch.)`, readOnly, readOnly, 'express table read');
+  row(`rates, 3 parcels × ${CHANNELS} channels`, rates, readOnly, 'express table read');
+  row(`rates, 3 parcels × ${CHANNELS} channels`, rates, truckTariffRead, 'truck tariff read');
+}
