@@ -1,21 +1,56 @@
 import { z } from 'zod';
+import { BUSINESS_LINES, type BusinessLine } from './accounts.ts';
 import { pageQuery } from './api.ts';
+import type { WaybillStatus } from './express-waybills.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import type { OrderStatus } from './truck-orders.ts';
 import { dateField } from './truck-shipment.ts';
 import { moneyField, str } from './validation.ts';
 
-/** What a bounce bill charges for: found after the truck took the goods. */
-export const BOUNCE_BILL_TYPES = ['reweigh', 'reclass', 'accessorial', 'storage', 'other'] as const;
+/** What a bounce bill charges for: found after the carrier took the goods, on either line. */
+export const BOUNCE_BILL_TYPES = [
+  'reweigh',
+  'reclass',
+  'accessorial',
+  'storage',
+  'dimension_correction',
+  'address_correction',
+  'other',
+] as const;
 export type BounceBillType = (typeof BOUNCE_BILL_TYPES)[number];
 
-/** Types that must say what was declared and what was found (weight in lb, freight class). */
-export const BILL_TYPES_WITH_FINDINGS: readonly BounceBillType[] = ['reweigh', 'reclass'];
+/**
+ * The types each line bills: truck finds weight, class, accessorials and storage; express (the SPEC's
+ * "abnormal billing") finds weight, dimensions and a corrected address.
+ */
+export const BILL_TYPES_OF_LINE: Record<BusinessLine, readonly BounceBillType[]> = {
+  truck: ['reweigh', 'reclass', 'accessorial', 'storage', 'other'],
+  express: ['reweigh', 'dimension_correction', 'address_correction', 'other'],
+};
+
+/** Types that must say what was declared and what was found (weight, freight class, dimensions). */
+export const BILL_TYPES_WITH_FINDINGS: readonly BounceBillType[] = [
+  'reweigh',
+  'reclass',
+  'dimension_correction',
+];
+
+/** The pages that list a line's bills: truck `/bounceBill`; express the customer's and staff's. */
+export const BILL_PAGES: Record<BusinessLine, readonly string[]> = {
+  truck: ['/bounceBill'],
+  express: ['/abnormalBilling', '/expressBounceBill'],
+};
+
+/** The button that raises and cancels a line's bills. */
+export const BILL_SAVE_KEY: Record<BusinessLine, string> = {
+  truck: 'bounce-bill:save',
+  express: 'express-bounce-bill:save',
+};
 
 /**
  * `unpaid`: the customer's funds were short when it was raised, so it waits to be paid;
- * `charged`: debited from the truck balance; `disputed`: a work order on it is open;
+ * `charged`: debited from the line's balance (truck or express); `disputed`: a work order on it is open;
  * `settled`: that work order was resolved (any refund is on the work order); `cancelled` by staff
  * before it was paid.
  */
@@ -48,11 +83,23 @@ export const BILLABLE_ORDER_STATUSES: readonly OrderStatus[] = [
   'self_unloading',
 ];
 
+/** An express bill likewise needs the parcel in the carrier's hands: shipped, never voided. */
+export const BILLABLE_WAYBILL_STATUSES: readonly WaybillStatus[] = [
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'exception',
+];
+
 const positiveMoney = moneyField.refine((v) => /[1-9]/.test(v), { message: 'validation.moneyPositive' });
 
 export const bounceBillSaveBody = z
   .object({
-    orderNo: str().trim().min(1).max(40),
+    line: z.enum(BUSINESS_LINES).default('truck'),
+    /** The truck order's number (truck bills). */
+    orderNo: str().trim().max(40).default(''),
+    /** The waybill's number (express bills). */
+    waybillNo: str().trim().max(40).default(''),
     type: z.enum(BOUNCE_BILL_TYPES),
     amount: positiveMoney,
     /** What the booking said, e.g. 500 (lb) or class 70. */
@@ -63,6 +110,11 @@ export const bounceBillSaveBody = z
     proofUrl: str().trim().max(500).nullable().default(null),
   })
   .superRefine((v, ctx) => {
+    const numberField = v.line === 'express' ? 'waybillNo' : 'orderNo';
+    if (!v[numberField])
+      ctx.addIssue({ code: 'custom', path: [numberField], message: 'validation.required' });
+    if (!BILL_TYPES_OF_LINE[v.line].includes(v.type))
+      ctx.addIssue({ code: 'custom', path: ['type'], message: 'bounceBill.typeNotForLine' });
     if (!BILL_TYPES_WITH_FINDINGS.includes(v.type)) return;
     if (!v.declared) ctx.addIssue({ code: 'custom', path: ['declared'], message: 'validation.required' });
     if (!v.actual) ctx.addIssue({ code: 'custom', path: ['actual'], message: 'validation.required' });
@@ -76,10 +128,13 @@ export const bounceBillCancelBody = z.object({
 });
 
 export const bounceBillListQuery = pageQuery.extend({
-  /** The start of the bill number or the order number. */
+  /** Truck pages list truck bills, express pages express ones; never both. */
+  line: z.enum(BUSINESS_LINES).default('truck'),
+  /** The start of the bill number or the order's (waybill's) number. */
   keyword: str().trim().max(60).optional(),
   status: z.enum(BOUNCE_BILL_STATUSES).optional(),
   type: z.enum(BOUNCE_BILL_TYPES).optional(),
+  /** The truck order's id, or on the express line the waybill's. */
   orderId: z.number().int().positive().optional(),
   from: dateField.optional(),
   to: dateField.optional(),
@@ -92,6 +147,8 @@ export type BounceBillListQuery = z.infer<typeof bounceBillListQuery>;
 export const bounceBillView = z.object({
   id: z.number().int(),
   billNo: z.string(),
+  line: z.enum(BUSINESS_LINES),
+  /** The truck order's id and number, or on the express line the waybill's. */
   orderId: z.number().int(),
   orderNo: z.string(),
   organisationId: z.number().int(),

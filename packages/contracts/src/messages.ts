@@ -305,6 +305,18 @@ const zhCN = {
   'bounceBill.type.accessorial': '额外附加服务',
   'bounceBill.type.storage': '仓储费',
   'bounceBill.type.other': '其他',
+  'bounceBill.type.dimension_correction': '尺寸更正',
+  'bounceBill.type.address_correction': '地址更正',
+  'bounceBill.typeNotForLine': '该业务线不能使用此{{field}}',
+  'bounceBill.waybillUnknown': '找不到运单 {{waybillNo}}',
+  'bounceBill.waybillNotBillable': '运单 {{waybillNo}} 尚未发出或已作废,不能生成异常计费',
+  'bounceBill.chargedExpress': '异常计费 {{billNo}} 已生成,已从客户快递余额扣除 {{amount}}',
+  'bounceBill.insufficientFundsExpress': '快递账户可用余额不足(可用 {{available}},账单 {{amount}}),请先充值',
+  'bounceBill.noticeTitleExpress': '异常计费',
+  'bounceBill.noticeChargedExpress':
+    '运单 {{waybillNo}} 产生异常计费 {{billNo}}({{type}}){{amount}},已从快递余额扣除。如有异议,请在异常计费页面提交工单申诉。',
+  'bounceBill.noticeUnpaidExpress':
+    '运单 {{waybillNo}} 产生异常计费 {{billNo}}({{type}}){{amount}},快递余额不足,请充值后在异常计费页面支付。',
   'bounceBill.status.unpaid': '待支付',
   'bounceBill.status.charged': '已扣款',
   'bounceBill.status.disputed': '申诉中',
@@ -347,6 +359,13 @@ const zhCN = {
   'workOrder.consumption.add': '加款',
   'workOrder.consumption.deduct': '扣款',
   'workOrder.consumption.refund': '退款',
+  'workOrder.billMismatchExpress': '该账单不属于此运单',
+  'workOrder.refundTooLargeExpress': '退款不能超过该运单尚未退回的已付金额 {{max}}',
+  'workOrder.refundWhileVoidable': '该运单尚未发出,仍可作废并全额退款,请直接作废运单',
+  'workOrder.insufficientFundsExpress': '客户快递账户可用余额不足(可用 {{available}},扣款 {{amount}})',
+  'workOrder.noticeStatusExpress': '工单 {{workOrderNo}}(运单 {{orderNo}}):{{status}}。{{remark}}',
+  'workOrder.noticeMoneyExpress':
+    '工单 {{workOrderNo}}(运单 {{orderNo}})已处理:{{consumption}} {{amount}}。{{remark}}',
   ...expressZhCN,
 } as const;
 
@@ -663,6 +682,21 @@ const enUS: Record<MessageKey, string> = {
   'bounceBill.type.accessorial': 'Extra accessorial',
   'bounceBill.type.storage': 'Storage',
   'bounceBill.type.other': 'Other',
+  'bounceBill.type.dimension_correction': 'Dimension correction',
+  'bounceBill.type.address_correction': 'Address correction',
+  'bounceBill.typeNotForLine': 'This {{field}} does not apply to this business line',
+  'bounceBill.waybillUnknown': 'There is no waybill {{waybillNo}}',
+  'bounceBill.waybillNotBillable':
+    'Waybill {{waybillNo}} has not shipped or was voided; it cannot take an abnormal billing',
+  'bounceBill.chargedExpress':
+    'Abnormal billing {{billNo}} raised and {{amount}} charged to the customer’s express balance',
+  'bounceBill.insufficientFundsExpress':
+    'The express account does not have enough available ({{available}} available, bill {{amount}}); please recharge first',
+  'bounceBill.noticeTitleExpress': 'Abnormal billing',
+  'bounceBill.noticeChargedExpress':
+    'Waybill {{waybillNo}} has an abnormal billing {{billNo}} ({{type}}) of {{amount}}, charged to your express balance. To dispute it, open a work order from the abnormal billing page.',
+  'bounceBill.noticeUnpaidExpress':
+    'Waybill {{waybillNo}} has an abnormal billing {{billNo}} ({{type}}) of {{amount}}. Your express balance is short: please recharge and pay it on the abnormal billing page.',
   'bounceBill.status.unpaid': 'Unpaid',
   'bounceBill.status.charged': 'Charged',
   'bounceBill.status.disputed': 'Disputed',
@@ -708,6 +742,16 @@ const enUS: Record<MessageKey, string> = {
   'workOrder.consumption.add': 'Credit',
   'workOrder.consumption.deduct': 'Deduction',
   'workOrder.consumption.refund': 'Refund',
+  'workOrder.billMismatchExpress': 'This bill is not one of this waybill’s',
+  'workOrder.refundTooLargeExpress':
+    'The refund cannot exceed what was paid for this waybill and not yet returned ({{max}})',
+  'workOrder.refundWhileVoidable':
+    'This waybill has not shipped and can still be voided with a full refund; void it instead',
+  'workOrder.insufficientFundsExpress':
+    'The customer’s express account does not have enough available ({{available}} available, deduction {{amount}})',
+  'workOrder.noticeStatusExpress': 'Work order {{workOrderNo}} (waybill {{orderNo}}): {{status}}. {{remark}}',
+  'workOrder.noticeMoneyExpress':
+    'Work order {{workOrderNo}} (waybill {{orderNo}}) was resolved: {{consumption}} {{amount}}. {{remark}}',
   ...expressEnUS,
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUSINESS_LINES, type BusinessLine } from './accounts.ts';
 import { pageQuery } from './api.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
@@ -47,6 +48,18 @@ export const workOrderMachine = defineStateMachine<WorkOrderStatus, WorkOrderAct
   { from: 'processing', action: 'withdraw', to: 'withdrawn', who: ['owner'] },
 ]);
 
+/** The pages of a line's work orders: the list and one work order's page. */
+export const WORK_ORDER_PAGES: Record<BusinessLine, readonly string[]> = {
+  truck: ['/workOrderList', '/work-order-copy'],
+  express: ['/expressWorkOrderList', '/expressWorkorderoperate'],
+};
+
+/** The button that lets staff accept, resolve and reject a line's work orders. */
+export const WORK_ORDER_RESOLVE_KEY: Record<BusinessLine, string> = {
+  truck: 'work-order:resolve',
+  express: 'express-work-order:resolve',
+};
+
 /** While open, both sides may write in the thread. */
 export const WORK_ORDER_OPEN: readonly WorkOrderStatus[] = ['pending', 'processing'];
 
@@ -55,7 +68,11 @@ const proofFiles = z.array(str().trim().min(1).max(500)).max(MAX_PROOF_FILES).de
 
 export const workOrderSaveBody = z
   .object({
-    orderNo: str().trim().min(1).max(40),
+    line: z.enum(BUSINESS_LINES).default('truck'),
+    /** The truck order's number (truck work orders). */
+    orderNo: str().trim().max(40).default(''),
+    /** The waybill's number (express work orders). */
+    waybillNo: str().trim().max(40).default(''),
     category: z.enum(WORK_ORDER_CATEGORIES),
     transactionItem: z.enum(TRANSACTION_ITEMS),
     /** What the customer asks for, if money: the transaction amount. */
@@ -66,6 +83,9 @@ export const workOrderSaveBody = z
     billId: z.number().int().positive().optional(),
   })
   .superRefine((v, ctx) => {
+    const numberField = v.line === 'express' ? 'waybillNo' : 'orderNo';
+    if (!v[numberField])
+      ctx.addIssue({ code: 'custom', path: [numberField], message: 'validation.required' });
     if (v.category === 'bill_dispute' && !v.billId)
       ctx.addIssue({ code: 'custom', path: ['billId'], message: 'validation.required' });
   });
@@ -95,10 +115,13 @@ export const workOrderActionBody = z
   });
 
 export const workOrderListQuery = pageQuery.extend({
-  /** The start of the work order number or the order number. */
+  /** Truck pages list truck work orders, express pages express ones; never both. */
+  line: z.enum(BUSINESS_LINES).default('truck'),
+  /** The start of the work order number or the order's (waybill's) number. */
   keyword: str().trim().max(60).optional(),
   status: z.enum(WORK_ORDER_STATUSES).optional(),
   category: z.enum(WORK_ORDER_CATEGORIES).optional(),
+  /** The truck order's id, or on the express line the waybill's. */
   orderId: z.number().int().positive().optional(),
   from: dateField.optional(),
   to: dateField.optional(),
@@ -111,6 +134,8 @@ export type WorkOrderListQuery = z.infer<typeof workOrderListQuery>;
 export const workOrderView = z.object({
   id: z.number().int(),
   workOrderNo: z.string(),
+  line: z.enum(BUSINESS_LINES),
+  /** The truck order's id and number, or on the express line the waybill's. */
   orderId: z.number().int(),
   orderNo: z.string(),
   organisationId: z.number().int(),

@@ -1,11 +1,13 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import type { BounceBillStatus, BounceBillType } from '@freight/contracts/bounce-bills';
 import { bigint, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
 
 /**
- * A surcharge found after the truck took the goods (reweigh, reclass, an extra accessorial,
- * storage), charged to the booking organisation's truck account. The order's number and owner are
- * copied in when it is raised: they never change, and the list is read without the orders' table.
+ * A surcharge found after the carrier took the goods (truck: reweigh, reclass, an extra accessorial,
+ * storage; express: reweigh, dimensions, address correction), charged to the booking organisation's
+ * account of the bill's line. The order's (or waybill's) number and owner are copied in when it is
+ * raised: they never change, and the list is read without the orders' or waybills' table.
  */
 export const bounceBills = pgTable(
   'bounce_bills',
@@ -13,6 +15,8 @@ export const bounceBills = pgTable(
     tenantId: tenantId(),
     id: id(),
     billNo: text('bill_no').notNull(),
+    /** Which line's order `orderId` names: a truck order or an express waybill. */
+    line: text('line').$type<BusinessLine>().notNull().default('truck'),
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
     orderNo: text('order_no').notNull(),
     organisationId: bigint('organisation_id', { mode: 'number' }).notNull(),
@@ -38,6 +42,6 @@ export const bounceBills = pgTable(
     uniqueIndex('bounce_bills_no').on(t.tenantId, t.billNo),
     index('bounce_bills_time').on(t.tenantId, t.createdAt),
     index('bounce_bills_org_time').on(t.tenantId, t.organisationId, t.createdAt),
-    index('bounce_bills_order').on(t.tenantId, t.orderId),
+    index('bounce_bills_order').on(t.tenantId, t.line, t.orderId),
   ],
 );

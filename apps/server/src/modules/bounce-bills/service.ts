@@ -1,5 +1,9 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import {
+  BILL_PAGES,
+  BILL_SAVE_KEY,
   BILLABLE_ORDER_STATUSES,
+  BILLABLE_WAYBILL_STATUSES,
   type BounceBillAction,
   type BounceBillActor,
   type BounceBillListQuery,
@@ -7,7 +11,10 @@ import {
   type BounceBillType,
   bounceBillMachine,
 } from '@freight/contracts/bounce-bills';
+import type { WaybillStatus } from '@freight/contracts/express-waybills';
+import type { MessageKey } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
+import type { OrderStatus } from '@freight/contracts/truck-orders';
 import { and, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -15,14 +22,120 @@ import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import { findWaybill, visibleWaybillByNo, type WaybillRow } from '../express-waybills/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import { type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
+import { findOrder, type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
 import { isOwnUpload } from '../uploads/service.ts';
 import { bounceBills } from './schema.ts';
 
 export type BillRow = typeof bounceBills.$inferSelect;
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+type Viewer = Caller & Pick<RequestUser, 'grants'>;
+
+/* ----- the order a bill or a work order is on, whichever its line ----- */
+
+/**
+ * A truck order or an express waybill, as bills and work orders need it: read through the truck-orders
+ * or express-waybills service (never their tables), so one engine serves both lines. `orderNo` is the
+ * waybill's number on the express line.
+ */
+export type LineOrder = {
+  tenantId: number;
+  id: number;
+  orderNo: string;
+  organisationId: number;
+  /** Who booked it: they hear of its bills. */
+  userId: number;
+  /** What its account has paid for it now (cents). */
+  paid: bigint;
+} & ({ line: 'truck'; status: OrderStatus } | { line: 'express'; status: WaybillStatus });
+
+const truckOrder = (o: OrderRow): LineOrder => ({
+  line: 'truck',
+  tenantId: o.tenantId,
+  id: o.id,
+  orderNo: o.orderNo,
+  organisationId: o.organisationId,
+  userId: o.userId,
+  paid: o.paid,
+  status: o.status,
+});
+
+const expressWaybill = (w: WaybillRow): LineOrder => ({
+  line: 'express',
+  tenantId: w.tenantId,
+  id: w.id,
+  orderNo: w.waybillNo,
+  organisationId: w.organisationId,
+  userId: w.userId,
+  paid: w.paid,
+  status: w.status,
+});
+
+/** A line's order by its number, if the caller sees it (its organisation's or one below; staff all). */
+export async function visibleLineOrderByNo(
+  db: DbOrTx,
+  caller: Caller,
+  line: BusinessLine,
+  number: string,
+): Promise<LineOrder | null> {
+  if (line === 'express') {
+    const waybill = await visibleWaybillByNo(db, caller, number);
+    return waybill ? expressWaybill(waybill) : null;
+  }
+  const order = await visibleOrderByNo(db, caller, number);
+  return order ? truckOrder(order) : null;
+}
+
+/** A line's order by its id, unscoped: for a record whose visibility was already checked. */
+export async function findLineOrder(
+  db: DbOrTx,
+  tenantId: number,
+  line: BusinessLine,
+  id: number,
+): Promise<LineOrder | null> {
+  if (line === 'express') {
+    const waybill = await findWaybill(db, tenantId, id);
+    return waybill ? expressWaybill(waybill) : null;
+  }
+  const order = await findOrder(db, tenantId, id);
+  return order ? truckOrder(order) : null;
+}
+
+/** The body field that names a line's order, and the words that differ between the lines. */
+export const LINE_WORDS = {
+  truck: {
+    field: 'orderNo',
+    unknown: 'bounceBill.orderUnknown',
+    notBillable: 'bounceBill.orderNotBillable',
+    charged: 'bounceBill.charged',
+    noticeTitle: 'bounceBill.noticeTitle',
+    noticeCharged: 'bounceBill.noticeCharged',
+    noticeUnpaid: 'bounceBill.noticeUnpaid',
+    insufficientFunds: 'bounceBill.insufficientFunds',
+  },
+  express: {
+    field: 'waybillNo',
+    unknown: 'bounceBill.waybillUnknown',
+    notBillable: 'bounceBill.waybillNotBillable',
+    charged: 'bounceBill.chargedExpress',
+    noticeTitle: 'bounceBill.noticeTitleExpress',
+    noticeCharged: 'bounceBill.noticeChargedExpress',
+    noticeUnpaid: 'bounceBill.noticeUnpaidExpress',
+    insufficientFunds: 'bounceBill.insufficientFundsExpress',
+  },
+} as const satisfies Record<BusinessLine, Record<string, MessageKey | 'orderNo' | 'waybillNo'>>;
+
+/** A bill needs the goods in the carrier's hands: picked up (truck) or shipped (express). */
+const billable = (order: LineOrder) =>
+  order.line === 'express'
+    ? BILLABLE_WAYBILL_STATUSES.includes(order.status)
+    : BILLABLE_ORDER_STATUSES.includes(order.status);
+
+/** The caller sees a line's bills when one of that line's bill pages is in its menu. */
+export const seesBillsOf = (viewer: Pick<RequestUser, 'grants'>, line: BusinessLine) =>
+  BILL_PAGES[line].some((page) => viewer.grants.has(page));
 
 const actorOf = (caller: Pick<RequestUser, 'identity'>): BounceBillActor =>
   caller.identity === 'employee' ? 'staff' : 'owner';
@@ -32,12 +145,12 @@ const actorOf = (caller: Pick<RequestUser, 'identity'>): BounceBillActor =>
  * cancel with the button that raises bills.
  */
 export const billActions = (
-  bill: Pick<BillRow, 'status'>,
+  bill: Pick<BillRow, 'status' | 'line'>,
   caller: Pick<RequestUser, 'identity' | 'grants'>,
 ): BounceBillAction[] =>
   bounceBillMachine
     .actions(bill.status, actorOf(caller))
-    .filter((action) => action !== 'cancel' || caller.grants.has('bounce-bill:save'));
+    .filter((action) => action !== 'cancel' || caller.grants.has(BILL_SAVE_KEY[bill.line]));
 
 export interface NewBill {
   type: BounceBillType;
@@ -48,26 +161,31 @@ export interface NewBill {
   proofUrl: string | null;
 }
 
+/** Bill numbers: `BB` + date + serial on truck, `EBB` on express, so a number tells its line. */
+const BILL_PREFIX: Record<BusinessLine, string> = { truck: 'BB', express: 'EBB' };
+
 /**
- * Raises a bounce bill on an order and charges it to the order's organisation in one transaction:
- * the bill, the debit with its ledger row and the customer's notice commit together. When the
- * funds are short the bill is kept unpaid (the customer pays it later), never half charged.
+ * Raises a bounce bill on an order (or waybill) and charges it to its organisation's account of the
+ * line in one transaction: the bill, the debit with its ledger row and the customer's notice commit
+ * together. When the funds are short the bill is kept unpaid (the customer pays it later), never
+ * half charged.
  */
 export async function raiseBill(
   db: DbOrTx,
   staff: Caller,
-  order: OrderRow,
+  order: LineOrder,
   input: NewBill,
 ): Promise<BillRow> {
-  if (!BILLABLE_ORDER_STATUSES.includes(order.status))
-    throw badField('orderNo', 'bounceBill.orderNotBillable', { orderNo: order.orderNo });
+  const words = LINE_WORDS[order.line];
+  if (!billable(order)) throw badField(words.field, words.notBillable, { [words.field]: order.orderNo });
   return db.transaction(async (tx) => {
-    const billNo = await nextSerial(tx, order.tenantId, 'BB');
+    const billNo = await nextSerial(tx, order.tenantId, BILL_PREFIX[order.line]);
     const [bill] = await tx
       .insert(bounceBills)
       .values({
         tenantId: order.tenantId,
         billNo,
+        line: order.line,
         orderId: order.id,
         orderNo: order.orderNo,
         organisationId: order.organisationId,
@@ -109,14 +227,14 @@ async function chargeBill(tx: DbOrTx, bill: BillRow, operatorId: number): Promis
     if (current?.status === 'charged') return current;
     throw conflict('bounceBill.transitionRefused');
   }
-  const account = await ensureAccount(tx, bill.tenantId, bill.organisationId, 'truck');
+  const account = await ensureAccount(tx, bill.tenantId, bill.organisationId, bill.line);
   await moveMoney(tx, {
     tenantId: bill.tenantId,
     accountId: account.id,
     type: 'surcharge',
     amount: -bill.amount,
     refType: 'bounce_bill',
-    // Under the order's number, so the order's own ledger shows its surcharges.
+    // Under the order's (waybill's) number, so its own ledger shows its surcharges.
     refId: bill.orderNo,
     operatorId,
     note: bill.billNo,
@@ -126,21 +244,25 @@ async function chargeBill(tx: DbOrTx, bill: BillRow, operatorId: number): Promis
 }
 
 async function noticeBill(db: DbOrTx, bill: BillRow) {
+  const words = LINE_WORDS[bill.line];
+  const express = bill.line === 'express';
   await noticeUser(db, {
     tenantId: bill.tenantId,
     userId: bill.userId,
     type: NoticeType.Dialog,
-    title: 'bounceBill.noticeTitle',
+    title: words.noticeTitle,
     content: (t) =>
-      t(bill.status === 'charged' ? 'bounceBill.noticeCharged' : 'bounceBill.noticeUnpaid', {
+      t(bill.status === 'charged' ? words.noticeCharged : words.noticeUnpaid, {
         orderNo: bill.orderNo,
+        waybillNo: bill.orderNo,
         billNo: bill.billNo,
         type: t(`bounceBill.type.${bill.type}`),
         amount: formatMoney(bill.amount),
       }),
-    // The truck order list opens the order; its page lists the order's bills and ledger rows.
-    orderType: NoticeOrderType.Order,
-    orderSn: bill.orderNo,
+    // Truck: the order list opens the order, whose page lists its bills and ledger rows. Express:
+    // `/abnormalBilling?sn=<bill number>` (SPEC section 2) opens the bill itself.
+    orderType: express ? NoticeOrderType.AbnormalBilling : NoticeOrderType.Order,
+    orderSn: express ? bill.billNo : bill.orderNo,
   });
 }
 
@@ -153,16 +275,19 @@ export async function findBill(db: DbOrTx, tenantId: number, id: number): Promis
   return row ?? null;
 }
 
-/** A bill the caller may see (its organisation's or one below; staff see all), or 404. */
-export async function visibleBill(db: DbOrTx, caller: Caller, id: number): Promise<BillRow> {
+/**
+ * A bill the caller may see (its organisation's or one below; staff see all) on a line whose bill
+ * pages it has, or 404.
+ */
+export async function visibleBill(db: DbOrTx, caller: Viewer, id: number): Promise<BillRow> {
   const bill = await findBill(db, caller.tenantId, id);
-  if (!bill) throw notFound();
+  if (!bill || !seesBillsOf(caller, bill.line)) throw notFound();
   const scope = await organisationScope(db, caller);
   if (!(await canSeeOrganisation(db, scope, bill.organisationId))) throw notFound();
   return bill;
 }
 
-/** Pays an unpaid bill from the truck balance; paying twice charges once. */
+/** Pays an unpaid bill from the balance of its line; paying twice charges once. */
 export async function payBill(db: DbOrTx, caller: Caller, bill: BillRow): Promise<BillRow> {
   if (!bounceBillMachine.find(bill.status, 'pay', actorOf(caller))) {
     if (bill.status === 'charged') return bill;
@@ -172,8 +297,8 @@ export async function payBill(db: DbOrTx, caller: Caller, bill: BillRow): Promis
     return await db.transaction(async (tx) => chargeBill(tx, bill, caller.id));
   } catch (error) {
     if (!(error instanceof InsufficientFundsError)) throw error;
-    const account = await ensureAccount(db, bill.tenantId, bill.organisationId, 'truck');
-    throw conflict('bounceBill.insufficientFunds', {
+    const account = await ensureAccount(db, bill.tenantId, bill.organisationId, bill.line);
+    throw conflict(LINE_WORDS[bill.line].insufficientFunds, {
       available: formatMoney(available(account)),
       amount: formatMoney(bill.amount),
     });
@@ -181,7 +306,8 @@ export async function payBill(db: DbOrTx, caller: Caller, bill: BillRow): Promis
 }
 
 /** Staff withdraw a bill raised in error, while it is unpaid: no money has moved. */
-export async function cancelBill(db: DbOrTx, caller: Caller, bill: BillRow, reason: string) {
+export async function cancelBill(db: DbOrTx, caller: Viewer, bill: BillRow, reason: string) {
+  if (caller.identity !== 'employee' || !caller.grants.has(BILL_SAVE_KEY[bill.line])) throw forbidden();
   return moveBill(db, bill, 'cancel', actorOf(caller), { cancelReason: reason });
 }
 
@@ -213,16 +339,19 @@ export async function moveBill(
   return row;
 }
 
+/** A page of one line's bills in the caller's scope; a line whose bill pages it lacks is refused. */
 export async function listBills(
   db: DbOrTx,
-  caller: Caller,
+  caller: Viewer,
   q: Omit<BounceBillListQuery, 'page' | 'limit'>,
   page?: { page: number; limit: number },
 ) {
+  if (!seesBillsOf(caller, q.line)) throw forbidden();
   const scope = await organisationScope(db, caller);
   const prefix = q.keyword ? numberPrefix(q.keyword) : null;
   const condition: SQL | undefined = and(
     eq(bounceBills.tenantId, caller.tenantId),
+    eq(bounceBills.line, q.line),
     scope.kind === 'subtree'
       ? inArray(bounceBills.organisationId, visibleOrganisationIds(db, scope))
       : undefined,
@@ -240,8 +369,12 @@ export async function listBills(
   return { list, total: total?.n ?? 0 };
 }
 
-/** Bills waiting to be paid in the caller's scope, for the dashboards. */
-export async function countUnpaidBills(db: DbOrTx, caller: Caller): Promise<number> {
+/** Bills of a line waiting to be paid in the caller's scope, for the dashboards. */
+export async function countUnpaidBills(
+  db: DbOrTx,
+  caller: Caller,
+  line: BusinessLine = 'truck',
+): Promise<number> {
   const scope = await organisationScope(db, caller);
   const [row] = await db
     .select({ n: count() })
@@ -249,6 +382,7 @@ export async function countUnpaidBills(db: DbOrTx, caller: Caller): Promise<numb
     .where(
       and(
         eq(bounceBills.tenantId, caller.tenantId),
+        eq(bounceBills.line, line),
         scope.kind === 'subtree'
           ? inArray(bounceBills.organisationId, visibleOrganisationIds(db, scope))
           : undefined,
@@ -269,18 +403,26 @@ export async function billNumbers(db: DbOrTx, tenantId: number, ids: number[]): 
 }
 
 /**
- * Staff raise a bill on an order they see, named by its number; bills are the operator's finding,
- * so nobody else raises one. A proof file must be one uploaded within the tenant.
+ * Staff raise a bill on an order (truck) or a waybill (express) they see, named by its number, with
+ * the line's button; bills are the operator's finding, so nobody else raises one. A proof file must
+ * be one uploaded within the tenant.
  */
 export async function raiseBillOnOrder(
   db: DbOrTx,
-  staff: Caller,
-  input: Omit<NewBill, 'proofUrl'> & { orderNo: string; proofUrl?: string | null },
+  staff: Viewer,
+  input: Omit<NewBill, 'proofUrl'> & {
+    line: BusinessLine;
+    orderNo?: string;
+    waybillNo?: string;
+    proofUrl?: string | null;
+  },
 ): Promise<BillRow> {
-  if (staff.identity !== 'employee') throw forbidden();
-  const { orderNo, proofUrl = null, ...bill } = input;
-  const order = await visibleOrderByNo(db, staff, orderNo);
-  if (!order) throw badField('orderNo', 'bounceBill.orderUnknown', { orderNo });
+  const { line, orderNo = '', waybillNo = '', proofUrl = null, ...bill } = input;
+  if (staff.identity !== 'employee' || !staff.grants.has(BILL_SAVE_KEY[line])) throw forbidden();
+  const words = LINE_WORDS[line];
+  const number = line === 'express' ? waybillNo : orderNo;
+  const order = await visibleLineOrderByNo(db, staff, line, number);
+  if (!order) throw badField(words.field, words.unknown, { [words.field]: number });
   if (proofUrl && !(await isOwnUpload(db, staff.tenantId, proofUrl)))
     throw badField('proofUrl', 'upload.notOurs');
   return raiseBill(db, staff, order, { ...bill, proofUrl });

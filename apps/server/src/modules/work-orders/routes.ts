@@ -1,6 +1,7 @@
 import { translate } from '@freight/contracts/messages';
 import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import {
+  WORK_ORDER_PAGES,
   type WorkOrderListQuery,
   workOrderActionBody,
   workOrderInfoView,
@@ -24,9 +25,13 @@ import {
   workOrderInfoFor,
 } from './service.ts';
 
-const PAGES = ['/workOrderList', '/work-order-copy'] as const;
+const PAGES = [...WORK_ORDER_PAGES.truck, ...WORK_ORDER_PAGES.express];
 
-/** Work orders (`/workOrderList`, `/work-order-copy`): claims on an order, resolved by staff. */
+/**
+ * Work orders: claims on an order, resolved by staff. Truck `/workOrderList`, `/work-order-copy`;
+ * express `/expressWorkOrderList`, `/expressWorkorderoperate`. The guard lets in any of these pages;
+ * the service then holds the caller to the line of the list it asks for or of the work order.
+ */
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
   const page = { permission: PAGES } as const;
@@ -53,15 +58,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['work-orders'], body: workOrderListQuery, response: { 200: xlsxResponse } },
     },
     async (request, reply) => {
-      const rows = await exportWorkOrdersFor(db, currentUser(request), request.body as WorkOrderListQuery);
+      const query = request.body as WorkOrderListQuery;
+      const rows = await exportWorkOrdersFor(db, currentUser(request), query);
       const language = request.language;
       const en = language === 'en-US';
+      const express = query.line === 'express';
       return sendXlsx(
         reply,
-        en ? 'work-orders.xlsx' : '工单.xlsx',
+        express ? (en ? 'express-work-orders.xlsx' : '快递工单.xlsx') : en ? 'work-orders.xlsx' : '工单.xlsx',
         [
           { header: en ? 'Work order' : '工单号', value: (r) => r.workOrderNo, width: 22 },
-          { header: en ? 'Order number' : '订单号', value: (r) => r.orderNo, width: 22 },
+          {
+            header: express ? (en ? 'Waybill number' : '运单号') : en ? 'Order number' : '订单号',
+            value: (r) => r.orderNo,
+            width: 22,
+          },
           { header: en ? 'Customer' : '客户', value: (r) => r.organisationName, width: 26 },
           {
             header: en ? 'Transaction item' : '交易项目',

@@ -1,3 +1,4 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import type {
   ConsumptionType,
   TransactionItem,
@@ -8,13 +9,18 @@ import { sql } from 'drizzle-orm';
 import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
 
-/** A customer's claim or request about one order (SPEC section 3 "Work order"), resolved by staff. */
+/**
+ * A customer's claim or request about one order (SPEC section 3 "Work order"), resolved by staff: a
+ * truck order or an express waybill, as its line says.
+ */
 export const workOrders = pgTable(
   'work_orders',
   {
     tenantId: tenantId(),
     id: id(),
     workOrderNo: text('work_order_no').notNull(),
+    /** Which line's order `orderId` names: a truck order or an express waybill. */
+    line: text('line').$type<BusinessLine>().notNull().default('truck'),
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
     orderNo: text('order_no').notNull(),
     organisationId: bigint('organisation_id', { mode: 'number' }).notNull(),
@@ -44,7 +50,7 @@ export const workOrders = pgTable(
     index('work_orders_time').on(t.tenantId, t.createdAt),
     index('work_orders_status_time').on(t.tenantId, t.status, t.createdAt),
     index('work_orders_org_time').on(t.tenantId, t.organisationId, t.createdAt),
-    index('work_orders_order').on(t.tenantId, t.orderId),
+    index('work_orders_order').on(t.tenantId, t.line, t.orderId),
   ],
 );
 

@@ -1,6 +1,7 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import {
+  BILL_TYPES_OF_LINE,
   BILL_TYPES_WITH_FINDINGS,
-  BOUNCE_BILL_TYPES,
   type BounceBillType,
 } from '@freight/contracts/bounce-bills';
 import { sanitizeAmountInput } from '@freight/contracts/money';
@@ -16,7 +17,9 @@ import { refreshBillsAndWorkOrders } from '../work-orders/api.ts';
 import { bounceBillApi } from './api.ts';
 
 interface BillForm {
-  orderNo: string;
+  /** The order's number on the truck pages, the waybill's on the express ones. */
+  orderNo?: string;
+  waybillNo?: string;
   type: BounceBillType;
   amount: string;
   declared?: string;
@@ -26,27 +29,34 @@ interface BillForm {
 }
 
 /**
- * Staff raise a bounce bill on an order the carrier has taken: the customer's truck balance is charged
- * at once, or the bill waits for funds. Mounted while shown, so each opening starts empty.
+ * Staff raise a bounce bill on an order (truck) or a waybill (express) the carrier has taken: the
+ * customer's balance of that line is charged at once, or the bill waits for funds. Mounted while
+ * shown, so each opening starts empty.
  */
-export function BounceBillDialog({ onClose }: { onClose: () => void }) {
+export function BounceBillDialog({ line, onClose }: { line: BusinessLine; onClose: () => void }) {
   const { t } = useTranslation();
+  // The express pages word some strings their own way (`<key>.express`).
+  const tl = (key: string, params?: Record<string, string>) =>
+    t(line === 'express' ? `${key}.express` : key, params);
+  // Named as the server names it, so its refusals land under the field.
+  const numberField = line === 'express' ? 'waybillNo' : 'orderNo';
   const { message } = App.useApp();
   const reportError = useReportError();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<BillForm>();
   const [busy, setBusy] = useState(false);
   const type = Form.useWatch('type', form);
-  // Reweigh and reclass say what was declared and what was found; for the rest it is optional.
+  // Reweigh, reclass and dimensions say what was declared and what was found; else it is optional.
   const findings = type !== undefined && BILL_TYPES_WITH_FINDINGS.includes(type);
   const findingLabel = (end: 'declared' | 'actual') =>
-    type === 'reweigh' || type === 'reclass' ? t(`bounceBills.${end}.${type}`) : t(`bounceBills.${end}`);
+    findings ? tl(`bounceBills.${end}.${type}`) : t(`bounceBills.${end}`);
 
   const submit = async (values: BillForm) => {
     setBusy(true);
     try {
       const bill = await bounceBillApi.save({
-        orderNo: values.orderNo.trim(),
+        line,
+        [numberField]: (values[numberField] ?? '').trim(),
         type: values.type,
         amount: values.amount,
         declared: values.declared?.trim() ?? '',
@@ -56,7 +66,12 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
       });
       // The envelope's message is not passed on by the HTTP client; the bill's status says the same,
       // in the shared catalogue's words.
-      const outcome = bill.status === 'unpaid' ? 'bounceBill.awaitingPayment' : 'bounceBill.charged';
+      const outcome =
+        bill.status === 'unpaid'
+          ? 'bounceBill.awaitingPayment'
+          : line === 'express'
+            ? 'bounceBill.chargedExpress'
+            : 'bounceBill.charged';
       message.success(t(outcome, { billNo: bill.billNo, amount: bill.amount }));
       refreshBillsAndWorkOrders(queryClient);
       onClose();
@@ -71,14 +86,14 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
     <Modal
       open
       width={640}
-      title={t('bounceBills.add')}
+      title={tl('bounceBills.add')}
       onCancel={onClose}
       onOk={() => form.submit()}
       confirmLoading={busy}
       okButtonProps={{ 'data-testid': 'bill-submit' } as never}
       modalRender={(node) => <div data-testid="bill-dialog">{node}</div>}
     >
-      <Typography.Paragraph type="secondary">{t('bounceBills.addTip')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{tl('bounceBills.addTip')}</Typography.Paragraph>
       <Form<BillForm>
         form={form}
         layout="vertical"
@@ -86,15 +101,15 @@ export function BounceBillDialog({ onClose }: { onClose: () => void }) {
         onFinish={(values) => void submit(values)}
       >
         <Form.Item
-          name="orderNo"
-          label={t('bounceBills.orderNo')}
-          rules={[requiredRule(t('bounceBills.orderNo'))]}
+          name={numberField}
+          label={tl('bounceBills.orderNo')}
+          rules={[requiredRule(tl('bounceBills.orderNo'))]}
         >
           <Input maxLength={40} data-testid="bill-orderNo" />
         </Form.Item>
         <Form.Item name="type" label={t('bounceBills.type')} rules={[requiredRule(t('bounceBills.type'))]}>
           <Select
-            options={BOUNCE_BILL_TYPES.map((v) => ({ value: v, label: t(`bounceBill.type.${v}`) }))}
+            options={BILL_TYPES_OF_LINE[line].map((v) => ({ value: v, label: t(`bounceBill.type.${v}`) }))}
             data-testid="bill-type"
           />
         </Form.Item>

@@ -1,14 +1,17 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import {
+  BILL_SAVE_KEY,
+  BILL_TYPES_OF_LINE,
   BOUNCE_BILL_STATUSES,
-  BOUNCE_BILL_TYPES,
   type BounceBillStatus,
   type BounceBillType,
 } from '@freight/contracts/bounce-bills';
 import { App, Button, DatePicker, Empty, Form, Input, Select, Space, Table, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { usePageQuery } from '../../app/page-context.tsx';
 import { useSession } from '../../app/session.tsx';
 import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
@@ -17,6 +20,7 @@ import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
+import { waybillListPath } from '../express-waybills/api.ts';
 import { orderInfoPath } from '../truck-orders/api.ts';
 import { workOrderPath } from '../work-orders/api.ts';
 import { WorkOrderDialog } from '../work-orders/public.tsx';
@@ -35,18 +39,29 @@ interface Filters {
 const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—');
 
 /**
- * `/bounceBill`: charges found after the carrier took the goods (reweigh, reclass, storage...). Staff
- * raise them; the customer pays one that waited for funds, or disputes a charged one with a work order.
+ * Charges found after the carrier took the goods, one line's at a time: truck `/bounceBill` (reweigh,
+ * reclass, storage...), express `/abnormalBilling` and `/expressBounceBill` (reweigh, dimensions,
+ * address correction). Staff raise them; the customer pays one that waited for funds, or disputes a
+ * charged one with a work order. A notice opens `?sn=<bill number>`.
  */
-export default function BounceBillsPage() {
+export function BounceBillsPage({ line }: { line: BusinessLine }) {
   const { t } = useTranslation();
+  // The express pages word some strings their own way (`<key>.express`).
+  const tl = (key: string, params?: Record<string, string>) =>
+    t(line === 'express' ? `${key}.express` : key, params);
   const { message, modal } = App.useApp();
   const reportError = useReportError();
   const navigate = useNavigate();
   const { userInfo } = useSession();
   const staff = userInfo?.identity === 'employee';
+  const noticed = usePageQuery().get('sn')?.trim() || undefined;
   const [filterForm] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [filters, setFilters] = useState<Record<string, unknown>>({ line, keyword: noticed });
+  useEffect(() => {
+    if (!noticed) return;
+    filterForm.setFieldsValue({ keyword: noticed });
+    setFilters({ line, keyword: noticed });
+  }, [noticed, filterForm, line]);
   const list = useServerList<BounceBillView>(BILL_LIST_URL, filters);
   const [adding, setAdding] = useState(false);
   const [cancelling, setCancelling] = useState<BounceBillView | null>(null);
@@ -54,8 +69,8 @@ export default function BounceBillsPage() {
 
   const pay = (bill: BounceBillView) =>
     modal.confirm({
-      title: t('bounceBills.payTitle'),
-      content: t('bounceBills.payConfirm', { billNo: bill.billNo, amount: bill.amount }),
+      title: tl('bounceBills.payTitle'),
+      content: tl('bounceBills.payConfirm', { billNo: bill.billNo, amount: bill.amount }),
       okButtonProps: { 'data-testid': 'confirm-action' } as never,
       onOk: async () => {
         try {
@@ -93,6 +108,7 @@ export default function BounceBillsPage() {
         form={filterForm}
         onSearch={(v) => {
           setFilters({
+            line,
             keyword: v.keyword?.trim() || undefined,
             status: v.status,
             type: v.billType,
@@ -102,13 +118,19 @@ export default function BounceBillsPage() {
         }}
         extra={
           <Space>
-            <Auth code="bounce-bill:save">
+            <Auth code={BILL_SAVE_KEY[line]}>
               <Button type="primary" onClick={() => setAdding(true)} data-testid="bill-add">
-                {t('bounceBills.add')}
+                {tl('bounceBills.add')}
               </Button>
             </Auth>
             <Button
-              onClick={() => void download('/admin/bounceBill/export', filters, 'bounce-bills.xlsx')}
+              onClick={() =>
+                void download(
+                  '/admin/bounceBill/export',
+                  filters,
+                  line === 'express' ? 'abnormal-billing.xlsx' : 'bounce-bills.xlsx',
+                )
+              }
               data-testid="bill-export"
             >
               {t('common.export')}
@@ -119,7 +141,7 @@ export default function BounceBillsPage() {
         <Form.Item name="keyword" label={t('common.keyword')}>
           <Input
             allowClear
-            placeholder={t('bounceBills.keywordTip')}
+            placeholder={tl('bounceBills.keywordTip')}
             style={{ width: 240 }}
             data-testid="bill-keyword"
           />
@@ -136,7 +158,7 @@ export default function BounceBillsPage() {
           <Select
             allowClear
             style={{ width: 150 }}
-            options={BOUNCE_BILL_TYPES.map((v) => ({ value: v, label: t(`bounceBill.type.${v}`) }))}
+            options={BILL_TYPES_OF_LINE[line].map((v) => ({ value: v, label: t(`bounceBill.type.${v}`) }))}
             data-testid="bill-filter-type"
           />
         </Form.Item>
@@ -155,7 +177,7 @@ export default function BounceBillsPage() {
           emptyText: (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={staff ? t('bounceBills.emptyStaff') : t('bounceBills.emptyCustomer')}
+              description={staff ? t('bounceBills.emptyStaff') : tl('bounceBills.emptyCustomer')}
             />
           ),
         }}
@@ -167,10 +189,14 @@ export default function BounceBillsPage() {
             render: (v: string, r) => <span data-testid={`bill-no-${r.id}`}>{v}</span>,
           },
           {
-            title: t('bounceBills.orderNo'),
+            title: tl('bounceBills.orderNo'),
             dataIndex: 'orderNo',
             render: (v: string, r) => (
-              <Typography.Link onClick={() => navigate(orderInfoPath(r.orderId))}>{v}</Typography.Link>
+              <Typography.Link
+                onClick={() => navigate(line === 'express' ? waybillListPath(v) : orderInfoPath(r.orderId))}
+              >
+                {v}
+              </Typography.Link>
             ),
           },
           { title: t('bounceBills.customer'), dataIndex: 'organisationName' },
@@ -217,7 +243,7 @@ export default function BounceBillsPage() {
             render: (_, r) =>
               r.workOrderNo ? (
                 <Typography.Link
-                  onClick={() => navigate(workOrderPath(r.workOrderNo as string))}
+                  onClick={() => navigate(workOrderPath(r.workOrderNo as string, line))}
                   data-testid={`bill-work-order-${r.id}`}
                 >
                   {r.workOrderNo}
@@ -248,10 +274,10 @@ export default function BounceBillsPage() {
           },
         ]}
       />
-      {adding ? <BounceBillDialog onClose={() => setAdding(false)} /> : null}
+      {adding ? <BounceBillDialog line={line} onClose={() => setAdding(false)} /> : null}
       {cancelling ? (
         <ReasonDialog
-          title={t('bounceBills.cancelTitle')}
+          title={tl('bounceBills.cancelTitle')}
           label={t('bounceBills.cancelReason')}
           field="reason"
           maxLength={500}
@@ -263,6 +289,7 @@ export default function BounceBillsPage() {
       ) : null}
       {disputing ? (
         <WorkOrderDialog
+          line={line}
           prefill={{
             orderNo: disputing.orderNo,
             category: 'bill_dispute',

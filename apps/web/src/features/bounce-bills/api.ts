@@ -1,3 +1,4 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import type { BounceBillType, bounceBillView } from '@freight/contracts/bounce-bills';
 import type { Wire } from '@freight/contracts/responses';
 import { post } from '../../lib/http.ts';
@@ -8,7 +9,10 @@ export const BILL_LIST_URL = '/admin/bounceBill/list';
 export type BounceBillView = Wire<typeof bounceBillView>;
 
 export interface BounceBillInput {
-  orderNo: string;
+  line: BusinessLine;
+  /** The truck order's number, or on express the waybill's (`waybillNo`). */
+  orderNo?: string;
+  waybillNo?: string;
   type: BounceBillType;
   amount: string;
   declared: string;

@@ -13,7 +13,10 @@ export function noticeTarget(notice: Notice): string {
     case 1:
       return `/orderList?id=${sn}`;
     case 2:
-      return `/work-order-copy?sn=${sn}`;
+      // Express work orders (numbered `EWO…`) have their own page.
+      return notice.order_sn?.startsWith('EWO')
+        ? `/expressWorkorderoperate?sn=${sn}`
+        : `/work-order-copy?sn=${sn}`;
     case 3:
       return `/accountDetails?id=${sn}`;
     case 4:

@@ -85,7 +85,10 @@ export function ResolveDialog({
         <Form.Item
           name="consumptionType"
           label={t('workOrders.consumptionType')}
-          extra={t(`workOrders.consumptionTip.${consumption}`)}
+          // The express line's tips name its own account (`<key>.express`).
+          extra={t(
+            `workOrders.consumptionTip.${consumption}${workOrder.line === 'express' ? '.express' : ''}`,
+          )}
         >
           <Select
             options={CONSUMPTION_TYPES.map((c) => ({ value: c, label: t(`workOrder.consumption.${c}`) }))}

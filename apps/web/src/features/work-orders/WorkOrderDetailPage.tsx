@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
+import type { BusinessLine } from '@freight/contracts/accounts';
 import type { WorkOrderAction } from '@freight/contracts/work-orders';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -16,7 +17,7 @@ import {
   Typography,
 } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
@@ -25,21 +26,30 @@ import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ApiError } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
+import { waybillListPath } from '../express-waybills/api.ts';
 import { orderInfoPath } from '../truck-orders/api.ts';
-import { refreshBillsAndWorkOrders, type WorkOrderDecision, workOrderApi } from './api.ts';
+import {
+  refreshBillsAndWorkOrders,
+  WORK_ORDER_PATHS,
+  type WorkOrderDecision,
+  workOrderApi,
+  workOrderPath,
+} from './api.ts';
 import { MessageThread } from './MessageThread.tsx';
 import { WorkOrderStatusTag } from './public.tsx';
 import { ResolveDialog } from './ResolveDialog.tsx';
 
-const LIST_PATH = '/workOrderList';
 const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—');
 
 /**
- * `/work-order-copy?sn=…`: one work order (notices link here): its claim, the outcome once decided,
- * the conversation and the history, with the steps this user may take now.
+ * `/work-order-copy?sn=…` (truck) and `/expressWorkorderoperate?sn=…` (express): one work order
+ * (notices link here): its claim, the outcome once decided, the conversation and the history, with the
+ * steps this user may take now.
  */
-export default function WorkOrderDetailPage() {
+export function WorkOrderDetailPage({ line }: { line: BusinessLine }) {
   const { t } = useTranslation();
+  // The express pages word some strings their own way (`<key>.express`).
+  const tl = (key: string) => t(line === 'express' ? `${key}.express` : key);
   const { message, modal } = App.useApp();
   const reportError = useReportError();
   const navigate = useNavigate();
@@ -52,15 +62,20 @@ export default function WorkOrderDetailPage() {
     enabled: sn !== '',
   });
   const [deciding, setDeciding] = useState<'resolve' | 'reject' | null>(null);
+  // A work order of the other line (a link or an old notice) opens on its own line's page.
+  const otherLine = info.data && info.data.line !== line ? info.data.line : null;
+  useEffect(() => {
+    if (otherLine) navigate(workOrderPath(sn, otherLine), { replace: true });
+  }, [otherLine, sn, navigate]);
 
   const back = (
     <Button
       type="link"
       icon={<ArrowLeftOutlined />}
-      onClick={() => navigate(LIST_PATH)}
+      onClick={() => navigate(WORK_ORDER_PATHS[line].list)}
       data-testid="wo-back"
     >
-      {t('workOrders.backToList')}
+      {tl('workOrders.backToList')}
     </Button>
   );
   if (!sn) return <Result status="warning" title={t('workOrders.noSn')} extra={back} />;
@@ -74,7 +89,7 @@ export default function WorkOrderDetailPage() {
         data-testid="wo-not-found"
       />
     );
-  if (info.isLoading || !info.data)
+  if (info.isLoading || !info.data || otherLine)
     return (
       <Card>
         <Skeleton active paragraph={{ rows: 10 }} />
@@ -144,8 +159,13 @@ export default function WorkOrderDetailPage() {
           <Descriptions.Item label={t('common.status')}>
             <WorkOrderStatusTag status={wo.status} />
           </Descriptions.Item>
-          <Descriptions.Item label={t('workOrders.orderNo')}>
-            <Typography.Link onClick={() => navigate(orderInfoPath(wo.orderId))} data-testid="wo-order">
+          <Descriptions.Item label={tl('workOrders.orderNo')}>
+            <Typography.Link
+              onClick={() =>
+                navigate(line === 'express' ? waybillListPath(wo.orderNo) : orderInfoPath(wo.orderId))
+              }
+              data-testid="wo-order"
+            >
               {wo.orderNo}
             </Typography.Link>
           </Descriptions.Item>

@@ -1,3 +1,4 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import {
   WORK_ORDER_CATEGORIES,
   WORK_ORDER_STATUSES,
@@ -14,6 +15,7 @@ import { FilterBar, periodDays, useServerList } from '../../components/list.tsx'
 import { FileLinks } from '../../components/ProofFiles.tsx';
 import { download } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
+import { waybillListPath } from '../express-waybills/api.ts';
 import { orderInfoPath } from '../truck-orders/api.ts';
 import { WORK_ORDER_LIST_URL, type WorkOrderView, workOrderPath } from './api.ts';
 import { WorkOrderDialog, WorkOrderStatusTag } from './public.tsx';
@@ -30,18 +32,20 @@ interface Filters {
 const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—');
 
 /**
- * `/workOrderList`: customers' claims on their orders (damage, loss, delay, bill disputes...). A
- * customer opens one here or from the order; staff take it up, resolve it (moving money or not) or
- * reject it on its own page.
+ * Customers' claims on their orders (damage, loss, delay, bill disputes...), one line's at a time:
+ * truck `/workOrderList`, express `/expressWorkOrderList` (on waybills). A customer opens one here or
+ * from the order; staff take it up, resolve it (moving money or not) or reject it on its own page.
  */
-export default function WorkOrdersPage() {
+export function WorkOrdersPage({ line }: { line: BusinessLine }) {
   const { t } = useTranslation();
+  // The express pages word some strings their own way (`<key>.express`).
+  const tl = (key: string) => t(line === 'express' ? `${key}.express` : key);
   const navigate = useNavigate();
   const { userInfo } = useSession();
   // Only the customers' side opens work orders; staff answer them.
   const staff = userInfo?.identity === 'employee';
   const [filterForm] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [filters, setFilters] = useState<Record<string, unknown>>({ line });
   const list = useServerList<WorkOrderView>(WORK_ORDER_LIST_URL, filters);
   const [opening, setOpening] = useState(false);
 
@@ -51,6 +55,7 @@ export default function WorkOrdersPage() {
         form={filterForm}
         onSearch={(v) => {
           setFilters({
+            line,
             keyword: v.keyword?.trim() || undefined,
             status: v.status,
             category: v.workOrderCategory,
@@ -66,7 +71,13 @@ export default function WorkOrdersPage() {
               </Button>
             ) : null}
             <Button
-              onClick={() => void download('/admin/workOrder/export', filters, 'work-orders.xlsx')}
+              onClick={() =>
+                void download(
+                  '/admin/workOrder/export',
+                  filters,
+                  line === 'express' ? 'express-work-orders.xlsx' : 'work-orders.xlsx',
+                )
+              }
               data-testid="wo-export"
             >
               {t('common.export')}
@@ -77,7 +88,7 @@ export default function WorkOrdersPage() {
         <Form.Item name="keyword" label={t('common.keyword')}>
           <Input
             allowClear
-            placeholder={t('workOrders.keywordTip')}
+            placeholder={tl('workOrders.keywordTip')}
             style={{ width: 240 }}
             data-testid="wo-keyword"
           />
@@ -113,7 +124,7 @@ export default function WorkOrdersPage() {
           emptyText: (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={staff ? t('workOrders.emptyStaff') : t('workOrders.emptyCustomer')}
+              description={staff ? t('workOrders.emptyStaff') : tl('workOrders.emptyCustomer')}
             />
           ),
         }}
@@ -123,16 +134,20 @@ export default function WorkOrdersPage() {
             dataIndex: 'workOrderNo',
             fixed: 'left',
             render: (v: string) => (
-              <Typography.Link onClick={() => navigate(workOrderPath(v))} data-testid={`wo-${v}`}>
+              <Typography.Link onClick={() => navigate(workOrderPath(v, line))} data-testid={`wo-${v}`}>
                 {v}
               </Typography.Link>
             ),
           },
           {
-            title: t('workOrders.orderNo'),
+            title: tl('workOrders.orderNo'),
             dataIndex: 'orderNo',
             render: (v: string, r) => (
-              <Typography.Link onClick={() => navigate(orderInfoPath(r.orderId))}>{v}</Typography.Link>
+              <Typography.Link
+                onClick={() => navigate(line === 'express' ? waybillListPath(v) : orderInfoPath(r.orderId))}
+              >
+                {v}
+              </Typography.Link>
             ),
           },
           { title: t('workOrders.customer'), dataIndex: 'organisationName' },
@@ -175,7 +190,7 @@ export default function WorkOrdersPage() {
                 <Button
                   size="small"
                   type={handle ? 'primary' : 'default'}
-                  onClick={() => navigate(workOrderPath(r.workOrderNo))}
+                  onClick={() => navigate(workOrderPath(r.workOrderNo, line))}
                   data-testid={`wo-view-${r.id}`}
                 >
                   {handle ? t('workOrders.handle') : t('workOrders.view')}
@@ -185,7 +200,7 @@ export default function WorkOrdersPage() {
           },
         ]}
       />
-      {opening ? <WorkOrderDialog onClose={() => setOpening(false)} /> : null}
+      {opening ? <WorkOrderDialog line={line} onClose={() => setOpening(false)} /> : null}
     </div>
   );
 }

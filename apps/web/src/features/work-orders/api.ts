@@ -1,3 +1,4 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import type { Wire } from '@freight/contracts/responses';
 import type {
   ConsumptionType,
@@ -20,7 +21,10 @@ export type WorkOrderInfo = Wire<typeof workOrderInfoView>;
 export type WorkOrderEvent = WorkOrderInfo['events'][number];
 
 export interface WorkOrderInput {
-  orderNo: string;
+  line: BusinessLine;
+  /** The truck order's number, or on express the waybill's (`waybillNo`). */
+  orderNo?: string;
+  waybillNo?: string;
   category: WorkOrderCategory;
   transactionItem: TransactionItem;
   amount: string;
@@ -45,8 +49,14 @@ export const workOrderApi = {
   act: (decision: WorkOrderDecision) => post<WorkOrderView>('/admin/workOrder/action', decision),
 };
 
-export const workOrderPath = (workOrderNo: string) =>
-  `/work-order-copy?sn=${encodeURIComponent(workOrderNo)}`;
+/** The list and one work order's page of each line (SPEC section 2). */
+export const WORK_ORDER_PATHS: Record<BusinessLine, { list: string; detail: string }> = {
+  truck: { list: '/workOrderList', detail: '/work-order-copy' },
+  express: { list: '/expressWorkOrderList', detail: '/expressWorkorderoperate' },
+};
+
+export const workOrderPath = (workOrderNo: string, line: BusinessLine = 'truck') =>
+  `${WORK_ORDER_PATHS[line].detail}?sn=${encodeURIComponent(workOrderNo)}`;
 
 /**
  * A work order and its bill move together (a dispute marks the bill, the resolution settles it), so a

@@ -61,6 +61,17 @@ export const workOrderMessages = defineMessages(
     'workOrders.event.resolve': '处理完成',
     'workOrders.event.reject': '驳回',
     'workOrders.event.withdraw': '撤回',
+    // The express pages (`/expressWorkOrderList`, `/expressWorkorderoperate`) word these their own way.
+    'workOrders.orderNo.express': '运单号',
+    'workOrders.keywordTip.express': '工单号或运单号的开头',
+    'workOrders.emptyCustomer.express': '还没有快递工单。运单有破损、丢失、延误等问题时,点击“新建工单”',
+    'workOrders.categoryTip.express': '对异常计费有异议,请在异常计费页点击该账单的“申诉”',
+    'workOrders.disputeTitle.express': '申诉异常计费',
+    'workOrders.backToList.express': '返回快递工单列表',
+    'workOrders.consumptionTip.none.express': '不涉及金额,直接结束工单',
+    'workOrders.consumptionTip.add.express': '向客户快递账户加款(补偿或赔付)',
+    'workOrders.consumptionTip.deduct.express': '从客户快递账户扣款',
+    'workOrders.consumptionTip.refund.express': '退还客户为该运单支付的部分费用(运单未发出时请直接作废运单)',
   },
   {
     'workOrders.orderNo': 'Order no.',
@@ -123,5 +134,18 @@ export const workOrderMessages = defineMessages(
     'workOrders.event.resolve': 'Resolved',
     'workOrders.event.reject': 'Rejected',
     'workOrders.event.withdraw': 'Withdrawn',
+    'workOrders.orderNo.express': 'Waybill no.',
+    'workOrders.keywordTip.express': 'Start of the work order no. or waybill no.',
+    'workOrders.emptyCustomer.express':
+      'No express work orders yet. Choose "New work order" when a parcel is damaged, lost or delayed',
+    'workOrders.categoryTip.express':
+      'To dispute an abnormal billing, choose Dispute on the bill in Abnormal billing',
+    'workOrders.disputeTitle.express': 'Dispute the abnormal billing',
+    'workOrders.backToList.express': 'Back to express work orders',
+    'workOrders.consumptionTip.none.express': 'No money moves; the work order closes',
+    'workOrders.consumptionTip.add.express': 'Credits the customer’s express balance (goodwill or a claim)',
+    'workOrders.consumptionTip.deduct.express': 'Charges the customer’s express balance',
+    'workOrders.consumptionTip.refund.express':
+      'Gives back part of what the customer paid for the waybill (void an unshipped waybill instead)',
   },
 );

@@ -1,3 +1,4 @@
+import type { BusinessLine } from '@freight/contracts/accounts';
 import { sanitizeAmountInput } from '@freight/contracts/money';
 import { moneyField } from '@freight/contracts/validation';
 import {
@@ -39,7 +40,10 @@ export function WorkOrderStatusTag({ status, testId }: { status: WorkOrderStatus
   );
 }
 
-/** What the page opening the dialog already knows: the order, and for a dispute the bill and its amount. */
+/**
+ * What the page opening the dialog already knows: the order (the waybill on express), and for a
+ * dispute the bill and its amount.
+ */
 export interface WorkOrderPrefill {
   orderNo?: string;
   category?: WorkOrderCategory;
@@ -49,7 +53,9 @@ export interface WorkOrderPrefill {
 }
 
 interface WorkOrderForm {
-  orderNo: string;
+  /** The order's number on the truck pages, the waybill's on the express ones. */
+  orderNo?: string;
+  waybillNo?: string;
   category: WorkOrderCategory;
   transactionItem: TransactionItem;
   amount?: string;
@@ -58,17 +64,24 @@ interface WorkOrderForm {
 }
 
 /**
- * A customer opens a work order (a claim) on one of its orders; on success the new work order's page
- * opens. Mounted while shown, so each opening starts from the prefill.
+ * A customer opens a work order (a claim) on one of its orders (truck) or waybills (express); on
+ * success the new work order's page opens. Mounted while shown, so each opening starts from the prefill.
  */
 export function WorkOrderDialog({
+  line = 'truck',
   prefill = {},
   onClose,
 }: {
+  line?: BusinessLine;
   prefill?: WorkOrderPrefill;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  // The express pages word some strings their own way (`<key>.express`).
+  const tl = (key: string, params?: Record<string, string>) =>
+    t(line === 'express' ? `${key}.express` : key, params);
+  // Named as the server names it, so its refusals land under the field.
+  const numberField = line === 'express' ? 'waybillNo' : 'orderNo';
   const { message } = App.useApp();
   const reportError = useReportError();
   const navigate = useNavigate();
@@ -84,7 +97,8 @@ export function WorkOrderDialog({
     setBusy(true);
     try {
       const saved = await workOrderApi.save({
-        orderNo: (prefill.orderNo ?? values.orderNo).trim(),
+        line,
+        [numberField]: (prefill.orderNo ?? values[numberField] ?? '').trim(),
         category: values.category,
         transactionItem: values.transactionItem,
         amount: values.amount || '0',
@@ -95,7 +109,7 @@ export function WorkOrderDialog({
       message.success(t('workOrder.opened', { workOrderNo: saved.workOrderNo }));
       refreshBillsAndWorkOrders(queryClient);
       onClose();
-      navigate(workOrderPath(saved.workOrderNo));
+      navigate(workOrderPath(saved.workOrderNo, line));
     } catch (error) {
       reportError(error, form);
     } finally {
@@ -107,7 +121,7 @@ export function WorkOrderDialog({
     <Modal
       open
       width={640}
-      title={prefill.bill ? t('workOrders.disputeTitle') : t('workOrders.add')}
+      title={prefill.bill ? tl('workOrders.disputeTitle') : t('workOrders.add')}
       onCancel={onClose}
       onOk={() => form.submit()}
       confirmLoading={busy}
@@ -127,7 +141,7 @@ export function WorkOrderDialog({
         form={form}
         layout="vertical"
         initialValues={{
-          orderNo: prefill.orderNo ?? '',
+          [numberField]: prefill.orderNo ?? '',
           category: prefill.bill ? 'bill_dispute' : prefill.category,
           transactionItem: prefill.transactionItem,
           amount: prefill.amount ?? '',
@@ -136,16 +150,16 @@ export function WorkOrderDialog({
         onFinish={(values) => void submit(values)}
       >
         <Form.Item
-          name="orderNo"
-          label={t('workOrders.orderNo')}
-          rules={[requiredRule(t('workOrders.orderNo'))]}
+          name={numberField}
+          label={tl('workOrders.orderNo')}
+          rules={[requiredRule(tl('workOrders.orderNo'))]}
         >
           <Input maxLength={40} disabled={Boolean(prefill.orderNo)} data-testid="wo-orderNo" />
         </Form.Item>
         <Form.Item
           name="category"
           label={t('workOrders.category')}
-          extra={prefill.bill ? null : t('workOrders.categoryTip')}
+          extra={prefill.bill ? null : tl('workOrders.categoryTip')}
           rules={[requiredRule(t('workOrders.category'))]}
         >
           <Select
