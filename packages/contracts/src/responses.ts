@@ -87,3 +87,9 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 
 /** An .xlsx download. */
 export const xlsxResponse = rawResponse(XLSX_TYPE, 'An .xlsx workbook');
+
+/**
+ * A batch import's answer (SPEC section 3 "Batch validation result"): each row by the number the
+ * spreadsheet shows it under, `success` or the row's message. Truck and express batches alike.
+ */
+export const batchRowsView = z.record(z.string(), z.string());

@@ -8,6 +8,7 @@ import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
 import expressChannelRoutes from './express-channels/routes.ts';
 import expressQuoteRoutes from './express-quotes/routes.ts';
+import expressBatchRoutes from './express-waybills/batch-routes.ts';
 import expressWaybillRoutes from './express-waybills/routes.ts';
 import homeRoutes from './home/routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
@@ -52,6 +53,7 @@ export const modules: FastifyPluginAsync[] = [
   expressChannelRoutes,
   expressQuoteRoutes,
   expressWaybillRoutes,
+  expressBatchRoutes,
   bounceBillRoutes,
   workOrderRoutes,
 ];

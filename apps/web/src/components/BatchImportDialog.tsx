@@ -17,7 +17,8 @@ type RowAnswers = Record<string, string>;
 /**
  * The 600px batch import dialog of SPEC section 2: download the template, optionally check, upload one
  * file (another replaces it; removing asks first), import. Failing rows are listed as the spreadsheet
- * numbers them; on success the dialog closes. Without `endpoints` the line's module is not there yet.
+ * numbers them (the header is row 1, so the Nth data row is row N+1); on success the dialog closes.
+ * Each line (truck, express) wraps it with its endpoints and its own choices.
  */
 export function BatchImportDialog({
   title,
@@ -27,19 +28,23 @@ export function BatchImportDialog({
   fields = {},
   query = '',
   extra,
+  blocked = null,
   onImported,
 }: {
   title: string;
   open: boolean;
   onClose: () => void;
-  endpoints?: BatchEndpoints;
+  endpoints: BatchEndpoints;
   /** Sent with the file (the shipping address). */
   fields?: Record<string, string>;
   /** Appended to the check and import URLs (the customer staff import for). */
   query?: string;
   /** Choices the line adds above the upload. */
   extra?: ReactNode;
-  onImported?: () => void;
+  /** Why checking and importing must wait (a required choice not made yet); null when they need not. */
+  blocked?: string | null;
+  /** After a successful import, with each row's answer. */
+  onImported?: (answers: RowAnswers) => void;
 }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -54,7 +59,7 @@ export function BatchImportDialog({
       .map(([row, v]) => ({ row, message: v }));
 
   const run = async (kind: 'check' | 'import') => {
-    if (!endpoints || !file) return;
+    if (!file || blocked) return;
     setBusy(kind);
     try {
       const answers = await upload<RowAnswers>(`${endpoints[kind]}${query}`, file, 'file', fields);
@@ -71,7 +76,7 @@ export function BatchImportDialog({
       message.success(t('batch.done'));
       setFile(null);
       setChecked(false);
-      onImported?.();
+      onImported?.(answers ?? {});
       onClose();
     } catch (error) {
       if (
@@ -101,73 +106,70 @@ export function BatchImportDialog({
           { title: t('batch.import') },
         ]}
       />
-      {endpoints ? (
-        <Space orientation="vertical" style={{ width: '100%' }} size={12}>
+      <Space orientation="vertical" style={{ width: '100%' }} size={12}>
+        <Button
+          onClick={() => void downloadGet(endpoints.template, endpoints.templateName)}
+          data-testid="batch-template"
+        >
+          {t('batch.template')}
+        </Button>
+        {extra}
+        <Upload.Dragger
+          accept=".xlsx"
+          maxCount={1}
+          fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
+          beforeUpload={(chosen) => {
+            // One file: a new choice replaces the old one.
+            setFile(chosen);
+            setChecked(false);
+            return false;
+          }}
+          onRemove={() =>
+            new Promise<boolean>((resolve) =>
+              modal.confirm({
+                title: t('shell.dialogTitle'),
+                content: t('upload.removeConfirm'),
+                onOk: () => {
+                  setFile(null);
+                  setChecked(false);
+                  message.success(t('upload.removed'));
+                  resolve(true);
+                },
+                onCancel: () => {
+                  message.info(t('upload.cancelled'));
+                  resolve(false);
+                },
+              }),
+            )
+          }
+          data-testid="batch-file"
+        >
+          <p className="ant-upload-drag-icon">
+            <InboxOutlined />
+          </p>
+          <p className="ant-upload-text">{t('batch.chooseFile')}</p>
+        </Upload.Dragger>
+        {blocked ? <Alert type="warning" showIcon title={blocked} data-testid="batch-blocked" /> : null}
+        <Space>
           <Button
-            onClick={() => void downloadGet(endpoints.template, endpoints.templateName)}
-            data-testid="batch-template"
+            disabled={!file || Boolean(blocked)}
+            loading={busy === 'check'}
+            onClick={() => void run('check')}
+            data-testid="batch-check"
           >
-            {t('batch.template')}
+            {t('batch.check')}
           </Button>
-          {extra}
-          <Upload.Dragger
-            accept=".xlsx"
-            maxCount={1}
-            fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
-            beforeUpload={(chosen) => {
-              // One file: a new choice replaces the old one.
-              setFile(chosen);
-              setChecked(false);
-              return false;
-            }}
-            onRemove={() =>
-              new Promise<boolean>((resolve) =>
-                modal.confirm({
-                  title: t('shell.dialogTitle'),
-                  content: t('upload.removeConfirm'),
-                  onOk: () => {
-                    setFile(null);
-                    setChecked(false);
-                    message.success(t('upload.removed'));
-                    resolve(true);
-                  },
-                  onCancel: () => {
-                    message.info(t('upload.cancelled'));
-                    resolve(false);
-                  },
-                }),
-              )
-            }
-            data-testid="batch-file"
+          <Button
+            type="primary"
+            disabled={!file || Boolean(blocked)}
+            loading={busy === 'import'}
+            onClick={() => void run('import')}
+            data-testid="batch-import"
           >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">{t('batch.chooseFile')}</p>
-          </Upload.Dragger>
-          <Space>
-            <Button
-              disabled={!file}
-              loading={busy === 'check'}
-              onClick={() => void run('check')}
-              data-testid="batch-check"
-            >
-              {t('batch.check')}
-            </Button>
-            <Button
-              type="primary"
-              disabled={!file}
-              loading={busy === 'import'}
-              onClick={() => void run('import')}
-              data-testid="batch-import"
-            >
-              {t('batch.import')}
-            </Button>
-          </Space>
+            {t('batch.import')}
+          </Button>
         </Space>
-      ) : (
-        <Alert type="info" showIcon title={t('batch.notYet')} />
-      )}
+      </Space>
       <Modal
         open={failures !== null}
         title={t('batch.failures')}

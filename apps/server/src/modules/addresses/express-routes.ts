@@ -15,8 +15,17 @@ import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { canSeeOrganisation, organisationScope } from '../customers/service.ts';
 import { listAddresses, placesOfZip } from './service.ts';
 
-/** The express pages that fill a sender, a recipient or a return address from the book. */
-const EXPRESS_ADDRESS_PAGES = ['/onlineQuotation', '/queryQuotation', '/waybillValuation', '/addressList'];
+/**
+ * The express pages that fill a sender, a recipient or a return address from the book; the order list
+ * too, whose holders may batch-order (the top bar's dialog picks the shipping address).
+ */
+const EXPRESS_ADDRESS_PAGES = [
+  '/onlineQuotation',
+  '/queryQuotation',
+  '/waybillValuation',
+  '/addressList',
+  '/expressOrderList',
+];
 /** Address types a returned parcel can be received at. */
 const RETURN_TYPES = new Set(['business', 'warehouse']);
 const OPTIONS_LIMIT = 200;

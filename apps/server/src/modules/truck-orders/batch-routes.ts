@@ -1,9 +1,8 @@
-import { okResponse, xlsxResponse } from '@freight/contracts/responses';
-import { batchRowsView } from '@freight/contracts/truck-orders';
+import { batchRowsView, okResponse, xlsxResponse } from '@freight/contracts/responses';
 import { queryId } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, badField } from '../../lib/errors.ts';
+import { formId, readUploadedForm } from '../../lib/multipart.ts';
 import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { batchTemplateFor, bookBatch } from './batch.ts';
@@ -36,32 +35,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
    */
   async function handleBatch(request: import('fastify').FastifyRequest, commit: boolean) {
     const me = currentUser(request);
-    let bytes: Buffer | null = null;
-    const fields: Record<string, string> = {};
-    try {
-      for await (const part of request.parts({ limits: { fileSize: MAX_BATCH_BYTES + 1, files: 1 } })) {
-        if (part.type === 'file') {
-          bytes = await part.toBuffer();
-          if (part.file.truncated) throw badField('file', 'import.tooLarge');
-        } else fields[part.fieldname] = String(part.value ?? '');
-      }
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw badField('file', 'import.tooLarge');
-    }
-    if (!bytes) throw badField('file', 'validation.fileMissing');
+    const { bytes, fields } = await readUploadedForm(request, MAX_BATCH_BYTES);
     // Already read by the route's schema; a form field may name the organisation instead, as digits.
     const query = request.query as z.infer<typeof batchQuery>;
-    const formOrganisation = fields.organisationId ? queryId().safeParse(fields.organisationId) : null;
-    if (formOrganisation && !formOrganisation.success) throw badField('organisationId', 'validation.invalid');
-    const addressField = fields.address_id ?? fields.addressId;
-    const pickupAddress = addressField ? queryId().safeParse(addressField) : null;
-    if (pickupAddress && !pickupAddress.success) throw badField('address_id', 'validation.invalid');
     const outcome = await bookBatch(db, {
       caller: me,
       language: request.language,
-      organisationId: query.organisationId ?? formOrganisation?.data,
-      pickupAddressId: pickupAddress?.data ?? 0,
+      organisationId: query.organisationId ?? formId(fields, 'organisationId'),
+      pickupAddressId: formId(fields, 'address_id', 'addressId') ?? 0,
       bytes,
       commit,
     });

@@ -8,11 +8,17 @@ import {
   type ShipmentAddress,
   shipmentBody,
 } from '@freight/contracts/truck-shipment';
-import { fieldLabel, localizeIssues } from '@freight/contracts/validation';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
+import {
+  columnLabel,
+  readSheetRecords,
+  rowIssueMessage,
+  type SheetColumn,
+  templateWorkbook,
+} from '../../lib/batch-sheet.ts';
 import { AppError, badField } from '../../lib/errors.ts';
-import { importCell, readWorkbook } from '../../lib/xlsx.ts';
+import { readWorkbook } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { visibleAddress } from '../addresses/service.ts';
 import { findOrganisation, organisationScope } from '../customers/service.ts';
@@ -24,16 +30,6 @@ type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId
 
 /** A file of more rows than this is refused whole: split it. */
 export const MAX_BATCH_ROWS = 10_000;
-
-type Column = {
-  key: string;
-  zh: string;
-  en: string;
-  width?: number;
-  required?: boolean;
-  list?: readonly string[];
-  example: string | number;
-};
 
 interface AddressExample {
   name: string;
@@ -62,6 +58,7 @@ const address = (end: 'pickup' | 'delivery', zhEnd: string, enEnd: string, examp
       zh: `${zhEnd}邮编`,
       en: `${enEnd} ZIP`,
       required: true,
+      text: true,
       width: 10,
       example: example.zip,
     },
@@ -86,6 +83,7 @@ const address = (end: 'pickup' | 'delivery', zhEnd: string, enEnd: string, examp
       zh: `${zhEnd}电话`,
       en: `${enEnd} phone`,
       required: true,
+      text: true,
       width: 14,
       example: example.phone,
     },
@@ -96,12 +94,12 @@ const address = (end: 'pickup' | 'delivery', zhEnd: string, enEnd: string, examp
       list: ADDRESS_TYPES,
       example: 'business',
     },
-  ] satisfies Column[];
+  ] satisfies SheetColumn[];
 
 /** The template's columns, in order; the header may be in either language. */
-export const BATCH_COLUMNS: Column[] = [
-  { key: 'customerOrderNo', zh: '客户单号', en: 'Customer order no.', example: 'PO-1001' },
-  { key: 'productCode', zh: '产品代码', en: 'Product code', example: '' },
+export const BATCH_COLUMNS: SheetColumn[] = [
+  { key: 'customerOrderNo', zh: '客户单号', en: 'Customer order no.', text: true, example: 'PO-1001' },
+  { key: 'productCode', zh: '产品代码', en: 'Product code', exampleVaries: true, example: '' },
   { key: 'mode', zh: '运输方式', en: 'Mode', required: true, list: ['LTL', 'FTL'], width: 8, example: 'LTL' },
   ...address('pickup', '提货', 'Pickup', {
     name: 'Acme Dock',
@@ -134,38 +132,13 @@ export const BATCH_COLUMNS: Column[] = [
   { key: 'note', zh: '备注', en: 'Note', width: 24, example: '' },
 ];
 
-const EXAMPLE = BATCH_COLUMNS.map((c) => c.example);
-
 /**
  * The batch template: the order sheet with its header in the caller's language, dropdowns for the
  * fixed choices, one example row (skipped on import while left as it is), and a sheet of notes.
  */
 export async function batchTemplate(language: Language, productCodes: readonly string[]): Promise<Buffer> {
   const zh = language === 'zh-CN';
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(zh ? '订单' : 'Orders');
-  sheet.addRow(BATCH_COLUMNS.map((c) => (zh ? c.zh : c.en)));
-  sheet.getRow(1).font = { bold: true };
-  const example = sheet.addRow(
-    EXAMPLE.map((v, i) => (BATCH_COLUMNS[i]?.key === 'productCode' ? (productCodes[0] ?? '') : v)),
-  );
-  example.font = { color: { argb: 'FF888888' } };
-  BATCH_COLUMNS.forEach((column, i) => {
-    const col = sheet.getColumn(i + 1);
-    col.width = column.width ?? 16;
-    // ZIP codes and phones are text, so leading zeros stay.
-    if (/Zip|Phone|customerOrderNo/.test(column.key)) col.numFmt = '@';
-    const list = column.key === 'productCode' ? productCodes : column.list;
-    if (list && list.length > 0)
-      for (let row = 2; row <= 1_001; row++)
-        sheet.getCell(row, i + 1).dataValidation = {
-          type: 'list',
-          allowBlank: !column.required,
-          formulae: [`"${list.join(',')}"`],
-        };
-  });
-  const notes = workbook.addWorksheet(zh ? '说明' : 'Notes');
-  const lines = zh
+  const notes = zh
     ? [
         '每行一票订单;灰色的示例行不修改时导入会跳过,可以直接覆盖它。',
         '带 * 的列必填(见下);请全部使用英文填写,邮编为 5 位数字,电话 7 到 15 位数字。',
@@ -186,9 +159,15 @@ export async function batchTemplate(language: Language, productCodes: readonly s
           .map((c) => c.en)
           .join(', ')}`,
       ];
-  for (const line of lines) notes.addRow([line]);
-  notes.getColumn(1).width = 120;
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  return templateWorkbook({
+    language,
+    sheetName: zh ? '订单' : 'Orders',
+    columns: BATCH_COLUMNS,
+    lists: { productCode: productCodes },
+    examples: { productCode: productCodes[0] ?? '' },
+    notesName: zh ? '说明' : 'Notes',
+    notes,
+  });
 }
 
 /** The template for a caller: the products it may book fill the product column's dropdown. */
@@ -218,8 +197,6 @@ export type BatchSheet =
   | { ok: true; rows: BatchRow[]; errors: Map<number, string> }
   | { ok: false; key: MessageKey; params?: Record<string, string | number> };
 
-const text = (value: string | number | boolean | null) => (value === null ? '' : String(value).trim());
-
 /** Reads and checks every row of a batch file; bad rows come back with their message, good ones parsed. */
 export function readBatchSheet(
   workbook: ExcelJS.Workbook,
@@ -227,85 +204,40 @@ export function readBatchSheet(
   today: string,
   pickupOverride: ShipmentAddress | null,
 ): BatchSheet {
-  const sheet = workbook.worksheets[0];
-  if (!sheet || sheet.rowCount < 2) return { ok: false, key: 'import.empty' };
-  // Header names in either language, in any order.
-  const byName = new Map<string, string>();
-  for (const c of BATCH_COLUMNS) {
-    byName.set(c.zh.toLowerCase(), c.key);
-    byName.set(c.en.toLowerCase(), c.key);
-  }
-  const position = new Map<string, number>();
-  sheet.getRow(1).eachCell((cell, col) => {
-    const key = byName.get(
-      text(cell.value as string)
-        .toLowerCase()
-        .replace(/^\*\s*/, ''),
-    );
-    if (key) position.set(key, col);
+  const sheet = readSheetRecords(workbook, BATCH_COLUMNS, {
+    language,
+    maxRows: MAX_BATCH_ROWS,
+    // A chosen shipping address is every row's pickup: the pickup columns may be left out.
+    mayOmit: (c) => pickupOverride !== null && c.key.startsWith('pickup'),
   });
-  const missing = BATCH_COLUMNS.filter(
-    (c) => c.required && !position.has(c.key) && !(pickupOverride && c.key.startsWith('pickup')),
-  );
-  if (missing.length > 0)
-    return {
-      ok: false,
-      key: 'import.missingColumns',
-      params: { columns: missing.map((c) => (language === 'zh-CN' ? c.zh : c.en)).join(', ') },
-    };
-  if (sheet.actualRowCount - 1 > MAX_BATCH_ROWS)
-    return { ok: false, key: 'import.tooMany', params: { max: MAX_BATCH_ROWS } };
+  if (!sheet.ok) return sheet;
 
   const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
     translate(language, key, params);
   const labelOf = (key: string) => {
     const c = BATCH_COLUMNS.find((col) => col.key === key);
-    return c ? (language === 'zh-CN' ? c.zh : c.en) : key;
+    return c ? columnLabel(c, language) : key;
   };
   const rows: BatchRow[] = [];
-  const errors = new Map<number, string>();
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
-    const values: Record<string, string> = {};
-    for (const column of BATCH_COLUMNS) {
-      const col = position.get(column.key);
-      if (!col) {
-        values[column.key] = '';
-        continue;
-      }
-      const cell = importCell(row.getCell(col));
-      if (!cell.ok) {
-        errors.set(
-          rowNumber,
-          cell.reason === 'formula'
-            ? t('import.formula', { cell: row.getCell(col).address })
-            : t('import.badCell', { cell: row.getCell(col).address }),
-        );
-        return;
-      }
-      values[column.key] = text(cell.value);
-    }
-    if (Object.values(values).every((v) => v === '')) return;
-    if (BATCH_COLUMNS.every((c, i) => c.key === 'productCode' || values[c.key] === text(EXAMPLE[i] ?? '')))
-      return;
-
+  const errors = new Map<number, string>(sheet.errors);
+  for (const { row: rowNumber, values } of sheet.records) {
     const number = (key: string) => (values[key] === '' ? undefined : Number(values[key]));
     const notNumber = ['quantity', 'palletCount', 'length', 'width', 'height', 'totalWeight'].find(
       (key) => values[key] !== '' && !Number.isFinite(Number(values[key])),
     );
     if (notNumber) {
       errors.set(rowNumber, t('validation.invalid', { field: labelOf(notNumber) }));
-      return;
+      continue;
     }
-    const accessorials: string[] = [];
-    for (const part of (values.accessorials ?? '').split(/[,,、;\s]+/).filter(Boolean)) {
-      const code = part.toLowerCase();
-      if (!(ACCESSORIALS as readonly string[]).includes(code)) {
-        errors.set(rowNumber, `${labelOf('accessorials')}: ${t('import.unknownService', { value: part })}`);
-        return;
-      }
-      accessorials.push(code as Accessorial);
+    const services = (values.accessorials ?? '').split(/[,,、;\s]+/).filter(Boolean);
+    const unknown = services.find(
+      (part) => !(ACCESSORIALS as readonly string[]).includes(part.toLowerCase()),
+    );
+    if (unknown) {
+      errors.set(rowNumber, `${labelOf('accessorials')}: ${t('import.unknownService', { value: unknown })}`);
+      continue;
     }
+    const accessorials = services.map((part) => part.toLowerCase() as Accessorial);
     const end = (prefix: 'pickup' | 'delivery') => ({
       name: values[`${prefix}Name`],
       address1: values[`${prefix}Address1`],
@@ -339,21 +271,21 @@ export function readBatchSheet(
       insurance: insured ? { included: true, insuredValue: insured } : { included: false },
     });
     if (!parsed.success) {
-      const [first] = localizeIssues(parsed.error.issues, language);
-      const path = first?.field ?? '';
-      const column = columnOfPath(path);
-      const label = column ? labelOf(column) : fieldLabel(path, language);
-      // The shared messages name the API's field; the sheet's reader knows the column.
-      const text = (first?.message ?? '').replaceAll(path, label);
-      errors.set(rowNumber, text.includes(label) ? text : `${label}: ${text}`);
-      return;
+      errors.set(
+        rowNumber,
+        rowIssueMessage(parsed.error.issues, language, (path) => {
+          const key = columnOfPath(path);
+          return BATCH_COLUMNS.find((c) => c.key === key) ?? null;
+        }),
+      );
+      continue;
     }
     if ((values.customerOrderNo ?? '').length > 60) {
       errors.set(
         rowNumber,
         `${labelOf('customerOrderNo')}: ${t('validation.maxLength', { field: labelOf('customerOrderNo'), max: 60 })}`,
       );
-      return;
+      continue;
     }
     rows.push({
       row: rowNumber,
@@ -362,8 +294,7 @@ export function readBatchSheet(
       note: (values.note ?? '').slice(0, 500),
       shipment: parsed.data,
     });
-  });
-  if (rows.length === 0 && errors.size === 0) return { ok: false, key: 'import.empty' };
+  }
   return { ok: true, rows, errors };
 }
 

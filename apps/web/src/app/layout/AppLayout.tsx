@@ -33,10 +33,10 @@ import {
 import { Activity, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+import { ExpressBatchDialog } from '../../features/express-waybills/ExpressBatchDialog.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
 import { TruckBatchDialog } from '../../features/truck-orders/TruckBatchDialog.tsx';
 import { FreightRulesEntry } from '../../features/truck-products/ProductsDrawer.tsx';
@@ -540,11 +540,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
       <FeatureUpdates open={updatesOpen} onClose={() => setUpdatesOpen(false)} />
       <TruckBatchDialog open={batch === 'truck'} onClose={() => setBatch(null)} />
-      <BatchImportDialog
-        title={t('shell.expressBatch')}
-        open={batch === 'express'}
-        onClose={() => setBatch(null)}
-      />
+      <ExpressBatchDialog open={batch === 'express'} onClose={() => setBatch(null)} />
     </Layout>
   );
 }

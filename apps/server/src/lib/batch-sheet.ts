@@ -1,0 +1,192 @@
+import type { Language } from '@freight/contracts/api';
+import { type MessageKey, translate } from '@freight/contracts/messages';
+import { localizeIssues } from '@freight/contracts/validation';
+import ExcelJS from 'exceljs';
+import type { z } from 'zod';
+import { importCell } from './xlsx.ts';
+
+/**
+ * The parts every batch import shares (ARCHITECTURE section 7: the server makes the template in both
+ * languages and checks a file row by row): a template of typed columns, a sheet read back into one
+ * record of text per row, and a row's validation message that names the column as the sheet shows it.
+ */
+
+/** One column of a batch template; the header may come back in either language, in any order. */
+export interface SheetColumn {
+  key: string;
+  zh: string;
+  en: string;
+  width?: number;
+  required?: boolean;
+  /** Fixed choices, offered as a dropdown. */
+  list?: readonly string[];
+  /** The template's example row. */
+  example: string | number;
+  /** Formatted as text in the template, so leading zeros stay (ZIP codes, phones, numbers of record). */
+  text?: boolean;
+  /** The example differs per caller (a product list's first entry): the untouched-example test skips it. */
+  exampleVaries?: boolean;
+  /** A number cell is padded back to this many digits: a ZIP a spreadsheet made 2134 is 02134 again. */
+  zeroPad?: number;
+}
+
+export const columnLabel = (column: Pick<SheetColumn, 'zh' | 'en'>, language: Language) =>
+  language === 'zh-CN' ? column.zh : column.en;
+
+/** How many rows of a template carry the dropdowns. */
+const DROPDOWN_ROWS = 1_000;
+
+export interface TemplateSheet {
+  language: Language;
+  sheetName: string;
+  columns: readonly SheetColumn[];
+  /** Dropdowns decided per caller (the products it may book), by column key; they replace `list`. */
+  lists?: Record<string, readonly string[]>;
+  /** Example values decided per caller, by column key. */
+  examples?: Record<string, string | number>;
+  notesName: string;
+  notes: readonly string[];
+}
+
+/**
+ * A batch template: the header in the caller's language, one grey example row (skipped on import while
+ * left as it is), dropdowns for the fixed choices, and a sheet of notes.
+ */
+export async function templateWorkbook(template: TemplateSheet): Promise<Buffer> {
+  const { columns, language } = template;
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(template.sheetName);
+  sheet.addRow(columns.map((c) => columnLabel(c, language)));
+  sheet.getRow(1).font = { bold: true };
+  const example = sheet.addRow(columns.map((c) => template.examples?.[c.key] ?? c.example));
+  example.font = { color: { argb: 'FF888888' } };
+  columns.forEach((column, i) => {
+    const col = sheet.getColumn(i + 1);
+    col.width = column.width ?? 16;
+    if (column.text) col.numFmt = '@';
+    const list = template.lists?.[column.key] ?? column.list;
+    if (list && list.length > 0)
+      for (let row = 2; row <= DROPDOWN_ROWS + 1; row++)
+        sheet.getCell(row, i + 1).dataValidation = {
+          type: 'list',
+          allowBlank: !column.required,
+          formulae: [`"${list.join(',')}"`],
+        };
+  });
+  const notes = workbook.addWorksheet(template.notesName);
+  for (const line of template.notes) notes.addRow([line]);
+  notes.getColumn(1).width = 120;
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** One data row of a sheet: its number as the spreadsheet shows it, and each column's text ('' when empty). */
+export interface SheetRecord {
+  row: number;
+  values: Record<string, string>;
+}
+
+export type SheetRecords =
+  | { ok: true; records: SheetRecord[]; errors: Map<number, string> }
+  | { ok: false; key: MessageKey; params?: Record<string, string | number> };
+
+const cellText = (value: string | number | boolean | null) => (value === null ? '' : String(value).trim());
+
+/**
+ * Reads the first sheet of a batch file into one record per filled row. The whole file is refused
+ * (`ok: false`) when it has no rows, lacks a required column, or holds more than `maxRows`; a row with a
+ * cell that cannot be taken as it is (a formula, a date) comes back in `errors` with its message.
+ * Empty rows and the template's untouched example row are skipped.
+ */
+export function readSheetRecords(
+  workbook: ExcelJS.Workbook,
+  columns: readonly SheetColumn[],
+  options: {
+    language: Language;
+    maxRows: number;
+    /** A required column the file may leave out this time (one the dialog's choice fills). */
+    mayOmit?: (column: SheetColumn) => boolean;
+  },
+): SheetRecords {
+  const { language } = options;
+  const sheet = workbook.worksheets[0];
+  if (!sheet || sheet.rowCount < 2) return { ok: false, key: 'import.empty' };
+  const byName = new Map<string, string>();
+  for (const c of columns) {
+    byName.set(c.zh.toLowerCase(), c.key);
+    byName.set(c.en.toLowerCase(), c.key);
+  }
+  const position = new Map<string, number>();
+  sheet.getRow(1).eachCell((cell, col) => {
+    // A header marked as required ("* Weight") is the same column.
+    const key = byName.get(
+      cellText(cell.value as string)
+        .toLowerCase()
+        .replace(/^\*\s*/, ''),
+    );
+    if (key) position.set(key, col);
+  });
+  const missing = columns.filter((c) => c.required && !position.has(c.key) && !options.mayOmit?.(c));
+  if (missing.length > 0)
+    return {
+      ok: false,
+      key: 'import.missingColumns',
+      params: { columns: missing.map((c) => columnLabel(c, language)).join(', ') },
+    };
+  if (sheet.actualRowCount - 1 > options.maxRows)
+    return { ok: false, key: 'import.tooMany', params: { max: options.maxRows } };
+
+  const records: SheetRecord[] = [];
+  const errors = new Map<number, string>();
+  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    if (rowNumber === 1) return;
+    const values: Record<string, string> = {};
+    for (const column of columns) {
+      const col = position.get(column.key);
+      if (!col) {
+        values[column.key] = '';
+        continue;
+      }
+      const cell = importCell(row.getCell(col));
+      if (!cell.ok) {
+        const address = row.getCell(col).address;
+        errors.set(
+          rowNumber,
+          translate(language, cell.reason === 'formula' ? 'import.formula' : 'import.badCell', {
+            cell: address,
+          }),
+        );
+        return;
+      }
+      const { value } = cell;
+      values[column.key] =
+        column.zeroPad && typeof value === 'number' && Number.isInteger(value) && value >= 0
+          ? String(value).padStart(column.zeroPad, '0')
+          : cellText(value);
+    }
+    if (Object.values(values).every((v) => v === '')) return;
+    if (columns.every((c) => c.exampleVaries || values[c.key] === cellText(c.example))) return;
+    records.push({ row: rowNumber, values });
+  });
+  if (records.length === 0 && errors.size === 0) return { ok: false, key: 'import.empty' };
+  return { ok: true, records, errors };
+}
+
+/**
+ * The message of a row that failed its schema: the first issue, in the caller's language, naming the
+ * column the value came from rather than the API's field (`Recipient ZIP: ...`, not `ZIP code: ...`).
+ * A path no column gave keeps the field's own label.
+ */
+export function rowIssueMessage(
+  issues: readonly z.core.$ZodIssue[],
+  language: Language,
+  columnOfPath: (path: string) => SheetColumn | null,
+): string {
+  const [issue] = issues;
+  if (!issue) return translate(language, 'validation.invalid', { field: '' });
+  const column = columnOfPath(issue.path.map(String).join('.'));
+  if (!column) return localizeIssues([issue], language)[0]?.message ?? '';
+  // The shared messages name a field by its label; a marker no label matches stands in for the column.
+  const marker = `⟦${column.key}⟧`;
+  const [first] = localizeIssues([{ ...issue, path: [marker] } as z.core.$ZodIssue], language);
+  return (first?.message ?? '').replaceAll(marker, columnLabel(column, language));
+}
