@@ -387,6 +387,7 @@ describe('session', () => {
       defaultInsurance: false,
       defaultPickupAddressId: null,
       defaultCurrency: 'USD',
+      hiddenChannelIds: [],
     });
     const saved = await call(
       f.ctx,
@@ -408,6 +409,7 @@ describe('session', () => {
       defaultInsurance: true,
       defaultPickupAddressId: null,
       defaultCurrency: 'USD',
+      hiddenChannelIds: [],
     });
     const bad = await call(
       f.ctx,

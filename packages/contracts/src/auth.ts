@@ -138,6 +138,8 @@ export const quotationConfigBody = z.object({
   defaultInsurance: z.boolean().default(false),
   defaultPickupAddressId: z.number().int().positive().nullable().default(null),
   defaultCurrency: z.enum(['USD', 'CNY']).default('USD'),
+  /** Express channels this user's quotes leave out (new channels show until hidden). */
+  hiddenChannelIds: z.array(z.number().int().positive()).max(200).default([]),
 });
 
 /* ----- responses ----- */
@@ -160,6 +162,7 @@ export const quotationConfigView = z.object({
   defaultInsurance: z.boolean(),
   defaultPickupAddressId: z.number().int().nullable(),
   defaultCurrency: z.enum(['USD', 'CNY']),
+  hiddenChannelIds: z.array(z.number().int()),
 });
 
 /** The signed-in user as the shell needs them (`getInfo`). */

@@ -74,6 +74,13 @@ export const priceLevelSaveBody = z.object({
   markupFixed: moneyField,
 });
 
+/** Removes an organisation's markup for one product or channel, so the line's default prices it again. */
+export const priceLevelDeleteBody = priceLevelSaveBody.pick({
+  organisationId: true,
+  line: true,
+  productKey: true,
+});
+
 export interface Markup {
   /** Basis points: 1250 is 12.50 %. */
   percentBp: number;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { priceLevelSaveBody } from './customers.ts';
 import {
   EXPRESS_REFUSALS,
   EXPRESS_SCOPES,
@@ -413,3 +414,72 @@ export const addressCheckedView = z.object({
 
 /** A money string from cents, for the services that build wire answers. */
 export const expressMoney = moneyOf;
+
+/* ---------- markups per channel (`/setPrice`, the express customer pages' price drawer) ---------- */
+
+/**
+ * `express/price/sample`: what a sample parcel costs on every channel open to an organisation, at the
+ * operator's cost and at each level down to it. `levels` (the organisation's express markups as being
+ * edited, default `productKey` '' and one per channel code) prices in place of its saved ones, so
+ * the page shows an edit's effect before it is saved; nothing is stored.
+ */
+export const expressPriceSampleBody = z
+  .object({
+    organisationId: idField(),
+    originZip: str()
+      .trim()
+      .regex(/^\d{5}$/, { error: 'validation.zip' })
+      .default('90001'),
+    destinationCountry: str()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, { error: 'express.country' })
+      .default('US'),
+    destinationZip: str().trim().toUpperCase().min(1).max(12).default('75201'),
+    unitSystem: z.enum(UNIT_SYSTEMS).default('lb_in'),
+    weight: z.number().positive().max(10_000).default(5),
+    length: z.number().positive().max(1_000).default(10),
+    width: z.number().positive().max(1_000).default(8),
+    height: z.number().positive().max(1_000).default(6),
+    levels: z
+      .array(priceLevelSaveBody.pick({ productKey: true, markupPercent: true, markupFixed: true }))
+      .max(500)
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.destinationCountry === 'US' && !/^\d{5}$/.test(v.destinationZip))
+      ctx.addIssue({ code: 'custom', path: ['destinationZip'], message: 'validation.zip' });
+  });
+
+export const MARKUP_SOURCES = ['channel', 'default', 'none'] as const;
+
+export const expressPriceSampleView = z.object({
+  results: z.array(
+    z.object({
+      channelId: z.number().int(),
+      code: z.string(),
+      name: z.string(),
+      nameEn: z.string(),
+      productName: z.string(),
+      productNameEn: z.string(),
+      ok: z.boolean(),
+      reason: z.enum([...EXPRESS_REFUSALS, 'no_carrier']).nullable(),
+      zone: z.string().nullable(),
+      billableWeight: z.number().nullable(),
+      /** The levels the caller may see, the operator's cost first for staff; empty when refused. */
+      levels: z.array(
+        z.object({
+          organisationId: z.number().int().nullable(),
+          type: z.enum(['platform', 'branch', 'agent', 'customer']),
+          /** The organisation's name; empty for the operator. */
+          name: z.string(),
+          /** The markup this level adds to the price above it, and where it comes from. */
+          markupPercent: z.string(),
+          markupFixed: moneyString,
+          source: z.enum(MARKUP_SOURCES),
+          total: moneyString,
+        }),
+      ),
+    }),
+  ),
+});

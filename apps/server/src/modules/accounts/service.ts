@@ -464,6 +464,41 @@ export async function invoiceableAmount(
 }
 
 /**
+ * What the organisations `visibleOrganisations` yields (null: the whole tenant) paid for orders on a
+ * line each day (UTC) since a moment, less refunds, as `invoiceableAmount` counts it: the dashboards'
+ * revenue. Days without money are left out.
+ */
+export async function netPaidPerDay(
+  db: DbOrTx,
+  tenantId: number,
+  visibleOrganisations: VisibleOrganisations | null,
+  line: BusinessLine,
+  since: Date,
+): Promise<{ day: string; net: bigint }[]> {
+  const rows = await db
+    .select({
+      day: sql<string>`to_char(${ledgerEntries.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+      net: sql<string>`coalesce(-sum(${ledgerEntries.amount}), 0)::text`,
+    })
+    .from(ledgerEntries)
+    .innerJoin(
+      accounts,
+      and(eq(accounts.tenantId, ledgerEntries.tenantId), eq(accounts.id, ledgerEntries.accountId)),
+    )
+    .where(
+      and(
+        eq(ledgerEntries.tenantId, tenantId),
+        visibleOrganisations ? inArray(accounts.organisationId, visibleOrganisations) : undefined,
+        eq(accounts.line, line),
+        inArray(ledgerEntries.type, ['order_payment', 'refund']),
+        gte(ledgerEntries.createdAt, since),
+      ),
+    )
+    .groupBy(sql`1`);
+  return rows.map((r) => ({ day: r.day, net: BigInt(r.net) }));
+}
+
+/**
  * What an account was charged under one reference (an order's number: its payment, surcharges and
  * work-order deductions), less what went back to it: the most a work order may still refund.
  */

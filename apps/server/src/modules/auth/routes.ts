@@ -251,7 +251,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       permissions: me.roles,
       config: {
         showBatchOrder: !hidden,
-        quotation: row.quotationConfig ?? quotationConfigBody.parse({}),
+        // Configs saved before a setting existed get its default.
+        quotation: quotationConfigBody.parse(row.quotationConfig ?? {}),
       },
     };
   };
@@ -286,11 +287,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const me = currentUser(request);
+      const config = { ...request.body, hiddenChannelIds: [...new Set(request.body.hiddenChannelIds)] };
       await app.db
         .update(users)
-        .set({ quotationConfig: request.body })
+        .set({ quotationConfig: config })
         .where(and(eq(users.tenantId, me.tenantId), eq(users.id, me.id)));
-      return request.body;
+      return config;
     },
   );
 

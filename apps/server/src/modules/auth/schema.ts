@@ -19,6 +19,8 @@ export interface QuotationConfig {
   defaultInsurance: boolean;
   defaultPickupAddressId: number | null;
   defaultCurrency: 'USD' | 'CNY';
+  /** Express channels left out of this user's quotes; absent in configs saved before it existed. */
+  hiddenChannelIds?: number[];
 }
 
 export interface RegistrationProfile {

@@ -54,6 +54,20 @@ export async function findUser(db: DbOrTx, tenantId: number, userId: number): Pr
   return row ?? null;
 }
 
+/** The express channels a user's quotation settings leave out of the quotes they price. */
+export async function hiddenExpressChannelIds(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+): Promise<number[]> {
+  const [row] = await db
+    .select({ config: users.quotationConfig })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
+  return row?.config?.hiddenChannelIds ?? [];
+}
+
 export interface NewUser {
   email: string;
   password: string;

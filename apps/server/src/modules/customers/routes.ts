@@ -15,6 +15,7 @@ import {
   organisationUsersView,
   parentOptionsView,
   parsePercentBp,
+  priceLevelDeleteBody,
   priceLevelSaveBody,
   priceLevelsView,
 } from '@freight/contracts/customers';
@@ -33,6 +34,7 @@ import {
   addOrganisation,
   canSeeOrganisation,
   createInvitationCode,
+  deletePriceLevel,
   findOrganisation,
   listInvitationCodes,
   listOrganisations,
@@ -57,6 +59,8 @@ const PAGE_OF: Record<CustomerListKind, Record<BusinessLine, string>> = {
 };
 const ANY_CUSTOMER_PAGE = [...new Set(Object.values(PAGE_OF).flatMap((p) => Object.values(p)))];
 const SAVE_KEYS = ['branch:save', 'customer:save'];
+/** Setting what an organisation pays: the customer pages' price button, or staff's `/setPrice` page. */
+const PRICE_KEYS = ['customer:price', '/setPrice'];
 const STATUS_KEYS = ['branch:status', 'customer:status'];
 
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -374,7 +378,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/customer/priceLevels',
     {
-      config: { permission: ANY_CUSTOMER_PAGE },
+      config: { permission: [...ANY_CUSTOMER_PAGE, '/setPrice'] },
       schema: { tags: ['customers'], body: idBody, response: { 200: okResponse(priceLevelsView) } },
     },
     async (request) => {
@@ -396,7 +400,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/customer/priceLevelSave',
     {
-      config: { permission: 'customer:price', audit: 'customer.priceLevel' },
+      config: { permission: PRICE_KEYS, audit: 'customer.priceLevel' },
       schema: { tags: ['customers'], body: priceLevelSaveBody, response: { 200: emptyResponse } },
     },
     async (request) => {
@@ -412,6 +416,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         markupFixedCents: parseMoney(request.body.markupFixed),
         updatedBy: me.id,
       });
+      request.auditTarget = `organisation:${org.id}`;
+      return null;
+    },
+  );
+
+  /** A product's or channel's own markup removed: the line's default prices it again. */
+  app.post(
+    '/admin/customer/priceLevelDelete',
+    {
+      config: { permission: PRICE_KEYS, audit: 'customer.priceLevelDelete' },
+      schema: { tags: ['customers'], body: priceLevelDeleteBody, response: { 200: emptyResponse } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const org = await managedOrganisation(me, request.body.organisationId);
+      await deletePriceLevel(db, { ...request.body, tenantId: me.tenantId, organisationId: org.id });
       request.auditTarget = `organisation:${org.id}`;
       return null;
     },

@@ -610,9 +610,10 @@ export async function markupChains(
   const typeOf = new Map(orgs.map((o) => [o.id, o.type]));
   const chainFor = (productKey: string): MarkupChain =>
     ids.map((id) => {
-      const own = levels.filter((l) => l.organisationId === id);
-      const level =
-        own.find((l) => l.productKey === productKey && productKey) ?? own.find((l) => l.productKey === '');
+      const level = levelForProduct(
+        levels.filter((l) => l.organisationId === id),
+        productKey,
+      );
       return {
         organisationId: id,
         type: typeOf.get(id) ?? 'customer',
@@ -620,6 +621,74 @@ export async function markupChains(
       };
     });
   return new Map(productKeys.map((key) => [key, chainFor(key)]));
+}
+
+/** The level that prices a product: the organisation's own for it, else its default for the line. */
+export function levelForProduct<T extends { productKey: string }>(
+  levels: readonly T[],
+  productKey: string,
+): T | undefined {
+  return (
+    (productKey ? levels.find((l) => l.productKey === productKey) : undefined) ??
+    levels.find((l) => l.productKey === '')
+  );
+}
+
+/**
+ * The organisations from the top of the tree down to this one, each with its name and every price
+ * level it has on the line: what a page shows to explain how each level's price is reached.
+ */
+export async function priceLevelPath(
+  db: DbOrTx,
+  tenantId: number,
+  organisation: Pick<OrganisationRow, 'path'>,
+  line: 'truck' | 'express',
+) {
+  const ids = organisation.path.split('/').filter(Boolean).map(Number);
+  const [orgs, levels] = await Promise.all([
+    db
+      .select({ id: organisations.id, type: organisations.type, name: organisations.name })
+      .from(organisations)
+      .where(and(eq(organisations.tenantId, tenantId), inArray(organisations.id, ids))),
+    db
+      .select()
+      .from(priceLevels)
+      .where(
+        and(
+          eq(priceLevels.tenantId, tenantId),
+          inArray(priceLevels.organisationId, ids),
+          eq(priceLevels.line, line),
+        ),
+      ),
+  ]);
+  return ids.map((id) => {
+    const org = orgs.find((o) => o.id === id);
+    return {
+      organisationId: id,
+      type: org?.type ?? ('customer' as const),
+      name: org?.name ?? '',
+      levels: levels.filter((l) => l.organisationId === id),
+    };
+  });
+}
+
+/** Removes one markup of an organisation; answers whether there was one. */
+export async function deletePriceLevel(
+  db: DbOrTx,
+  input: { tenantId: number; organisationId: number; line: 'truck' | 'express'; productKey: string },
+): Promise<boolean> {
+  const rows = await db
+    .delete(priceLevels)
+    .where(
+      and(
+        eq(priceLevels.tenantId, input.tenantId),
+        eq(priceLevels.organisationId, input.organisationId),
+        eq(priceLevels.line, input.line),
+        eq(priceLevels.productKey, input.productKey),
+      ),
+    )
+    .returning({ organisationId: priceLevels.organisationId });
+  return rows.length > 0;
 }
 
 /** Enabled organisations of these types within a scope, by name: the choices of a parent picker. */

@@ -1,5 +1,7 @@
 import {
   expressOptionsView,
+  expressPriceSampleBody,
+  expressPriceSampleView,
   expressQuoteIdBody,
   expressQuoteListQuery,
   expressQuoteListView,
@@ -15,6 +17,7 @@ import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/context.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
+import { expressPriceSample } from './price-sample.ts';
 import {
   expressQuoteInfoFor,
   listExpressQuotesFor,
@@ -160,6 +163,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => expressQuoteInfoFor(db, currentUser(request), request.body.id),
+  );
+
+  /** `/setPrice` and the express customer pages' price drawer: a sample parcel at every level. */
+  app.post(
+    '/express/price/sample',
+    {
+      config: { permission: ['/setPrice', 'customer:price'] },
+      schema: {
+        tags: ['express'],
+        body: expressPriceSampleBody,
+        response: { 200: okResponse(expressPriceSampleView) },
+      },
+    },
+    async (request) => expressPriceSample(db, currentUser(request), request.body),
   );
 
   app.post(

@@ -16,6 +16,7 @@ import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL } f
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
+import { hiddenExpressChannelIds } from '../auth/service.ts';
 import {
   canSeeOrganisation,
   findOrganisation,
@@ -26,7 +27,7 @@ import {
 } from '../customers/service.ts';
 import { expressCarriers } from '../express-channels/carriers.ts';
 import { channelsForOrganisation } from '../express-channels/service.ts';
-import { nextSerial } from '../numbering/service.ts';
+import { nextSerial, nextSerials } from '../numbering/service.ts';
 import { expressQuotes } from './schema.ts';
 
 export type ExpressQuoteRow = typeof expressQuotes.$inferSelect;
@@ -72,9 +73,14 @@ export function expressPricer(
   db: DbOrTx,
   tenantId: number,
   organisation: Pick<OrganisationRow, 'id' | 'path'>,
+  /** Channels the quoting user's settings leave out (`setQuotationConfig`). */
+  options: { hiddenChannelIds?: readonly number[] } = {},
 ) {
   const prepared = (async () => {
-    const channels = await channelsForOrganisation(db, tenantId, pathIds(organisation));
+    const hidden = new Set(options.hiddenChannelIds ?? []);
+    const channels = (await channelsForOrganisation(db, tenantId, pathIds(organisation))).filter(
+      (c) => !hidden.has(c.id),
+    );
     const providers = [...new Set(channels.map((c) => c.provider))];
     const [chains, raters] = await Promise.all([
       markupChains(
@@ -139,7 +145,7 @@ export function expressPricer(
 /* ---------- quotes ---------- */
 
 /** The organisation a quote is for: staff name a customer, others quote for themselves or one below. */
-async function quoteOrganisation(db: DbOrTx, caller: Caller, wanted?: number): Promise<number | null> {
+export async function quoteOrganisation(db: DbOrTx, caller: Caller, wanted?: number): Promise<number | null> {
   const id = wanted ?? caller.organisationId;
   if (!id) return null;
   const scope = await organisationScope(db, caller);
@@ -200,8 +206,11 @@ export async function rateExpressQuoteFor(
   if (quote.status === 'booked') throw conflict('quote.booked');
   const organisation = await findOrganisation(db, quote.tenantId, quote.organisationId);
   if (!organisation) throw notFound();
+  // The channels the caller chose not to see are not priced, so they can be neither shown nor selected.
+  const hiddenChannelIds = await hiddenExpressChannelIds(db, caller.tenantId, caller.id);
+  const pricer = expressPricer(db, quote.tenantId, organisation, { hiddenChannelIds });
   const results: ExpressQuoteResult[] = [];
-  for await (const result of expressPricer(db, quote.tenantId, organisation).price(quote.shipment)) {
+  for await (const result of pricer.price(quote.shipment)) {
     results.push(result);
     await onResult(expressResultForCaller(result, caller));
   }
@@ -341,4 +350,51 @@ export async function markExpressQuoteBooked(db: DbOrTx, tenantId: number, id: n
     )
     .returning({ id: expressQuotes.id });
   return rows.length === 1;
+}
+
+/** Rows a multi-row insert carries at once, well under the driver's limit of bind parameters. */
+const INSERT_CHUNK = 500;
+
+/**
+ * Quotes priced elsewhere (a batch file, by `expressPricer`) and booked at once on their chosen
+ * channel: stored as booked with every channel's result, as a quote booked from the page ends up.
+ * Numbers are taken in one go; run it in the transaction that books the waybills.
+ */
+export async function insertBookedExpressQuotes(
+  db: DbOrTx,
+  tenantId: number,
+  quotes: readonly {
+    organisationId: number;
+    userId: number;
+    shipment: ExpressShipmentInput;
+    results: ExpressQuoteResult[];
+    channelId: number;
+  }[],
+): Promise<{ id: number; quoteNo: string }[]> {
+  if (quotes.length === 0) return [];
+  const numbers = await nextSerials(db, tenantId, 'EQ', quotes.length);
+  const pricedAt = new Date();
+  const saved: { id: number; quoteNo: string }[] = [];
+  for (let i = 0; i < quotes.length; i += INSERT_CHUNK) {
+    const rows = await db
+      .insert(expressQuotes)
+      .values(
+        quotes.slice(i, i + INSERT_CHUNK).map((quote, j) => ({
+          tenantId,
+          organisationId: quote.organisationId,
+          userId: quote.userId,
+          quoteNo: numbers[i + j] as string,
+          status: 'booked' as const,
+          shipment: quote.shipment,
+          results: quote.results,
+          selectedChannelId: quote.channelId,
+          pricedAt,
+        })),
+      )
+      .returning({ id: expressQuotes.id, quoteNo: expressQuotes.quoteNo });
+    saved.push(...rows);
+  }
+  // In the order asked: the numbers were handed out in that order.
+  const ids = new Map(saved.map((r) => [r.quoteNo, r.id]));
+  return numbers.map((quoteNo) => ({ id: ids.get(quoteNo) as number, quoteNo }));
 }

@@ -22,6 +22,7 @@ import { FilterBar, listTableProps, useServerList } from '../../components/list.
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 import { customersApi, type Line, type ListKind, type OrganisationRow } from './api.ts';
+import { ExpressPriceDrawer } from './ExpressPriceLevels.tsx';
 import {
   type AccountAction,
   AccountActionDialog,
@@ -393,7 +394,10 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
       {dialog?.what === 'invites' ? (
         <InvitationsDialog org={dialog.org} onClose={() => setDialog(null)} />
       ) : null}
-      {dialog?.what === 'price' ? (
+      {dialog?.what === 'price' && line === 'express' ? (
+        <ExpressPriceDrawer org={dialog.org} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.what === 'price' && line === 'truck' ? (
         <PriceLevelDialog org={dialog.org} line={line} onClose={() => setDialog(null)} />
       ) : null}
       {dialog && ['freeze', 'unfreeze', 'credit', 'adjust'].includes(dialog.what) ? (

@@ -11,6 +11,7 @@ import { compareMoney } from '../../lib/money.ts';
 import { type ExpressQuoteView, type ExpressResult, expressQuoteApi, type PricedResult } from './api.ts';
 import { BookingBar } from './BookingBar.tsx';
 import { ChannelCard } from './ChannelCard.tsx';
+import { ChannelSettings } from './ChannelSettings.tsx';
 import { FixedTheme } from './FixedTheme.tsx';
 import { QuoteForm } from './QuoteForm.tsx';
 import { fromQuote, priceOf, type QuoteFormValues, shipmentKey, toBody } from './shipment.ts';
@@ -232,11 +233,14 @@ function QuotePage() {
           <Card
             title={t('expressQuote.results')}
             extra={
-              quote ? (
-                <Typography.Text type="secondary" data-testid="quote-no">
-                  {quote.quoteNo}
-                </Typography.Text>
-              ) : null
+              <Space>
+                {quote ? (
+                  <Typography.Text type="secondary" data-testid="quote-no">
+                    {quote.quoteNo}
+                  </Typography.Text>
+                ) : null}
+                <ChannelSettings channels={options.data?.channels ?? []} />
+              </Space>
             }
             data-testid="quote-results"
           >

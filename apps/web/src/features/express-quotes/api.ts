@@ -1,4 +1,5 @@
 import type { fbaWarehousesView } from '@freight/contracts/addresses';
+import type { quotationConfigBody, userConfigView } from '@freight/contracts/auth';
 import type {
   addressCheckBody,
   addressCheckedView,
@@ -53,4 +54,9 @@ export const expressQuoteApi = {
     post<Wire<typeof expressSelectedView>>('/express/quotation/select', { id, channelId }),
   /** Books the channel as a waybill; with `pay` it is paid from the express account at once when it can be. */
   book: (body: BookBody) => post<Wire<typeof waybillCreatedView>>('/express/order/create', body),
+  /** The user's own quotation settings, among them the channels left out of their quotes. */
+  config: () => post<Wire<typeof userConfigView>>('/admin/admin/quotationConfig'),
+  /** Replaces the user's quotation settings (send them whole). */
+  saveConfig: (config: z.input<typeof quotationConfigBody>) =>
+    post<Wire<typeof userConfigView>['quotation']>('/express/customer/setQuotationConfig', config),
 };

@@ -106,6 +106,12 @@ export const expressQuoteMessages = defineMessages(
     'expressQuote.noSelection': '该报价尚未选择可用的渠道',
     'expressQuote.listEmpty': '暂无快递报价',
     'expressQuote.newQuote': '去报价',
+    'expressQuote.channelSettings': '显示的渠道',
+    'expressQuote.channelSettingsHidden': '显示的渠道(已隐藏 {{count}} 个)',
+    'expressQuote.channelSettingsTip': '报价只计算勾选的渠道。此设置只影响您自己的报价。',
+    'expressQuote.channelSettingsKeepOne': '请至少保留一个渠道',
+    'expressQuote.channelSettingsSaved': '已保存,下次获取报价时生效',
+    'expressQuote.channelSettingsFailed': '报价设置加载失败',
   },
   {
     'expressQuote.englishTip': 'Fill all fields in English (labels go to carriers abroad)',
@@ -210,5 +216,12 @@ export const expressQuoteMessages = defineMessages(
     'expressQuote.noSelection': 'No available channel has been chosen for this quote',
     'expressQuote.listEmpty': 'No express quotes yet',
     'expressQuote.newQuote': 'Get a quote',
+    'expressQuote.channelSettings': 'Channels shown',
+    'expressQuote.channelSettingsHidden': 'Channels shown ({{count}} hidden)',
+    'expressQuote.channelSettingsTip':
+      'Quotes price only the ticked channels. The setting applies to your own quotes only.',
+    'expressQuote.channelSettingsKeepOne': 'Keep at least one channel',
+    'expressQuote.channelSettingsSaved': 'Saved: it applies from the next quote',
+    'expressQuote.channelSettingsFailed': 'The quote settings could not be loaded',
   },
 );
