@@ -195,3 +195,70 @@ async function channelIdAsCustomer(page: Page, quoteId: number): Promise<number>
   return (quote.results as { code: string; channelId: number }[]).find((r) => r.code === 'USG-STD')
     ?.channelId as number;
 }
+
+test('an express batch file with bad rows imports nothing and names them; the fixed file books every row unpaid', async ({
+  page,
+}) => {
+  await session(page, 'customer@example.com');
+  // The express batch ships from an address of the book: the customer's default dock.
+  await api(page, '/admin/address/save', {
+    name: 'Acme Dock',
+    address1: '100 Main St',
+    zipcode: '90001',
+    city: 'Los Angeles',
+    state: 'CA',
+    contact: 'Pat Lee',
+    phone: '2135550100',
+    addressType: 'business',
+    isDefaultPickup: true,
+  });
+  await page.getByTestId('top-express-batch').click();
+  const download = page.waitForEvent('download');
+  await page.getByTestId('batch-template').click();
+  const template = await (await download).path();
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(template);
+  const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+  const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+  const example = (sheet.getRow(2).values as unknown[]).slice(1);
+  const column = (name: string) => header.indexOf(name);
+  const rowWith = (n: number, change: Record<string, unknown> = {}) => {
+    const values = [...example];
+    values[column('参考号')] = `EBATCH-${n}`;
+    for (const [name, value] of Object.entries(change)) values[column(name)] = value;
+    return values;
+  };
+  const build = async (rows: unknown[][]) => {
+    for (const [i, r] of rows.entries()) sheet.getRow(i + 2).values = r as ExcelJS.CellValue[];
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  };
+  const upload = (name: string, buffer: Buffer) =>
+    page.locator('.ant-modal input[type=file]').setInputFiles({
+      name,
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer,
+    });
+
+  await upload(
+    'waybills.xlsx',
+    await build([rowWith(1), rowWith(2, { 收件邮编: '7520' }), rowWith(3), rowWith(4, { 渠道代码: 'NOPE' })]),
+  );
+  await page.getByTestId('batch-import').click();
+  const failures = page.getByTestId('batch-failures');
+  await expect(failures).toContainText('第 3 行');
+  await expect(failures).toContainText('收件邮编');
+  await expect(failures).toContainText('第 5 行');
+  await expect(failures).not.toContainText('第 2 行');
+  await page.screenshot({ path: `${screenshotDir}express-batch-failures-zh.png` });
+  await page.getByTestId('batch-failures-ok').click();
+  const none = await api(page, '/express/order/list', { page: 1, limit: 10, keyword: 'EBATCH-' });
+  expect(none.total).toBe(0);
+
+  await upload('waybills-fixed.xlsx', await build([rowWith(1), rowWith(2), rowWith(3), rowWith(4)]));
+  await page.getByTestId('batch-check').click();
+  await page.getByTestId('batch-import').click();
+  await expect(page.locator('.ant-modal')).toBeHidden();
+  const booked = await api(page, '/express/order/list', { page: 1, limit: 10, keyword: 'EBATCH-' });
+  expect(booked.total).toBe(4);
+  expect((booked.list as { status: string }[]).every((w) => w.status === 'unpaid')).toBe(true);
+});

@@ -157,6 +157,8 @@ export const waybillListQuery = pageQuery.extend({
   to: dayField().optional(),
 });
 export type WaybillListQuery = z.infer<typeof waybillListQuery>;
+/** `order/export`: the list's filters, every page. */
+export const waybillExportQuery = waybillListQuery.omit({ page: true, limit: true });
 
 /* ---------- responses ---------- */
 
@@ -361,4 +363,27 @@ export const trackingImportedView = z.object({
   imported: z.number().int(),
   /** Rows already recorded (the same waybill, time and scan), left as they were. */
   skipped: z.number().int(),
+});
+
+/* ---------- dashboards (`/expressDashboard`, `/expressHome`) ---------- */
+
+/** Waybills booked, and what customers paid less refunds, in a period. */
+const expressTotals = z.object({ waybills: z.number().int(), revenue: moneyString });
+
+/** The express dashboards for the caller's scope. */
+export const expressStatsView = z.object({
+  today: expressTotals,
+  month: expressTotals,
+  /** The last 30 days, oldest first, by the day (UTC) waybills were booked and money moved. */
+  series: z.array(expressTotals.extend({ day: z.string() })),
+  /** Waybills of each status now, as the waybill list counts them. */
+  statuses: z.partialRecord(z.enum(WAYBILL_STATUSES), z.number().int()),
+  exceptions: z.number().int(),
+  unpaid: z.number().int(),
+  /** What the unpaid waybills come to. */
+  unpaidAmount: moneyString,
+  /** Express recharges waiting for review; null for a caller who does not review them. */
+  waitingRecharges: z.number().int().nullable(),
+  /** The caller's own express account; null for staff. */
+  balance: z.object({ balance: moneyString, available: moneyString }).nullable(),
 });

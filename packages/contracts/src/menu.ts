@@ -193,6 +193,7 @@ export const MENU: readonly MenuDefinition[] = [
       '快递异常账单',
       'Express bounce bills',
       'ExceptionOutlined',
+      { buttons: [b('express-bounce-bill:save', '新增', 'Add')] },
     ),
     page(
       117,
@@ -242,6 +243,7 @@ export const MENU: readonly MenuDefinition[] = [
       '快递工单',
       'Express work orders',
       'ToolOutlined',
+      { buttons: [b('express-work-order:resolve', '处理', 'Resolve')] },
     ),
     page(
       63,

@@ -65,6 +65,10 @@ export const VIEWS: Record<string, ComponentType> = {
   ExpressOrderList: page(() => import('../features/express-waybills/WaybillListPage.tsx')),
   ExpressOrderPayment: page(() => import('../features/express-waybills/WaybillPaymentPage.tsx')),
   WaybillTracking: page(() => import('../features/express-waybills/TrackingPage.tsx')),
+  ...lazyViews(
+    () => import('../features/express-waybills/DashboardPage.tsx'),
+    ['ExpressDashboard', 'ExpressHome'],
+  ),
   ExpressQuote: page(() => import('../features/express-quotes/QuotePage.tsx')),
   ExpressQuoteQuery: page(() => import('../features/express-quotes/QuoteListPage.tsx')),
   TruckProducts: page(() => import('../features/truck-products/TruckProductsPage.tsx')),
@@ -73,9 +77,15 @@ export const VIEWS: Record<string, ComponentType> = {
   ExpressChannels: page(() => import('../features/express-channels/ExpressChannelsPage.tsx')),
   ZoneCharts: page(() => import('../features/express-channels/ZoneChartsPage.tsx')),
   ChannelPrices: page(() => import('../features/express-channels/ChannelPricesPage.tsx')),
-  BounceBill: page(() => import('../features/bounce-bills/BounceBillsPage.tsx')),
-  TruckWorkOrderList: page(() => import('../features/work-orders/WorkOrdersPage.tsx')),
-  TruckWorkOrderDetail: page(() => import('../features/work-orders/WorkOrderDetailPage.tsx')),
+  SetPrice: page(() => import('../features/customers/SetPricePage.tsx')),
+  ...lazyViews(
+    () => import('../features/bounce-bills/pages.tsx'),
+    ['BounceBill', 'AbnormalBilling', 'ExpressBounceBill'],
+  ),
+  ...lazyViews(
+    () => import('../features/work-orders/pages.tsx'),
+    ['TruckWorkOrderList', 'TruckWorkOrderDetail', 'ExpressWorkOrderList', 'ExpressWorkOrderDetail'],
+  ),
   ...lazyViews(
     () => import('../features/recharge/pages.tsx'),
     [

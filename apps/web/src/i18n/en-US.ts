@@ -75,7 +75,6 @@ export const enUS: Record<MessageKey, string> = {
   'batch.address': 'Shipping address (optional)',
   'batch.addressTip': 'When chosen, every order is picked up here',
   'batch.clearAddress': 'None',
-  'batch.notYet': 'Batch ordering arrives with the order module; its template and checks will appear here.',
   'customers.users': 'Users',
   'customers.addUser': 'Add user',
   'customers.invitations': 'Invitation codes',

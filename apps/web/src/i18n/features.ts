@@ -1,6 +1,7 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
 import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
+import { customerMessages } from '../features/customers/messages.ts';
 import { expressChannelMessages } from '../features/express-channels/messages.ts';
 import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
 import { waybillMessages } from '../features/express-waybills/messages.ts';
@@ -27,4 +28,5 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   waybillMessages,
   expressChannelMessages,
   expressQuoteMessages,
+  customerMessages,
 ];

@@ -72,7 +72,6 @@ export const zhCN = {
   'batch.address': '发货地址(可选)',
   'batch.addressTip': '选择后,所有订单都从该地址提货',
   'batch.clearAddress': '不使用',
-  'batch.notYet': '批量下单将随订单模块上线;模板与校验届时在此提供。',
   'customers.users': '用户',
   'customers.addUser': '新增用户',
   'customers.invitations': '邀请码',

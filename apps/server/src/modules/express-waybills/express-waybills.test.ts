@@ -222,6 +222,34 @@ async function printedWaybill() {
   return info.waybill as { id: number; waybillNo: string; trackingNo: string };
 }
 
+describe('waybill export', () => {
+  it('exports the list’s filters in the caller’s language, with the operator’s cost for staff only', async () => {
+    const waybill = await bookedWaybill();
+    const sheet = async (who: Who, language: 'zh-CN' | 'en-US') => {
+      const res = await f.as(who).post('/api/express/order/export', { keyword: waybill.waybillNo }, language);
+      expect(res.headers['content-type']).toContain('spreadsheetml');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const rows = (workbook.worksheets[0] as ExcelJS.Worksheet)
+        .getSheetValues()
+        .filter(Boolean) as unknown[][];
+      return rows.map((r) => r.slice(1));
+    };
+    const staff = await sheet('admin', 'en-US');
+    expect(staff[0]).toContain('Operator cost');
+    expect(staff).toHaveLength(2);
+    const costAt = (staff[0] as string[]).indexOf('Operator cost');
+    expect(staff[1]?.[costAt]).toBe(17.04);
+    expect(staff[1]).toContain('Unpaid');
+    const mine = await sheet('customer', 'zh-CN');
+    expect(mine[0]).toContain('运单号');
+    expect(mine[0]).not.toContain('平台成本');
+    expect(mine[1]).toContain(21.25);
+    const direct = await sheet('direct', 'en-US');
+    expect(direct).toHaveLength(1);
+  });
+});
+
 describe('waybill tracking', () => {
   it('moves the waybill along the scans staff add, each move on its timeline', async () => {
     const waybill = await printedWaybill();

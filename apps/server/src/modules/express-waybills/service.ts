@@ -1,5 +1,10 @@
 import type { Language } from '@freight/contracts/api';
-import { expressLevelOnWire, visibleExpressLevels } from '@freight/contracts/express-quotes';
+import {
+  type ExpressQuoteResult,
+  type ExpressShipmentInput,
+  expressLevelOnWire,
+  visibleExpressLevels,
+} from '@freight/contracts/express-quotes';
 import {
   WAYBILL_STATUSES,
   type WaybillAction,
@@ -87,6 +92,27 @@ export async function visibleWaybill(db: DbOrTx, caller: Caller, id: number): Pr
   return waybill;
 }
 
+/** A waybill by its number, if the caller may see it (bounce bills and work orders name it so). */
+export async function visibleWaybillByNo(
+  db: DbOrTx,
+  caller: Caller,
+  waybillNo: string,
+): Promise<WaybillRow | null> {
+  const [waybill] = await db
+    .select()
+    .from(expressWaybills)
+    .where(
+      and(
+        eq(expressWaybills.tenantId, caller.tenantId),
+        eq(expressWaybills.waybillNo, waybillNo.toUpperCase()),
+      ),
+    )
+    .limit(1);
+  if (!waybill) return null;
+  const scope = await organisationScope(db, caller);
+  return (await canSeeOrganisation(db, scope, waybill.organisationId)) ? waybill : null;
+}
+
 /* ---------- booking ---------- */
 
 /**
@@ -109,40 +135,19 @@ export async function createWaybillFor(
   const result = quote.results.find((r) => r.channelId === channelId);
   if (!result) throw badField('channelId', 'expressQuote.channelNotQuoted');
   if (!result.ok) throw badField('channelId', `expressQuote.refusal.${result.reason}`);
-  const customer = result.levels[result.levels.length - 1];
-  const platform = result.levels[0];
-  if (!customer || !platform) throw conflict('expressQuote.notPriced');
-  const { ok: _ok, breakdown, levels, cheapest: _c, fastest: _f, ...channel } = result;
 
   const created = await db.transaction(async (tx) => {
     if (!(await markExpressQuoteBooked(tx, quote.tenantId, quote.id))) return null;
-    const [waybillNo, trackingNo] = await Promise.all([
-      nextSerials(tx, quote.tenantId, 'EW').then(([n]) => n as string),
-      nextSerials(tx, quote.tenantId, 'FP').then(([n]) => n as string),
-    ]);
-    const [row] = await tx
-      .insert(expressWaybills)
-      .values({
-        tenantId: quote.tenantId,
-        waybillNo,
-        trackingNo,
-        reference: quote.shipment.reference,
+    const [waybill] = await insertWaybills(tx, quote.tenantId, [
+      {
         organisationId: quote.organisationId,
         userId: caller.id,
         quoteId: quote.id,
-        channelId,
-        channel,
-        status: 'unpaid',
         shipment: quote.shipment,
-        breakdown,
-        levels,
-        total: BigInt(customer.total),
-        cost: BigInt(platform.total),
-      })
-      .returning();
-    const waybill = row as WaybillRow;
-    await addEvent(tx, waybill, 'create', null, 'unpaid', caller.id, waybillNo);
-    return waybill;
+        result,
+      },
+    ]);
+    return waybill ?? null;
   });
   // Another booking of the same quote got there first: that waybill is the answer.
   const waybill = created ?? (await waybillOfQuote(db, caller.tenantId, quote.id));
@@ -155,6 +160,77 @@ export async function createWaybillFor(
     if (!(error instanceof AppError)) throw error;
     return { waybill, payment: { ok: false, message: translate(language, error.key, error.params) } };
   }
+}
+
+/** A shipment's priced channel, with the quote it was priced on, as a waybill is booked from it. */
+export interface WaybillDraft {
+  organisationId: number;
+  userId: number;
+  quoteId: number;
+  shipment: ExpressShipmentInput;
+  result: Extract<ExpressQuoteResult, { ok: true }>;
+}
+
+/** Rows a multi-row insert carries at once, well under the driver's limit of bind parameters. */
+const INSERT_CHUNK = 500;
+
+/**
+ * The one writer of new waybills (a booking from the quote page, a batch file): each unpaid, with the
+ * snapshot of its shipment, its channel and every level's price, and its `create` event. Numbers are
+ * taken in one go; run it inside the booking's transaction. Answers the waybills in the order given.
+ */
+export async function insertWaybills(
+  tx: DbOrTx,
+  tenantId: number,
+  drafts: readonly WaybillDraft[],
+): Promise<WaybillRow[]> {
+  if (drafts.length === 0) return [];
+  const [waybillNos, trackingNos] = await Promise.all([
+    nextSerials(tx, tenantId, 'EW', drafts.length),
+    nextSerials(tx, tenantId, 'FP', drafts.length),
+  ]);
+  const inserted: WaybillRow[] = [];
+  for (let i = 0; i < drafts.length; i += INSERT_CHUNK) {
+    const values = drafts.slice(i, i + INSERT_CHUNK).map((draft, j) => {
+      const { ok: _ok, breakdown, levels, cheapest: _c, fastest: _f, ...channel } = draft.result;
+      const customer = levels[levels.length - 1];
+      const platform = levels[0];
+      if (!customer || !platform) throw conflict('expressQuote.notPriced');
+      return {
+        tenantId,
+        waybillNo: waybillNos[i + j] as string,
+        trackingNo: trackingNos[i + j] as string,
+        reference: draft.shipment.reference,
+        organisationId: draft.organisationId,
+        userId: draft.userId,
+        quoteId: draft.quoteId,
+        channelId: channel.channelId,
+        channel,
+        status: 'unpaid' as const,
+        shipment: draft.shipment,
+        breakdown,
+        levels,
+        total: BigInt(customer.total),
+        cost: BigInt(platform.total),
+      };
+    });
+    const rows = await tx.insert(expressWaybills).values(values).returning();
+    await tx.insert(expressWaybillEvents).values(
+      rows.map((waybill) => ({
+        tenantId,
+        waybillId: waybill.id,
+        action: 'create',
+        fromStatus: null,
+        toStatus: 'unpaid' as const,
+        actorId: waybill.userId,
+        note: waybill.waybillNo,
+      })),
+    );
+    inserted.push(...rows);
+  }
+  // In the order given: the numbers were handed out in that order.
+  const byNo = new Map(inserted.map((w) => [w.waybillNo, w]));
+  return waybillNos.map((no) => byNo.get(no) as WaybillRow);
 }
 
 async function waybillOfQuote(db: DbOrTx, tenantId: number, quoteId: number) {
@@ -372,13 +448,17 @@ const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');
 const dayStart = (day?: string) => (day ? new Date(`${day}T00:00:00Z`) : undefined);
 const dayAfter = (day?: string) => (day ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : undefined);
 
-/** `/expressOrderList`: a page of the waybills the caller may see, and each status's count. */
-export async function listWaybillsFor(db: DbOrTx, caller: Viewer, query: WaybillListQuery) {
+/** The filters of the waybill list other than status, within what the caller may see. */
+async function waybillFilters(
+  db: DbOrTx,
+  caller: Viewer,
+  query: Omit<WaybillListQuery, 'page' | 'limit'>,
+): Promise<(SQL | undefined)[]> {
   const scope = await organisationScope(db, caller);
   const keyword = query.keyword ? `${escapeLike(query.keyword.toUpperCase())}%` : null;
   const from = dayStart(query.from);
   const to = dayAfter(query.to);
-  const base: (SQL | undefined)[] = [
+  return [
     eq(expressWaybills.tenantId, caller.tenantId),
     isStaff(caller) ? undefined : inArray(expressWaybills.organisationId, visibleOrganisationIds(db, scope)),
     keyword
@@ -392,6 +472,31 @@ export async function listWaybillsFor(db: DbOrTx, caller: Viewer, query: Waybill
     from ? gte(expressWaybills.createdAt, from) : undefined,
     to ? lt(expressWaybills.createdAt, to) : undefined,
   ];
+}
+
+/** An export holds at most this many waybills, newest first; filters narrow a larger list. */
+export const WAYBILL_EXPORT_MAX = 10_000;
+
+/** `order/export`: the waybills of the list's filters as the caller may see them, newest first. */
+export async function exportWaybillsFor(
+  db: DbOrTx,
+  caller: Viewer,
+  query: Omit<WaybillListQuery, 'page' | 'limit'>,
+) {
+  const base = await waybillFilters(db, caller, query);
+  const rows = await db
+    .select()
+    .from(expressWaybills)
+    .where(and(...base, query.status ? eq(expressWaybills.status, query.status) : undefined))
+    .orderBy(desc(expressWaybills.id))
+    .limit(WAYBILL_EXPORT_MAX);
+  const names = await organisationNames(db, caller.tenantId, [...new Set(rows.map((r) => r.organisationId))]);
+  return rows.map((r) => waybillForCaller(r, caller, names.get(r.organisationId) ?? ''));
+}
+
+/** `/expressOrderList`: a page of the waybills the caller may see, and each status's count. */
+export async function listWaybillsFor(db: DbOrTx, caller: Viewer, query: WaybillListQuery) {
+  const base = await waybillFilters(db, caller, query);
   const condition = and(...base, query.status ? eq(expressWaybills.status, query.status) : undefined);
   const [rows, [total], counts] = await Promise.all([
     db

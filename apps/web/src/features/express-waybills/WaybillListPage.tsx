@@ -10,6 +10,8 @@ import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { usePageQuery } from '../../app/page-context.tsx';
+import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, listTableProps, periodDays, useServerList } from '../../components/list.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
@@ -52,7 +54,13 @@ export default function WaybillListPage() {
     filterForm.setFieldsValue({ keyword: noticed });
     setFilters({ keyword: noticed });
   }, [noticed, filterForm]);
-  const [status, setStatus] = useState<WaybillStatus | 'all'>('all');
+  // `?status=<status>` (the dashboards' counts) opens that status's tab, also when the tab was open.
+  const askedStatus = usePageQuery().get('status');
+  const asked = WAYBILL_STATUSES.find((s) => s === askedStatus);
+  const [status, setStatus] = useState<WaybillStatus | 'all'>(asked ?? 'all');
+  useEffect(() => {
+    if (asked) setStatus(asked);
+  }, [asked]);
   const list = useServerList<WaybillView>(WAYBILL_LIST_URL, {
     ...filters,
     status: status === 'all' ? undefined : status,
@@ -124,6 +132,20 @@ export default function WaybillListPage() {
           setFilters({ keyword: v.keyword || undefined, ...periodDays(v.period) });
           list.resetPage();
         }}
+        extra={
+          <Auth code="express-order:export">
+            <Button
+              onClick={() =>
+                void run(() =>
+                  waybillApi.export({ ...filters, status: status === 'all' ? undefined : status }),
+                )
+              }
+              data-testid="waybill-export"
+            >
+              {t('common.export')}
+            </Button>
+          </Auth>
+        }
       >
         <Form.Item name="keyword" label={t('common.keyword')}>
           <Input

@@ -1,4 +1,6 @@
+import type { expressAddressOptionsView, expressOptionsView } from '@freight/contracts/express-quotes';
 import type {
+  expressStatsView,
   trackingAddBody,
   trackingAddedView,
   trackingImportedView,
@@ -12,7 +14,7 @@ import type {
 } from '@freight/contracts/express-waybills';
 import type { Wire } from '@freight/contracts/responses';
 import type { z } from 'zod';
-import { download, downloadGet, post, upload } from '../../lib/http.ts';
+import { download, downloadGet, get, post, upload } from '../../lib/http.ts';
 
 export const WAYBILL_LIST_URL = '/express/order/list';
 
@@ -23,6 +25,9 @@ export type WaybillTransition = z.input<typeof waybillTransitionBody>['action'];
 
 /** The payment page's address, for links from the quote page and the list. */
 export const waybillPaymentPath = (id: number) => `/waybillValuation?id=${id}`;
+
+/** The waybill list opened on one waybill, for links from bills and work orders (as its notices do). */
+export const waybillListPath = (waybillNo: string) => `/expressOrderList?sn=${encodeURIComponent(waybillNo)}`;
 
 /** Express waybills: booking, payment, labels and moves (server module `express-waybills`). */
 export const waybillApi = {
@@ -36,9 +41,19 @@ export const waybillApi = {
     post<Wire<typeof waybillStatusView>>('/express/order/refund', { id, reason }),
   transition: (id: number, action: WaybillTransition, note = '') =>
     post<Wire<typeof waybillStatusView>>('/express/order/transition', { id, action, note }),
+  /** The list's filters as a spreadsheet, every page. */
+  export: (filters: Record<string, unknown>) =>
+    download('/express/order/export', filters, 'express-waybills.xlsx'),
   /** The labels as one PDF, saved by the browser; printing moves each waybill to printed. */
   print: (ids: number[]) => download('/express/order/print', { ids }, 'labels.pdf'),
+  /** The express dashboards' figures for the user's scope. */
+  stats: () => post<ExpressStats>('/express/order/stats'),
 };
+
+export type ExpressStats = Wire<typeof expressStatsView>;
+
+/** The waybill list opened on one status's tab, for the dashboards' counts. */
+export const waybillStatusListPath = (status: WaybillView['status']) => `/expressOrderList?status=${status}`;
 
 export const TRACKING_LIST_URL = '/express/tracking/list';
 
@@ -58,4 +73,22 @@ export const trackingApi = {
     const wanted = number.toUpperCase();
     return page.list.find((w) => w.trackingNo === wanted || w.waybillNo === wanted) ?? null;
   },
+};
+
+/** Where the express batch order's template, check and import live (SPEC section 7). */
+export const EXPRESS_BATCH_ENDPOINTS = {
+  template: '/express/order/batchTemplate',
+  check: '/express/order/importDataCheck',
+  import: '/express/order/batchOrdering',
+};
+
+export type ShipFromOption = Wire<typeof expressAddressOptionsView>['list'][number];
+
+/** The express batch dialog's choices: whom staff and parents book for, and where parcels ship from. */
+export const expressBatchApi = {
+  customers: async () => (await get<Wire<typeof expressOptionsView>>('/express/quotation/options')).customers,
+  shipFrom: (organisationId?: number) =>
+    get<Wire<typeof expressAddressOptionsView>>(
+      `/express/address/listOptions${organisationId ? `?organisationId=${organisationId}` : ''}`,
+    ),
 };
