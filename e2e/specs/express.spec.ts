@@ -257,7 +257,7 @@ test('an express batch file with bad rows imports nothing and names them; the fi
   await upload('waybills-fixed.xlsx', await build([rowWith(1), rowWith(2), rowWith(3), rowWith(4)]));
   await page.getByTestId('batch-check').click();
   await page.getByTestId('batch-import').click();
-  await expect(page.locator('.ant-modal')).toBeHidden();
+  await expect(page.getByRole('dialog', { name: '快递批量下单' })).toBeHidden();
   const booked = await api(page, '/express/order/list', { page: 1, limit: 10, keyword: 'EBATCH-' });
   expect(booked.total).toBe(4);
   expect((booked.list as { status: string }[]).every((w) => w.status === 'unpaid')).toBe(true);
