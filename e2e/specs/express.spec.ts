@@ -154,6 +154,35 @@ test('staff record where the parcel is until it is delivered, and the customer s
   await expect(customer.locator('tr.ant-table-row', { hasText: waybillNo })).toContainText('已签收');
 });
 
+test('the customer sends the delivered parcel back to its warehouse with a return waybill', async ({
+  page,
+}) => {
+  expect(booked).not.toBeNull();
+  const { waybillNo } = booked as NonNullable<typeof booked>;
+  await session(page, 'customer@example.com');
+  await api(page, '/admin/address/save', {
+    name: 'Acme Returns',
+    address1: '200 Dock Rd',
+    zipcode: '90001',
+    city: 'Los Angeles',
+    state: 'CA',
+    contact: 'Returns Desk',
+    phone: '2135550199',
+    addressType: 'warehouse',
+  });
+  await page.goto('/expressReturnsList');
+  await page.getByTestId('return-create').click();
+  await page.getByTestId('return-original').fill(waybillNo);
+  await page.getByTestId('return-original').press('Enter');
+  await page.getByTestId('return-address').click();
+  await page.getByTitle(/Acme Returns/).click();
+  await page.getByTestId('return-submit').click();
+  const row = page.locator('tr.ant-table-row', { hasText: waybillNo });
+  await expect(row).toContainText('待支付');
+  await expect(row).toContainText(/EW\d+/);
+  await page.screenshot({ path: `${screenshotDir}express-returns-zh.png` });
+});
+
 test('the customer voids an unshipped waybill and sees the refund in the express ledger', async ({
   page,
 }) => {

@@ -72,6 +72,10 @@ export const expressZhCN = {
   'expressTracking.code.delivered': '已签收',
   'expressTracking.code.exception': '异常',
   'expressTracking.imported': '已导入 {{count}} 条轨迹',
+  'expressReturn.ofReturn': '退货运单不能再退货',
+  'expressReturn.notReturnable': '运单 {{waybillNo}} 尚未签收或异常,不能退货',
+  'expressReturn.addressNotFound': '请选择该客户地址簿中的退货地址(公司或仓库)',
+  'expressReturn.noChannel': '没有渠道可以承运该退货包裹',
   'waybillField.waybillNo': '运单号',
   'waybillField.trackingNo': '追踪号',
   'waybillField.reference': '参考号',
@@ -197,6 +201,12 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressTracking.code.delivered': 'Delivered',
   'expressTracking.code.exception': 'Exception',
   'expressTracking.imported': '{{count}} scans imported',
+  'expressReturn.ofReturn': 'A return waybill cannot itself be returned',
+  'expressReturn.notReturnable':
+    'Waybill {{waybillNo}} is neither delivered nor in exception; it cannot be returned',
+  'expressReturn.addressNotFound':
+    'Choose a return address (a business or warehouse) of the customer’s address book',
+  'expressReturn.noChannel': 'No channel can carry this returned parcel',
   'waybillField.waybillNo': 'Waybill number',
   'waybillField.trackingNo': 'Tracking number',
   'waybillField.reference': 'Reference',

@@ -127,6 +127,20 @@ export const waybillCreateBody = z.object({
 export const waybillIdBody = z.object({ id: waybillId });
 export const waybillIdsBody = z.object({ ids: z.array(waybillId).min(1).max(500) });
 
+/**
+ * `order/createReturn`: a return waybill for a parcel coming back from a waybill's recipient to a
+ * return address of the book, priced on the original's channel unless another is named.
+ */
+export const waybillReturnBody = z.object({
+  id: waybillId,
+  returnAddressId: waybillId,
+  channelId: waybillId.optional(),
+  pay: z.boolean().default(false),
+});
+
+/** Statuses from which a parcel may be sent back: it reached its recipient, or it went wrong. */
+export const RETURNABLE: readonly WaybillStatus[] = ['delivered', 'exception'];
+
 /** `order/refund`: voids an unshipped waybill and gives its payment back once. */
 export const waybillRefundBody = z.object({ id: waybillId, reason: str().trim().min(1).max(500) });
 
@@ -153,6 +167,8 @@ export const waybillListQuery = pageQuery.extend({
   keyword: str().trim().max(60).optional(),
   status: z.enum(WAYBILL_STATUSES).optional(),
   channelId: waybillId.optional(),
+  /** Return waybills only (`/expressReturnsList`), or only the others. */
+  type: z.enum(['regular', 'return']).optional(),
   from: dayField().optional(),
   to: dayField().optional(),
 });
@@ -199,6 +215,8 @@ export const waybillView = z.object({
   printCount: z.number().int(),
   printedAt: timestamp.nullable(),
   refundReason: z.string(),
+  /** A return waybill's original waybill number; null for any other. */
+  returnOfNo: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
   actions: z.array(z.enum(WAYBILL_ACTIONS)),

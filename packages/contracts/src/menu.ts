@@ -88,7 +88,9 @@ export const MENU: readonly MenuDefinition[] = [
         b('express-order:update', '更新状态', 'Update status'),
       ],
     }),
-    page(25, '/expressReturnsList', 'ExpressReturnList', '快递退货', 'Express returns', 'RollbackOutlined'),
+    page(25, '/expressReturnsList', 'ExpressReturnList', '快递退货', 'Express returns', 'RollbackOutlined', {
+      buttons: [b('express-return:export', '导出', 'Export')],
+    }),
     page(27, '/waybillTracking', 'WaybillTracking', '运单追踪', 'Waybill tracking', 'AimOutlined', {
       buttons: [b('express-tracking:update', '记录轨迹', 'Record scans')],
     }),

@@ -285,6 +285,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   waybillId: { 'zh-CN': '运单', 'en-US': 'Waybill' },
   at: { 'zh-CN': '时间', 'en-US': 'Time' },
   location: { 'zh-CN': '地点', 'en-US': 'Location' },
+  returnAddressId: { 'zh-CN': '退货地址', 'en-US': 'Return address' },
 };
 
 /**

@@ -65,6 +65,7 @@ export const VIEWS: Record<string, ComponentType> = {
   ExpressOrderList: page(() => import('../features/express-waybills/WaybillListPage.tsx')),
   ExpressOrderPayment: page(() => import('../features/express-waybills/WaybillPaymentPage.tsx')),
   WaybillTracking: page(() => import('../features/express-waybills/TrackingPage.tsx')),
+  ExpressReturnList: page(() => import('../features/express-waybills/ReturnsPage.tsx')),
   ...lazyViews(
     () => import('../features/express-waybills/DashboardPage.tsx'),
     ['ExpressDashboard', 'ExpressHome'],

@@ -17,7 +17,8 @@ import { listAddresses, placesOfZip } from './service.ts';
 
 /**
  * The express pages that fill a sender, a recipient or a return address from the book; the order list
- * too, whose holders may batch-order (the top bar's dialog picks the shipping address).
+ * too, whose holders may batch-order (the top bar's dialog picks the shipping address), and the
+ * returns list, which sends parcels back to a return address.
  */
 const EXPRESS_ADDRESS_PAGES = [
   '/onlineQuotation',
@@ -25,6 +26,7 @@ const EXPRESS_ADDRESS_PAGES = [
   '/waybillValuation',
   '/addressList',
   '/expressOrderList',
+  '/expressReturnsList',
 ];
 /** Address types a returned parcel can be received at. */
 const RETURN_TYPES = new Set(['business', 'warehouse']);

@@ -318,10 +318,11 @@ export function chooseChannel(
 /* ---------- checking and booking a file ---------- */
 
 /**
- * The sender of every row: an address-book entry as the quote form takes it (its contact is the name
- * on the label, its name the company), checked once by the form's own rules.
+ * An address-book entry as the quote form takes it (its contact is the name on the label, its name the
+ * company), checked by the form's own rules; a bad entry is refused naming `field`. The batch's sender
+ * and a return's recipient are made this way.
  */
-function senderOf(entry: AddressRow, language: Language): ExpressAddress {
+export function bookAddress(entry: AddressRow, language: Language, field = 'address_id'): ExpressAddress {
   const parsed = expressAddressBody.safeParse({
     name: entry.contact || entry.name,
     company: entry.contact ? entry.name : '',
@@ -338,7 +339,7 @@ function senderOf(entry: AddressRow, language: Language): ExpressAddress {
   });
   if (parsed.success) return parsed.data;
   const [first] = localizeIssues(parsed.error.issues, language);
-  throw badField('address_id', 'expressBatch.senderInvalid', { reason: first?.message ?? '' });
+  throw badField(field, 'expressBatch.senderInvalid', { reason: first?.message ?? '' });
 }
 
 export interface ExpressBatchRequest {
@@ -375,7 +376,7 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
   if (!request.addressId) throw badField('address_id', 'expressBatch.addressRequired');
   const entry = await visibleAddress(db, await organisationScope(db, caller), request.addressId);
   if (!entry) throw badField('address_id', 'batch.addressNotFound');
-  const sender = senderOf(entry, language);
+  const sender = bookAddress(entry, language);
 
   const workbook = await readWorkbook(request.bytes);
   if (!workbook) throw badField('file', 'import.notXlsx');

@@ -9,7 +9,7 @@ import {
   setExpressBalance,
 } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
-import { postMultipart, type Who } from '../../../test/helpers.ts';
+import { badFields as badFieldsOf, postMultipart, type Who } from '../../../test/helpers.ts';
 import { expressTrackingEvents, ledgerEntries } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 
@@ -354,5 +354,96 @@ describe('waybill tracking', () => {
     // Only staff with the update button import.
     const refused = await importSheet(good, 'customer');
     expect(refused.json().code).toBe(401);
+  });
+});
+
+describe('return waybills', () => {
+  /** A business address of the customer's book, where returns come back to. */
+  async function returnAddress(who: Who = 'customer', addressType = 'warehouse') {
+    const { id } = await f.as(who).ok('/api/admin/address/save', {
+      name: 'Acme Returns',
+      address1: '200 Dock Rd',
+      zipcode: '90001',
+      city: 'Los Angeles',
+      state: 'CA',
+      contact: 'Returns Desk',
+      phone: '2135550199',
+      addressType,
+    });
+    return id as number;
+  }
+
+  async function deliveredWaybill() {
+    const waybill = await printedWaybill();
+    for (const action of ['hand_over', 'ship', 'deliver'])
+      await f.as('admin').ok('/api/express/order/transition', { id: waybill.id, action });
+    return waybill;
+  }
+
+  it('sends a delivered parcel back from its recipient to a return address, once however often asked', async () => {
+    const original = await deliveredWaybill();
+    const addressId = await returnAddress();
+    const [a, b] = await Promise.all([
+      f
+        .as('customer')
+        .post('/api/express/order/createReturn', { id: original.id, returnAddressId: addressId }),
+      f
+        .as('customer')
+        .post('/api/express/order/createReturn', { id: original.id, returnAddressId: addressId }),
+    ]);
+    expect([a.json().code, b.json().code]).toEqual([200, 200]);
+    expect(a.json().data.id).toBe(b.json().data.id);
+    const info = await f.as('customer').ok('/api/express/order/info', { id: a.json().data.id });
+    expect(info.waybill).toMatchObject({
+      status: 'unpaid',
+      returnOfNo: original.waybillNo,
+      reference: `RTN ${original.waybillNo}`,
+      // From Dallas (752) to Los Angeles (900) is zone 7 on the original's channel: 4 lb is 12.40 +
+      // 3 × 1.90 = 18.10 and 2.26 fuel at cost; +5 %, +8 %, +10 % down the tree: 22.58 + 2.82 = 25.40.
+      total: '25.40',
+      channel: { code: 'USG-STD' },
+    });
+    expect(info.waybill.shipment.sender.city).toBe('Dallas');
+    expect(info.waybill.shipment.recipient).toMatchObject({ city: 'Los Angeles', company: 'Acme Returns' });
+    const returns = await f
+      .as('customer')
+      .ok('/api/express/order/list', { page: 1, limit: 50, type: 'return' });
+    expect(returns.list.map((w: { id: number }) => w.id)).toEqual([a.json().data.id]);
+    const regular = await f
+      .as('customer')
+      .ok('/api/express/order/list', { page: 1, limit: 50, type: 'regular' });
+    expect(regular.list.map((w: { id: number }) => w.id)).not.toContain(a.json().data.id);
+    // A return is not returned again.
+    await f
+      .as('customer')
+      .fail('/api/express/order/createReturn', { id: a.json().data.id, returnAddressId: addressId }, 409);
+  });
+
+  it('refuses an undelivered waybill, a residential or foreign address, and another tree or tenant', async () => {
+    const printed = await printedWaybill();
+    const addressId = await returnAddress();
+    const early = await f
+      .as('customer')
+      .post('/api/express/order/createReturn', { id: printed.id, returnAddressId: addressId });
+    expect(early.json().code).toBe(409);
+    expect(early.json().msg).toContain(printed.waybillNo);
+    const original = await deliveredWaybill();
+    const home = await returnAddress('customer', 'residential');
+    const residential = await f
+      .as('customer')
+      .post('/api/express/order/createReturn', { id: original.id, returnAddressId: home });
+    expect(residential.json().code).toBe(400);
+    expect(badFieldsOf(residential)).toEqual(['returnAddressId']);
+    const elsewhere = await returnAddress('direct');
+    const foreign = await f
+      .as('admin')
+      .post('/api/express/order/createReturn', { id: original.id, returnAddressId: elsewhere });
+    expect(badFieldsOf(foreign)).toEqual(['returnAddressId']);
+    await f
+      .as('direct')
+      .fail('/api/express/order/createReturn', { id: original.id, returnAddressId: elsewhere }, 404);
+    await f
+      .as('customer', f.tenant(1))
+      .fail('/api/express/order/createReturn', { id: original.id, returnAddressId: addressId }, 404);
   });
 });

@@ -15,6 +15,7 @@ import {
   waybillListView,
   waybillPaymentInfoView,
   waybillRefundBody,
+  waybillReturnBody,
   waybillStatusView,
   waybillTransitionBody,
 } from '@freight/contracts/express-waybills';
@@ -25,6 +26,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField } from '../../lib/errors.ts';
 import { sendFile, sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { createReturnFor } from './returns.ts';
 import {
   createWaybillFor,
   exportWaybillsFor,
@@ -193,7 +195,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/order/export',
     {
-      config: { permission: 'express-order:export', raw: true },
+      config: { permission: ['express-order:export', 'express-return:export'], raw: true },
       schema: { tags: ['express'], body: waybillExportQuery, response: { 200: xlsxResponse } },
     },
     async (request, reply) => {
@@ -238,6 +240,35 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         { header: t('waybillField.createdAt'), value: (w) => w.createdAt.toISOString(), width: 24 },
       ];
       return sendXlsx(reply, en ? 'express-waybills.xlsx' : '快递运单.xlsx', columns, rows);
+    },
+  );
+
+  /** A return waybill: the parcel comes back from a waybill's recipient to a return address. */
+  app.post(
+    '/express/order/createReturn',
+    {
+      config: { permission: ['/expressReturnsList', '/expressOrderList'], audit: 'express.waybill.return' },
+      schema: {
+        tags: ['express'],
+        body: waybillReturnBody,
+        response: { 200: okResponse(waybillCreatedView) },
+      },
+    },
+    async (request) => {
+      const { waybill, payment } = await createReturnFor(
+        db,
+        currentUser(request),
+        request.body,
+        request.language,
+      );
+      request.auditTarget = `expressWaybill:${waybill.waybillNo}`;
+      return {
+        id: waybill.id,
+        waybillNo: waybill.waybillNo,
+        status: waybill.status,
+        total: formatMoney(waybill.total),
+        payment,
+      };
     },
   );
 

@@ -49,6 +49,9 @@ export const expressWaybills = pgTable(
     printCount: integer('print_count').notNull().default(0),
     printedAt: timestamp('printed_at', { withTimezone: true }),
     refundReason: text('refund_reason').notNull().default(''),
+    /** A return waybill's original: the parcel comes back from its recipient to a return address. */
+    returnOfId: bigint('return_of_id', { mode: 'number' }),
+    returnOfNo: text('return_of_no'),
     /** The status a waybill in dispute was frozen from, to go back to when released. */
     frozenFrom: text('frozen_from').$type<WaybillStatus>(),
     createdAt: createdAt(),
@@ -60,6 +63,8 @@ export const expressWaybills = pgTable(
     uniqueIndex('express_waybills_tracking').on(t.tenantId, t.trackingNo),
     // One waybill per quote: booking a quote twice, or twice at once, books it once.
     uniqueIndex('express_waybills_quote').on(t.tenantId, t.quoteId),
+    // One return a waybill: asking again answers the return already made.
+    uniqueIndex('express_waybills_return_of').on(t.tenantId, t.returnOfId),
     index('express_waybills_org_time').on(t.tenantId, t.organisationId, t.id),
     index('express_waybills_status').on(t.tenantId, t.status, t.id),
   ],

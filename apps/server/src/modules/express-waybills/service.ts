@@ -14,7 +14,21 @@ import {
 } from '@freight/contracts/express-waybills';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
-import { and, count, desc, eq, gte, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  like,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -169,6 +183,8 @@ export interface WaybillDraft {
   quoteId: number;
   shipment: ExpressShipmentInput;
   result: Extract<ExpressQuoteResult, { ok: true }>;
+  /** For a return waybill: the waybill whose parcel comes back. */
+  returnOf?: { id: number; waybillNo: string };
 }
 
 /** Rows a multi-row insert carries at once, well under the driver's limit of bind parameters. */
@@ -212,6 +228,8 @@ export async function insertWaybills(
         levels,
         total: BigInt(customer.total),
         cost: BigInt(platform.total),
+        returnOfId: draft.returnOf?.id ?? null,
+        returnOfNo: draft.returnOf?.waybillNo ?? null,
       };
     });
     const rows = await tx.insert(expressWaybills).values(values).returning();
@@ -411,6 +429,7 @@ export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisati
     cost: _cost,
     carrierReference: _r,
     frozenFrom: _f,
+    returnOfId: _returnOf,
     ...rest
   } = waybill;
   const customer = levels[levels.length - 1];
@@ -469,6 +488,11 @@ async function waybillFilters(
         )
       : undefined,
     query.channelId ? eq(expressWaybills.channelId, query.channelId) : undefined,
+    query.type === 'return'
+      ? isNotNull(expressWaybills.returnOfId)
+      : query.type === 'regular'
+        ? isNull(expressWaybills.returnOfId)
+        : undefined,
     from ? gte(expressWaybills.createdAt, from) : undefined,
     to ? lt(expressWaybills.createdAt, to) : undefined,
   ];

@@ -20,6 +20,7 @@ const customerButtons = [
   'account:export',
   'express-account:export',
   'express-order:export',
+  'express-return:export',
 ];
 
 /** What a branch or agent may do with the organisations under it. */

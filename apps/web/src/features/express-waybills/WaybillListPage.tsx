@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Dropdown, Empty, Form, Input, Space, Table, Tabs, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
@@ -40,6 +40,14 @@ const NOTED: readonly WaybillAction[] = ['cancel', 'exception', 'freeze', 'relea
  * and (staff) record where a parcel is. A notice opens `?sn=<waybill number>`.
  */
 export default function WaybillListPage() {
+  return <WaybillList />;
+}
+
+/**
+ * The waybill list: every waybill, or (`/expressReturnsList`) the return waybills only, each showing the
+ * waybill it returns; `extra` adds the page's own buttons beside the filters.
+ */
+export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
   const { message, modal } = App.useApp();
@@ -63,8 +71,10 @@ export default function WaybillListPage() {
   }, [asked]);
   const list = useServerList<WaybillView>(WAYBILL_LIST_URL, {
     ...filters,
+    type,
     status: status === 'all' ? undefined : status,
   });
+  const exportKey = type === 'return' ? 'express-return:export' : 'express-order:export';
   // Counts come with every unfiltered page; a status tab keeps the ones already shown.
   const lastCounts = useRef<Record<string, number>>({});
   if (list.extra?.counts) lastCounts.current = list.extra.counts as Record<string, number>;
@@ -133,18 +143,21 @@ export default function WaybillListPage() {
           list.resetPage();
         }}
         extra={
-          <Auth code="express-order:export">
-            <Button
-              onClick={() =>
-                void run(() =>
-                  waybillApi.export({ ...filters, status: status === 'all' ? undefined : status }),
-                )
-              }
-              data-testid="waybill-export"
-            >
-              {t('common.export')}
-            </Button>
-          </Auth>
+          <Space wrap>
+            {extra}
+            <Auth code={exportKey}>
+              <Button
+                onClick={() =>
+                  void run(() =>
+                    waybillApi.export({ ...filters, type, status: status === 'all' ? undefined : status }),
+                  )
+                }
+                data-testid="waybill-export"
+              >
+                {t('common.export')}
+              </Button>
+            </Auth>
+          </Space>
         }
       >
         <Form.Item name="keyword" label={t('common.keyword')}>
@@ -216,6 +229,7 @@ export default function WaybillListPage() {
             ),
           },
           { title: t('waybill.trackingNo'), dataIndex: 'trackingNo' },
+          ...(type === 'return' ? [{ title: t('waybill.returnOf'), dataIndex: 'returnOfNo' as const }] : []),
           {
             title: t('waybill.status'),
             dataIndex: 'status',

@@ -8,6 +8,7 @@ import type {
   waybillCreatedView,
   waybillDetailView,
   waybillPaymentInfoView,
+  waybillReturnBody,
   waybillStatusView,
   waybillTransitionBody,
   waybillView,
@@ -41,6 +42,12 @@ export const waybillApi = {
     post<Wire<typeof waybillStatusView>>('/express/order/refund', { id, reason }),
   transition: (id: number, action: WaybillTransition, note = '') =>
     post<Wire<typeof waybillStatusView>>('/express/order/transition', { id, action, note }),
+  /** A return waybill: the parcel comes back from the original's recipient to a return address. */
+  createReturn: (body: z.input<typeof waybillReturnBody>) =>
+    post<Wire<typeof waybillCreatedView>>('/express/order/createReturn', body),
+  /** The return addresses (businesses and warehouses) of an organisation's book. */
+  returnAddresses: (organisationId: number) =>
+    get<Wire<typeof expressAddressOptionsView>>(`/express/address/returns?organisationId=${organisationId}`),
   /** The list's filters as a spreadsheet, every page. */
   export: (filters: Record<string, unknown>) =>
     download('/express/order/export', filters, 'express-waybills.xlsx'),
