@@ -1,13 +1,23 @@
 /**
  * Express benchmarks, each next to a baseline measured in the same run:
  * - rates per second for 3 parcels over 20 channels (zone charts, price tables, surcharges, markups
- *   down the tree), next to reading those tables alone and next to the truck tariff read.
+ *   down the tree), next to reading those tables alone and next to the truck tariff read;
+ * - batch import rows per second (read, check, price over the 20 channels, book quotes and waybills in
+ *   one transaction), next to a plain multi-row insert of the same waybills.
  */
 
 import type { ExpressShipmentInput } from '@freight/contracts/express-quotes';
 import type { PriceTable, ZoneRow } from '@freight/contracts/express-rating';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import type { Database } from '../apps/server/src/db/client.ts';
-import { expressChannels, expressProducts, expressZoneRows } from '../apps/server/src/db/schema.ts';
+import {
+  addressBook,
+  expressChannels,
+  expressProducts,
+  expressWaybills,
+  expressZoneRows,
+} from '../apps/server/src/db/schema.ts';
 import {
   createOrganisation,
   findOrganisation,
@@ -19,10 +29,15 @@ import {
   zoneChartsOf,
 } from '../apps/server/src/modules/express-channels/service.ts';
 import { expressPricer } from '../apps/server/src/modules/express-quotes/service.ts';
+import {
+  bookExpressBatch,
+  EXPRESS_BATCH_COLUMNS,
+} from '../apps/server/src/modules/express-waybills/batch.ts';
 import { createTenant } from '../apps/server/src/modules/site/service.ts';
 import { perSecond } from './timing.ts';
 
 const CHANNELS = 20;
+const BATCH_ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000);
 const ZONES = ['2', '3', '4', '5', '6', '7', '8'];
 
 /** A national chart: origin ZIP3 bands to destination bands, 40 rows, as carriers publish them. */
@@ -146,13 +161,54 @@ async function setUp(database: Database) {
       .values(chart(c).map((row) => ({ tenantId: tenant.id, channelId: channel?.id as number, ...row })));
   }
   const organisation = (await findOrganisation(db, tenant.id, org.id)) as { id: number; path: string };
-  return { tenant, organisation };
+  const [dock] = await db
+    .insert(addressBook)
+    .values({
+      tenantId: tenant.id,
+      organisationId: org.id,
+      name: 'Bench Dock',
+      address1: '100 Main St',
+      zipcode: '90001',
+      city: 'Los Angeles',
+      state: 'CA',
+      contact: 'Pat Lee',
+      phone: '2135550100',
+    })
+    .returning({ id: addressBook.id });
+  return { tenant, organisation, dockId: dock?.id as number };
+}
+
+/** A batch file of `rows` waybills to Dallas, the parcel's weight varying, as an upload arrives. */
+async function batchFile(rows: number): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Waybills');
+  sheet.addRow(EXPRESS_BATCH_COLUMNS.map((c) => c.en));
+  const values: Record<string, unknown> = {
+    recipientName: 'Sam Ray',
+    recipientAddress1: '500 Commerce St',
+    recipientCity: 'Dallas',
+    recipientState: 'TX',
+    recipientZip: '75201',
+    recipientCountry: 'US',
+    recipientPhone: '2145550100',
+    quantity: 1,
+    length: 12,
+    width: 10,
+    height: 8,
+  };
+  for (let i = 0; i < rows; i++)
+    sheet.addRow(
+      EXPRESS_BATCH_COLUMNS.map((c) =>
+        c.key === 'reference' ? `PO-${i}` : c.key === 'weight' ? 1 + (i % 60) : (values[c.key] ?? ''),
+      ),
+    );
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
 /** Express rates next to reading their tables alone, and next to the truck quote's baseline. */
 export async function benchExpress(kind: string, database: Database, truckTariffRead: number) {
   const db = database.db;
-  const { tenant, organisation } = await setUp(database);
+  const { tenant, organisation, dockId } = await setUp(database);
   const pathIds = organisation.path.split('/').filter(Boolean).map(Number);
   const row = (name: string, value: number, baseline: number, baselineName: string) =>
     console.log(
@@ -182,4 +238,47 @@ export async function benchExpress(kind: string, database: Database, truckTariff
   row(`express table read (${CHANNELS} ch.)`, readOnly, readOnly, 'express table read');
   row(`rates, 3 parcels × ${CHANNELS} channels`, rates, readOnly, 'express table read');
   row(`rates, 3 parcels × ${CHANNELS} channels`, rates, truckTariffRead, 'truck tariff read');
+
+  // Batch import: read, check, price and book N rows in one transaction, against inserting the same rows.
+  const bytes = await batchFile(BATCH_ROWS);
+  const caller = {
+    id: 1,
+    tenantId: tenant.id,
+    identity: 'customer' as const,
+    organisationId: organisation.id,
+  };
+  const started = performance.now();
+  const outcome = await bookExpressBatch(db, {
+    caller,
+    language: 'en-US',
+    addressId: dockId,
+    bytes,
+    commit: true,
+  });
+  if (outcome.ok !== BATCH_ROWS) throw new Error(`bench batch booked ${outcome.ok} of ${BATCH_ROWS} rows`);
+  const importRate = BATCH_ROWS / ((performance.now() - started) / 1000);
+  // The baseline writes the very waybills the import wrote, 500 a statement, with nothing else.
+  const written = await db
+    .select()
+    .from(expressWaybills)
+    .where(sql`${expressWaybills.tenantId} = ${tenant.id}`)
+    .limit(BATCH_ROWS);
+  const copies = written.map(({ id: _id, ...w }) => ({
+    ...w,
+    waybillNo: `X${w.waybillNo}`,
+    trackingNo: `X${w.trackingNo}`,
+    quoteId: null,
+  }));
+  const plainStarted = performance.now();
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < copies.length; i += 500)
+      await tx.insert(expressWaybills).values(copies.slice(i, i + 500));
+  });
+  const plainRate = copies.length / ((performance.now() - plainStarted) / 1000);
+  const rowsRow = (name: string, value: number) =>
+    console.log(
+      `${kind.padEnd(9)} ${name.padEnd(34)} ${value.toFixed(1).padStart(10)} rows/s  ${(value / plainRate).toFixed(3)} × plain insert`,
+    );
+  rowsRow(`express plain insert (${copies.length})`, plainRate);
+  rowsRow(`express batch import (${BATCH_ROWS})`, importRate);
 }
