@@ -72,6 +72,10 @@ export const expressZhCN = {
   'expressTracking.code.delivered': '已签收',
   'expressTracking.code.exception': '异常',
   'expressTracking.imported': '已导入 {{count}} 条轨迹',
+  'expressWaybill.notice.title': '运单动态',
+  'expressWaybill.notice.delivered': '运单 {{waybillNo}} 已签收',
+  'expressWaybill.notice.exception': '运单 {{waybillNo}} 派送异常:{{note}}',
+  'expressWaybill.notice.refunded': '运单 {{waybillNo}} 已作废,{{amount}} 已退回快递账户。原因:{{note}}',
   'expressReturn.ofReturn': '退货运单不能再退货',
   'expressReturn.notReturnable': '运单 {{waybillNo}} 尚未签收或异常,不能退货',
   'expressReturn.addressNotFound': '请选择该客户地址簿中的退货地址(公司或仓库)',
@@ -201,6 +205,11 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressTracking.code.delivered': 'Delivered',
   'expressTracking.code.exception': 'Exception',
   'expressTracking.imported': '{{count}} scans imported',
+  'expressWaybill.notice.title': 'Waybill update',
+  'expressWaybill.notice.delivered': 'Waybill {{waybillNo}} was delivered',
+  'expressWaybill.notice.exception': 'Waybill {{waybillNo}} ran into a delivery exception: {{note}}',
+  'expressWaybill.notice.refunded':
+    'Waybill {{waybillNo}} was voided and {{amount}} returned to the express account. Reason: {{note}}',
   'expressReturn.ofReturn': 'A return waybill cannot itself be returned',
   'expressReturn.notReturnable':
     'Waybill {{waybillNo}} is neither delivered nor in exception; it cannot be returned',

@@ -10,7 +10,7 @@ import {
 } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields as badFieldsOf, postMultipart, type Who } from '../../../test/helpers.ts';
-import { expressTrackingEvents, ledgerEntries } from '../../db/schema.ts';
+import { expressTrackingEvents, ledgerEntries, notices } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 
 const f = useTestApp({
@@ -175,6 +175,14 @@ describe('express waybills', () => {
     ]);
     // Delivered: voiding is over.
     await f.as('customer').fail('/api/express/order/refund', { id: waybill.id, reason: 'late' }, 409);
+    // The customer hears of the delivery; the notice opens the waybill in the express order list.
+    const heard = await f.db
+      .select()
+      .from(notices)
+      .where(and(eq(notices.tenantId, f.t.tenant.id), eq(notices.orderSn, info.waybill.waybillNo)));
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatchObject({ orderType: 4, userId: await f.userOf('customer') });
+    expect(heard[0]?.content).toContain(info.waybill.waybillNo);
   });
 
   it('keeps waybills inside their organisation’s tree and their tenant', async () => {

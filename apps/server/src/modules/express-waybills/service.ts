@@ -50,6 +50,7 @@ import {
   markExpressQuoteBooked,
   visibleExpressQuote,
 } from '../express-quotes/service.ts';
+import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerials } from '../numbering/service.ts';
 import { waybillLabels } from './label.ts';
 import { expressWaybillEvents, expressWaybills } from './schema.ts';
@@ -85,6 +86,41 @@ export async function addEvent(
     toStatus: to,
     actorId,
     note,
+  });
+}
+
+/** Moves the booking user hears of: where the parcel ended up, and money given back by someone else. */
+const NOTICED: Partial<Record<WaybillStatus, 'delivered' | 'exception' | 'refunded'>> = {
+  delivered: 'delivered',
+  exception: 'exception',
+  refunded: 'refunded',
+};
+
+/**
+ * Tells the user who booked a waybill that it was delivered, went wrong or was refunded; the notice
+ * opens `/expressOrderList?sn=<waybill number>` (notice order type 4).
+ */
+export async function noticeWaybill(
+  db: DbOrTx,
+  waybill: Pick<WaybillRow, 'tenantId' | 'userId' | 'waybillNo' | 'paid'>,
+  status: WaybillStatus,
+  note = '',
+) {
+  const event = NOTICED[status];
+  if (!event) return;
+  await noticeUser(db, {
+    tenantId: waybill.tenantId,
+    userId: waybill.userId,
+    type: event === 'delivered' ? NoticeType.Toast : NoticeType.Dialog,
+    title: 'expressWaybill.notice.title',
+    content: (t) =>
+      t(`expressWaybill.notice.${event}`, {
+        waybillNo: waybill.waybillNo,
+        amount: formatMoney(waybill.paid),
+        note,
+      }),
+    orderType: NoticeOrderType.ExpressOrder,
+    orderSn: waybill.waybillNo,
   });
 }
 
@@ -368,6 +404,8 @@ export async function refundWaybill(
         idempotencyKey: `express-waybill-refund:${waybill.id}`,
       });
     await addEvent(tx, waybill, 'refund', waybill.status, 'refunded', caller.id, reason);
+    // Money given back by staff (a dispute, a void on the customer's behalf) is news to its owner.
+    if (caller.id !== waybill.userId) await noticeWaybill(tx, waybill, 'refunded', reason);
     return { repeated: false, status: 'refunded' as const };
   });
 }
@@ -406,6 +444,7 @@ export async function transitionWaybill(
     .returning({ id: expressWaybills.id });
   if (moved.length === 0) throw conflict('expressWaybill.transitionRefused');
   await addEvent(db, waybill, action, waybill.status, to, caller.id, note);
+  await noticeWaybill(db, waybill, to, note);
   return { repeated: false, status: to };
 }
 

@@ -18,7 +18,7 @@ import { organisationScope, visibleOrganisationIds } from '../customers/service.
 import { expressCarriers } from '../express-channels/carriers.ts';
 import { findChannel } from '../express-channels/service.ts';
 import { expressTrackingEvents, expressWaybills } from './schema.ts';
-import { addEvent, visibleWaybill, type WaybillRow } from './service.ts';
+import { addEvent, noticeWaybill, visibleWaybill, type WaybillRow } from './service.ts';
 
 type Viewer = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId' | 'grants'>;
 type Source = 'staff' | 'import' | 'carrier';
@@ -91,6 +91,7 @@ async function recordScan(
     await addEvent(tx, waybill, action, status, move.to, actorId, note);
     status = move.to;
   }
+  if (status !== waybill.status) await noticeWaybill(tx, waybill, status, note);
   return { added: true, status };
 }
 
