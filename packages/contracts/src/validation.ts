@@ -26,6 +26,8 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   confirmPassword: { 'zh-CN': '确认密码', 'en-US': 'Confirm password' },
   oldPassword: { 'zh-CN': '原密码', 'en-US': 'Current password' },
   code: { 'zh-CN': '验证码', 'en-US': 'Code' },
+  // The catalogue pages (truck products, express products and channels) name things by their code.
+  'catalogue:code': { 'zh-CN': '代码', 'en-US': 'Code' },
   token: { 'zh-CN': '令牌', 'en-US': 'Token' },
   locale: { 'zh-CN': '语言', 'en-US': 'Language' },
   name: { 'zh-CN': '名称', 'en-US': 'Name' },
@@ -299,16 +301,23 @@ const bodyLabel: Record<Language, string> = { 'zh-CN': '请求内容', 'en-US': 
  * The label of a field path (`pickup.zipcode`, `lines.0.weight`): the full path, else the path without
  * list positions, else its last name. Never empty: an unlabelled field is named by its path.
  */
-export function fieldLabel(path: string, language: Language): string {
+export function fieldLabel(path: string, language: Language, scope?: string): string {
   if (path === '') return bodyLabel[language];
   const named = path
     .split('.')
     .filter((part) => !/^\d+$/.test(part))
     .join('.');
   const last = named.split('.').pop() ?? named;
-  return (
-    fieldLabels[path]?.[language] ?? fieldLabels[named]?.[language] ?? fieldLabels[last]?.[language] ?? path
-  );
+  // A route may word a field its own way (`code` is a product's code on the catalogue pages, not the
+  // sign-in code): its scope's labels are looked up first.
+  const keys = scope
+    ? [`${scope}:${path}`, `${scope}:${named}`, `${scope}:${last}`, path, named, last]
+    : [path, named, last];
+  for (const key of keys) {
+    const label = fieldLabels[key]?.[language];
+    if (label) return label;
+  }
+  return path;
 }
 
 /**
@@ -320,8 +329,9 @@ export function fieldMessage(
   key: MessageKey,
   language: Language,
   params: Record<string, string | number> = {},
+  scope?: string,
 ): string {
-  const label = fieldLabel(field, language);
+  const label = fieldLabel(field, language, scope);
   const text = translate(language, key, { field: label, ...params });
   if (text.toLowerCase().includes(label.toLowerCase())) return text;
   return language === 'zh-CN' ? `${label}:${text}` : `${label}: ${text}`;
@@ -333,7 +343,11 @@ export interface FieldError {
 }
 
 /** Turns zod issues into one translated message per field, for a 400 answer or a form. */
-export function localizeIssues(issues: readonly z.core.$ZodIssue[], language: Language): FieldError[] {
+export function localizeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  language: Language,
+  scope?: string,
+): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const issue of flattenUnions(issues)) {
@@ -347,7 +361,7 @@ export function localizeIssues(issues: readonly z.core.$ZodIssue[], language: La
     const field = issue.path.map(String).join('.');
     if (seen.has(field)) continue;
     seen.add(field);
-    out.push({ field, message: localizeIssue(issue, field, language) });
+    out.push({ field, message: localizeIssue(issue, field, language, scope) });
   }
   return out;
 }
@@ -374,9 +388,9 @@ function flattenUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] 
   return out;
 }
 
-function localizeIssue(issue: z.core.$ZodIssue, field: string, language: Language): string {
+function localizeIssue(issue: z.core.$ZodIssue, field: string, language: Language, scope?: string): string {
   const t = (key: MessageKey, extra: Record<string, string | number> = {}) =>
-    fieldMessage(field, key, language, extra);
+    fieldMessage(field, key, language, extra, scope);
   if (isMessageKey(issue.message)) return t(issue.message);
   switch (issue.code) {
     case 'invalid_type':

@@ -58,6 +58,8 @@ declare module 'fastify' {
     audit?: string;
     /** The handler writes the raw reply (files, HTML): no envelope. */
     raw?: boolean;
+    /** Whose wording of field names the route's messages use first (`catalogue:code`...). */
+    labelScope?: string;
   }
 }
 

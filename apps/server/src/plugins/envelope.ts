@@ -126,10 +126,11 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     const language = request.language ?? languageOf(request);
+    const scope = request.routeOptions.config?.labelScope;
     if (error instanceof AppError) {
       const fields = error.fields?.map((f) => ({
         field: f.field,
-        message: fieldMessage(f.field, f.key, language, f.params),
+        message: fieldMessage(f.field, f.key, language, f.params, scope),
       }));
       const data = fields || error.data ? { ...error.data, ...(fields ? { fields } : {}) } : null;
       // A message about one field names it, as the field's own message does.
@@ -140,7 +141,8 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
           : translate(language, error.key, error.params);
       return send(reply, error.httpStatus, error.code, msg, data);
     }
-    if (error instanceof ZodError) return sendFields(reply, language, localizeIssues(error.issues, language));
+    if (error instanceof ZodError)
+      return sendFields(reply, language, localizeIssues(error.issues, language, scope));
     const status = (error as FastifyError).statusCode ?? 500;
     const code = (error as FastifyError).code ?? '';
     if (code === 'FP_INVALID_JSON') return sendBodyError(reply, 400, language, 'error.invalidJson');

@@ -139,6 +139,8 @@ describe('express products', () => {
     expect(fieldMessage(taken, 'code')).toBe('This express product code is already used');
     const takenZh = await f.as('admin').post('/api/admin/expressProduct/save', product(), 'zh-CN');
     expect(fieldMessage(takenZh, 'code')).toContain('快递产品代码已存在');
+    // A product's code, not the sign-in code that shares the field's name.
+    expect(fieldMessage(takenZh, 'code')).not.toContain('验证码');
 
     const bad = product({ code: 'no spaces!', name: ' ', organisationIds: [0] });
     const en = await post('/api/admin/expressProduct/save', bad);
@@ -146,7 +148,7 @@ describe('express products', () => {
     expect(fieldMessage(en, 'name')).toBe('Name is required');
     const zh = await f.as('admin').post('/api/admin/expressProduct/save', bad, 'zh-CN');
     expect(fieldMessage(zh, 'name')).toBe('名称不能为空');
-    expect(fieldMessage(zh, 'code')).toContain('只能填写英文和数字');
+    expect(fieldMessage(zh, 'code')).toBe('代码只能填写英文和数字');
 
     // An organisation of another tenant is no organisation of this one.
     const foreignOrg = await f.orgOf('customer', f.tenant(1));

@@ -94,7 +94,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/expressProduct/save',
     {
-      config: { permission: PRODUCT_PAGE, audit: 'express.product.save' },
+      config: { labelScope: 'catalogue', permission: PRODUCT_PAGE, audit: 'express.product.save' },
       schema: { tags, body: expressProductSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
@@ -152,7 +152,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/expressChannel/save',
     {
-      config: { permission: CHANNEL_PAGE, audit: 'express.channel.save' },
+      config: { labelScope: 'catalogue', permission: CHANNEL_PAGE, audit: 'express.channel.save' },
       schema: { tags, body: expressChannelSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {

@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/product/save',
     {
-      config: { permission: '/productManagement', audit: 'truck.product.save' },
+      config: { labelScope: 'catalogue', permission: '/productManagement', audit: 'truck.product.save' },
       schema: { tags: ['truck'], body: productSaveBody, response: { 200: okResponse(savedIdView) } },
     },
     async (request) => {
