@@ -1,6 +1,6 @@
 import type { Language } from '@freight/contracts/api';
 import { messages } from '@freight/contracts/messages';
-import { fieldLabel } from '@freight/contracts/validation';
+import { fieldLabel, fieldLabels } from '@freight/contracts/validation';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -239,6 +239,15 @@ function send(op: Operation, input: Input, token: string | undefined, language: 
 }
 
 /** What is wrong with one answer, or null when it is as it should be. */
+/** The scopes routes may word their fields in (`scope:field` keys of the labels). */
+const LABEL_SCOPES = [
+  ...new Set(
+    Object.keys(fieldLabels)
+      .filter((key) => key.includes(':'))
+      .map((key) => key.split(':')[0] as string),
+  ),
+];
+
 function problemWith(res: LightMyRequestResponse, input: Input, language: Language): string | null {
   if (res.statusCode >= 500) return `answered ${res.statusCode}`;
   let body: { code?: unknown; msg?: unknown; data?: any };
@@ -267,9 +276,10 @@ function problemWith(res: LightMyRequestResponse, input: Input, language: Langua
   for (const { field, message } of fields) {
     if (!field || !message) return `400 with an empty field or message: ${JSON.stringify(fields)}`;
     if (field === 'body' && BODY_MESSAGES.has(message)) continue;
-    const label = fieldLabel(field, language);
-    if (!message.toLowerCase().includes(label.toLowerCase()))
-      return `message for ${field} does not name it (${label}): ${message}`;
+    // A route may word its fields in its own scope (`catalogue:code`): any of the field's labels names it.
+    const labels = [undefined, ...LABEL_SCOPES].map((scope) => fieldLabel(field, language, scope));
+    if (!labels.some((label) => message.toLowerCase().includes(label.toLowerCase())))
+      return `message for ${field} does not name it (${labels[0]}): ${message}`;
   }
   if (input.kind === 'query' && input.param) {
     const named = fields.some((f) => f.field === input.param);

@@ -9,8 +9,8 @@ const without = (ids: number[], drop: number[]) => ids.filter((id) => !drop.incl
 /** Pages of the business a customer runs itself: quoting, orders, its own money, addresses, work orders. */
 /** Customers see their express bills on /abnormalBilling (115); /expressBounceBill (116) is staff's. */
 const customerPages = [
-  20, 21, 22, 23, 24, 25, 27, 28, 30, 31, 32, 33, 40, 80, 81, 82, 84, 85, 86, 87, 111, 112, 113, 115, 117,
-  50, 51, 60, 61, 62, 63, 90, 92,
+  20, 21, 22, 23, 24, 25, 27, 28, 30, 31, 32, 33, 40, 80, 81, 82, 84, 85, 86, 87, 111, 112, 113, 115, 117, 50,
+  51, 60, 61, 62, 63, 90, 92,
 ];
 const customerButtons = [
   'order:cancel',
