@@ -1,9 +1,10 @@
-import { expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
 import type { Database } from '../src/db/client.ts';
-import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
+import { ensureAccount, findAccount, ledgerMismatches, moveMoney } from '../src/modules/accounts/service.ts';
 import { savePriceLevel } from '../src/modules/customers/service.ts';
 import { seedDemoExpress } from '../src/modules/express-channels/demo.ts';
-import type { Caller } from './fixture.ts';
+import type { Caller, Fixture } from './fixture.ts';
+import type { Who } from './helpers.ts';
 
 /**
  * The express line of a test tenant as the demo has it: two products over three channels with their
@@ -99,4 +100,40 @@ export async function setExpressBalance(
     amount: cents - account.balance,
     note: 'test funds',
   });
+}
+
+/**
+ * The express line of a test file's first tenant, registered with vitest: the demo channels and
+ * markups before the first test, the ledger checked against every balance after each, and helpers
+ * for the accounts and waybills the tests stand on.
+ */
+export function useExpressLine(f: Fixture) {
+  const orgs: Record<string, number> = {};
+  beforeAll(async () => {
+    for (const who of ['branch', 'agent', 'customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
+    await expressTenant(f.db, f.t.tenant.id, orgs);
+  });
+  afterEach(async () => {
+    expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
+  });
+  const expressBalance = async (who: string) =>
+    (await expressAccount(f.db, f.t.tenant.id, orgs[who] as number)).balance;
+  const truckBalance = async (who: string) =>
+    (await ensureAccount(f.db, f.t.tenant.id, orgs[who] as number, 'truck')).balance;
+  const fund = (who: string, cents: bigint) =>
+    setExpressBalance(f.db, f.t.tenant.id, orgs[who] as number, cents);
+
+  /** A waybill of 21.25 booked and paid from the express account, then moved by staff as far as asked. */
+  async function paidWaybill(moves: string[] = ['hand_over', 'ship'], who: Who = 'customer') {
+    await fund(who, 100_000n);
+    const quoteId = await selectedQuote(f.as(who));
+    const waybill = await f.as(who).ok('/api/express/order/create', { quoteId });
+    await f.as(who).ok('/api/express/order/pay', { id: waybill.id });
+    if (moves.length > 0) await f.as(who).post('/api/express/order/print', { ids: [waybill.id] });
+    for (const action of moves)
+      await f.as('admin').ok('/api/express/order/transition', { id: waybill.id, action });
+    return waybill as { id: number; waybillNo: string };
+  }
+
+  return { orgs, expressBalance, truckBalance, fund, paidWaybill };
 }

@@ -5,6 +5,8 @@ import {
   type BusinessLine,
   type LedgerType,
 } from '@freight/contracts/accounts';
+import type { MessageKey } from '@freight/contracts/messages';
+import { formatMoney } from '@freight/contracts/money';
 import { and, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict } from '../../lib/errors.ts';
@@ -85,6 +87,26 @@ export interface MovementResult {
 }
 
 export class InsufficientFundsError extends Error {}
+
+/**
+ * Runs a transaction that debits an organisation's account of a line (paying an order, a waybill or
+ * a bill, a deducting resolution). When the debit finds the funds short nothing commits, and the
+ * refusal (409, `key`) says what the account has available now beside the message's own `params`.
+ */
+export async function debitOrRefuse<T>(
+  db: DbOrTx,
+  owner: { tenantId: number; organisationId: number; line: BusinessLine },
+  refusal: { key: MessageKey; params: Record<string, string> },
+  work: (tx: DbOrTx) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (!(error instanceof InsufficientFundsError)) throw error;
+    const account = await ensureAccount(db, owner.tenantId, owner.organisationId, owner.line);
+    throw conflict(refusal.key, { ...refusal.params, available: formatMoney(available(account)) });
+  }
+}
 
 /**
  * Moves money on one account and writes its ledger row, in one transaction. A debit is a single

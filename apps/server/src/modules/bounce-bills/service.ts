@@ -20,7 +20,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { available, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
+import { debitOrRefuse, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { findWaybill, visibleWaybillByNo, type WaybillRow } from '../express-waybills/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
@@ -293,16 +293,11 @@ export async function payBill(db: DbOrTx, caller: Caller, bill: BillRow): Promis
     if (bill.status === 'charged') return bill;
     throw conflict('bounceBill.transitionRefused');
   }
-  try {
-    return await db.transaction(async (tx) => chargeBill(tx, bill, caller.id));
-  } catch (error) {
-    if (!(error instanceof InsufficientFundsError)) throw error;
-    const account = await ensureAccount(db, bill.tenantId, bill.organisationId, bill.line);
-    throw conflict(LINE_WORDS[bill.line].insufficientFunds, {
-      available: formatMoney(available(account)),
-      amount: formatMoney(bill.amount),
-    });
-  }
+  const refusal = {
+    key: LINE_WORDS[bill.line].insufficientFunds,
+    params: { amount: formatMoney(bill.amount) },
+  };
+  return debitOrRefuse(db, bill, refusal, (tx) => chargeBill(tx, bill, caller.id));
 }
 
 /** Staff withdraw a bill raised in error, while it is unpaid: no money has moved. */

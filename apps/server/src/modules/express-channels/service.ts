@@ -1,5 +1,5 @@
 import type { ChannelTerms, ZoneRow } from '@freight/contracts/express-rating';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { expressChannels, expressProducts, expressZoneRows } from './schema.ts';
 
@@ -19,33 +19,34 @@ export function openTo(organisationIds: readonly number[], pathIds: readonly num
   return organisationIds.some((id) => pathIds.includes(id));
 }
 
-/**
- * The enabled channels of enabled products that an organisation may quote on, in product then channel
- * order; a channel needs both its product and itself open to the organisation.
- */
-export async function channelsForOrganisation(
-  db: DbOrTx,
-  tenantId: number,
+const productOfChannel = and(
+  eq(expressProducts.tenantId, expressChannels.tenantId),
+  eq(expressProducts.id, expressChannels.productId),
+);
+const enabledIn = (tenantId: number) =>
+  and(
+    eq(expressChannels.tenantId, tenantId),
+    eq(expressChannels.enabled, true),
+    eq(expressProducts.enabled, true),
+  );
+const productNames = {
+  name: expressProducts.name,
+  nameEn: expressProducts.nameEn,
+  organisationIds: expressProducts.organisationIds,
+};
+/** A channel without its tables: what the quote form and the batch template offer. */
+const {
+  surcharges: _surcharges,
+  priceTable: _priceTable,
+  ...summaryColumns
+} = getTableColumns(expressChannels);
+export type ChannelSummary = Omit<QuotableChannel, 'surcharges' | 'priceTable'>;
+
+/** The rows whose channel and product are both open to the organisation, with the product's names. */
+function keepOpen<C extends { organisationIds: number[] }>(
+  rows: { channel: C; product: { name: string; nameEn: string; organisationIds: number[] } }[],
   pathIds: readonly number[] | null,
-): Promise<QuotableChannel[]> {
-  const rows = await db
-    .select({ channel: expressChannels, product: expressProducts })
-    .from(expressChannels)
-    .innerJoin(
-      expressProducts,
-      and(
-        eq(expressProducts.tenantId, expressChannels.tenantId),
-        eq(expressProducts.id, expressChannels.productId),
-      ),
-    )
-    .where(
-      and(
-        eq(expressChannels.tenantId, tenantId),
-        eq(expressChannels.enabled, true),
-        eq(expressProducts.enabled, true),
-      ),
-    )
-    .orderBy(asc(expressProducts.id), asc(expressChannels.id));
+) {
   return rows
     .filter(
       ({ channel, product }) =>
@@ -56,6 +57,42 @@ export async function channelsForOrganisation(
       productName: product.name,
       productNameEn: product.nameEn,
     }));
+}
+
+/**
+ * The enabled channels of enabled products that an organisation may quote on, in product then channel
+ * order, with everything pricing reads; a channel needs both its product and itself open to it.
+ */
+export async function channelsForOrganisation(
+  db: DbOrTx,
+  tenantId: number,
+  pathIds: readonly number[] | null,
+): Promise<QuotableChannel[]> {
+  const rows = await db
+    .select({ channel: expressChannels, product: productNames })
+    .from(expressChannels)
+    .innerJoin(expressProducts, productOfChannel)
+    .where(enabledIn(tenantId))
+    .orderBy(asc(expressProducts.id), asc(expressChannels.id));
+  return keepOpen(rows, pathIds);
+}
+
+/**
+ * The same channels without their price tables and surcharge lists, which can be large: the quote
+ * form's choices and the batch template read only what a channel is.
+ */
+export async function channelChoicesForOrganisation(
+  db: DbOrTx,
+  tenantId: number,
+  pathIds: readonly number[] | null,
+): Promise<ChannelSummary[]> {
+  const rows = await db
+    .select({ channel: summaryColumns, product: productNames })
+    .from(expressChannels)
+    .innerJoin(expressProducts, productOfChannel)
+    .where(enabledIn(tenantId))
+    .orderBy(asc(expressProducts.id), asc(expressChannels.id));
+  return keepOpen(rows, pathIds);
 }
 
 export async function findChannel(db: DbOrTx, tenantId: number, id: number): Promise<ChannelRow | null> {

@@ -1,13 +1,12 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  expressTenant,
   parcelShipment,
   selectedQuote,
   streamedExpressRates,
+  useExpressLine,
 } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, type Who } from '../../../test/helpers.ts';
-import { ledgerMismatches } from '../accounts/service.ts';
 
 const f = useTestApp({
   tenants: 2,
@@ -17,15 +16,7 @@ const f = useTestApp({
   ],
   language: 'en-US',
 });
-const orgs: Record<string, number> = {};
-
-beforeAll(async () => {
-  for (const who of ['branch', 'agent', 'customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
-  await expressTenant(f.db, f.t.tenant.id, orgs);
-});
-afterEach(async () => {
-  expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
-});
+const { orgs } = useExpressLine(f);
 
 async function quoteAndRate(who: Who, body: Record<string, unknown> = parcelShipment()) {
   const { id, quoteNo } = await f.as(who).ok('/api/express/quotation/getQuotas', body);

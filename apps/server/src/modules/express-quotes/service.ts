@@ -26,7 +26,7 @@ import {
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { expressCarriers } from '../express-channels/carriers.ts';
-import { channelsForOrganisation } from '../express-channels/service.ts';
+import { channelChoicesForOrganisation, channelsForOrganisation } from '../express-channels/service.ts';
 import { nextSerial, nextSerials } from '../numbering/service.ts';
 import { expressQuotes } from './schema.ts';
 
@@ -59,9 +59,9 @@ function channelOfQuote(channel: QuotableChannel): ExpressQuoteChannel {
 
 /** The channels an organisation may quote on, for the form's options. */
 export async function quotableChannels(db: DbOrTx, tenantId: number, organisationId: number | null) {
-  if (organisationId === null) return channelsForOrganisation(db, tenantId, null);
+  if (organisationId === null) return channelChoicesForOrganisation(db, tenantId, null);
   const organisation = await findOrganisation(db, tenantId, organisationId);
-  return organisation ? channelsForOrganisation(db, tenantId, pathIds(organisation)) : [];
+  return organisation ? channelChoicesForOrganisation(db, tenantId, pathIds(organisation)) : [];
 }
 
 /**

@@ -1,17 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expressAccount,
-  expressTenant,
-  selectedQuote,
-  setExpressBalance,
-} from '../../../test/express-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { selectedQuote, useExpressLine } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields as badFieldsOf, postMultipart, type Who } from '../../../test/helpers.ts';
 import { expressTrackingEvents, ledgerEntries, notices } from '../../db/schema.ts';
-import { ledgerMismatches } from '../accounts/service.ts';
 
 const f = useTestApp({
   tenants: 2,
@@ -21,20 +15,7 @@ const f = useTestApp({
   ],
   language: 'en-US',
 });
-const orgs: Record<string, number> = {};
-
-beforeAll(async () => {
-  for (const who of ['branch', 'agent', 'customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
-  await expressTenant(f.db, f.t.tenant.id, orgs);
-});
-afterEach(async () => {
-  expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
-});
-
-const balance = async (who: string) =>
-  (await expressAccount(f.db, f.t.tenant.id, orgs[who] as number)).balance;
-const fund = (who: string, cents: bigint) =>
-  setExpressBalance(f.db, f.t.tenant.id, orgs[who] as number, cents);
+const { expressBalance: balance, fund } = useExpressLine(f);
 
 /** A booked waybill of the customer's (21.25 on the standard channel), unpaid. */
 async function bookedWaybill(who: Who = 'customer') {

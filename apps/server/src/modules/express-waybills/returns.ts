@@ -1,17 +1,16 @@
 import type { Language } from '@freight/contracts/api';
 import type { ExpressQuoteResult, ExpressShipmentInput } from '@freight/contracts/express-quotes';
 import { RETURNABLE } from '@freight/contracts/express-waybills';
-import { translate } from '@freight/contracts/messages';
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { AppError, badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { visibleAddress } from '../addresses/service.ts';
 import { findOrganisation, organisationScope } from '../customers/service.ts';
 import { expressPricer, insertBookedExpressQuotes } from '../express-quotes/service.ts';
 import { bookAddress } from './batch.ts';
 import { expressWaybills } from './schema.ts';
-import { insertWaybills, payWaybill, visibleWaybill, type WaybillRow } from './service.ts';
+import { insertWaybills, payOnBooking, visibleWaybill, type WaybillRow } from './service.ts';
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 type Priced = Extract<ExpressQuoteResult, { ok: true }>;
@@ -111,11 +110,5 @@ export async function createReturnFor(
   const waybill = created ?? (await returnOf(db, original.tenantId, original.id));
   if (!waybill) throw conflict('expressReturn.noChannel');
   if (!input.pay || !created) return { waybill, payment: null };
-  try {
-    const paid = await payWaybill(db, caller, waybill);
-    return { waybill: { ...waybill, status: paid.status }, payment: { ok: true, message: '' } };
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { waybill, payment: { ok: false, message: translate(language, error.key, error.params) } };
-  }
+  return payOnBooking(db, caller, waybill, language);
 }

@@ -32,13 +32,7 @@ import {
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import {
-  available,
-  ensureAccount,
-  InsufficientFundsError,
-  listLedger,
-  moveMoney,
-} from '../accounts/service.ts';
+import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import {
   canSeeOrganisation,
   organisationNames,
@@ -203,6 +197,14 @@ export async function createWaybillFor(
   const waybill = created ?? (await waybillOfQuote(db, caller.tenantId, quote.id));
   if (!waybill) throw conflict('quote.booked');
   if (!input.pay || !created) return { waybill, payment: null };
+  return payOnBooking(db, caller, waybill, language);
+}
+
+/**
+ * Pays a waybill just booked with `pay` (from a quote, or a return): a refusal (funds short, say)
+ * leaves it booked and unpaid, and the answer says why in the caller's language.
+ */
+export async function payOnBooking(db: DbOrTx, caller: Caller, waybill: WaybillRow, language: Language) {
   try {
     const paid = await payWaybill(db, caller, waybill);
     return { waybill: { ...waybill, status: paid.status }, payment: { ok: true, message: '' } };
@@ -314,48 +316,43 @@ export async function payWaybill(
     throw conflict('expressWaybill.transitionRefused');
   }
   const account = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
-  try {
-    return await db.transaction(async (tx) => {
-      // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
-      const moved = await tx
-        .update(expressWaybills)
-        .set({ status: transition.to, paid: waybill.total, paidAt: new Date() })
-        .where(
-          and(
-            eq(expressWaybills.tenantId, waybill.tenantId),
-            eq(expressWaybills.id, waybill.id),
-            eq(expressWaybills.status, 'unpaid'),
-          ),
-        )
-        .returning({ id: expressWaybills.id });
-      if (moved.length === 0) {
-        const now = await findWaybill(tx, waybill.tenantId, waybill.id);
-        if (now?.paidAt) return { repeated: true, status: now.status };
-        throw conflict('expressWaybill.transitionRefused');
-      }
-      if (waybill.total > 0n)
-        await moveMoney(tx, {
-          tenantId: waybill.tenantId,
-          accountId: account.id,
-          type: 'order_payment',
-          amount: -waybill.total,
-          refType: 'express_waybill',
-          refId: waybill.waybillNo,
-          operatorId: caller.id,
-          note: waybill.waybillNo,
-          idempotencyKey: `express-waybill-pay:${waybill.id}`,
-        });
-      await addEvent(tx, waybill, 'pay', 'unpaid', transition.to, caller.id, formatMoney(waybill.total));
-      return { repeated: false, status: transition.to };
-    });
-  } catch (error) {
-    if (!(error instanceof InsufficientFundsError)) throw error;
-    const fresh = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
-    throw conflict('expressWaybill.insufficientFunds', {
-      available: formatMoney(available(fresh)),
-      total: formatMoney(waybill.total),
-    });
-  }
+  const refusal = {
+    key: 'expressWaybill.insufficientFunds' as const,
+    params: { total: formatMoney(waybill.total) },
+  };
+  return debitOrRefuse(db, { ...waybill, line: 'express' }, refusal, async (tx) => {
+    // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
+    const moved = await tx
+      .update(expressWaybills)
+      .set({ status: transition.to, paid: waybill.total, paidAt: new Date() })
+      .where(
+        and(
+          eq(expressWaybills.tenantId, waybill.tenantId),
+          eq(expressWaybills.id, waybill.id),
+          eq(expressWaybills.status, 'unpaid'),
+        ),
+      )
+      .returning({ id: expressWaybills.id });
+    if (moved.length === 0) {
+      const now = await findWaybill(tx, waybill.tenantId, waybill.id);
+      if (now?.paidAt) return { repeated: true, status: now.status };
+      throw conflict('expressWaybill.transitionRefused');
+    }
+    if (waybill.total > 0n)
+      await moveMoney(tx, {
+        tenantId: waybill.tenantId,
+        accountId: account.id,
+        type: 'order_payment',
+        amount: -waybill.total,
+        refType: 'express_waybill',
+        refId: waybill.waybillNo,
+        operatorId: caller.id,
+        note: waybill.waybillNo,
+        idempotencyKey: `express-waybill-pay:${waybill.id}`,
+      });
+    await addEvent(tx, waybill, 'pay', 'unpaid', transition.to, caller.id, formatMoney(waybill.total));
+    return { repeated: false, status: transition.to };
+  });
 }
 
 /**

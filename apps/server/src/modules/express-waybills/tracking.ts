@@ -16,7 +16,6 @@ import { buildWorkbook, importCell, readWorkbook } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { expressCarriers } from '../express-channels/carriers.ts';
-import { findChannel } from '../express-channels/service.ts';
 import { expressTrackingEvents, expressWaybills } from './schema.ts';
 import { addEvent, noticeWaybill, visibleWaybill, type WaybillRow } from './service.ts';
 
@@ -114,8 +113,8 @@ export async function addTrackingEventFor(
  */
 export async function syncCarrierScans(db: DbOrTx, waybill: WaybillRow) {
   if (NOT_TRAVELLING.includes(waybill.status)) return 0;
-  const channel = await findChannel(db, waybill.tenantId, waybill.channelId);
-  const provider = expressCarriers.find(channel?.provider ?? waybill.channel.provider);
+  // The carrier that has the parcel is the one it was booked with, kept on the waybill.
+  const provider = expressCarriers.find(waybill.channel.provider);
   if (!provider) return 0;
   const events = await provider.track(db, {
     tenantId: waybill.tenantId,

@@ -21,13 +21,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import {
-  available,
-  ensureAccount,
-  InsufficientFundsError,
-  listLedger,
-  moveMoney,
-} from '../accounts/service.ts';
+import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
@@ -264,49 +258,41 @@ export async function payOrder(
     throw conflict('order.transitionRefused');
   }
   const account = await ensureAccount(db, order.tenantId, order.organisationId, 'truck');
-  try {
-    return await db.transaction(async (tx) => {
-      // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
-      const moved = await tx
-        .update(truckOrders)
-        .set({ status: transition.to, paid: order.total, paidAt: new Date() })
-        .where(
-          and(
-            eq(truckOrders.tenantId, order.tenantId),
-            eq(truckOrders.id, order.id),
-            eq(truckOrders.status, 'unpaid'),
-          ),
-        )
-        .returning({ id: truckOrders.id });
-      if (moved.length === 0) {
-        // Someone else moved it since it was read: paid by them is a repeat, anything else a refusal.
-        const now = await findOrder(tx, order.tenantId, order.id);
-        if (now?.paidAt) return { repeated: true, status: now.status };
-        throw conflict('order.transitionRefused');
-      }
-      if (order.total > 0n)
-        await moveMoney(tx, {
-          tenantId: order.tenantId,
-          accountId: account.id,
-          type: 'order_payment',
-          amount: -order.total,
-          refType: 'truck_order',
-          refId: order.orderNo,
-          operatorId: caller.id,
-          note: order.orderNo,
-          idempotencyKey: `truck-order-pay:${order.id}`,
-        });
-      await addEvent(tx, order, 'pay', 'unpaid', transition.to, caller.id, formatMoney(order.total));
-      return { repeated: false, status: transition.to };
-    });
-  } catch (error) {
-    if (!(error instanceof InsufficientFundsError)) throw error;
-    const fresh = await ensureAccount(db, order.tenantId, order.organisationId, 'truck');
-    throw conflict('order.insufficientFunds', {
-      available: formatMoney(available(fresh)),
-      total: formatMoney(order.total),
-    });
-  }
+  const refusal = { key: 'order.insufficientFunds' as const, params: { total: formatMoney(order.total) } };
+  return debitOrRefuse(db, { ...order, line: 'truck' }, refusal, async (tx) => {
+    // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
+    const moved = await tx
+      .update(truckOrders)
+      .set({ status: transition.to, paid: order.total, paidAt: new Date() })
+      .where(
+        and(
+          eq(truckOrders.tenantId, order.tenantId),
+          eq(truckOrders.id, order.id),
+          eq(truckOrders.status, 'unpaid'),
+        ),
+      )
+      .returning({ id: truckOrders.id });
+    if (moved.length === 0) {
+      // Someone else moved it since it was read: paid by them is a repeat, anything else a refusal.
+      const now = await findOrder(tx, order.tenantId, order.id);
+      if (now?.paidAt) return { repeated: true, status: now.status };
+      throw conflict('order.transitionRefused');
+    }
+    if (order.total > 0n)
+      await moveMoney(tx, {
+        tenantId: order.tenantId,
+        accountId: account.id,
+        type: 'order_payment',
+        amount: -order.total,
+        refType: 'truck_order',
+        refId: order.orderNo,
+        operatorId: caller.id,
+        note: order.orderNo,
+        idempotencyKey: `truck-order-pay:${order.id}`,
+      });
+    await addEvent(tx, order, 'pay', 'unpaid', transition.to, caller.id, formatMoney(order.total));
+    return { repeated: false, status: transition.to };
+  });
 }
 
 /** Pays one order the caller may see, by id: the payment page's call. */

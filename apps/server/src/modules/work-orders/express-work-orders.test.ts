@@ -1,15 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expressAccount,
-  expressTenant,
-  selectedQuote,
-  setExpressBalance,
-} from '../../../test/express-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { expressAccount, useExpressLine } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, fieldMessage, type Who } from '../../../test/helpers.ts';
 import { ledgerEntries, notices } from '../../db/schema.ts';
-import { ensureAccount, ledgerMismatches } from '../accounts/service.ts';
 
 // Express work orders (`/expressWorkOrderList`, `/expressWorkorderoperate`): the truck engine on waybills.
 const f = useTestApp({
@@ -17,34 +11,7 @@ const f = useTestApp({
   signIn: [['admin', 'editor', 'agent', 'customer', 'direct'], ['admin']],
   language: 'en-US',
 });
-const orgs: Record<string, number> = {};
-
-beforeAll(async () => {
-  for (const who of ['branch', 'agent', 'customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
-  await expressTenant(f.db, f.t.tenant.id, orgs);
-});
-afterEach(async () => {
-  expect(await ledgerMismatches(f.db, f.t.tenant.id)).toEqual([]);
-});
-
-const expressBalance = async (who: string) =>
-  (await expressAccount(f.db, f.t.tenant.id, orgs[who] as number)).balance;
-const truckBalance = async (who: string) =>
-  (await ensureAccount(f.db, f.t.tenant.id, orgs[who] as number, 'truck')).balance;
-const fund = (who: string, cents: bigint) =>
-  setExpressBalance(f.db, f.t.tenant.id, orgs[who] as number, cents);
-
-/** A waybill of 21.25 booked and paid from the express account, then moved by staff as far as asked. */
-async function paidWaybill(moves: string[] = ['hand_over', 'ship'], who: Who = 'customer') {
-  await fund(who, 100_000n);
-  const quoteId = await selectedQuote(f.as(who));
-  const waybill = await f.as(who).ok('/api/express/order/create', { quoteId });
-  await f.as(who).ok('/api/express/order/pay', { id: waybill.id });
-  if (moves.length > 0) await f.as(who).post('/api/express/order/print', { ids: [waybill.id] });
-  for (const action of moves)
-    await f.as('admin').ok('/api/express/order/transition', { id: waybill.id, action });
-  return waybill as { id: number; waybillNo: string };
-}
+const { orgs, expressBalance, truckBalance, fund, paidWaybill } = useExpressLine(f);
 
 const claim = (waybillNo: string, extra: Record<string, unknown> = {}) => ({
   line: 'express',

@@ -26,13 +26,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import {
-  available,
-  ensureAccount,
-  InsufficientFundsError,
-  moveMoney,
-  netChargedFor,
-} from '../accounts/service.ts';
+import { debitOrRefuse, ensureAccount, moveMoney, netChargedFor } from '../accounts/service.ts';
 import { usersByIds } from '../auth/service.ts';
 import {
   billNumbers,
@@ -227,58 +221,42 @@ export async function decideWorkOrder(
   const actor = actorOf(caller);
   const { action, order } = decision;
   const money = action === 'resolve' && decision.consumptionType !== 'none' ? decision.resultAmount : 0n;
-  try {
-    return await db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(workOrders)
-        .where(and(eq(workOrders.tenantId, wo.tenantId), eq(workOrders.id, wo.id)))
-        .for('update');
-      if (!current) throw notFound();
-      const step = workOrderMachine.find(current.status, action, actor);
-      if (!step) throw conflict('workOrder.transitionRefused');
-      if (money > 0n && decision.consumptionType !== 'none')
-        await moveResolutionMoney(
-          tx,
-          caller,
-          current,
-          order,
-          decision.consumptionType,
-          money,
-          decision.remark,
-        );
-      const final = action !== 'accept';
-      const [row] = await tx
-        .update(workOrders)
-        .set({
-          status: step.to,
-          ...(action === 'resolve' ? { consumptionType: decision.consumptionType, resultAmount: money } : {}),
-          ...(final && action !== 'withdraw' ? { remark: decision.remark } : {}),
-          ...(actor === 'staff' ? { operatorId: caller.id } : {}),
-          ...(final ? { processedAt: new Date() } : {}),
-        })
-        .where(and(eq(workOrders.tenantId, wo.tenantId), eq(workOrders.id, wo.id)))
-        .returning();
-      if (!row) throw new Error('work order vanished under its row lock');
-      if (final && current.billId) {
-        const bill = await findBill(tx, current.tenantId, current.billId);
-        if (bill?.status === 'disputed')
-          await moveBill(tx, bill, action === 'resolve' ? 'settle' : 'withdraw', 'system');
-      }
-      // The amount is the work order's own field; the event keeps the words staff wrote.
-      await addEvent(tx, row, action, current.status, step.to, caller, decision.remark);
+  const refusal = { key: WORDS[wo.line].insufficientFunds, params: { amount: formatMoney(money) } };
+  return debitOrRefuse(db, wo, refusal, async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(workOrders)
+      .where(and(eq(workOrders.tenantId, wo.tenantId), eq(workOrders.id, wo.id)))
+      .for('update');
+    if (!current) throw notFound();
+    const step = workOrderMachine.find(current.status, action, actor);
+    if (!step) throw conflict('workOrder.transitionRefused');
+    if (money > 0n && decision.consumptionType !== 'none')
+      await moveResolutionMoney(tx, caller, current, order, decision.consumptionType, money, decision.remark);
+    const final = action !== 'accept';
+    const [row] = await tx
+      .update(workOrders)
+      .set({
+        status: step.to,
+        ...(action === 'resolve' ? { consumptionType: decision.consumptionType, resultAmount: money } : {}),
+        ...(final && action !== 'withdraw' ? { remark: decision.remark } : {}),
+        ...(actor === 'staff' ? { operatorId: caller.id } : {}),
+        ...(final ? { processedAt: new Date() } : {}),
+      })
+      .where(and(eq(workOrders.tenantId, wo.tenantId), eq(workOrders.id, wo.id)))
+      .returning();
+    if (!row) throw new Error('work order vanished under its row lock');
+    if (final && current.billId) {
+      const bill = await findBill(tx, current.tenantId, current.billId);
+      if (bill?.status === 'disputed')
+        await moveBill(tx, bill, action === 'resolve' ? 'settle' : 'withdraw', 'system');
+    }
+    // The amount is the work order's own field; the event keeps the words staff wrote.
+    await addEvent(tx, row, action, current.status, step.to, caller, decision.remark);
 
-      if (actor === 'staff') await noticeOpener(tx, row);
-      return row;
-    });
-  } catch (error) {
-    if (!(error instanceof InsufficientFundsError)) throw error;
-    const account = await ensureAccount(db, wo.tenantId, wo.organisationId, wo.line);
-    throw conflict(WORDS[wo.line].insufficientFunds, {
-      available: formatMoney(available(account)),
-      amount: formatMoney(money),
-    });
-  }
+    if (actor === 'staff') await noticeOpener(tx, row);
+    return row;
+  });
 }
 
 async function moveResolutionMoney(

@@ -1,12 +1,11 @@
 import { EXPRESS_SCOPES, type ExpressScope } from '@freight/contracts/express-rating';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
 import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
-import { useReportError } from '../../hooks/useReportError.ts';
 import { money } from '../../lib/money.ts';
 import {
   ALL_CHANNELS_KEY,
@@ -21,6 +20,7 @@ import {
 } from './api.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
 import { UNITS } from './units.ts';
+import { useRowActions } from './useRowActions.ts';
 
 interface Filters {
   keyword?: string;
@@ -39,8 +39,6 @@ const secondary = { color: '#999', fontSize: 12 } as const;
 export default function ExpressChannelsPage() {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
-  const { message, modal } = App.useApp();
-  const reportError = useReportError();
   const queryProduct = Number(usePageQuery().get('productId')) || undefined;
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({ productId: queryProduct });
@@ -67,44 +65,14 @@ export default function ExpressChannelsPage() {
   };
   const nameOf = (c: ExpressChannel) => (en ? c.nameEn : c.name);
 
-  const setEnabled = useMutation({
-    mutationFn: (row: ExpressChannel) => channelApi.enable(row.id, !row.enabled),
-    onSuccess: () => {
-      message.success(t('common.saved'));
-      changed();
-    },
-    onError: (error) => reportError(error),
+  const { confirmStatus, confirmRemove, switchingRow, removingRow } = useRowActions<ExpressChannel>({
+    kind: 'channel',
+    nameOf,
+    enable: channelApi.enable,
+    remove: channelApi.remove,
+    deleteConfirm: (name) => t('expressChannels.deleteConfirm', { name }),
+    changed,
   });
-  const confirmStatus = (row: ExpressChannel) =>
-    modal.confirm({
-      title: t('shell.dialogTitle'),
-      content: t('common.statusConfirm', {
-        action: row.enabled ? t('common.disable') : t('common.enable'),
-        name: nameOf(row),
-      }),
-      okText: t('shell.ok'),
-      cancelText: t('shell.cancel'),
-      okButtonProps: { danger: row.enabled, 'data-testid': 'express-channel-status-ok' } as never,
-      onOk: () => setEnabled.mutateAsync(row).catch(() => undefined),
-    });
-
-  const remove = useMutation({
-    mutationFn: (row: ExpressChannel) => channelApi.remove(row.id),
-    onSuccess: () => {
-      message.success(t('common.deleted'));
-      changed();
-    },
-    onError: (error) => reportError(error),
-  });
-  const confirmRemove = (row: ExpressChannel) =>
-    modal.confirm({
-      title: t('shell.dialogTitle'),
-      content: t('expressChannels.deleteConfirm', { name: `${row.code} · ${nameOf(row)}` }),
-      okText: t('shell.ok'),
-      cancelText: t('shell.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'express-channel-delete-ok' } as never,
-      onOk: () => remove.mutateAsync(row).catch(() => undefined),
-    });
 
   return (
     <div className="page-card">
@@ -261,7 +229,7 @@ export default function ExpressChannelsPage() {
               <Space orientation="vertical" size={0}>
                 <Switch
                   checked={r.enabled}
-                  loading={setEnabled.isPending && setEnabled.variables?.id === r.id}
+                  loading={switchingRow(r)}
                   onChange={() => confirmStatus(r)}
                   aria-label={t('common.status')}
                   data-testid={`express-channel-status-${r.code}`}
@@ -291,7 +259,7 @@ export default function ExpressChannelsPage() {
                   type="link"
                   size="small"
                   danger
-                  loading={remove.isPending && remove.variables?.id === r.id}
+                  loading={removingRow(r)}
                   onClick={() => confirmRemove(r)}
                   data-testid={`express-channel-delete-${r.code}`}
                 >

@@ -1,11 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
-import { useReportError } from '../../hooks/useReportError.ts';
 import {
   ALL_CHANNELS_KEY,
   ALL_PRODUCTS_KEY,
@@ -15,6 +14,7 @@ import {
   productApi,
 } from './api.ts';
 import { ProductDialog } from './ProductDialog.tsx';
+import { useRowActions } from './useRowActions.ts';
 
 interface Filters {
   keyword?: string;
@@ -25,8 +25,6 @@ interface Filters {
 export default function ExpressProductsPage() {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
-  const { message, modal } = App.useApp();
-  const reportError = useReportError();
   const navigate = useNavigate();
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
@@ -41,44 +39,14 @@ export default function ExpressProductsPage() {
   };
   const nameOf = (p: ExpressProduct) => (en ? p.nameEn : p.name);
 
-  const setEnabled = useMutation({
-    mutationFn: (row: ExpressProduct) => productApi.enable(row.id, !row.enabled),
-    onSuccess: () => {
-      message.success(t('common.saved'));
-      changed();
-    },
-    onError: (error) => reportError(error),
+  const { confirmStatus, confirmRemove, switchingRow, removingRow } = useRowActions<ExpressProduct>({
+    kind: 'product',
+    nameOf,
+    enable: productApi.enable,
+    remove: productApi.remove,
+    deleteConfirm: (name) => t('expressProducts.deleteConfirm', { name }),
+    changed,
   });
-  const confirmStatus = (row: ExpressProduct) =>
-    modal.confirm({
-      title: t('shell.dialogTitle'),
-      content: t('common.statusConfirm', {
-        action: row.enabled ? t('common.disable') : t('common.enable'),
-        name: nameOf(row),
-      }),
-      okText: t('shell.ok'),
-      cancelText: t('shell.cancel'),
-      okButtonProps: { danger: row.enabled, 'data-testid': 'express-product-status-ok' } as never,
-      onOk: () => setEnabled.mutateAsync(row).catch(() => undefined),
-    });
-
-  const remove = useMutation({
-    mutationFn: (row: ExpressProduct) => productApi.remove(row.id),
-    onSuccess: () => {
-      message.success(t('common.deleted'));
-      changed();
-    },
-    onError: (error) => reportError(error),
-  });
-  const confirmRemove = (row: ExpressProduct) =>
-    modal.confirm({
-      title: t('shell.dialogTitle'),
-      content: t('expressProducts.deleteConfirm', { name: `${row.code} · ${nameOf(row)}` }),
-      okText: t('shell.ok'),
-      cancelText: t('shell.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'express-product-delete-ok' } as never,
-      onOk: () => remove.mutateAsync(row).catch(() => undefined),
-    });
 
   return (
     <div className="page-card">
@@ -174,7 +142,7 @@ export default function ExpressProductsPage() {
             render: (_, r) => (
               <Switch
                 checked={r.enabled}
-                loading={setEnabled.isPending && setEnabled.variables?.id === r.id}
+                loading={switchingRow(r)}
                 onChange={() => confirmStatus(r)}
                 aria-label={t('common.status')}
                 data-testid={`express-product-status-${r.code}`}
@@ -206,7 +174,7 @@ export default function ExpressProductsPage() {
                   type="link"
                   size="small"
                   danger
-                  loading={remove.isPending && remove.variables?.id === r.id}
+                  loading={removingRow(r)}
                   onClick={() => confirmRemove(r)}
                   data-testid={`express-product-delete-${r.code}`}
                 >

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Skeleton, Space, Table, Timeline, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { LedgerRows } from '../../components/LedgerRows.tsx';
 import { money, sumMoney } from '../../lib/money.ts';
 import { type WaybillView, waybillApi } from './api.ts';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
@@ -138,22 +139,7 @@ export function WaybillDrawer({
                 }))}
               />
               <Typography.Title level={5}>{t('waybill.ledger')}</Typography.Title>
-              <Table
-                rowKey="id"
-                size="small"
-                pagination={false}
-                dataSource={ledger}
-                columns={[
-                  { title: t('waybill.createdAt'), dataIndex: 'createdAt', render: time },
-                  { title: t('waybill.note'), dataIndex: 'note' },
-                  {
-                    title: t('waybill.total'),
-                    dataIndex: 'amount',
-                    align: 'right',
-                    render: (v: string) => money(v),
-                  },
-                ]}
-              />
+              <LedgerRows rows={ledger} testId="waybill-ledger" />
             </Space>
           );
         })()

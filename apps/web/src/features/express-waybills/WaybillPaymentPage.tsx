@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Result, Skeleton, Space, Statistic } from 'antd';
+import { App, Button, Card, Descriptions, Result, Skeleton, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { AccountPayment } from '../../components/AccountPayment.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { compareMoney, money } from '../../lib/money.ts';
 import { waybillApi, waybillPaymentPath } from './api.ts';
@@ -132,36 +133,20 @@ export default function WaybillPaymentPage() {
           ))}
           <Descriptions.Item label={t('waybill.fuel')}>{money(waybill.fuel, '$')}</Descriptions.Item>
         </Descriptions>
-        <Space size={48} wrap>
-          <Statistic
-            title={t('waybill.total')}
-            prefix="$"
-            value={money(waybill.total)}
-            data-testid="waybill-total"
-          />
-          <Statistic
-            title={t('waybill.available')}
-            prefix="$"
-            value={money(account.available)}
-            data-testid="waybill-available"
-          />
-          <Statistic title={t('waybill.balance')} prefix="$" value={money(account.balance)} />
-          <Statistic title={t('waybill.creditLimit')} prefix="$" value={money(account.creditLimit)} />
-        </Space>
-        {!canPay ? (
-          compareMoney(waybill.paid, '0') > 0 ? (
-            <Alert type="success" showIcon message={t('waybill.paidAlready')} />
-          ) : (
-            <Alert type="info" showIcon message={t('waybill.notPayable')} />
-          )
-        ) : short ? (
-          <Alert
-            type="warning"
-            showIcon
-            message={t('waybill.shortfall')}
-            action={<Button onClick={() => navigate('/expressrecharge')}>{t('waybill.recharge')}</Button>}
-          />
-        ) : null}
+        <AccountPayment
+          total={waybill.total}
+          totalLabel={t('waybill.total')}
+          paid={waybill.paid}
+          account={account}
+          canPay={canPay}
+          rechargePath="/expressrecharge"
+          testIdPrefix="waybill"
+          words={{
+            paidAlready: t('waybill.paidAlready'),
+            notPayable: t('waybill.notPayable'),
+            shortfall: t('waybill.shortfall'),
+          }}
+        />
         <Space wrap>
           {canPay ? (
             <Button

@@ -23,6 +23,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { LedgerRows } from '../../components/LedgerRows.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { upload } from '../../lib/http.ts';
@@ -392,40 +393,7 @@ export default function OrderInfoPage() {
         <Col xs={24} lg={14}>
           <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
             <Card title={t('order.ledger')} size="small">
-              <Table
-                size="small"
-                rowKey="id"
-                pagination={false}
-                dataSource={ledger}
-                locale={{ emptyText: t('common.empty') }}
-                data-testid="order-ledger"
-                columns={[
-                  {
-                    title: t('orderField.createdAt'),
-                    dataIndex: 'createdAt',
-                    render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
-                  },
-                  {
-                    title: t('ledger.type'),
-                    dataIndex: 'type',
-                    render: (v: string) => t(`ledger.type.${v}`),
-                  },
-                  {
-                    title: t('ledger.amount'),
-                    dataIndex: 'amount',
-                    align: 'right',
-                    render: (v: string) => money(v),
-                  },
-                  {
-                    title: t('order.balance'),
-                    dataIndex: 'balanceAfter',
-                    align: 'right',
-                    render: (v: string) => money(v),
-                  },
-                  // A surcharge or work order row names its bill or work order here.
-                  { title: t('ledger.note'), dataIndex: 'note', ellipsis: true },
-                ]}
-              />
+              <LedgerRows rows={ledger} testId="order-ledger" />
             </Card>
             <BillsAndWorkOrdersCard orderId={order.id} />
           </Space>

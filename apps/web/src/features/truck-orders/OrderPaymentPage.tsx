@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Skeleton, Space, Statistic } from 'antd';
+import { App, Button, Card, Descriptions, Skeleton, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { AccountPayment } from '../../components/AccountPayment.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { compareMoney, money } from '../../lib/money.ts';
 import { truckOrderApi } from './api.ts';
@@ -70,37 +71,20 @@ export default function OrderPaymentPage() {
           </Descriptions.Item>
           <Descriptions.Item label={t('orderField.carrier')}>{order.carrier}</Descriptions.Item>
         </Descriptions>
-        <Space size={48} wrap>
-          <Statistic
-            title={t('orderField.total')}
-            prefix="$"
-            value={money(order.total)}
-            data-testid="pay-total"
-          />
-          <Statistic
-            title={t('order.available')}
-            prefix="$"
-            value={money(account.available)}
-            data-testid="pay-available"
-          />
-          <Statistic title={t('order.balance')} prefix="$" value={money(account.balance)} />
-          <Statistic title={t('order.creditLimit')} prefix="$" value={money(account.creditLimit)} />
-        </Space>
-        {!canPay ? (
-          // Whether it is paid is what the order records, not what its status implies.
-          compareMoney(order.paid, '0') > 0 ? (
-            <Alert type="success" showIcon message={t('order.paidAlready')} />
-          ) : (
-            <Alert type="info" showIcon message={t('order.notPayable')} />
-          )
-        ) : short ? (
-          <Alert
-            type="warning"
-            showIcon
-            message={t('order.shortfall')}
-            action={<Button onClick={() => navigate('/recharge')}>{t('order.recharge')}</Button>}
-          />
-        ) : null}
+        <AccountPayment
+          total={order.total}
+          totalLabel={t('orderField.total')}
+          paid={order.paid}
+          account={account}
+          canPay={canPay}
+          rechargePath="/recharge"
+          testIdPrefix="pay"
+          words={{
+            paidAlready: t('order.paidAlready'),
+            notPayable: t('order.notPayable'),
+            shortfall: t('order.shortfall'),
+          }}
+        />
         <Space>
           {canPay ? (
             <Button

@@ -2,10 +2,10 @@ import { productSaveBody } from '@freight/contracts/truck-products';
 import { useMutation } from '@tanstack/react-query';
 import { App, Col, Form, Input, InputNumber, Modal, Radio, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { OrganisationPicker } from '../../components/OrganisationPicker.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { requiredRule } from '../../lib/form-rules.ts';
 import { type ProductInput, productApi, productInput, type TruckProduct } from './api.ts';
-import { OrganisationPicker } from './OrganisationPicker.tsx';
 
 const shape = productSaveBody.shape;
 
@@ -173,7 +173,7 @@ export function ProductDialog({
               label={t('truckProducts.organisations')}
               extra={t('truckProducts.organisationsTip')}
             >
-              <OrganisationPicker />
+              <OrganisationPicker line="truck" testId="product-organisations" />
             </Form.Item>
           </Col>
         </Row>

@@ -41,12 +41,6 @@ export type LtlTerms = NonNullable<Lane['ltl']>;
 export type FtlTerms = NonNullable<Lane['ftl']>;
 export type LaneInput = Wire<typeof laneSaveBody>;
 
-export interface OrganisationOption {
-  id: number;
-  name: string;
-  type: 'branch' | 'agent' | 'customer';
-}
-
 export const PRODUCT_LIST_URL = '/admin/product/list';
 /** The query key of every product at once (the tariff page's picker, the customers' drawer). */
 export const ALL_PRODUCTS_KEY = 'truck-products-all';
@@ -58,19 +52,6 @@ export const productApi = {
   all: () => post<Page<TruckProduct>>(PRODUCT_LIST_URL, ALL_PRODUCTS),
   save: (body: ProductInput) => post<{ id: number }>('/admin/product/save', body),
   saveTerms: (body: ProductTerms) => post<{ id: number }>('/admin/product/saveTerms', body),
-  /** Branches and agents: a product open to one is open to everything under it. */
-  groupOptions: () =>
-    post<{ list: OrganisationOption[] }>('/admin/customer/parentOptions', { type: 'customer' }),
-  /** Customers, searched on the server: there may be many more than a select can hold. */
-  customerOptions: (keyword: string) =>
-    post<Page<OrganisationOption>>('/admin/customer/list', {
-      kind: 'allCustomer',
-      line: 'truck',
-      keyword: keyword || undefined,
-      enabled: true,
-      page: 1,
-      limit: 50,
-    }),
 };
 
 export const laneApi = {
