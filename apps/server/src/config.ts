@@ -7,6 +7,11 @@ const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /** A streaming replica that reports and exports read from; unset, they read the primary. */
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SMTP_URL: z
     .string()
@@ -38,6 +43,11 @@ const configSchema = z.object({
    * production, `strict` elsewhere.
    */
   RESPONSE_CHECK: z.enum(['strict', 'log']).optional(),
+  /**
+   * Multiplies every per-client request limit (sign-in, codes, public calls, anonymous uploads). 1 is
+   * the production setting; test runs that sign in hundreds of times from one address raise it.
+   */
+  RATE_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])
@@ -67,7 +77,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...configSchema.parse({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false' }),
+    ...configSchema.parse({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      // The suite signs in hundreds of times from one address; the limits' own tests set it back to 1.
+      RATE_LIMIT_SCALE: '1000',
+    }),
     ...overrides,
   };
 }

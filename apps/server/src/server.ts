@@ -6,7 +6,11 @@ import { createTenant, DEFAULT_TENANT_CODE } from './modules/site/service.ts';
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    replicaUrl: config.DATABASE_REPLICA_URL,
+    dataDir: config.DATA_DIR,
+  });
   await syncReferenceData(database.db);
   let seeded = false;
   if (config.SEED_DEMO) {

@@ -19,6 +19,8 @@ export type DbOrTx = Db | Tx;
 
 export interface Database {
   db: Db;
+  /** Where reports and exports read: the streaming replica when one is configured, else `db`. */
+  reader: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
@@ -26,12 +28,25 @@ export interface Database {
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** PGlite under `dataDir` (or in memory when `dataDir` is null), or a PostgreSQL server by URL. */
-export async function openDatabase(options: { url?: string; dataDir?: string | null }): Promise<Database> {
+export async function openDatabase(options: {
+  url?: string;
+  replicaUrl?: string;
+  dataDir?: string | null;
+}): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const pool = openPool(options.url);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool), { migrationsFolder });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const replicaPool = options.replicaUrl ? openPool(options.replicaUrl) : null;
+    const reader = replicaPool ? (drizzlePg(replicaPool, { schema }) as unknown as Db) : db;
+    return {
+      db,
+      reader,
+      kind: 'postgres',
+      close: async () => {
+        await Promise.all([pool.end(), replicaPool?.end()]);
+      },
+    };
   }
   let client: PGlite;
   if (options.dataDir) {
@@ -44,5 +59,13 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
-  return { db, kind: 'pglite', close: () => client.close() };
+  return { db, reader: db, kind: 'pglite', close: () => client.close() };
+}
+
+function openPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle connection the server drops (a restart, a failover) must not take the process down; the
+  // pool discards it and the next request opens a fresh one.
+  pool.on('error', () => {});
+  return pool;
 }
