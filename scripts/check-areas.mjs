@@ -16,6 +16,7 @@ const contractsDir = join(root, 'packages/contracts/src');
 const SERVER_ONLY = {
   carriers: 'carrier providers (rate, book, track, cancel) behind the quoting of every line',
   common: 'server time, host lookup, address check and ads, asked for by many pages',
+  limits: 'per-client request limits counted in the database, shared by every server process',
   mail: 'sends mail; its dev mailbox is a developer page the server renders itself',
   numbering: 'order, bill and work order numbers for other modules; no routes',
   uploads: 'stores the files behind every upload control',

@@ -8,6 +8,7 @@ export * from '../modules/express-channels/schema.ts';
 export * from '../modules/express-quotes/schema.ts';
 export * from '../modules/express-waybills/schema.ts';
 export * from '../modules/invoices/schema.ts';
+export * from '../modules/limits/schema.ts';
 export * from '../modules/mail/schema.ts';
 export * from '../modules/notices/schema.ts';
 export * from '../modules/numbering/schema.ts';

@@ -1,4 +1,14 @@
-import { bigint, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId } from '../../db/columns.ts';
 
 /** Uploaded files; the bytes live in the upload store, this row says whose they are. */
@@ -14,7 +24,16 @@ export const uploads = pgTable(
     mime: text('mime').notNull(),
     size: integer('size').notNull(),
     originalName: text('original_name').notNull(),
+    /** Branding images (logo, favicon, ads) anyone may load; every other file is private. */
+    public: boolean('public').notNull().default(false),
+    /** The record the file belongs to (`recharge:12`, `organisation:3`), set when that record claims it. */
+    record: text('record'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('uploads_key').on(t.key)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('uploads_key').on(t.key),
+    index('uploads_record').on(t.tenantId, t.record),
+  ],
 );
