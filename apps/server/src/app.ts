@@ -54,6 +54,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // An over-long path parameter or a malformed URL is answered in the envelope too.
     frameworkErrors: frameworkErrorHandler,
+    // While draining on shutdown, a request that still arrives on an open connection is served (with
+    // `Connection: close`) rather than refused outside the envelope; new connections are refused.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(zodValidatorCompiler);

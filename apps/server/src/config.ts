@@ -48,6 +48,8 @@ const configSchema = z.object({
    * the production setting; test runs that sign in hundreds of times from one address raise it.
    */
   RATE_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
+  /** How long SIGTERM waits for requests in flight before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(10),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])

@@ -21,14 +21,32 @@ async function main() {
   }
 
   const app = await buildApp({ config, database });
+  // SIGTERM (a deploy, the load balancer's drain): stop taking connections, let the requests in flight
+  // finish, close the pool, exit 0. A second signal, or requests still running after the grace
+  // period, end the process at once with 1.
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
     app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
+    setTimeout(() => {
+      app.log.error('shutdown grace period over: exiting with requests unfinished');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
+    try {
+      await app.close();
+      await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const url = `http://localhost:${config.PORT}`;

@@ -12,6 +12,8 @@ export const ResultCode = {
   Conflict: 409,
   TooMany: 429,
   ServerError: 500,
+  /** The database cannot be reached for now: try again shortly. */
+  Unavailable: 503,
 } as const;
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 

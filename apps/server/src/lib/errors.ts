@@ -9,6 +9,7 @@ const HTTP_STATUS: Record<number, number> = {
   [ResultCode.Conflict]: 409,
   [ResultCode.TooMany]: 429,
   [ResultCode.ServerError]: 500,
+  [ResultCode.Unavailable]: 503,
 };
 
 /** A bad field found by a service (not by the schema): translated when the answer is written. */
@@ -53,4 +54,36 @@ export function isUniqueViolation(error: unknown): boolean {
     if ((e as { code?: unknown }).code === '23505') return true;
   }
   return false;
+}
+
+/** SQLSTATEs that say the server cannot serve now: class 08 (connection), shutting down, too many clients. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Socket errors on the way to the database. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+/** What node-postgres says when a connection breaks or the pool cannot hand one out in time. */
+const UNAVAILABLE_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not queryable|Cannot use a pool after calling end/i;
+
+/**
+ * The database is away (down, restarting, unreachable, out of connections) rather than the query
+ * wrong: the answer is a 503 to retry, not a 500. Looks through Drizzle's wrapping (`cause`) and
+ * Node's AggregateError (`errors`, one per address tried).
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (code.startsWith('08') && code.length === 5) return true;
+  if (UNAVAILABLE_STATES.has(code) || UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_TEXT.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1)))
+    return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
 }

@@ -13,6 +13,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   // The guard runs as the request arrives, before any body is read: a caller without a session learns
   // that first (code 300), whatever it sent, and an upload is never parsed for nobody.
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.probe) return;
     await readSession(app, request);
     const config = request.routeOptions.config;
     const url = request.routeOptions.url;

@@ -52,6 +52,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No session needed. */
     public?: boolean;
+    /** A health probe: answered without a tenant or a session, so it answers while the database is away. */
+    probe?: boolean;
     /** The grant (menu path or button key) the caller must hold; with a list, any one of them. */
     permission?: string | readonly string[];
     /** Writes the call to the operation log under this action name. */

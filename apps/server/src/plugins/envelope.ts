@@ -16,7 +16,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError, type z } from 'zod';
-import { AppError } from '../lib/errors.ts';
+import { AppError, isDatabaseUnavailable } from '../lib/errors.ts';
 
 /**
  * The language of the answer: the one the client asks for (the web app always sends its current UI
@@ -156,6 +156,13 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       // Any other fault of the request's shape (a bad content length, a broken multipart body).
       return sendBodyError(reply, status, language, 'error.badInput');
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is down or restarting: say so and let the client retry; the pool reconnects by
+      // itself once it is back.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return send(reply, 503, ResultCode.Unavailable, translate(language, 'error.databaseUnavailable'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 500, ResultCode.ServerError, translate(language, 'error.server'));

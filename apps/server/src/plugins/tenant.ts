@@ -27,6 +27,7 @@ export const tenantPlugin = fp(async (app: FastifyInstance) => {
 
   app.addHook('onRequest', async (request) => {
     request.language = languageOf(request);
+    if (request.routeOptions.config?.probe) return;
     const code = tenantCodeForHost(request.host);
     const tenant = (await lookup(code)) ?? (await lookup(DEFAULT_TENANT_CODE));
     if (!tenant) throw new Error('no default tenant: the database was not seeded');
