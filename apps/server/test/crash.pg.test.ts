@@ -1,14 +1,17 @@
+import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
+import { BATCH_COLUMNS } from '../src/modules/truck-orders/batch.ts';
 import { type ServerProcess, scratchDatabase, scratchDir, startServer } from './server-process.ts';
 
 /**
  * The real server, killed with SIGKILL in the middle of concurrent payments, refunds and recharge
  * approvals, three times. After each restart the books must balance (every balance the sum of its
  * ledger rows), every paid order and waybill must have exactly one payment row and every payment row a
- * paid order, every refund and approved recharge exactly one row, and paying the rest must work.
+ * paid order, every refund and approved recharge exactly one row, a batch import all its rows or none,
+ * and paying the rest must work.
  * PostgreSQL only: the point is a server process dying with transactions open on a database server
  * that outlives it (PGlite lives inside the process it would kill).
  */
@@ -141,6 +144,70 @@ async function several<T>(count: number, book: () => Promise<T>, parallel = 4): 
   for (let i = 0; i < count; i += parallel)
     out.push(...(await Promise.all(Array.from({ length: Math.min(parallel, count - i) }, book))));
   return out;
+}
+
+/** How many rows each round's batch import carries: all of them are booked, or none. */
+const IMPORT_ROWS = 150;
+
+/** A truck order spreadsheet of good rows, each with a customer order number `<prefix>-<n>`. */
+async function importFile(prefix: string): Promise<Blob> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Orders');
+  sheet.addRow(BATCH_COLUMNS.map((c) => c.en));
+  for (let n = 1; n <= IMPORT_ROWS; n++) {
+    const row: Record<string, unknown> = {
+      customerOrderNo: `${prefix}-${n}`,
+      mode: 'LTL',
+      pickupName: 'Acme Dock',
+      pickupAddress1: '100 Main St',
+      pickupZip: '90001',
+      pickupCity: 'Los Angeles',
+      pickupState: 'CA',
+      pickupContact: 'Pat Lee',
+      pickupPhone: '2135550100',
+      pickupType: 'business',
+      deliveryName: 'Dallas DC',
+      deliveryAddress1: '500 Commerce St',
+      deliveryZip: '75201',
+      deliveryCity: 'Dallas',
+      deliveryState: 'TX',
+      deliveryContact: 'Sam Ray',
+      deliveryPhone: '2145550100',
+      deliveryType: 'business',
+      goodsName: 'Auto parts',
+      quantity: 10,
+      palletCount: 2,
+      length: 48,
+      width: 40,
+      height: 48,
+      totalWeight: 800,
+    };
+    sheet.addRow(BATCH_COLUMNS.map((c) => row[c.key] ?? ''));
+  }
+  const bytes = await workbook.xlsx.writeBuffer();
+  return new Blob([bytes], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+}
+
+/** Imports the file as the customer would from the batch page. */
+async function importOrders(as: Session, file: Blob) {
+  const form = new FormData();
+  form.append('token', as.token);
+  form.append('file', file, 'orders.xlsx');
+  const res = await fetch(`${base}/api/admin/order/batchOrdering`, {
+    method: 'POST',
+    headers: { accesstoken: as.token, 'accept-language': 'en-US' },
+    body: form,
+  });
+  return (await res.json()) as Envelope;
+}
+
+/** How many orders of an import are booked. */
+async function importedCount(prefix: string): Promise<number> {
+  const { rows } = await sql.query(
+    'select count(*)::int as n from truck_orders where customer_order_no like $1',
+    [`${prefix}-%`],
+  );
+  return rows[0].n;
 }
 
 let receivingAccountId = 0;
@@ -338,12 +405,19 @@ describe('a server killed in the middle of moving money', () => {
           }
         }
       };
+      // A batch import runs beside the payments: the kill finds it done or not begun, never half.
+      const batch = `R${round + 1}-${Date.now()}`;
+      const importing = importOrders(customer, await importFile(batch)).catch(() => null);
       await Promise.all(Array.from({ length: 8 }, worker));
+      const imported = await importing;
       expect(await running.exited).toEqual({ code: null, signal: 'SIGKILL' });
       // The kill caught calls in the middle: their clients lost the connection without an answer.
       expect(cut, `calls in flight at kill ${round + 1}`).toBeGreaterThan(0);
 
       expect(await brokenRules(), `after kill ${round + 1}`).toEqual([]);
+      const booked = await importedCount(batch);
+      expect([0, IMPORT_ROWS], `orders of import ${round + 1}`).toContain(booked);
+      if (imported?.code === 200) expect(booked).toBe(IMPORT_ROWS);
       await restart();
       expect(await brokenRules(), `after restart ${round + 1}`).toEqual([]);
 
@@ -364,6 +438,9 @@ describe('a server killed in the middle of moving money', () => {
             'refunded',
           );
       }
+      // An import the kill cut short left nothing, so the same file goes in whole now.
+      if (booked === 0) expect((await importOrders(customer, await importFile(batch))).code).toBe(200);
+      expect(await importedCount(batch)).toBe(IMPORT_ROWS);
       expect(await brokenRules(), `after paying the rest ${round + 1}`).toEqual([]);
       const { rows } = await sql.query(
         `select count(*)::int as n from truck_orders where id = any($1) and paid_at is null and status <> 'cancelled'`,
