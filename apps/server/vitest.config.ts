@@ -1,8 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// `*.pg.test.ts` need a PostgreSQL server of their own to break (a connection to cut, a server
-// process to kill under concurrent payments): they run in the PostgreSQL pass only, and are not
-// collected on the embedded database rather than skipped there.
+// `*.pg.test.ts` need a PostgreSQL server to take away (a TCP connection to cut): they run in the
+// PostgreSQL pass only, and are not collected on the embedded database rather than skipped there.
 const onPostgres = process.env.TEST_DB === 'pg';
 
 export default defineConfig({
