@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
@@ -106,6 +107,22 @@ describe('the database going away and coming back', () => {
     await answersAgain();
     expect((await get('/api/health/ready')).statusCode).toBe(200);
     expect((await get('/api/health')).json().data.database.ok).toBe(true);
+  });
+
+  it('outlives the database ending its idle connections (a restart, a failover) and serves the next call', async () => {
+    expect((await orders()).json().code).toBe(200);
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    const { rows } = await admin.query(
+      'select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [scratch.name],
+    );
+    await admin.end();
+    expect(rows.length).toBeGreaterThan(0);
+    // Each idle connection hears FATAL 57P01 and fails; the pool's error handler drops it, the process
+    // stays up (an unhandled 'error' would end this test run).
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await orders('en-US')).json().code).toBe(200);
   });
 
   it('answers 503 for a call that loses its connection in the middle, then serves the next one', async () => {
