@@ -12,6 +12,7 @@ import { type Config, responseCheckOf } from './config.ts';
 import type { Database } from './db/client.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { modules } from './modules/index.ts';
+import { rateLimitPlugin } from './modules/limits/plugin.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -89,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tenantPlugin);
   await app.register(authPlugin);
   await app.register(auditPlugin);
+  await app.register(rateLimitPlugin);
 
   for (const module of modules) await app.register(module, { prefix: '/api' });
 

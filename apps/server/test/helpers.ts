@@ -119,6 +119,8 @@ export interface CallOptions {
   token?: string;
   /** Sent as Accept-Language (zh-CN unless told); null sends none, so the user's saved language counts. */
   language?: 'zh-CN' | 'en-US' | null;
+  /** The client's address (127.0.0.1 unless told), for the per-client limits. */
+  ip?: string;
 }
 
 /** POST (or GET) a JSON call the way the browser does. */
@@ -138,6 +140,7 @@ export async function call(
     method,
     url,
     headers,
+    ...(opts.ip ? { remoteAddress: opts.ip } : {}),
     ...(method === 'POST' ? { payload: (body ?? {}) as object } : {}),
   });
 }

@@ -30,6 +30,8 @@ import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { checkInvitationCode, registerShipper } from '../customers/service.ts';
+import { routeLimit } from '../limits/plugin.ts';
+import { LIMITS } from '../limits/service.ts';
 import { decryptParam, loginKeyPair } from './keys.ts';
 import { users } from './schema.ts';
 import {
@@ -64,7 +66,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/auth/getVerificationCode',
     {
-      config: { ...open, audit: 'auth.code' },
+      config: { ...open, audit: 'auth.code', rateLimit: routeLimit(app, LIMITS.codePerIp) },
       schema: { tags: ['auth'], body: verificationCodeBody, response: { 200: emptyResponse } },
     },
     async (request, reply) => {
@@ -116,12 +118,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     request.auditUser = { id: user.id, email: user.email };
     return { token };
   };
-  app.post(
-    '/admin/auth/login',
-    { config: { ...open, audit: 'auth.login' }, schema: loginSchema },
-    loginHandler,
-  );
-  app.post('/login', { config: { ...open, audit: 'auth.login' }, schema: loginSchema }, loginHandler);
+  // Both paths are one call: one count per IP.
+  const loginConfig = {
+    ...open,
+    audit: 'auth.login',
+    rateLimit: routeLimit(app, LIMITS.signInPerIp, 'sign-in'),
+  };
+  app.post('/admin/auth/login', { config: loginConfig, schema: loginSchema }, loginHandler);
+  app.post('/login', { config: loginConfig, schema: loginSchema }, loginHandler);
 
   const logoutHandler = async (request: FastifyRequest) => {
     await revokeSession(app.db, currentUser(request).sessionHash);
@@ -148,7 +152,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/auth/checkInvitation',
     {
-      config: open,
+      config: { ...open, rateLimit: routeLimit(app, LIMITS.invitationPerIp) },
       schema: {
         tags: ['auth'],
         body: invitationCheckBody,
@@ -173,7 +177,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return { id: user.id };
   };
   const registerRoute = {
-    config: { ...open, audit: 'auth.register' },
+    config: { ...open, audit: 'auth.register', rateLimit: routeLimit(app, LIMITS.registerPerIp, 'register') },
     schema: { tags: ['auth'], body: registerBody, response: { 200: okResponse(registeredView) } },
   };
   app.post('/admin/auth/register', registerRoute, async (request, reply) => {
@@ -190,7 +194,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/auth/retrievePassword',
     {
-      config: { ...open, audit: 'auth.retrievePassword' },
+      config: { ...open, audit: 'auth.retrievePassword', rateLimit: routeLimit(app, LIMITS.resetPerIp) },
       schema: {
         tags: ['auth'],
         body: z.record(str().max(100), z.unknown()),

@@ -1,0 +1,129 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { testConfig } from '../src/config.ts';
+import { rateLimitHits } from '../src/db/schema.ts';
+import { hit, LIMITS, sweepExpiredHits } from '../src/modules/limits/service.ts';
+import { useTestApp } from './fixture.ts';
+import { type CallOptions, call } from './helpers.ts';
+
+const f = useTestApp({ app: { config: { RATE_LIMIT_SCALE: 1 } } });
+
+const publicCall = (ip: string, language: CallOptions['language'] = 'zh-CN') =>
+  call(f.ctx, 'POST', '/api/admin/auth/options', {}, { host: f.t.host, ip, language });
+
+/** Calls `n` times from `ip`, a few at a time as a browser would; answers the HTTP statuses. */
+async function burst(n: number, send: (i: number) => Promise<{ statusCode: number }>) {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i += 20) {
+    const batch = Array.from({ length: Math.min(20, n - i) }, (_, j) => send(i + j));
+    for (const res of await Promise.all(batch)) statuses.push(res.statusCode);
+  }
+  return statuses;
+}
+
+describe('per-IP limit of public calls', () => {
+  it('answers 429 with Retry-After and a translated message past the limit, in both languages', async () => {
+    const ip = '198.51.100.10';
+    const statuses = await burst(LIMITS.publicPerIp.max, () => publicCall(ip));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+
+    const zh = await publicCall(ip, 'zh-CN');
+    expect(zh.statusCode).toBe(429);
+    expect(zh.json()).toEqual({ code: 429, msg: '操作过于频繁,请稍后再试', data: null });
+    const wait = Number(zh.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(LIMITS.publicPerIp.windowMs / 1000);
+
+    const en = await publicCall(ip, 'en-US');
+    expect(en.statusCode).toBe(429);
+    expect(en.json()).toEqual({ code: 429, msg: 'Too many requests, please try again later', data: null });
+    expect(en.headers['retry-after']).toBeDefined();
+  });
+
+  it('leaves another IP unaffected', async () => {
+    const res = await publicCall('198.51.100.11');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().code).toBe(200);
+  });
+
+  it('does not count calls made with a session', async () => {
+    const ip = '198.51.100.10';
+    // Already past the public limit: a signed-in call from the same address is not held up by it.
+    const res = await call(f.ctx, 'POST', '/api/admin/auth/getInfo', {}, { host: f.t.host, ip });
+    expect(res.statusCode).toBe(401);
+  });
+
+  describe('two processes on one database', () => {
+    let second: FastifyInstance;
+    beforeAll(async () => {
+      second = await buildApp({
+        config: testConfig({ RATE_LIMIT_SCALE: 1 }),
+        database: f.ctx.database,
+        mailer: null,
+        serveWeb: false,
+      });
+      await second.ready();
+    });
+    afterAll(async () => {
+      await second.close();
+    });
+
+    it('share one count per IP', async () => {
+      const ip = '198.51.100.12';
+      const half = LIMITS.publicPerIp.max / 2;
+      const viaSecond = (language: string) =>
+        second.inject({
+          method: 'POST',
+          url: '/api/admin/auth/options',
+          headers: { host: f.t.host, 'accept-language': language },
+          remoteAddress: ip,
+          payload: {},
+        });
+      expect((await burst(half, () => publicCall(ip))).every((s) => s === 200)).toBe(true);
+      expect((await burst(half, () => viaSecond('zh-CN'))).every((s) => s === 200)).toBe(true);
+      // Each process alone has seen half the limit; together they have seen all of it.
+      expect((await publicCall(ip)).statusCode).toBe(429);
+      const refused = await viaSecond('en-US');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 429, msg: 'Too many requests, please try again later' });
+    });
+  });
+});
+
+describe('the store', () => {
+  it('counts in a fixed window and starts a new one once it has passed', async () => {
+    const key = 'test:window';
+    expect((await hit(f.db, key, 60_000)).count).toBe(1);
+    const second = await hit(f.db, key, 60_000);
+    expect(second.count).toBe(2);
+    expect(second.ttlMs).toBeGreaterThan(50_000);
+    expect(second.ttlMs).toBeLessThanOrEqual(60_000);
+    await f.db
+      .update(rateLimitHits)
+      .set({ windowStart: new Date(Date.now() - 61_000) })
+      .where(eq(rateLimitHits.key, key));
+    expect((await hit(f.db, key, 60_000)).count).toBe(1);
+  });
+
+  it('counts parallel hits once each', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => hit(f.db, 'test:parallel', 60_000)));
+    expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
+
+  it('sweeps rows whose window has long passed and keeps live ones', async () => {
+    await hit(f.db, 'test:old', 60_000);
+    await f.db
+      .update(rateLimitHits)
+      .set({ windowStart: new Date(Date.now() - 2 * 3_600_000) })
+      .where(eq(rateLimitHits.key, 'test:old'));
+    await hit(f.db, 'test:live', 60_000);
+    expect(await sweepExpiredHits(f.db)).toBeGreaterThanOrEqual(1);
+    const keys = (await f.db.select({ key: rateLimitHits.key }).from(rateLimitHits)).map((r) => r.key);
+    expect(keys).not.toContain('test:old');
+    expect(keys).toContain('test:live');
+  });
+});
