@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { rateLimitHits } from '../src/db/schema.ts';
+import { sha256Hex } from '../src/lib/crypto.ts';
+import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_IP } from '../src/modules/auth/service.ts';
 import { hit, LIMITS, sweepExpiredHits } from '../src/modules/limits/service.ts';
 import { useTestApp } from './fixture.ts';
-import { type CallOptions, call } from './helpers.ts';
+import { addUser, type CallOptions, call, codeIn, lastMailTo } from './helpers.ts';
 
 const f = useTestApp({ app: { config: { RATE_LIMIT_SCALE: 1 } } });
 
@@ -89,6 +91,75 @@ describe('per-IP limit of public calls', () => {
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toMatchObject({ code: 429, msg: 'Too many requests, please try again later' });
     });
+  });
+});
+
+const LOCKED_EN = 'Too many failed sign-ins, please try again in 15 minutes';
+const FAILED_EN = 'Wrong e-mail, password or code';
+
+const signIn = (ip: string, body: { email: string; password: string; code: string }) =>
+  call(
+    f.ctx,
+    'POST',
+    '/api/admin/auth/login',
+    { ...body, password: sha256Hex(body.password) },
+    { host: f.t.host, ip, language: 'en-US' },
+  );
+
+/** Asks for a sign-in code from `ip` and reads it from the outbox. */
+async function freshCode(ip: string, email: string) {
+  const res = await call(
+    f.ctx,
+    'POST',
+    '/api/admin/auth/getVerificationCode',
+    { email },
+    { host: f.t.host, ip, language: 'en-US' },
+  );
+  expect(res.json()).toMatchObject({ code: 200 });
+  return codeIn((await lastMailTo(f.ctx, f.t.tenant.id, email))?.text);
+}
+
+describe('sign-in lock', () => {
+  it('locks the guessing IP for that address, while the owner signs in from elsewhere', async () => {
+    const owner = await addUser(f.ctx, f.t);
+    const attacker = '203.0.113.20';
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
+      const res = await signIn(attacker, { email: owner.email, password: `guess-${i}`, code: '123456' });
+      expect(res.json().msg).toBe(FAILED_EN);
+    }
+    const locked = await signIn(attacker, { email: owner.email, password: `guess-x`, code: '123456' });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({ code: 429, msg: LOCKED_EN, data: null });
+    const wait = Number(locked.headers['retry-after']);
+    expect(wait).toBeGreaterThan(14 * 60);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+
+    // The owner, elsewhere, gets a fresh code and signs in with the right password.
+    const home = '192.0.2.20';
+    const code = await freshCode(home, owner.email);
+    const ok = await signIn(home, { email: owner.email, password: f.t.password, code });
+    expect(ok.json()).toMatchObject({ code: 200 });
+    expect(ok.json().data.token).toBeTruthy();
+
+    // The attacker's IP stays locked for that address, right password or not.
+    const still = await signIn(attacker, { email: owner.email, password: f.t.password, code });
+    expect(still.json().code).toBe(429);
+  });
+
+  it('locks an IP that fails over many addresses, for every address, and no other IP', async () => {
+    const attacker = '203.0.113.21';
+    const owner = await addUser(f.ctx, f.t);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_IP; i++) {
+      const email = `nobody-${i}@${f.t.tenant.code}.example.com`;
+      const res = await signIn(attacker, { email, password: 'guess', code: '123456' });
+      expect(res.json().msg, `attempt ${i}`).toBe(FAILED_EN);
+    }
+    const locked = await signIn(attacker, { email: owner.email, password: 'guess', code: '123456' });
+    expect(locked.json()).toMatchObject({ code: 429, msg: LOCKED_EN });
+
+    const code = await freshCode('192.0.2.21', owner.email);
+    const ok = await signIn('192.0.2.21', { email: owner.email, password: f.t.password, code });
+    expect(ok.json()).toMatchObject({ code: 200 });
   });
 });
 

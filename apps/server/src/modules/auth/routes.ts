@@ -113,6 +113,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       ip: request.ip,
       userAgent: String(request.headers['user-agent'] ?? ''),
       ttlHours: app.config.SESSION_TTL_HOURS,
+      limitScale: app.config.RATE_LIMIT_SCALE,
     });
     request.auditTarget = `user:${user.id}`;
     request.auditUser = { id: user.id, email: user.email };

@@ -28,7 +28,10 @@ export const CODE_RESEND_SECONDS = 60;
 export const CODE_MAX_PER_HOUR = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESET_TTL_MINUTES = 30;
+/** Failed sign-ins to one address from one IP before that pair is locked. */
 export const LOGIN_MAX_FAILURES = 10;
+/** Failed sign-ins from one IP, any address, before the IP is locked (times `RATE_LIMIT_SCALE`). */
+export const LOGIN_MAX_FAILURES_PER_IP = 30;
 export const LOGIN_LOCK_MINUTES = 15;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
@@ -312,36 +315,45 @@ export interface LoginInput {
   ip: string;
   userAgent: string;
   ttlHours: number;
+  /** `RATE_LIMIT_SCALE`: multiplies the per-IP lock (1 unless told). */
+  limitScale?: number;
 }
 
 /**
  * E-mail, password digest and e-mailed code, all three or nothing. Every failure gives the same
  * message, so the answer never says which part was wrong or whether the account exists.
+ *
+ * Failures lock the client, never the account: an address from one IP after ten, an IP after thirty
+ * over any addresses. Someone guessing elsewhere cannot keep the owner out.
  */
 export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: string; user: UserRow }> {
   const email = normEmail(input.email);
+  const since = minutesAgo(LOGIN_LOCK_MINUTES);
+  const fromThisIp = and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.ip, input.ip));
+  // This IP's failures older than the lock count for nothing: dropped as it comes back.
+  await db.delete(loginFailures).where(and(fromThisIp, lt(loginFailures.createdAt, since)));
   // The attempt is written down before it is judged, so parallel guesses count against the same ten.
   const [attempt] = await db
     .insert(loginFailures)
     .values({ tenantId: input.tenantId, email, ip: input.ip })
     .returning({ id: loginFailures.id });
   const [failures] = await db
-    .select({ n: count() })
+    .select({
+      ip: count(),
+      address: sql<number>`count(*) filter (where ${loginFailures.email} = ${email})`.mapWith(Number),
+      oldestSeconds: sql<number>`extract(epoch from min(${loginFailures.createdAt}))`.mapWith(Number),
+    })
     .from(loginFailures)
-    .where(
-      and(
-        eq(loginFailures.tenantId, input.tenantId),
-        eq(loginFailures.email, email),
-        gt(loginFailures.createdAt, minutesAgo(LOGIN_LOCK_MINUTES)),
-      ),
-    );
-  if ((failures?.n ?? 0) > LOGIN_MAX_FAILURES) {
+    .where(and(fromThisIp, gt(loginFailures.createdAt, since)));
+  const perIp = Math.round(LOGIN_MAX_FAILURES_PER_IP * (input.limitScale ?? 1));
+  if ((failures?.address ?? 0) > LOGIN_MAX_FAILURES || (failures?.ip ?? 0) > perIp) {
     // A refused attempt was never judged, so it does not prolong the lock.
     if (attempt)
       await db
         .delete(loginFailures)
         .where(and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.id, attempt.id)));
-    throw tooMany('auth.loginLocked');
+    const opensAt = (failures?.oldestSeconds ?? 0) * 1000 + LOGIN_LOCK_MINUTES * 60_000;
+    throw tooMany('auth.loginLocked', {}, Math.max(1, Math.ceil((opensAt - Date.now()) / 1000)));
   }
 
   const failed = () => new AppError(ResultCode.BadInput, 'auth.loginFailed');
@@ -356,9 +368,8 @@ export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: str
   // Not a permission problem of a signed-in user (401 sends the client to /401): the account's state.
   if (!user.enabled) throw new AppError(ResultCode.Conflict, 'auth.accountDisabled');
 
-  await db
-    .delete(loginFailures)
-    .where(and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.email, email)));
+  // The owner has proved who they are: this address's failures from here are forgiven.
+  await db.delete(loginFailures).where(and(fromThisIp, eq(loginFailures.email, email)));
   await db
     .update(users)
     .set({ lastLoginAt: new Date() })

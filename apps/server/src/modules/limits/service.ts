@@ -20,7 +20,8 @@ const MINUTE = 60_000;
 export const LIMITS = {
   /** Any public call, per IP: a page load makes a handful; a script makes hundreds. */
   publicPerIp: { max: 300, windowMs: MINUTE },
-  signInPerIp: { max: 30, windowMs: 15 * MINUTE },
+  /** Every sign-in, right or wrong; failures also lock (auth `LOGIN_MAX_FAILURES*`). */
+  signInPerIp: { max: 60, windowMs: 15 * MINUTE },
   codePerIp: { max: 20, windowMs: 60 * MINUTE },
   codePerAddress: { max: 5, windowMs: 60 * MINUTE },
   resetPerIp: { max: 10, windowMs: 60 * MINUTE },
