@@ -102,8 +102,9 @@ export async function createTenant(ctx: TestContext, name = `t${randomBytes(3).t
 
 export type TestTenant = Awaited<ReturnType<typeof createTenant>>;
 
-/** The newest code mailed to this address within the tenant. */
+/** The newest code mailed to this address within the tenant (once the mail sent after the answer is out). */
 export async function lastMailTo(ctx: TestContext, tenantId: number, to: string) {
+  await ctx.app.afterAnswerSettled();
   const [mail] = await listOutbox(ctx.database.db, tenantId, to, 1);
   return mail;
 }

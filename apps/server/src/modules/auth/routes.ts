@@ -70,17 +70,23 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], body: verificationCodeBody, response: { 200: emptyResponse } },
     },
     async (request, reply) => {
-      await requestVerificationCode(app.db, app.mailer, {
-        tenantId: request.tenant.id,
-        // The mail speaks the request's language, the site's name too.
-        siteName:
-          (request.language === 'en-US' && request.tenant.branding.siteNameEn) ||
-          request.tenant.branding.siteName,
-        email: request.body.email,
-        purpose: request.body.purpose,
-        ip: request.ip,
-        language: request.language,
-      });
+      await requestVerificationCode(
+        app.db,
+        app.mailer,
+        {
+          tenantId: request.tenant.id,
+          // The mail speaks the request's language, the site's name too.
+          siteName:
+            (request.language === 'en-US' && request.tenant.branding.siteNameEn) ||
+            request.tenant.branding.siteName,
+          email: request.body.email,
+          purpose: request.body.purpose,
+          ip: request.ip,
+          language: request.language,
+          limitScale: app.config.RATE_LIMIT_SCALE,
+        },
+        app.afterAnswer,
+      );
       reply.messageKey = 'auth.codeSent';
       return null;
     },
@@ -173,7 +179,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   const registerHandler = async (request: FastifyRequest, body: RegisterBody) => {
     const tenantId = request.tenant.id;
-    const user = await registerShipper(app.db, tenantId, body, request.language);
+    const user = await registerShipper(app.db, tenantId, body, request.language, {
+      ip: request.ip,
+      limitScale: app.config.RATE_LIMIT_SCALE,
+    });
     request.auditTarget = `user:${user.id}`;
     return { id: user.id };
   };
@@ -214,14 +223,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         });
         reply.messageKey = 'auth.passwordReset';
       } else {
-        await requestPasswordReset(app.db, app.mailer, {
-          tenantId: request.tenant.id,
-          siteName: request.tenant.branding.siteName,
-          siteNameEn: request.tenant.branding.siteNameEn,
-          email: body.email,
-          origin: originOf(request),
-          language: request.language,
-        });
+        await requestPasswordReset(
+          app.db,
+          app.mailer,
+          {
+            tenantId: request.tenant.id,
+            siteName: request.tenant.branding.siteName,
+            siteNameEn: request.tenant.branding.siteNameEn,
+            email: body.email,
+            origin: originOf(request),
+            language: request.language,
+            ip: request.ip,
+            limitScale: app.config.RATE_LIMIT_SCALE,
+          },
+          app.afterAnswer,
+        );
         reply.messageKey = 'auth.resetSent';
       }
       return null;

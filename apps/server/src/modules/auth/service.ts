@@ -12,6 +12,8 @@ import {
 } from '../../lib/crypto.ts';
 import { AppError, badField, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import type { Later } from '../../plugins/after-answer.ts';
+import { consumeLimit, LIMITS } from '../limits/service.ts';
 import type { Mailer } from '../mail/service.ts';
 import { sendMail } from '../mail/service.ts';
 import {
@@ -113,14 +115,54 @@ export interface CodeRequest {
   purpose: 'login' | 'register';
   ip: string;
   language: Language;
+  /** `RATE_LIMIT_SCALE` (1 unless told). */
+  limitScale?: number;
+}
+
+/** How long an IP the account signed in from counts as the owner's, for the address-wide code cap. */
+const KNOWN_IP_DAYS = 30;
+
+/** Whether this account (if there is one) signed in from this IP lately: one query either way. */
+async function isOwnersIp(db: DbOrTx, tenantId: number, email: string, ip: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        sql`lower(${users.email}) = ${email}`,
+        eq(sessions.ip, ip),
+        gt(sessions.createdAt, minutesAgo(KNOWN_IP_DAYS * 24 * 60)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**
- * Sends a 6-digit code. For sign-in the answer is the same whether or not the e-mail is known, so
- * the form does not reveal who has an account; only a known, enabled user gets the mail.
+ * Sends a 6-digit code. The answer is the same whether or not the address has an account, for either
+ * purpose: the mail goes out after the answer (`later`), and a code is stored either way. Who gets
+ * what: a sign-in code only to a known, enabled user; a registration code only to an unknown address,
+ * while a registered one is told it already has an account.
+ *
+ * Limits (docs/decisions.md, "Sign-in code"): one code a minute and five an hour per address from one
+ * IP; ten an hour per address from strangers' IPs (so nobody can bomb a mailbox), which never holds up
+ * an IP the account signed in from lately (so nobody can starve the owner either).
  */
-export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: CodeRequest): Promise<void> {
+export async function requestVerificationCode(
+  db: DbOrTx,
+  mailer: Mailer,
+  req: CodeRequest,
+  later: Later,
+): Promise<void> {
   const email = normEmail(req.email);
+  await consumeLimit(
+    db,
+    `code:${req.tenantId}:${email}:${req.ip}`,
+    LIMITS.codePerAddress,
+    req.limitScale ?? 1,
+  );
   // Per purpose: the registration code does not hold up the code for the first sign-in right after.
   const [last] = await db
     .select({ createdAt: verificationCodes.createdAt })
@@ -130,29 +172,31 @@ export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: C
         eq(verificationCodes.tenantId, req.tenantId),
         eq(verificationCodes.email, email),
         eq(verificationCodes.purpose, req.purpose),
+        eq(verificationCodes.ip, req.ip),
       ),
     )
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   if (last) {
     const waited = (Date.now() - last.createdAt.getTime()) / 1000;
-    if (waited < CODE_RESEND_SECONDS)
-      throw tooMany('auth.codeTooSoon', { seconds: Math.ceil(CODE_RESEND_SECONDS - waited) });
+    if (waited < CODE_RESEND_SECONDS) {
+      const seconds = Math.ceil(CODE_RESEND_SECONDS - waited);
+      throw tooMany('auth.codeTooSoon', { seconds }, seconds);
+    }
   }
-  const [recent] = await db
-    .select({ n: count() })
-    .from(verificationCodes)
-    .where(
-      and(
-        eq(verificationCodes.tenantId, req.tenantId),
-        eq(verificationCodes.email, email),
-        gt(verificationCodes.createdAt, minutesAgo(60)),
-      ),
-    );
-  if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) throw tooMany('auth.codeLimit');
-
-  const user = await findUserByEmail(db, req.tenantId, email);
-  if (req.purpose === 'register' && user) throw badField('email', 'auth.emailTaken');
+  if (!(await isOwnersIp(db, req.tenantId, email, req.ip))) {
+    const [recent] = await db
+      .select({ n: count() })
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.tenantId, req.tenantId),
+          eq(verificationCodes.email, email),
+          gt(verificationCodes.createdAt, minutesAgo(60)),
+        ),
+      );
+    if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) throw tooMany('auth.codeLimit', {}, 3600);
+  }
 
   const code = randomDigits(6);
   const [stored] = await db
@@ -166,20 +210,43 @@ export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: C
       expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
     })
     .returning({ id: verificationCodes.id });
-  if (req.purpose === 'login' && !user?.enabled) return;
-  try {
-    await sendMail(db, mailer, {
-      tenantId: req.tenantId,
-      to: email,
+  later('verification code mail', () => mailVerificationCode(db, mailer, req, email, code, stored?.id));
+}
+
+async function mailVerificationCode(
+  db: DbOrTx,
+  mailer: Mailer,
+  req: CodeRequest,
+  email: string,
+  code: string,
+  storedId: number | undefined,
+) {
+  const user = await findUserByEmail(db, req.tenantId, email);
+  let mail: { subject: string; text: string } | null = null;
+  if (req.purpose === 'login' && user?.enabled)
+    mail = {
       subject: translate(req.language, 'mail.codeSubject', { site: req.siteName }),
       text: translate(req.language, 'mail.codeBody', { code, minutes: CODE_TTL_MINUTES }),
-    });
+    };
+  if (req.purpose === 'register')
+    mail = user
+      ? {
+          subject: translate(req.language, 'mail.accountExistsSubject', { site: req.siteName }),
+          text: translate(req.language, 'mail.accountExistsBody'),
+        }
+      : {
+          subject: translate(req.language, 'mail.codeSubject', { site: req.siteName }),
+          text: translate(req.language, 'mail.codeBody', { code, minutes: CODE_TTL_MINUTES }),
+        };
+  if (!mail) return;
+  try {
+    await sendMail(db, mailer, { tenantId: req.tenantId, to: email, ...mail });
   } catch (error) {
     // A code that never left does not count against the resend limit: the user may ask again at once.
-    if (stored)
+    if (storedId !== undefined)
       await db
         .delete(verificationCodes)
-        .where(and(eq(verificationCodes.tenantId, req.tenantId), eq(verificationCodes.id, stored.id)));
+        .where(and(eq(verificationCodes.tenantId, req.tenantId), eq(verificationCodes.id, storedId)));
     throw error;
   }
 }
@@ -404,20 +471,40 @@ export async function changePassword(
   await revokeUserSessions(db, input.tenantId, input.userId, input.keepSessionHash);
 }
 
-/** Mails a single-use reset link; says the same whether or not the e-mail is known. */
+export interface ResetRequest {
+  tenantId: number;
+  siteName: string;
+  /** The English site name, for a reader of English; empty means `siteName`. */
+  siteNameEn?: string;
+  email: string;
+  origin: string;
+  language: Language;
+  ip: string;
+  /** `RATE_LIMIT_SCALE` (1 unless told). */
+  limitScale?: number;
+}
+
+/**
+ * Mails a single-use reset link; says the same, in the same time, whether or not the e-mail is known:
+ * everything but the limit per address from this IP happens after the answer.
+ */
 export async function requestPasswordReset(
   db: DbOrTx,
   mailer: Mailer,
-  input: {
-    tenantId: number;
-    siteName: string;
-    /** The English site name, for a reader of English; empty means `siteName`. */
-    siteNameEn?: string;
-    email: string;
-    origin: string;
-    language: Language;
-  },
+  input: ResetRequest,
+  later: Later,
 ): Promise<void> {
+  const email = normEmail(input.email);
+  await consumeLimit(
+    db,
+    `reset:${input.tenantId}:${email}:${input.ip}`,
+    LIMITS.resetPerAddress,
+    input.limitScale ?? 1,
+  );
+  later('password reset mail', () => mailPasswordReset(db, mailer, input));
+}
+
+async function mailPasswordReset(db: DbOrTx, mailer: Mailer, input: ResetRequest): Promise<void> {
   const user = await findUserByEmail(db, input.tenantId, input.email);
   if (!user?.enabled) return;
   const [recent] = await db
