@@ -1,11 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
-import { rateLimitHits } from '../src/db/schema.ts';
+import { rateLimitHits, verificationCodes } from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
-import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_IP } from '../src/modules/auth/service.ts';
+import {
+  CODE_MAX_PER_HOUR,
+  LOGIN_MAX_FAILURES,
+  LOGIN_MAX_FAILURES_PER_IP,
+} from '../src/modules/auth/service.ts';
 import { hit, LIMITS, sweepExpiredHits } from '../src/modules/limits/service.ts';
 import { useTestApp } from './fixture.ts';
 import { addUser, type CallOptions, call, codeIn, lastMailTo } from './helpers.ts';
@@ -160,6 +164,62 @@ describe('sign-in lock', () => {
     const code = await freshCode('192.0.2.21', owner.email);
     const ok = await signIn('192.0.2.21', { email: owner.email, password: f.t.password, code });
     expect(ok.json()).toMatchObject({ code: 200 });
+  });
+});
+
+const askCode = (ip: string, email: string, language: CallOptions['language'] = 'en-US') =>
+  call(f.ctx, 'POST', '/api/admin/auth/getVerificationCode', { email }, { host: f.t.host, ip, language });
+
+describe('code requests', () => {
+  it('limits one IP asking codes for many addresses, and no other IP', async () => {
+    const ip = '203.0.113.30';
+    for (let i = 0; i < LIMITS.codePerIp.max; i++) {
+      const res = await askCode(ip, `list-${i}@${f.t.tenant.code}.example.com`);
+      expect(res.json().code, `request ${i}`).toBe(200);
+    }
+    const refused = await askCode(ip, `list-x@${f.t.tenant.code}.example.com`, 'zh-CN');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ code: 429, msg: '操作过于频繁,请稍后再试', data: null });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await askCode('203.0.113.31', `list-x@${f.t.tenant.code}.example.com`)).json().code).toBe(200);
+  });
+
+  it('caps the codes mailed to one address from strangers, but never the owner on an IP they signed in from', async () => {
+    const owner = await addUser(f.ctx, f.t);
+    const home = '192.0.2.40';
+    const first = await freshCode(home, owner.email);
+    expect(
+      (await signIn(home, { email: owner.email, password: f.t.password, code: first })).json().code,
+    ).toBe(200);
+    // Strangers, each from their own IP, ask codes for the owner's address up to the hourly cap.
+    for (let i = 1; i < CODE_MAX_PER_HOUR; i++)
+      expect((await askCode(`203.0.113.${100 + i}`, owner.email)).json().code, `stranger ${i}`).toBe(200);
+    const bomb = await askCode('203.0.113.99', owner.email);
+    expect(bomb.statusCode).toBe(429);
+    expect(bomb.json()).toMatchObject({ code: 429, msg: 'Too many codes requested today, please try later' });
+    expect(bomb.headers['retry-after']).toBeDefined();
+
+    // A minute on, the owner at home still gets a fresh code and signs in with it.
+    await f.db
+      .update(verificationCodes)
+      .set({ createdAt: sql`${verificationCodes.createdAt} - interval '61 seconds'` })
+      .where(and(eq(verificationCodes.tenantId, f.t.tenant.id), eq(verificationCodes.email, owner.email)));
+    const code = await freshCode(home, owner.email);
+    expect(code).not.toBe(first);
+    expect((await signIn(home, { email: owner.email, password: f.t.password, code })).json().code).toBe(200);
+  });
+
+  it('makes a stranger wait a minute between codes for one address without holding up the owner', async () => {
+    const owner = await addUser(f.ctx, f.t);
+    expect((await askCode('203.0.113.50', owner.email)).json().code).toBe(200);
+    const again = await askCode('203.0.113.50', owner.email);
+    expect(again.json().code).toBe(429);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner, elsewhere, is not made to wait for the stranger's code.
+    const code = await freshCode('192.0.2.50', owner.email);
+    expect(
+      (await signIn('192.0.2.50', { email: owner.email, password: f.t.password, code })).json().code,
+    ).toBe(200);
   });
 });
 
