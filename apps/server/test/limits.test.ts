@@ -1,3 +1,4 @@
+import { constants, publicEncrypt } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +149,51 @@ describe('sign-in lock', () => {
     // The attacker's IP stays locked for that address, right password or not.
     const still = await signIn(attacker, { email: owner.email, password: f.t.password, code });
     expect(still.json().code).toBe(429);
+  });
+
+  it('counts encrypted sign-ins by the address inside them', async () => {
+    const owner = await addUser(f.ctx, f.t);
+    const attacker = '203.0.113.22';
+    const key = (await call(f.ctx, 'POST', '/api/publicKey', {}, { host: f.t.host, ip: attacker })).json()
+      .data.publicKey as string;
+    const sealed = (password: string) =>
+      publicEncrypt(
+        { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from(JSON.stringify({ email: owner.email, password: sha256Hex(password), code: '123456' })),
+      ).toString('base64');
+    const send = (password: string) =>
+      call(
+        f.ctx,
+        'POST',
+        '/api/login',
+        { param: sealed(password) },
+        { host: f.t.host, ip: attacker, language: 'en-US' },
+      );
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i++)
+      expect((await send(`guess-${i}`)).json().msg).toBe(FAILED_EN);
+    expect((await send('guess-x')).json()).toMatchObject({ code: 429, msg: LOCKED_EN });
+  });
+
+  it('counts an IPv6 network of one subscriber as one client', async () => {
+    const owner = await addUser(f.ctx, f.t);
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
+      const res = await signIn(`2001:db8:1:2::${(i + 1).toString(16)}`, {
+        email: owner.email,
+        password: `guess-${i}`,
+        code: '123456',
+      });
+      expect(res.json().msg).toBe(FAILED_EN);
+    }
+    const locked = await signIn('2001:db8:1:2:ffff::1', {
+      email: owner.email,
+      password: 'x',
+      code: '123456',
+    });
+    expect(locked.json().code).toBe(429);
+    const code = await freshCode('2001:db8:9::1', owner.email);
+    expect(
+      (await signIn('2001:db8:9::1', { email: owner.email, password: f.t.password, code })).json().code,
+    ).toBe(200);
   });
 
   it('locks an IP that fails over many addresses, for every address, and no other IP', async () => {

@@ -13,7 +13,7 @@ import {
 import { AppError, badField, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { Later } from '../../plugins/after-answer.ts';
-import { consumeLimit, LIMITS } from '../limits/service.ts';
+import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import type { Mailer } from '../mail/service.ts';
 import { sendMail } from '../mail/service.ts';
 import {
@@ -157,9 +157,10 @@ export async function requestVerificationCode(
   later: Later,
 ): Promise<void> {
   const email = normEmail(req.email);
+  const client = clientOf(req.ip);
   await consumeLimit(
     db,
-    `code:${req.tenantId}:${email}:${req.ip}`,
+    `code:${req.tenantId}:${email}:${client}`,
     LIMITS.codePerAddress,
     req.limitScale ?? 1,
   );
@@ -172,7 +173,7 @@ export async function requestVerificationCode(
         eq(verificationCodes.tenantId, req.tenantId),
         eq(verificationCodes.email, email),
         eq(verificationCodes.purpose, req.purpose),
-        eq(verificationCodes.ip, req.ip),
+        eq(verificationCodes.ip, client),
       ),
     )
     .orderBy(desc(verificationCodes.createdAt))
@@ -206,7 +207,7 @@ export async function requestVerificationCode(
       email,
       purpose: req.purpose,
       codeHash: sha256Hex(`${email}:${code}`),
-      ip: req.ip,
+      ip: client,
       expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
     })
     .returning({ id: verificationCodes.id });
@@ -395,14 +396,15 @@ export interface LoginInput {
  */
 export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: string; user: UserRow }> {
   const email = normEmail(input.email);
+  const client = clientOf(input.ip);
   const since = minutesAgo(LOGIN_LOCK_MINUTES);
-  const fromThisIp = and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.ip, input.ip));
+  const fromThisIp = and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.ip, client));
   // This IP's failures older than the lock count for nothing: dropped as it comes back.
   await db.delete(loginFailures).where(and(fromThisIp, lt(loginFailures.createdAt, since)));
   // The attempt is written down before it is judged, so parallel guesses count against the same ten.
   const [attempt] = await db
     .insert(loginFailures)
-    .values({ tenantId: input.tenantId, email, ip: input.ip })
+    .values({ tenantId: input.tenantId, email, ip: client })
     .returning({ id: loginFailures.id });
   const [failures] = await db
     .select({
@@ -497,7 +499,7 @@ export async function requestPasswordReset(
   const email = normEmail(input.email);
   await consumeLimit(
     db,
-    `reset:${input.tenantId}:${email}:${input.ip}`,
+    `reset:${input.tenantId}:${email}:${clientOf(input.ip)}`,
     LIMITS.resetPerAddress,
     input.limitScale ?? 1,
   );

@@ -27,7 +27,7 @@ import {
   type UserRow,
   updateUserProfile,
 } from '../auth/service.ts';
-import { consumeLimit, LIMITS } from '../limits/service.ts';
+import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
 
@@ -207,7 +207,7 @@ export async function registerShipper(
 ): Promise<UserRow> {
   await consumeLimit(
     db,
-    `register:${tenantId}:${body.email.trim().toLowerCase()}:${client.ip}`,
+    `register:${tenantId}:${body.email.trim().toLowerCase()}:${clientOf(client.ip)}`,
     LIMITS.registerPerAddress,
     client.limitScale ?? 1,
   );

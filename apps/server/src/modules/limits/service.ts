@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import { lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
@@ -35,6 +36,13 @@ export const LIMITS = {
 const LONGEST_WINDOW_MS = 60 * MINUTE;
 /** About one hit in this many also sweeps expired rows, so the table stays the size of one window. */
 const SWEEP_ONE_IN = 200;
+
+/**
+ * The client as the limits see it: an IPv4 address, or the /64 network of an IPv6 one (one subscriber
+ * holds a whole /64, so counting single IPv6 addresses would count nothing). The same rule as the
+ * per-IP limits of the routes.
+ */
+export const clientOf = (ip: string) => normalizeIP(ip, 64);
 
 export interface Hit {
   /** Hits in the current window, this one included. */
