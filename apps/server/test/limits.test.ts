@@ -269,6 +269,25 @@ describe('code requests', () => {
   });
 });
 
+describe('registration', () => {
+  it('counts both registration paths as one call per IP', async () => {
+    const ip = '203.0.113.60';
+    const attempt = (i: number) =>
+      call(
+        f.ctx,
+        'POST',
+        i % 2 === 0 ? '/api/register' : '/api/admin/auth/register',
+        { email: `reg-${i}@${f.t.tenant.code}.example.com`, code: '000000' },
+        { host: f.t.host, ip, language: 'en-US' },
+      );
+    for (let i = 0; i < LIMITS.registerPerIp.max; i++)
+      expect((await attempt(i)).statusCode, `try ${i}`).toBe(400);
+    const refused = await attempt(LIMITS.registerPerIp.max);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 429, msg: 'Too many requests, please try again later' });
+  });
+});
+
 describe('the store', () => {
   it('counts in a fixed window and starts a new one once it has passed', async () => {
     const key = 'test:window';
