@@ -6,12 +6,16 @@ export const screenshotDir = new URL('./artifacts/screenshots/', import.meta.url
 
 /** The newest code the portal mailed to this address, from the dev mailbox (no SMTP in the suite). */
 export async function mailedCode(request: APIRequestContext, email: string): Promise<string> {
-  const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const body = await res.json();
-  const text: string = body.data.list[0]?.text ?? '';
-  const code = /\b(\d{6})\b/.exec(text)?.[1];
-  if (!code) throw new Error(`no code mailed to ${email}`);
-  return code;
+  // The portal mails after it answers, so the mail may land a moment after the page says "sent".
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`);
+    const body = await res.json();
+    const text: string = body.data.list[0]?.text ?? '';
+    const code = /\b(\d{6})\b/.exec(text)?.[1];
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no code mailed to ${email}`);
 }
 
 export async function mailedText(request: APIRequestContext, email: string): Promise<string> {

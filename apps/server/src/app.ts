@@ -12,7 +12,9 @@ import { type Config, responseCheckOf } from './config.ts';
 import type { Database } from './db/client.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { modules } from './modules/index.ts';
+import { rateLimitPlugin } from './modules/limits/plugin.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
+import { afterAnswerPlugin } from './plugins/after-answer.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { envelopePlugin, frameworkErrorHandler, zodValidatorCompiler } from './plugins/envelope.ts';
@@ -92,6 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tenantPlugin);
   await app.register(authPlugin);
   await app.register(auditPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(afterAnswerPlugin);
 
   for (const module of modules) await app.register(module, { prefix: '/api' });
 

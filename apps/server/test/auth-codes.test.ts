@@ -228,6 +228,7 @@ describe('verification codes', () => {
     );
     const res = await requestCode(email);
     expect(res.json()).toMatchObject({ code: 200, msg: '验证码已发送,请查收邮件' });
+    await f.ctx.app.afterAnswerSettled();
     const mails = await f.db
       .select()
       .from(outbox)

@@ -45,8 +45,11 @@ const UNSUPPORTED_TYPE = (['zh-CN', 'en-US'] as const).map(
   (language) => messages[language]['error.unsupportedMediaType'].split('{{type}}')[0] as string,
 );
 
-/** Tables that refused calls write to by design: the operation log records every audited call. */
-const LOGGED_TABLES = new Set(['operation_logs']);
+/**
+ * Tables that refused calls write to by design: the operation log records every audited call, and the
+ * request limits count every public call, refused or not.
+ */
+const LOGGED_TABLES = new Set(['operation_logs', 'rate_limit_hits']);
 
 const f = useTestApp({ signIn: ['admin', 'customer'], truck: true });
 let tokens: Record<'admin' | 'customer', string>;

@@ -102,8 +102,9 @@ export async function createTenant(ctx: TestContext, name = `t${randomBytes(3).t
 
 export type TestTenant = Awaited<ReturnType<typeof createTenant>>;
 
-/** The newest code mailed to this address within the tenant. */
+/** The newest code mailed to this address within the tenant (once the mail sent after the answer is out). */
 export async function lastMailTo(ctx: TestContext, tenantId: number, to: string) {
+  await ctx.app.afterAnswerSettled();
   const [mail] = await listOutbox(ctx.database.db, tenantId, to, 1);
   return mail;
 }
@@ -119,6 +120,8 @@ export interface CallOptions {
   token?: string;
   /** Sent as Accept-Language (zh-CN unless told); null sends none, so the user's saved language counts. */
   language?: 'zh-CN' | 'en-US' | null;
+  /** The client's address (127.0.0.1 unless told), for the per-client limits. */
+  ip?: string;
 }
 
 /** POST (or GET) a JSON call the way the browser does. */
@@ -138,6 +141,7 @@ export async function call(
     method,
     url,
     headers,
+    ...(opts.ip ? { remoteAddress: opts.ip } : {}),
     ...(method === 'POST' ? { payload: (body ?? {}) as object } : {}),
   });
 }

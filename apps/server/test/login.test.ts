@@ -113,7 +113,7 @@ describe('sign-in', () => {
     expect(fieldMessage(bad, 'password')).toBe('密码格式不正确');
   });
 
-  it('locks the address after ten failures, even for the right password and code', async () => {
+  it('locks the address from this IP after ten failures, even for the right password and code', async () => {
     const { email } = await addUser(f.ctx, f.t);
     const code = await mailedCode(email);
     for (let i = 0; i < 10; i++) {
@@ -144,7 +144,7 @@ describe('sign-in', () => {
     expect(locked.json().code).toBe(429);
   });
 
-  it('locks the address even when the failures arrive all at once', async () => {
+  it('locks the address from this IP even when the failures arrive all at once', async () => {
     const { email } = await addUser(f.ctx, f.t);
     const tries = await Promise.all(
       Array.from({ length: 16 }, (_, i) => login({ email, password: sha256Hex(`w${i}`), code: '123456' })),

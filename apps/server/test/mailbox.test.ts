@@ -12,6 +12,7 @@ beforeAll(async () => {
     { email: f.t.email('admin') },
     { host: f.t.host },
   );
+  await f.ctx.app.afterAnswerSettled();
 });
 
 describe('dev mailbox', () => {

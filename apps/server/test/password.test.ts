@@ -204,11 +204,15 @@ describe('password reset by e-mail', () => {
   it('answers a known e-mail like an unknown one even past the hourly limit', async () => {
     const known = await addUser(f.ctx, f.t);
     const unknown = `ghost-${known.id}@${f.t.tenant.code}.example.com`;
-    for (let i = 0; i < 10; i++) expect((await retrieve({ email: known.email })).json().code).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect((await retrieve({ email: known.email })).json().code).toBe(200);
+      await f.ctx.app.afterAnswerSettled();
+    }
     const eleventh = await retrieve({ email: known.email });
     const stranger = await retrieve({ email: unknown });
     expect(eleventh.statusCode).toBe(stranger.statusCode);
     expect(eleventh.json()).toEqual(stranger.json());
+    await f.ctx.app.afterAnswerSettled();
     const mails = await f.db
       .select()
       .from(outbox)

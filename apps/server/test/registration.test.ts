@@ -318,30 +318,54 @@ describe('registration', () => {
     expect(badFields(right)).toEqual(['code']);
   });
 
-  it('refuses an e-mail that is already registered, naming email, when asking for a code and when registering', async () => {
+  it('answers a registered e-mail like a new one when asking for a code, and mails its owner that the account exists', async () => {
     const taken = f.t.email('customer');
-    const codeRequest = await call(
-      f.ctx,
-      'POST',
-      '/api/admin/auth/getVerificationCode',
-      { email: taken, purpose: 'register' },
-      { host: f.t.host, language: 'en-US' },
-    );
-    expect(codeRequest.statusCode).toBe(400);
-    expect(badFields(codeRequest)).toEqual(['email']);
-    expect(fieldMessage(codeRequest, 'email')).toBe('This e-mail is already registered');
-
-    const res = await register({ ...form(), email: taken.toUpperCase(), code: '123456' });
-    expect(res.statusCode).toBe(400);
-    expect(badFields(res)).toEqual(['email']);
-    expect(fieldMessage(res, 'email')).toBe('该邮箱已注册');
+    const fresh = freshEmail();
+    const ask = (email: string) =>
+      call(
+        f.ctx,
+        'POST',
+        '/api/admin/auth/getVerificationCode',
+        { email, purpose: 'register' },
+        { host: f.t.host, language: 'en-US' },
+      );
+    const known = await ask(taken);
+    const unknown = await ask(fresh);
+    expect(known.statusCode).toBe(200);
+    expect(known.json()).toEqual(unknown.json());
+    expect(known.json().msg).toBe('The code has been sent, please check your e-mail');
+    const mail = await lastMailTo(f.ctx, f.t.tenant.id, taken);
+    expect(mail?.subject).toContain('registration');
+    expect(mail?.text).toContain('already has an account');
+    expect(mail?.text).not.toMatch(/\b\d{6}\b/);
+    expect(codeIn((await lastMailTo(f.ctx, f.t.tenant.id, fresh))?.text)).toMatch(/^\d{6}$/);
   });
 
-  it('refuses registering the same address twice, naming email', async () => {
+  it('checks the code before saying an address is registered: a wrong code reads the same for both', async () => {
+    const taken = f.t.email('customer');
+    const known = await register({ ...form(), email: taken.toUpperCase(), code: '000000' });
+    const unknown = await register({ ...form(), email: freshEmail(), code: '000000' });
+    expect(known.statusCode).toBe(400);
+    expect(badFields(known)).toEqual(['code']);
+    expect(known.json()).toEqual(unknown.json());
+  });
+
+  it('refuses registering the same address twice: the spent code first, and a proven owner is told it is taken', async () => {
     const email = freshEmail();
     const code = await registerCode(email);
     expect((await register({ ...form(), email, code })).json().code).toBe(200);
     const again = await register({ ...form(), email, code });
-    expect(badFields(again)).toEqual(['email']);
+    expect(badFields(again)).toEqual(['code']);
+    // Whoever holds a live code for the mailbox (sent before the account existed) has proved it.
+    await f.db.insert(verificationCodes).values({
+      tenantId: f.t.tenant.id,
+      email,
+      purpose: 'register',
+      codeHash: sha256Hex(`${email}:135790`),
+      expiresAt: new Date(Date.now() + 600_000),
+    });
+    const proven = await register({ ...form(), email, code: '135790' });
+    expect(badFields(proven)).toEqual(['email']);
+    expect(fieldMessage(proven, 'email')).toBe('该邮箱已注册');
   });
 });

@@ -69,6 +69,7 @@ describe('mail over SMTP', () => {
       { host: f.t.host },
     );
     expect(res.json().code).toBe(200);
+    await f.ctx.app.afterAnswerSettled();
 
     const mail = mailFor(email);
     expect(mail).toBeDefined();
@@ -102,6 +103,7 @@ describe('mail over SMTP', () => {
       { host: f.t.host, language: 'en-US' },
     );
     expect(res.json().code).toBe(200);
+    await f.ctx.app.afterAnswerSettled();
     const mail = mailFor(email);
     expect(mail?.subject).toBe(`${f.t.tenant.branding.siteName} password reset`);
     expect(mail?.text).toMatch(
@@ -109,7 +111,7 @@ describe('mail over SMTP', () => {
     );
   });
 
-  it('answers a 500 envelope with the mail-failed message when SMTP is down, and keeps the mail as failed', async () => {
+  it('answers "code sent" when SMTP is down (the mail goes after the answer), keeps the mail as failed and lets the address ask again at once', async () => {
     const { email } = await addUser(f.ctx, f.t);
     await smtp.close();
     try {
@@ -120,13 +122,14 @@ describe('mail over SMTP', () => {
         { email },
         { host: f.t.host, language: 'en-US' },
       );
-      expect(res.statusCode).toBe(500);
+      // The answer never waits for the mail, so it is the one every address gets.
+      expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
-        code: 500,
-        msg: 'The e-mail could not be sent, please try again later',
+        code: 200,
+        msg: 'The code has been sent, please check your e-mail',
         data: null,
       });
-      expect(res.body).not.toMatch(/ECONNREFUSED|at .*\.ts/);
+      await f.ctx.app.afterAnswerSettled();
       const [row] = await outboxRows(email);
       expect(row?.status).toBe('failed');
       expect(row?.error).toMatch(/ECONNREFUSED|connect/i);
@@ -136,15 +139,6 @@ describe('mail over SMTP', () => {
         .from(verificationCodes)
         .where(and(eq(verificationCodes.tenantId, f.t.tenant.id), eq(verificationCodes.email, email)));
       expect(codes).toHaveLength(0);
-
-      const zh = await call(
-        f.ctx,
-        'POST',
-        '/api/admin/auth/getVerificationCode',
-        { email },
-        { host: f.t.host },
-      );
-      expect(zh.json()).toMatchObject({ code: 500, msg: '邮件发送失败,请稍后再试' });
     } finally {
       smtp = startSmtp(port);
       await smtp.listening;
@@ -157,6 +151,7 @@ describe('mail over SMTP', () => {
       { host: f.t.host },
     );
     expect(retry.json().code).toBe(200);
+    await f.ctx.app.afterAnswerSettled();
     expect(mailFor(email)).toBeDefined();
   });
 });

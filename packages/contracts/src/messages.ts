@@ -278,6 +278,9 @@ const zhCN = {
   'mail.codeBody': '您的验证码是 {{code}},{{minutes}} 分钟内有效。如非本人操作,请忽略本邮件。',
   'mail.resetSubject': '{{site}} 重置密码',
   'mail.resetBody': '请在 {{minutes}} 分钟内打开以下链接重置密码:{{link}} 如非本人操作,请忽略本邮件。',
+  'mail.accountExistsSubject': '{{site}} 注册提醒',
+  'mail.accountExistsBody':
+    '有人用此邮箱申请注册,但该邮箱已有账户。请直接登录;忘记密码可在登录页找回。如非本人操作,请忽略本邮件。',
   'validation.time': '{{field}}请按 HH:mm 填写,如 09:00',
   'validation.date': '{{field}}请按 YYYY-MM-DD 填写',
   'validation.state': '{{field}}请填写两位字母的州代码,如 CA',
@@ -652,6 +655,9 @@ const enUS: Record<MessageKey, string> = {
   'mail.resetSubject': '{{site}} password reset',
   'mail.resetBody':
     'Open this link within {{minutes}} minutes to reset your password: {{link}} If you did not ask for it, ignore this e-mail.',
+  'mail.accountExistsSubject': '{{site}} registration',
+  'mail.accountExistsBody':
+    'Someone asked to register with this e-mail, but it already has an account. Sign in instead; if you forgot the password, reset it from the sign-in page. If it was not you, ignore this e-mail.',
   'validation.time': '{{field}} takes a time as HH:mm, such as 09:00',
   'validation.date': '{{field}} takes a date as YYYY-MM-DD',
   'validation.state': '{{field}} takes a two-letter state code, such as CA',

@@ -28,6 +28,8 @@ export class AppError extends Error {
     readonly params: Record<string, string | number> = {},
     readonly fields?: FieldIssue[],
     readonly data?: Record<string, unknown>,
+    /** Seconds until the call may be made again (a limit's 429): sent as `Retry-After`. */
+    readonly retryAfter?: number,
   ) {
     super(key);
     this.httpStatus = HTTP_STATUS[code] ?? 400;
@@ -45,8 +47,8 @@ export const conflict = (key: MessageKey = 'error.conflict', params = {}) =>
 export const forbidden = (key: MessageKey = 'error.forbidden') => new AppError(ResultCode.Forbidden, key);
 export const sessionInvalid = (key: MessageKey = 'error.sessionInvalid') =>
   new AppError(ResultCode.SessionInvalid, key);
-export const tooMany = (key: MessageKey = 'error.tooMany', params = {}) =>
-  new AppError(ResultCode.TooMany, key, params);
+export const tooMany = (key: MessageKey = 'error.tooMany', params = {}, retryAfter?: number) =>
+  new AppError(ResultCode.TooMany, key, params, undefined, undefined, retryAfter);
 
 /** A PostgreSQL unique-constraint violation (23505), as thrown by either driver through Drizzle. */
 export function isUniqueViolation(error: unknown): boolean {

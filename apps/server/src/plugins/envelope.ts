@@ -128,6 +128,7 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     const language = request.language ?? languageOf(request);
     const scope = request.routeOptions.config?.labelScope;
     if (error instanceof AppError) {
+      if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
       const fields = error.fields?.map((f) => ({
         field: f.field,
         message: fieldMessage(f.field, f.key, language, f.params, scope),

@@ -30,6 +30,8 @@ import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { checkInvitationCode, registerShipper } from '../customers/service.ts';
+import { routeLimit } from '../limits/plugin.ts';
+import { LIMITS } from '../limits/service.ts';
 import { decryptParam, loginKeyPair } from './keys.ts';
 import { users } from './schema.ts';
 import {
@@ -64,21 +66,27 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/auth/getVerificationCode',
     {
-      config: { ...open, audit: 'auth.code' },
+      config: { ...open, audit: 'auth.code', rateLimit: routeLimit(app, LIMITS.codePerIp) },
       schema: { tags: ['auth'], body: verificationCodeBody, response: { 200: emptyResponse } },
     },
     async (request, reply) => {
-      await requestVerificationCode(app.db, app.mailer, {
-        tenantId: request.tenant.id,
-        // The mail speaks the request's language, the site's name too.
-        siteName:
-          (request.language === 'en-US' && request.tenant.branding.siteNameEn) ||
-          request.tenant.branding.siteName,
-        email: request.body.email,
-        purpose: request.body.purpose,
-        ip: request.ip,
-        language: request.language,
-      });
+      await requestVerificationCode(
+        app.db,
+        app.mailer,
+        {
+          tenantId: request.tenant.id,
+          // The mail speaks the request's language, the site's name too.
+          siteName:
+            (request.language === 'en-US' && request.tenant.branding.siteNameEn) ||
+            request.tenant.branding.siteName,
+          email: request.body.email,
+          purpose: request.body.purpose,
+          ip: request.ip,
+          language: request.language,
+          limitScale: app.config.RATE_LIMIT_SCALE,
+        },
+        app.afterAnswer,
+      );
       reply.messageKey = 'auth.codeSent';
       return null;
     },
@@ -111,17 +119,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       ip: request.ip,
       userAgent: String(request.headers['user-agent'] ?? ''),
       ttlHours: app.config.SESSION_TTL_HOURS,
+      limitScale: app.config.RATE_LIMIT_SCALE,
     });
     request.auditTarget = `user:${user.id}`;
     request.auditUser = { id: user.id, email: user.email };
     return { token };
   };
-  app.post(
-    '/admin/auth/login',
-    { config: { ...open, audit: 'auth.login' }, schema: loginSchema },
-    loginHandler,
-  );
-  app.post('/login', { config: { ...open, audit: 'auth.login' }, schema: loginSchema }, loginHandler);
+  // Both paths are one call: one count per IP.
+  const loginConfig = {
+    ...open,
+    audit: 'auth.login',
+    rateLimit: routeLimit(app, LIMITS.signInPerIp, 'sign-in'),
+  };
+  app.post('/admin/auth/login', { config: loginConfig, schema: loginSchema }, loginHandler);
+  app.post('/login', { config: loginConfig, schema: loginSchema }, loginHandler);
 
   const logoutHandler = async (request: FastifyRequest) => {
     await revokeSession(app.db, currentUser(request).sessionHash);
@@ -148,7 +159,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/auth/checkInvitation',
     {
-      config: open,
+      config: { ...open, rateLimit: routeLimit(app, LIMITS.invitationPerIp) },
       schema: {
         tags: ['auth'],
         body: invitationCheckBody,
@@ -168,12 +179,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   const registerHandler = async (request: FastifyRequest, body: RegisterBody) => {
     const tenantId = request.tenant.id;
-    const user = await registerShipper(app.db, tenantId, body, request.language);
+    const user = await registerShipper(app.db, tenantId, body, request.language, {
+      ip: request.ip,
+      limitScale: app.config.RATE_LIMIT_SCALE,
+    });
     request.auditTarget = `user:${user.id}`;
     return { id: user.id };
   };
   const registerRoute = {
-    config: { ...open, audit: 'auth.register' },
+    config: { ...open, audit: 'auth.register', rateLimit: routeLimit(app, LIMITS.registerPerIp, 'register') },
     schema: { tags: ['auth'], body: registerBody, response: { 200: okResponse(registeredView) } },
   };
   app.post('/admin/auth/register', registerRoute, async (request, reply) => {
@@ -190,7 +204,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/auth/retrievePassword',
     {
-      config: { ...open, audit: 'auth.retrievePassword' },
+      config: { ...open, audit: 'auth.retrievePassword', rateLimit: routeLimit(app, LIMITS.resetPerIp) },
       schema: {
         tags: ['auth'],
         body: z.record(str().max(100), z.unknown()),
@@ -209,14 +223,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         });
         reply.messageKey = 'auth.passwordReset';
       } else {
-        await requestPasswordReset(app.db, app.mailer, {
-          tenantId: request.tenant.id,
-          siteName: request.tenant.branding.siteName,
-          siteNameEn: request.tenant.branding.siteNameEn,
-          email: body.email,
-          origin: originOf(request),
-          language: request.language,
-        });
+        await requestPasswordReset(
+          app.db,
+          app.mailer,
+          {
+            tenantId: request.tenant.id,
+            siteName: request.tenant.branding.siteName,
+            siteNameEn: request.tenant.branding.siteNameEn,
+            email: body.email,
+            origin: originOf(request),
+            language: request.language,
+            ip: request.ip,
+            limitScale: app.config.RATE_LIMIT_SCALE,
+          },
+          app.afterAnswer,
+        );
         reply.messageKey = 'auth.resetSent';
       }
       return null;

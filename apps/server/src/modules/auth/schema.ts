@@ -126,8 +126,8 @@ export const passwordResets = pgTable(
 );
 
 /**
- * Sign-in attempts not (yet) successful, counted per e-mail for the lock-out; a success clears them. Kept
- * in the database so every copy agrees.
+ * Sign-in attempts not (yet) successful, counted per IP and per e-mail from that IP for the lock-out; a
+ * success clears that pair's. Kept in the database so every copy agrees.
  */
 export const loginFailures = pgTable(
   'login_failures',

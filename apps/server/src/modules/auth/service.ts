@@ -12,6 +12,8 @@ import {
 } from '../../lib/crypto.ts';
 import { AppError, badField, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import type { Later } from '../../plugins/after-answer.ts';
+import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import type { Mailer } from '../mail/service.ts';
 import { sendMail } from '../mail/service.ts';
 import {
@@ -28,7 +30,10 @@ export const CODE_RESEND_SECONDS = 60;
 export const CODE_MAX_PER_HOUR = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESET_TTL_MINUTES = 30;
+/** Failed sign-ins to one address from one IP before that pair is locked. */
 export const LOGIN_MAX_FAILURES = 10;
+/** Failed sign-ins from one IP, any address, before the IP is locked (times `RATE_LIMIT_SCALE`). */
+export const LOGIN_MAX_FAILURES_PER_IP = 30;
 export const LOGIN_LOCK_MINUTES = 15;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
@@ -110,14 +115,55 @@ export interface CodeRequest {
   purpose: 'login' | 'register';
   ip: string;
   language: Language;
+  /** `RATE_LIMIT_SCALE` (1 unless told). */
+  limitScale?: number;
+}
+
+/** How long an IP the account signed in from counts as the owner's, for the address-wide code cap. */
+const KNOWN_IP_DAYS = 30;
+
+/** Whether this account (if there is one) signed in from this IP lately: one query either way. */
+async function isOwnersIp(db: DbOrTx, tenantId: number, email: string, ip: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        sql`lower(${users.email}) = ${email}`,
+        eq(sessions.ip, ip),
+        gt(sessions.createdAt, minutesAgo(KNOWN_IP_DAYS * 24 * 60)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**
- * Sends a 6-digit code. For sign-in the answer is the same whether or not the e-mail is known, so
- * the form does not reveal who has an account; only a known, enabled user gets the mail.
+ * Sends a 6-digit code. The answer is the same whether or not the address has an account, for either
+ * purpose: the mail goes out after the answer (`later`), and a code is stored either way. Who gets
+ * what: a sign-in code only to a known, enabled user; a registration code only to an unknown address,
+ * while a registered one is told it already has an account.
+ *
+ * Limits (docs/decisions.md, "Sign-in code"): one code a minute and five an hour per address from one
+ * IP; ten an hour per address from strangers' IPs (so nobody can bomb a mailbox), which never holds up
+ * an IP the account signed in from lately (so nobody can starve the owner either).
  */
-export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: CodeRequest): Promise<void> {
+export async function requestVerificationCode(
+  db: DbOrTx,
+  mailer: Mailer,
+  req: CodeRequest,
+  later: Later,
+): Promise<void> {
   const email = normEmail(req.email);
+  const client = clientOf(req.ip);
+  await consumeLimit(
+    db,
+    `code:${req.tenantId}:${email}:${client}`,
+    LIMITS.codePerAddress,
+    req.limitScale ?? 1,
+  );
   // Per purpose: the registration code does not hold up the code for the first sign-in right after.
   const [last] = await db
     .select({ createdAt: verificationCodes.createdAt })
@@ -127,29 +173,31 @@ export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: C
         eq(verificationCodes.tenantId, req.tenantId),
         eq(verificationCodes.email, email),
         eq(verificationCodes.purpose, req.purpose),
+        eq(verificationCodes.ip, client),
       ),
     )
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   if (last) {
     const waited = (Date.now() - last.createdAt.getTime()) / 1000;
-    if (waited < CODE_RESEND_SECONDS)
-      throw tooMany('auth.codeTooSoon', { seconds: Math.ceil(CODE_RESEND_SECONDS - waited) });
+    if (waited < CODE_RESEND_SECONDS) {
+      const seconds = Math.ceil(CODE_RESEND_SECONDS - waited);
+      throw tooMany('auth.codeTooSoon', { seconds }, seconds);
+    }
   }
-  const [recent] = await db
-    .select({ n: count() })
-    .from(verificationCodes)
-    .where(
-      and(
-        eq(verificationCodes.tenantId, req.tenantId),
-        eq(verificationCodes.email, email),
-        gt(verificationCodes.createdAt, minutesAgo(60)),
-      ),
-    );
-  if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) throw tooMany('auth.codeLimit');
-
-  const user = await findUserByEmail(db, req.tenantId, email);
-  if (req.purpose === 'register' && user) throw badField('email', 'auth.emailTaken');
+  if (!(await isOwnersIp(db, req.tenantId, email, req.ip))) {
+    const [recent] = await db
+      .select({ n: count() })
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.tenantId, req.tenantId),
+          eq(verificationCodes.email, email),
+          gt(verificationCodes.createdAt, minutesAgo(60)),
+        ),
+      );
+    if ((recent?.n ?? 0) >= CODE_MAX_PER_HOUR) throw tooMany('auth.codeLimit', {}, 3600);
+  }
 
   const code = randomDigits(6);
   const [stored] = await db
@@ -159,24 +207,47 @@ export async function requestVerificationCode(db: DbOrTx, mailer: Mailer, req: C
       email,
       purpose: req.purpose,
       codeHash: sha256Hex(`${email}:${code}`),
-      ip: req.ip,
+      ip: client,
       expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
     })
     .returning({ id: verificationCodes.id });
-  if (req.purpose === 'login' && !user?.enabled) return;
-  try {
-    await sendMail(db, mailer, {
-      tenantId: req.tenantId,
-      to: email,
+  later('verification code mail', () => mailVerificationCode(db, mailer, req, email, code, stored?.id));
+}
+
+async function mailVerificationCode(
+  db: DbOrTx,
+  mailer: Mailer,
+  req: CodeRequest,
+  email: string,
+  code: string,
+  storedId: number | undefined,
+) {
+  const user = await findUserByEmail(db, req.tenantId, email);
+  let mail: { subject: string; text: string } | null = null;
+  if (req.purpose === 'login' && user?.enabled)
+    mail = {
       subject: translate(req.language, 'mail.codeSubject', { site: req.siteName }),
       text: translate(req.language, 'mail.codeBody', { code, minutes: CODE_TTL_MINUTES }),
-    });
+    };
+  if (req.purpose === 'register')
+    mail = user
+      ? {
+          subject: translate(req.language, 'mail.accountExistsSubject', { site: req.siteName }),
+          text: translate(req.language, 'mail.accountExistsBody'),
+        }
+      : {
+          subject: translate(req.language, 'mail.codeSubject', { site: req.siteName }),
+          text: translate(req.language, 'mail.codeBody', { code, minutes: CODE_TTL_MINUTES }),
+        };
+  if (!mail) return;
+  try {
+    await sendMail(db, mailer, { tenantId: req.tenantId, to: email, ...mail });
   } catch (error) {
     // A code that never left does not count against the resend limit: the user may ask again at once.
-    if (stored)
+    if (storedId !== undefined)
       await db
         .delete(verificationCodes)
-        .where(and(eq(verificationCodes.tenantId, req.tenantId), eq(verificationCodes.id, stored.id)));
+        .where(and(eq(verificationCodes.tenantId, req.tenantId), eq(verificationCodes.id, storedId)));
     throw error;
   }
 }
@@ -312,36 +383,46 @@ export interface LoginInput {
   ip: string;
   userAgent: string;
   ttlHours: number;
+  /** `RATE_LIMIT_SCALE`: multiplies the per-IP lock (1 unless told). */
+  limitScale?: number;
 }
 
 /**
  * E-mail, password digest and e-mailed code, all three or nothing. Every failure gives the same
  * message, so the answer never says which part was wrong or whether the account exists.
+ *
+ * Failures lock the client, never the account: an address from one IP after ten, an IP after thirty
+ * over any addresses. Someone guessing elsewhere cannot keep the owner out.
  */
 export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: string; user: UserRow }> {
   const email = normEmail(input.email);
+  const client = clientOf(input.ip);
+  const since = minutesAgo(LOGIN_LOCK_MINUTES);
+  const fromThisIp = and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.ip, client));
+  // This IP's failures older than the lock count for nothing: dropped as it comes back.
+  await db.delete(loginFailures).where(and(fromThisIp, lt(loginFailures.createdAt, since)));
   // The attempt is written down before it is judged, so parallel guesses count against the same ten.
   const [attempt] = await db
     .insert(loginFailures)
-    .values({ tenantId: input.tenantId, email, ip: input.ip })
+    .values({ tenantId: input.tenantId, email, ip: client })
     .returning({ id: loginFailures.id });
   const [failures] = await db
-    .select({ n: count() })
+    .select({
+      ip: count(),
+      address: sql<number>`count(*) filter (where ${loginFailures.email} = ${email})`.mapWith(Number),
+      oldestSeconds: sql<number>`extract(epoch from min(${loginFailures.createdAt}))`.mapWith(Number),
+    })
     .from(loginFailures)
-    .where(
-      and(
-        eq(loginFailures.tenantId, input.tenantId),
-        eq(loginFailures.email, email),
-        gt(loginFailures.createdAt, minutesAgo(LOGIN_LOCK_MINUTES)),
-      ),
-    );
-  if ((failures?.n ?? 0) > LOGIN_MAX_FAILURES) {
+    .where(and(fromThisIp, gt(loginFailures.createdAt, since)));
+  const perIp = Math.round(LOGIN_MAX_FAILURES_PER_IP * (input.limitScale ?? 1));
+  if ((failures?.address ?? 0) > LOGIN_MAX_FAILURES || (failures?.ip ?? 0) > perIp) {
     // A refused attempt was never judged, so it does not prolong the lock.
     if (attempt)
       await db
         .delete(loginFailures)
         .where(and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.id, attempt.id)));
-    throw tooMany('auth.loginLocked');
+    const opensAt = (failures?.oldestSeconds ?? 0) * 1000 + LOGIN_LOCK_MINUTES * 60_000;
+    throw tooMany('auth.loginLocked', {}, Math.max(1, Math.ceil((opensAt - Date.now()) / 1000)));
   }
 
   const failed = () => new AppError(ResultCode.BadInput, 'auth.loginFailed');
@@ -356,9 +437,8 @@ export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: str
   // Not a permission problem of a signed-in user (401 sends the client to /401): the account's state.
   if (!user.enabled) throw new AppError(ResultCode.Conflict, 'auth.accountDisabled');
 
-  await db
-    .delete(loginFailures)
-    .where(and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.email, email)));
+  // The owner has proved who they are: this address's failures from here are forgiven.
+  await db.delete(loginFailures).where(and(fromThisIp, eq(loginFailures.email, email)));
   await db
     .update(users)
     .set({ lastLoginAt: new Date() })
@@ -393,20 +473,40 @@ export async function changePassword(
   await revokeUserSessions(db, input.tenantId, input.userId, input.keepSessionHash);
 }
 
-/** Mails a single-use reset link; says the same whether or not the e-mail is known. */
+export interface ResetRequest {
+  tenantId: number;
+  siteName: string;
+  /** The English site name, for a reader of English; empty means `siteName`. */
+  siteNameEn?: string;
+  email: string;
+  origin: string;
+  language: Language;
+  ip: string;
+  /** `RATE_LIMIT_SCALE` (1 unless told). */
+  limitScale?: number;
+}
+
+/**
+ * Mails a single-use reset link; says the same, in the same time, whether or not the e-mail is known:
+ * everything but the limit per address from this IP happens after the answer.
+ */
 export async function requestPasswordReset(
   db: DbOrTx,
   mailer: Mailer,
-  input: {
-    tenantId: number;
-    siteName: string;
-    /** The English site name, for a reader of English; empty means `siteName`. */
-    siteNameEn?: string;
-    email: string;
-    origin: string;
-    language: Language;
-  },
+  input: ResetRequest,
+  later: Later,
 ): Promise<void> {
+  const email = normEmail(input.email);
+  await consumeLimit(
+    db,
+    `reset:${input.tenantId}:${email}:${clientOf(input.ip)}`,
+    LIMITS.resetPerAddress,
+    input.limitScale ?? 1,
+  );
+  later('password reset mail', () => mailPasswordReset(db, mailer, input));
+}
+
+async function mailPasswordReset(db: DbOrTx, mailer: Mailer, input: ResetRequest): Promise<void> {
   const user = await findUserByEmail(db, input.tenantId, input.email);
   if (!user?.enabled) return;
   const [recent] = await db

@@ -193,6 +193,7 @@ describe('invitation codes', () => {
       { email, purpose: 'register' },
       { host: f.t.host },
     );
+    await f.ctx.app.afterAnswerSettled();
     const { listOutbox } = await import('../mail/service.ts');
     const [mail] = await listOutbox(f.db, f.t.tenant.id, email, 1);
     const regCode = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];

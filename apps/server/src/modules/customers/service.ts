@@ -27,6 +27,7 @@ import {
   type UserRow,
   updateUserProfile,
 } from '../auth/service.ts';
+import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
 
@@ -202,14 +203,22 @@ export async function registerShipper(
   tenantId: number,
   body: RegisterBody,
   language: Language,
+  client: { ip: string; limitScale?: number } = { ip: '' },
 ): Promise<UserRow> {
+  await consumeLimit(
+    db,
+    `register:${tenantId}:${body.email.trim().toLowerCase()}:${clientOf(client.ip)}`,
+    LIMITS.registerPerAddress,
+    client.limitScale ?? 1,
+  );
   const parent = body.invitationCode
     ? await organisationForInvitation(db, tenantId, body.invitationCode)
     : null;
   if (body.invitationCode && !parent) throw badField('invitationCode', 'auth.invitationInvalid');
-  if (await findUserByEmail(db, tenantId, body.email)) throw badField('email', 'auth.emailTaken');
+  // The code first: only who proves the mailbox is told that the address already has an account.
   if (!(await consumeVerificationCode(db, tenantId, body.email, 'register', body.code)))
     throw badField('code', 'auth.codeInvalid');
+  if (await findUserByEmail(db, tenantId, body.email)) throw badField('email', 'auth.emailTaken');
   const { email, code: _code, invitationCode: _inv, password, confirmPassword: _c, ...profile } = body;
   const name = `${body.name} ${body.surname}`;
   const organisation = await createOrganisation(db, tenantId, {

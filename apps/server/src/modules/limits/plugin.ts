@@ -1,0 +1,32 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { databaseStore, LIMITS, type LimitRule, scaled } from './service.ts';
+
+/**
+ * Per-IP limits with @fastify/rate-limit, counted in the database so every process shares them. Every
+ * public call shares one count per IP (`LIMITS.publicPerIp`); a route may set its own with
+ * `config.rateLimit: routeLimit(app, rule)`. Calls with a session are not limited here.
+ */
+export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
+  const rule = LIMITS.publicPerIp;
+  await app.register(rateLimit, {
+    global: true,
+    max: scaled(rule, app.config.RATE_LIMIT_SCALE),
+    timeWindow: rule.windowMs,
+    store: databaseStore(app.db, app.log),
+    allowList: (request) => !request.routeOptions.config?.public,
+    // The envelope's error handler answers 429 in the user's language; the plugin has set Retry-After.
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error('rate limit exceeded'), { statusCode: context.statusCode }),
+  });
+});
+
+/** A route's own per-IP limit; `group` makes routes that are one call under two paths share a count. */
+export function routeLimit(app: FastifyInstance, rule: LimitRule, group?: string) {
+  return {
+    max: scaled(rule, app.config.RATE_LIMIT_SCALE),
+    timeWindow: rule.windowMs,
+    ...(group ? { groupId: group } : {}),
+  };
+}
