@@ -6,7 +6,7 @@
 // work on both processes, that a change made on one process is seen at once on the other, that
 // reports read from the replica, and that a dump and a base backup restore to the same money.
 // Prints a report of figures and exits non-zero on any broken invariant. Runs as root (CI).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -197,6 +197,29 @@ function psql(port, sql, db = DB) {
     sql,
   ]);
   return r.stdout.trim();
+}
+
+/** The same without blocking the load's clients. */
+function psqlAsync(port, sql, db = DB) {
+  const args = [
+    '-X',
+    '-A',
+    '-t',
+    '-q',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-U',
+    'postgres',
+    '-d',
+    db,
+    '-c',
+    sql,
+  ];
+  return new Promise((res) =>
+    execFile(`${pgBin()}/psql`, args, (error, stdout) => res(error ? '' : stdout.trim())),
+  );
 }
 
 // --------------------------------------------------------------------------------------------------
@@ -461,7 +484,7 @@ async function main() {
   const primaryDir = join(state.tmp, 'primary');
   asPostgres(
     `${bin}/initdb`,
-    ['-D', primaryDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-instructions'],
+    ['-D', primaryDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-instructions', '--no-sync'],
     { stdio: 'ignore' },
   );
   startCluster('primary', primaryDir, pPrimary, ['-c', 'max_wal_senders=5', '-c', 'wal_level=replica']);
@@ -486,6 +509,8 @@ async function main() {
     'stream',
     '-c',
     'fast',
+    // A rehearsal's copies need not survive a power cut (production leaves the sync on).
+    '--no-sync',
   ]);
   startCluster('replica', replicaDir, pReplica, [
     '-c',
@@ -568,7 +593,7 @@ async function main() {
   let loadRunning = true;
   const lagSampler = (async () => {
     while (loadRunning) {
-      const row = psql(
+      const row = await psqlAsync(
         pPrimary,
         'select coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0), coalesce(extract(epoch from replay_lag) * 1000, 0) from pg_stat_replication',
         'postgres',
@@ -609,8 +634,12 @@ async function main() {
   const chaos = (async () => {
     await sleep(KILL_AFTER_SECONDS * 1000);
     const child = state.servers.get(victim);
+    const gone = new Promise((r) => child.once('exit', r));
     figures.killAt = Date.now();
     process.kill(child.pid, 'SIGKILL');
+    await gone;
+    // Until the kernel has torn the process down its port may still take connections.
+    figures.goneAt = Date.now();
     log(`killed ${victim} (pid ${child.pid}) with SIGKILL`);
     await sleep(RESTART_AFTER_SECONDS * 1000);
     figures.restartAt = Date.now();
@@ -632,8 +661,9 @@ async function main() {
   // Requests: none lost beyond those in flight on the killed process.
   const loadRequests = requests.filter((r) => r.start >= loadStart);
   const failedRequests = loadRequests.filter(failed);
+  // In flight on the killed process: sent to it before it was gone, answered (or not) after the kill.
   const inFlightOnVictim = (r) =>
-    r.backend === victim && r.start <= figures.killAt && r.end >= figures.killAt;
+    r.backend === victim && r.start <= figures.goneAt && r.end >= figures.killAt;
   const excused = failedRequests.filter(inFlightOnVictim);
   const unexcused = failedRequests.filter((r) => !inFlightOnVictim(r));
   const byBackend = {};
@@ -765,6 +795,7 @@ async function main() {
   );
   await sleep(300);
   const after = readerLines(replicaLog());
+  figures.replicaStatements = after - before;
   check(
     exported.code === 200 && ledgerExport.code === 200,
     'order and ledger exports answered through the balancer',
@@ -855,6 +886,8 @@ async function main() {
     'stream',
     '-c',
     'fast',
+    // A rehearsal's copies need not survive a power cut (production leaves the sync on).
+    '--no-sync',
   ]);
   figures.baseBackupSeconds = (Date.now() - started) / 1000;
   started = Date.now();
@@ -944,8 +977,8 @@ function report(f) {
       .join(', ')}`,
     `  business             ${f.quotes} quotes priced, ${f.booked} booked, ${f.paid} paid, ${f.refused} refused (funds), ${f.paymentRows} payment rows`,
     `  failures             ${f.failed} (${f.failedInFlight} in flight on the killed process); ${f.retried} retried by the balancer on the other process`,
-    `  kill / restart       killed at +${s(f.killAt - t0)} s, restarted at +${s(f.restartAt - t0)} s, ready after ${s(f.readyAgainAt - f.restartAt)} s`,
-    `  replica              max replay lag ${f.maxReplayLagMs.toFixed(1)} ms, max ${f.maxLagBytes} bytes behind`,
+    `  kill / restart       killed at +${s(f.killAt - t0)} s (gone ${f.goneAt - f.killAt} ms later), restarted at +${s(f.restartAt - t0)} s, ready after ${s(f.readyAgainAt - f.restartAt)} s`,
+    `  replica              max replay lag ${f.maxReplayLagMs.toFixed(1)} ms, max ${f.maxLagBytes} bytes behind; two exports ran ${f.replicaStatements} statements on it`,
     `  cache across         ${f.cacheMs} ms until the other process showed the change`,
     `  backups              pg_dump ${f.dumpSeconds.toFixed(1)} s, pg_restore ${f.restoreSeconds.toFixed(1)} s, pg_basebackup ${f.baseBackupSeconds.toFixed(1)} s, its start ${f.baseStartSeconds.toFixed(1)} s`,
     `  total                ${since()}`,
