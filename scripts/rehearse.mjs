@@ -816,6 +816,15 @@ async function main() {
     if (!same) await sleep(100);
   }
   check(same, 'the replica holds the same ledger as the primary', `caught up in ${Date.now() - caughtUp} ms`);
+  // The dashboard's figures come from the replica: they count every order, not an empty view of them.
+  const stats = await call(lb, '/api/admin/order/stats', {}, admin);
+  const counted = Object.values(stats.data?.statuses ?? {}).reduce((n, v) => n + v, 0);
+  const orders = Number(psql(pPrimary, 'select count(*) from truck_orders'));
+  check(
+    stats.code === 200 && counted === orders,
+    'the dashboard read from the replica counts every order',
+    `${counted} of ${orders}`,
+  );
 
   // ------------------------------------------------------------------------------------------------
   // Backups: a dump restored into a fresh database, and a base backup started as its own cluster.
