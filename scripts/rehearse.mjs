@@ -32,8 +32,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
 const LOAD_SECONDS = Number(env.REHEARSE_SECONDS ?? 30);
 const CLIENTS_PER_USER = Number(env.REHEARSE_CLIENTS ?? 2);
-const KILL_AFTER_SECONDS = Number(env.REHEARSE_KILL_AFTER ?? Math.min(10, LOAD_SECONDS / 3));
-const RESTART_AFTER_SECONDS = Number(env.REHEARSE_RESTART_AFTER ?? 3);
+const KILL_AFTER_SECONDS = Number(env.REHEARSE_KILL_AFTER ?? Math.min(8, LOAD_SECONDS / 3));
+const RESTART_AFTER_SECONDS = Number(env.REHEARSE_RESTART_AFTER ?? 2);
+/** The load goes on at least this long after the restarted process is ready, within a hard bound. */
+const AFTER_RESTART_SECONDS = 5;
+const MAX_LOAD_SECONDS = LOAD_SECONDS + 60;
 /** Longest replication lag (replay) accepted during the load. */
 const MAX_REPLAY_LAG_MS = Number(env.REHEARSE_MAX_LAG_MS ?? 5000);
 /** How long a change made on one process may take to show on the other (their caches live 5 s). */
@@ -118,11 +121,15 @@ const state = {
   clusters: new Map(), // name -> data dir
   servers: new Map(), // name -> child
   haproxy: null,
+  chaosError: null,
+  /** Set once cleaning up has begun: nothing new is started after it. */
+  stopping: false,
 };
 
 let cleaning = null;
 async function cleanup() {
   if (cleaning) return cleaning;
+  state.stopping = true;
   cleaning = (async () => {
     if (state.haproxy && state.haproxy.exitCode === null) state.haproxy.kill('SIGKILL');
     for (const child of state.servers.values()) {
@@ -154,6 +161,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 // PostgreSQL: a primary, a streaming replica of it, and later the restores.
 
 function startCluster(name, dir, port, extra = []) {
+  if (state.stopping) throw new Error('stopping');
   const bin = pgBin();
   const opts = ['-p', String(port), '-h', '127.0.0.1', '-k', state.tmp, ...extra].join(' ');
   state.clusters.set(name, dir);
@@ -226,6 +234,7 @@ function psqlAsync(port, sql, db = DB) {
 // The portal's processes and the balancer.
 
 function startServer(name, port, extraEnv) {
+  if (state.stopping) throw new Error('stopping');
   const out = openSync(join(state.tmp, `${name}.log`), 'a');
   // node with tsx's loader, not `npx tsx`: one process, so SIGKILL really kills the server.
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -611,6 +620,13 @@ async function main() {
   const tallies = [];
   const loadStart = Date.now();
   const loadEnd = loadStart + LOAD_SECONDS * 1000;
+  // Until the planned end, and past it until the restarted process has served a while (bounded).
+  const loading = () =>
+    Date.now() < loadStart + MAX_LOAD_SECONDS * 1000 &&
+    !state.chaosError &&
+    (Date.now() < loadEnd ||
+      !figures.readyAgainAt ||
+      Date.now() < figures.readyAgainAt + AFTER_RESTART_SECONDS * 1000);
   const clients = [];
   for (const email of CUSTOMERS) {
     for (let i = 0; i < CLIENTS_PER_USER; i++) {
@@ -619,7 +635,7 @@ async function main() {
       clients.push(
         (async () => {
           let n = i;
-          while (Date.now() < loadEnd) {
+          while (loading()) {
             // Three truck rounds to one express round.
             if (n++ % 4 === 3) await expressRound(lb, tokens[email], tally);
             else await truckRound(lb, tokens[email], tally);
@@ -649,11 +665,15 @@ async function main() {
     log(
       `${victim} restarted (pid ${again.pid}), ready after ${((figures.readyAgainAt - figures.restartAt) / 1000).toFixed(1)}s`,
     );
-  })();
+  })().catch((error) => {
+    // Stops the load at once; raised after the clients have stopped.
+    state.chaosError = error;
+  });
 
   await Promise.all(clients);
   figures.loadSeconds = (Date.now() - loadStart) / 1000;
   await chaos;
+  if (state.chaosError) throw state.chaosError;
   loadRunning = false;
   await lagSampler;
 
@@ -694,6 +714,13 @@ async function main() {
     Object.entries(byBackend)
       .map(([k, v]) => `${k} ${v}`)
       .join(', '),
+  );
+  const afterRestart = loadRequests.filter((r) => r.backend === victim && r.start >= figures.readyAgainAt);
+  figures.afterRestart = afterRestart.length;
+  check(
+    afterRestart.length > 0,
+    'the restarted process served the load again',
+    `${afterRestart.length} requests`,
   );
   check(
     unexcused.length === 0,
@@ -981,7 +1008,7 @@ function report(f) {
     'Rehearsal figures',
     `  start                first process (migrate, seed) ${f.firstStartSeconds.toFixed(1)} s, second ${f.secondStartSeconds.toFixed(1)} s`,
     `  load                 ${f.loadSeconds.toFixed(1)} s, ${CUSTOMERS.length * CLIENTS_PER_USER} clients, ${f.requests} requests, ${f.throughput.toFixed(1)} req/s`,
-    `  by process           ${Object.entries(f.byBackend)
+    `  by process           ${f.afterRestart} served by the restarted process; ${Object.entries(f.byBackend)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
     `  business             ${f.quotes} quotes priced, ${f.booked} booked, ${f.paid} paid, ${f.refused} refused (funds), ${f.paymentRows} payment rows`,
