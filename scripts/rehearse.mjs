@@ -46,6 +46,7 @@ const KEEP = env.REHEARSE_KEEP === '1';
 const DEMO_PASSWORD = 'Demo@123456';
 const CUSTOMERS = ['customer@example.com', 'direct@example.com'];
 const ADMIN = 'admin@example.com';
+const EDITOR = 'editor@example.com';
 const ROLE = { name: 'portal', password: 'portal-rehearsal' };
 const DB = 'freight';
 
@@ -805,6 +806,14 @@ async function main() {
     log(`WARN  ${cacheWhat} (${figures.cache}; not counted: REHEARSE_CACHE_CHECK=warn)`);
   else check(cacheOk, cacheWhat, figures.cache);
 
+  // Grants: a button taken from the editor's role through s1 is refused at once through s2.
+  const grants = await grantsAcrossProcesses(direct, admin);
+  figures.grants = grants.detail;
+  const grantsWhat = `a grant taken from a role through s1 is refused at once through s2 (within ${CACHE_GRACE_MS} ms)`;
+  if (!grants.ok && env.REHEARSE_CACHE_CHECK === 'warn')
+    log(`WARN  ${grantsWhat} (${grants.detail}; not counted: REHEARSE_CACHE_CHECK=warn)`);
+  else check(grants.ok, grantsWhat, grants.detail);
+
   // ------------------------------------------------------------------------------------------------
   // Reports read from the replica; the replica kept up.
   figures.maxReplayLagMs = lag.maxReplayMs;
@@ -971,6 +980,54 @@ async function main() {
   report(figures);
 }
 
+/**
+ * Takes the order export button from the built-in editor role through s1 while the editor's grants
+ * are cached on s2, and watches s2 refuse the export; then gives the button back.
+ */
+async function grantsAcrossProcesses(direct, admin) {
+  const BUTTON = 'order:export';
+  const roles = await call(direct.s1, '/api/admin/role/list', { page: 1, limit: 50 }, admin);
+  const editorRole = roles.data?.list?.find((r) => r.code === 'editor');
+  if (!editorRole) return { ok: false, detail: 'no editor role' };
+  const info = await call(direct.s1, '/api/admin/role/info', { id: editorRole.id }, admin);
+  const { menuIds, buttonKeys } = info.data ?? {};
+  if (!buttonKeys?.includes(BUTTON)) return { ok: false, detail: `the editor role has no ${BUTTON}` };
+  const body = (keys) => ({
+    id: editorRole.id,
+    name: editorRole.name,
+    nameEn: editorRole.nameEn,
+    description: editorRole.description,
+    descriptionEn: editorRole.descriptionEn,
+    menuIds,
+    buttonKeys: keys,
+  });
+  const editor = await signIn(direct.s2, EDITOR);
+  const exportOnS2 = () => call(direct.s2, '/api/admin/order/export', { page: 1, limit: 10 }, editor);
+  const before = await exportOnS2();
+  if (before.code !== 200) return { ok: false, detail: `the editor's export answered ${before.code} before` };
+  const saved = await call(
+    direct.s1,
+    '/api/admin/role/save',
+    body(buttonKeys.filter((k) => k !== BUTTON)),
+    admin,
+  );
+  const changedAt = Date.now();
+  let refused = false;
+  while (saved.code === 200 && !refused && Date.now() - changedAt <= CACHE_GRACE_MS) {
+    refused = (await exportOnS2()).code === 401;
+    if (!refused) await sleep(20);
+  }
+  const ms = Date.now() - changedAt;
+  await call(direct.s1, '/api/admin/role/save', body(buttonKeys), admin);
+  if (saved.code !== 200) return { ok: false, detail: `the role save answered ${saved.code}` };
+  return {
+    ok: refused,
+    detail: refused
+      ? `refused after ${ms} ms`
+      : `the other process still allowed it ${ms} ms after the change`,
+  };
+}
+
 /** Counts of rows that break the money rules (each must be 0). */
 function moneyInvariants(port, db) {
   const q = (sql) => Number(psql(port, sql, db));
@@ -1022,7 +1079,7 @@ function report(f) {
     `  failures             ${f.failed} (${f.failedInFlight} in flight on the killed process); ${f.retried} retried by the balancer on the other process`,
     `  kill / restart       killed at +${s(f.killAt - t0)} s (gone ${f.goneAt - f.killAt} ms later), restarted at +${s(f.restartAt - t0)} s, ready after ${s(f.readyAgainAt - f.restartAt)} s`,
     `  replica              max replay lag ${f.maxReplayLagMs.toFixed(1)} ms, max ${f.maxLagBytes} bytes behind; two exports ran ${f.replicaStatements} statements on it`,
-    `  cache across         ${f.cache}`,
+    `  cache across         site name: ${f.cache}; grants: ${f.grants}`,
     `  backups              pg_dump ${f.dumpSeconds.toFixed(1)} s, pg_restore ${f.restoreSeconds.toFixed(1)} s, pg_basebackup ${f.baseBackupSeconds.toFixed(1)} s, its start ${f.baseStartSeconds.toFixed(1)} s`,
     `  total                ${since()}`,
     '',
