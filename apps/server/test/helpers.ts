@@ -63,9 +63,12 @@ export async function createTestApp(
     mailer?: Mailer;
     /** Adds routes (a deliberately failing one, say) before the app is sealed. */
     extend?: (app: FastifyInstance) => void | Promise<void>;
+    /** Changes the database handed to the app (a reader that counts its queries, say). */
+    database?: (database: Database) => Database;
   } = {},
 ): Promise<TestContext> {
-  const database = await openTestDatabase();
+  const opened = await openTestDatabase();
+  const database = options.database ? options.database(opened) : opened;
   await syncReferenceData(database.db);
   const app = await buildApp({
     config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}`, ...options.config }),

@@ -17,6 +17,7 @@ import { formatMoney, parseMoney } from '@freight/contracts/money';
 import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
 import { AppError, badField, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
@@ -75,9 +76,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
    * The customers module's subquery of what the caller may see; null for staff (the whole tenant).
    * Wrapped, because a query builder handed out of an async function would run there and then.
    */
-  async function visibleScope(user: RequestUser) {
-    const scope = await organisationScope(db, user);
-    return { ids: scope.kind === 'tenant' ? null : visibleOrganisationIds(db, scope) };
+  async function visibleScope(user: RequestUser, from: Db = db) {
+    const scope = await organisationScope(from, user);
+    return { ids: scope.kind === 'tenant' ? null : visibleOrganisationIds(from, scope) };
   }
 
   const ledgerRows = async (
@@ -87,6 +88,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     paged: boolean,
     pages: Record<BusinessLine, string> = DETAILS_PAGES,
     types?: readonly LedgerType[],
+    // Exports read the replica (app.database.reader) when one is configured; the pages read the primary.
+    from: Db = db,
   ) => {
     if (!user.grants.has(pages[query.line])) throw forbidden();
     const { page, limit, keyword, ...rest } = query;
@@ -94,17 +97,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const filter = { ...rest, ...(types ? { types } : {}), moneyOnly: pages === DETAILS_PAGES };
     // A keyword narrows the accounts to the organisations in scope whose name or contact matches.
     const visible = keyword
-      ? organisationIdsMatching(db, await organisationScope(db, user), keyword)
-      : (await visibleScope(user)).ids;
-    const result = await listLedger(db, user.tenantId, visible, filter, paged ? { page, limit } : null);
-    const names = await organisationNames(db, user.tenantId, [
+      ? organisationIdsMatching(from, await organisationScope(from, user), keyword)
+      : (await visibleScope(user, from)).ids;
+    const result = await listLedger(from, user.tenantId, visible, filter, paged ? { page, limit } : null);
+    const names = await organisationNames(from, user.tenantId, [
       ...new Set(result.list.map((r) => r.organisationId)),
     ]);
     // Staff see who made each movement; customers are not shown the operator's staff e-mail.
     const operatorIds = [...new Set(result.list.map((r) => r.operatorId).filter((id) => id !== null))];
     const operators = new Map(
       user.identity === 'employee'
-        ? (await usersByIds(db, user.tenantId, operatorIds)).map((u) => [u.id, u.email])
+        ? (await usersByIds(from, user.tenantId, operatorIds)).map((u) => [u.id, u.email])
         : [],
     );
     return {
@@ -145,7 +148,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     names: { en: string; zh: string },
   ) {
     const query = request.body as typeof ledgerQuery._output;
-    const { list } = await ledgerRows(request.language, currentUser(request), query, false, pages, types);
+    const { list } = await ledgerRows(
+      request.language,
+      currentUser(request),
+      query,
+      false,
+      pages,
+      types,
+      app.database.reader,
+    );
     const en = request.language === 'en-US';
     const t = (key: string) => translate(request.language, key as never);
     return sendXlsx(

@@ -202,7 +202,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const t = (key: string, params?: Record<string, string | number>) =>
         translate(request.language, key as never, params);
-      const rows = await exportWaybillsFor(db, me, request.body);
+      // A report: read from the replica when one is configured.
+      const rows = await exportWaybillsFor(app.database.reader, me, request.body);
       type Row = (typeof rows)[number];
       const en = request.language === 'en-US';
       const staff = me.identity === 'employee';

@@ -15,7 +15,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: ['/dashboard', '/truckHome'] },
       schema: { tags: ['orders'], response: { 200: okResponse(orderStatsView) } },
     },
-    async (request) => orderDashboard(db, currentUser(request), new Date()),
+    async (request) => orderDashboard(db, currentUser(request), new Date(), app.database.reader),
   );
 
   /** The express dashboards: waybills and revenue by day, statuses, exceptions, unpaid, reviews, balance. */
@@ -29,7 +29,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       // Waiting reviews are counted for staff holding the express review button (the menu badge's rule).
       const reviews = me.identity === 'employee' && me.grants.has('express-recharge:review');
-      return expressDashboard(db, me, new Date(), reviews);
+      return expressDashboard(db, me, new Date(), reviews, app.database.reader);
     },
   );
 };

@@ -12,20 +12,22 @@ import { countOpenWorkOrders } from '../work-orders/service.ts';
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 
 // The dashboards gather counts of several modules; they live here so no module depends on those that
-// depend on it (work orders and bounce bills read orders).
+// depend on it (work orders and bounce bills read orders). Their figures over days and statuses read
+// `reader` (the replica when one is configured); the caller's own balance and the waiting reviews,
+// which the caller may have just changed, read the primary.
 /**
  * The truck dashboards for the caller's scope: today, this month and the last 30 days by day, the
  * orders of each status, open work orders, unpaid bills, and the caller's own balance.
  */
-export async function orderDashboard(db: DbOrTx, caller: Caller, now: Date) {
+export async function orderDashboard(db: DbOrTx, caller: Caller, now: Date, reader: DbOrTx = db) {
   const today = now.toISOString().slice(0, 10);
   const monthStart = `${today.slice(0, 7)}-01`;
   const thirtyAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000);
   const since = new Date(Math.min(thirtyAgo.getTime(), Date.parse(`${monthStart}T00:00:00Z`)));
   const [{ days, statuses }, openWorkOrders, unpaidBills] = await Promise.all([
-    orderStats(db, caller, since),
-    countOpenWorkOrders(db, caller),
-    countUnpaidBills(db, caller),
+    orderStats(reader, caller, since),
+    countOpenWorkOrders(reader, caller),
+    countUnpaidBills(reader, caller),
   ]);
   const sum = (rows: typeof days) => ({
     orders: rows.reduce((n, r) => n + r.n, 0),
@@ -72,15 +74,21 @@ function periods(now: Date) {
  * and each of the last 30 days, the waybills of each status now, exceptions and unpaid waybills, the
  * express recharges waiting for review (for a caller who reviews them) and the caller's own balance.
  */
-export async function expressDashboard(db: DbOrTx, caller: Caller, now: Date, reviewsRecharges: boolean) {
+export async function expressDashboard(
+  db: DbOrTx,
+  caller: Caller,
+  now: Date,
+  reviewsRecharges: boolean,
+  reader: DbOrTx = db,
+) {
   const { today, monthStart, since, days } = periods(now);
-  const scope = await organisationScope(db, caller);
+  const scope = await organisationScope(reader, caller);
   const [waybills, paid, waiting, account] = await Promise.all([
-    waybillStats(db, caller, since),
+    waybillStats(reader, caller, since),
     netPaidPerDay(
-      db,
+      reader,
       caller.tenantId,
-      scope.kind === 'subtree' ? visibleOrganisationIds(db, scope) : null,
+      scope.kind === 'subtree' ? visibleOrganisationIds(reader, scope) : null,
       'express',
       since,
     ),

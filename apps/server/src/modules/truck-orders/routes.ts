@@ -128,7 +128,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = currentUser(request);
       const t = (key: string) => translate(request.language, key as never);
-      const rows = await exportOrdersFor(db, me, request.body);
+      // A report: read from the replica when one is configured.
+      const rows = await exportOrdersFor(app.database.reader, me, request.body);
       type Row = (typeof rows)[number];
       const staff = me.identity === 'employee';
       const columns: { header: string; value: (o: Row) => string | number | null; width?: number }[] = [

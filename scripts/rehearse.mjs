@@ -1,0 +1,1112 @@
+#!/usr/bin/env node
+// The rehearsal of "beyond one machine" (issue 13): on this machine, a PostgreSQL primary and a
+// streaming replica, two server processes and HAProxy in front of them; quoting, booking and paying
+// through the balancer while one server process is killed (SIGKILL) and restarted. It checks that no
+// request was lost beyond those in flight on the killed process, that money is exact, that sessions
+// work on both processes, that a change made on one process is seen at once on the other, that
+// reports read from the replica, and that a dump and a base backup restore to the same money.
+// Prints a report of figures and exits non-zero on any broken invariant. Runs as root (CI).
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The path HAProxy checks and the script waits on. Switch to the readiness path once it exists. */
+const READY_PATH = '/api/health';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const LOAD_SECONDS = Number(env.REHEARSE_SECONDS ?? 30);
+const CLIENTS_PER_USER = Number(env.REHEARSE_CLIENTS ?? 2);
+const KILL_AFTER_SECONDS = Number(env.REHEARSE_KILL_AFTER ?? Math.min(8, LOAD_SECONDS / 3));
+const RESTART_AFTER_SECONDS = Number(env.REHEARSE_RESTART_AFTER ?? 2);
+/** The load goes on at least this long after the restarted process is ready, within a hard bound. */
+const AFTER_RESTART_SECONDS = 5;
+const MAX_LOAD_SECONDS = LOAD_SECONDS + 60;
+/** Longest replication lag (replay) accepted during the load. */
+const MAX_REPLAY_LAG_MS = Number(env.REHEARSE_MAX_LAG_MS ?? 5000);
+/** How long a change made on one process may take to show on the other (their caches live 5 s). */
+const CACHE_GRACE_MS = 300;
+const KEEP = env.REHEARSE_KEEP === '1';
+
+const DEMO_PASSWORD = 'Demo@123456';
+const CUSTOMERS = ['customer@example.com', 'direct@example.com'];
+const ADMIN = 'admin@example.com';
+const EDITOR = 'editor@example.com';
+const ROLE = { name: 'portal', password: 'portal-rehearsal' };
+const DB = 'freight';
+
+// --------------------------------------------------------------------------------------------------
+// Small helpers
+
+const t0 = Date.now();
+const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+const log = (...args) => console.log(`[rehearse ${since()}]`, ...args);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sha256 = (s) => createHash('sha256').update(s).digest('hex');
+
+const failures = [];
+function check(ok, what, detail = '') {
+  if (ok) log(`ok    ${what}${detail ? ` (${detail})` : ''}`);
+  else {
+    failures.push(`${what}${detail ? `: ${detail}` : ''}`);
+    log(`FAIL  ${what}${detail ? ` (${detail})` : ''}`);
+  }
+  return ok;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', ...opts });
+  if (r.status !== 0 && !opts.allowFail) {
+    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr || r.stdout}`);
+  }
+  return r;
+}
+const asPostgres = (cmd, args, opts) => run('runuser', ['-u', 'postgres', '--', cmd, ...args], opts);
+
+async function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+// --------------------------------------------------------------------------------------------------
+// What the machine needs: HAProxy and PostgreSQL (a fresh CI machine may have neither).
+
+function ensurePackages() {
+  if (process.getuid?.() !== 0) throw new Error('run as root: the clusters are started as the postgres user');
+  const need = [];
+  if (!existsSync('/usr/sbin/haproxy')) need.push('haproxy');
+  if (!pgBin()) need.push('postgresql');
+  if (need.length > 0) {
+    log(`installing ${need.join(', ')}`);
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', ...need], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  if (!pgBin()) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
+}
+
+function pgBin() {
+  if (!existsSync('/usr/lib/postgresql')) return null;
+  const versions = readdirSync('/usr/lib/postgresql')
+    .filter((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`))
+    .sort((a, b) => Number(a) - Number(b));
+  return versions.length ? `/usr/lib/postgresql/${versions.at(-1)}/bin` : null;
+}
+
+// --------------------------------------------------------------------------------------------------
+// Everything started is recorded here and stopped on the way out, whatever happens.
+
+const state = {
+  tmp: null,
+  clusters: new Map(), // name -> data dir
+  servers: new Map(), // name -> child
+  haproxy: null,
+  chaosError: null,
+  /** Set once cleaning up has begun: nothing new is started after it. */
+  stopping: false,
+};
+
+let cleaning = null;
+async function cleanup() {
+  if (cleaning) return cleaning;
+  state.stopping = true;
+  cleaning = (async () => {
+    if (state.haproxy && state.haproxy.exitCode === null) state.haproxy.kill('SIGKILL');
+    for (const child of state.servers.values()) {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {}
+      }
+    }
+    const bin = pgBin();
+    for (const dir of state.clusters.values()) {
+      if (existsSync(join(dir, 'postmaster.pid'))) {
+        asPostgres(`${bin}/pg_ctl`, ['-D', dir, '-m', 'immediate', '-w', 'stop'], { allowFail: true });
+      }
+    }
+    if (state.tmp && !KEEP) rmSync(state.tmp, { recursive: true, force: true });
+    else if (state.tmp) log(`kept ${state.tmp}`);
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: cleaning up`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+
+// --------------------------------------------------------------------------------------------------
+// PostgreSQL: a primary, a streaming replica of it, and later the restores.
+
+function startCluster(name, dir, port, extra = []) {
+  if (state.stopping) throw new Error('stopping');
+  const bin = pgBin();
+  const opts = ['-p', String(port), '-h', '127.0.0.1', '-k', state.tmp, ...extra].join(' ');
+  state.clusters.set(name, dir);
+  asPostgres(`${bin}/pg_ctl`, [
+    '-D',
+    dir,
+    '-l',
+    join(state.tmp, `${name}.log`),
+    '-o',
+    opts,
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
+}
+
+function stopCluster(name) {
+  const dir = state.clusters.get(name);
+  asPostgres(`${pgBin()}/pg_ctl`, ['-D', dir, '-m', 'fast', '-w', 'stop'], { allowFail: true });
+}
+
+/** One value (or rows of `|`-separated values) from psql as the superuser. */
+function psql(port, sql, db = DB) {
+  const r = run(`${pgBin()}/psql`, [
+    '-X',
+    '-A',
+    '-t',
+    '-q',
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-U',
+    'postgres',
+    '-d',
+    db,
+    '-c',
+    sql,
+  ]);
+  return r.stdout.trim();
+}
+
+/** The same without blocking the load's clients. */
+function psqlAsync(port, sql, db = DB) {
+  const args = [
+    '-X',
+    '-A',
+    '-t',
+    '-q',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-U',
+    'postgres',
+    '-d',
+    db,
+    '-c',
+    sql,
+  ];
+  return new Promise((res) =>
+    execFile(`${pgBin()}/psql`, args, (error, stdout) => res(error ? '' : stdout.trim())),
+  );
+}
+
+// --------------------------------------------------------------------------------------------------
+// The portal's processes and the balancer.
+
+function startServer(name, port, extraEnv) {
+  if (state.stopping) throw new Error('stopping');
+  const out = openSync(join(state.tmp, `${name}.log`), 'a');
+  // node with tsx's loader, not `npx tsx`: one process, so SIGKILL really kills the server.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...env, ...extraEnv, PORT: String(port) },
+  });
+  state.servers.set(name, child);
+  return child;
+}
+
+async function waitReady(url, seconds = 120, child = null) {
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}${READY_PATH}`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+    } catch {}
+    await sleep(200);
+  }
+  throw new Error(`${url}${READY_PATH} not ready after ${seconds}s`);
+}
+
+function haproxyConfig(port, backends) {
+  return `global
+  maxconn 1024
+  log stdout format raw local0
+
+defaults
+  mode http
+  log global
+  option httplog
+  timeout connect 2s
+  timeout client 60s
+  timeout server 60s
+  timeout queue 10s
+  # A request whose connection to a process failed (it is down) never reached it: try again on the
+  # other process. Only connection failures: a request that may have been received is not repeated.
+  retries 3
+  retry-on conn-failure
+  option redispatch 1
+  # A fresh connection to a process for each request, so none is sent on a socket of a dead process.
+  option http-server-close
+  http-reuse never
+  option forwardfor
+
+frontend portal
+  bind 127.0.0.1:${port}
+  default_backend portal
+
+backend portal
+  balance roundrobin
+  option httpchk GET ${READY_PATH}
+  http-check expect status 200
+  # Which process answered (or failed), for the rehearsal's accounting of failures.
+  http-after-response set-header X-Backend %[srv_name]
+${backends.map(([name, p]) => `  server ${name} 127.0.0.1:${p} check inter 500 fall 2 rise 2`).join('\n')}
+`;
+}
+
+// --------------------------------------------------------------------------------------------------
+// The client side: every request is recorded with its times, answer and the process that served it.
+
+const requests = [];
+
+/**
+ * One request on a connection of its own (no keep-alive towards the balancer), so a failure is this
+ * request's own and never a race with a connection the balancer closed between two requests.
+ */
+function call(base, path, body, token) {
+  const rec = { path, start: Date.now(), end: 0, status: 0, code: null, backend: null, error: null };
+  requests.push(rec);
+  const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
+  const headers = { 'accept-language': 'en-US', connection: 'close' };
+  if (payload) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(payload.length);
+  }
+  if (token) headers.accesstoken = token;
+  return new Promise((resolve) => {
+    const fail = (error) => {
+      rec.end = Date.now();
+      rec.error = String(error?.code ?? error?.message ?? error);
+      resolve({ code: null, error: rec.error });
+    };
+    const req = httpRequest(
+      `${base}${path}`,
+      { method: payload ? 'POST' : 'GET', headers, agent: false, timeout: 30_000 },
+      (res) => {
+        rec.status = res.statusCode ?? 0;
+        rec.backend = res.headers['x-backend'] ?? null;
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('error', fail);
+        res.on('aborted', () => fail(new Error('response aborted')));
+        res.on('end', () => {
+          rec.end = Date.now();
+          const buf = Buffer.concat(chunks);
+          const type = String(res.headers['content-type'] ?? '');
+          try {
+            if (type.includes('application/json')) {
+              const json = JSON.parse(buf.toString('utf8'));
+              rec.code = json.code;
+              resolve(json);
+            } else if (type.includes('ndjson')) {
+              const lines = buf
+                .toString('utf8')
+                .trim()
+                .split('\n')
+                .map((l) => JSON.parse(l));
+              // A stream that ends in an error line did not price the quote.
+              rec.code = rec.status === 200 && lines.at(-1)?.type === 'done' ? 200 : 500;
+              resolve({ code: rec.code, data: lines });
+            } else {
+              rec.code = rec.status === 200 ? 200 : rec.status;
+              resolve({ code: rec.code, data: buf, type });
+            }
+          } catch (error) {
+            rec.code = 500;
+            fail(error);
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', fail);
+    req.end(payload ?? undefined);
+  });
+}
+
+/** Signs in with the password and the e-mailed code read from the dev mailbox. */
+async function signIn(base, email) {
+  const sent = await call(base, '/api/admin/auth/getVerificationCode', { email });
+  if (sent.code !== 200) throw new Error(`code for ${email}: ${JSON.stringify(sent)}`);
+  // The mail may leave after the answer: look for it a few times.
+  let code = null;
+  for (let i = 0; i < 50 && !code; i++) {
+    if (i > 0) await sleep(100);
+    const mail = await call(base, `/api/dev/mailbox?to=${encodeURIComponent(email)}`);
+    code = /\b(\d{6})\b/.exec(mail.data?.list?.[0]?.text ?? '')?.[1];
+  }
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  const res = await call(base, '/api/admin/auth/login', { email, password: sha256(DEMO_PASSWORD), code });
+  if (!res.data?.token) throw new Error(`login ${email}: ${JSON.stringify(res)}`);
+  return res.data.token;
+}
+
+const usAddress = (zipcode, state, city) => ({
+  name: 'Dock',
+  company: 'Acme Parts',
+  address1: '1 Main St',
+  zipcode,
+  city,
+  state,
+  country: 'US',
+  contact: 'Pat Lee',
+  phone: '2135550100',
+  email: 'dock@example.com',
+});
+
+/** What one client achieved; pays are counted only when the answer says this call paid. */
+function newTally() {
+  return { truckPaid: [], expressPaid: [], booked: 0, quotes: 0, refused: 0 };
+}
+
+/** Quote a truck line, book it unpaid, pay it: one round of a customer's work. */
+async function truckRound(base, token, tally) {
+  const quote = await call(
+    base,
+    '/api/admin/quotation/save',
+    {
+      mode: 'LTL',
+      pickup: usAddress('90001', 'CA', 'Los Angeles'),
+      delivery: usAddress('75201', 'TX', 'Dallas'),
+      quoteDate: new Date().toISOString().slice(0, 10),
+      lines: [
+        { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 150 },
+      ],
+    },
+    token,
+  );
+  if (quote.code !== 200) return;
+  const rates = await call(base, '/api/admin/quotation/rates', { id: quote.data.id }, token);
+  if (rates.code !== 200) return;
+  tally.quotes++;
+  const info = await call(base, '/api/admin/quotation/getQuotationInfo', { id: quote.data.id }, token);
+  const product = info.data?.results?.find((r) => r.ok);
+  if (!product) return;
+  const order = await call(
+    base,
+    '/api/admin/order/save',
+    { quoteId: quote.data.id, productId: product.productId, pay: false },
+    token,
+  );
+  if (order.code !== 200) return;
+  tally.booked++;
+  const paid = await call(base, '/api/admin/order/pay', { id: order.data.id }, token);
+  if (paid.code === 200 && paid.data.repeated === false) tally.truckPaid.push(order.data.orderNo);
+  else if (paid.code === 409) tally.refused++;
+}
+
+/** Quote a parcel, select a channel, create the waybill and pay it. */
+async function expressRound(base, token, tally) {
+  const quote = await call(
+    base,
+    '/api/express/quotation/getQuotas',
+    {
+      sender: usAddress('90001', 'CA', 'Los Angeles'),
+      recipient: usAddress('75201', 'TX', 'Dallas'),
+      unitSystem: 'lb_in',
+      parcels: [{ quantity: 1, length: 10, width: 8, height: 6, weight: 4 }],
+      reference: 'REHEARSAL',
+    },
+    token,
+  );
+  if (quote.code !== 200) return;
+  const rates = await call(base, '/api/express/quotation/rates', { id: quote.data.id }, token);
+  if (rates.code !== 200) return;
+  tally.quotes++;
+  const done = rates.data.at?.(-1);
+  const channel = done?.results?.find((r) => r.ok);
+  if (!channel) return;
+  const selected = await call(
+    base,
+    '/api/express/quotation/select',
+    { id: quote.data.id, channelId: channel.channelId },
+    token,
+  );
+  if (selected.code !== 200) return;
+  const waybill = await call(base, '/api/express/order/create', { quoteId: quote.data.id }, token);
+  if (waybill.code !== 200) return;
+  tally.booked++;
+  const paid = await call(base, '/api/express/order/pay', { id: waybill.data.id }, token);
+  if (paid.code === 200 && paid.data.repeated !== true) tally.expressPaid.push(waybill.data.waybillNo);
+  else if (paid.code === 409) tally.refused++;
+}
+
+/** A request failed when it got no answer, a 5xx, or a missing session (the envelope's 300). */
+const failed = (r) => r.error !== null || r.status >= 500 || r.code === 300 || r.code === 500;
+
+// --------------------------------------------------------------------------------------------------
+
+async function main() {
+  ensurePackages();
+  const bin = pgBin();
+  state.tmp = mkdtempSync(join(tmpdir(), 'rehearse-'));
+  chmodSync(state.tmp, 0o755);
+  const pgUid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const pgGid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  chownSync(state.tmp, pgUid, pgGid);
+  const ports = new Set();
+  while (ports.size < 6) ports.add(await freePort());
+  const [pPrimary, pReplica, pRestore, s1Port, s2Port, lbPort] = [...ports];
+  const figures = {};
+
+  // The primary, with a role that owns the database and is not a superuser (row-level security
+  // policies do not bite for superusers).
+  log(`primary on ${pPrimary}`);
+  const primaryDir = join(state.tmp, 'primary');
+  asPostgres(
+    `${bin}/initdb`,
+    ['-D', primaryDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-instructions', '--no-sync'],
+    { stdio: 'ignore' },
+  );
+  startCluster('primary', primaryDir, pPrimary, ['-c', 'max_wal_senders=5', '-c', 'wal_level=replica']);
+  psql(pPrimary, `create role ${ROLE.name} login nosuperuser password '${ROLE.password}'`, 'postgres');
+  psql(pPrimary, `create database ${DB} owner ${ROLE.name}`, 'postgres');
+
+  // The replica: a base backup of the primary that follows it (standby.signal and primary_conninfo
+  // from -R); it logs every statement so the rehearsal can see which reads it served.
+  log(`replica on ${pReplica}`);
+  const replicaDir = join(state.tmp, 'replica');
+  asPostgres(`${bin}/pg_basebackup`, [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(pPrimary),
+    '-U',
+    'postgres',
+    '-D',
+    replicaDir,
+    '-R',
+    '-X',
+    'stream',
+    '-c',
+    'fast',
+    // A rehearsal's copies need not survive a power cut (production leaves the sync on).
+    '--no-sync',
+  ]);
+  startCluster('replica', replicaDir, pReplica, [
+    '-c',
+    'log_statement=all',
+    '-c',
+    "log_line_prefix='%m %a '",
+  ]);
+  check(
+    psql(pReplica, 'select pg_is_in_recovery()', 'postgres') === 't',
+    'the replica is a standby in recovery',
+  );
+
+  const dbUrl = (port, app) =>
+    `postgres://${ROLE.name}:${ROLE.password}@127.0.0.1:${port}/${DB}?application_name=${app}`;
+  const serverEnv = (name) => ({
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl(pPrimary, `portal-${name}`),
+    DATABASE_REPLICA_URL: dbUrl(pReplica, `portal-${name}-reader`),
+    DATA_DIR: join(state.tmp, 'data'),
+    RATE_LIMIT_SCALE: '1000',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+    SEED_DEMO: name === 's1' ? 'true' : 'false',
+  });
+
+  // One process migrates and seeds first; the second starts once the first is ready.
+  log(`server s1 on ${s1Port} (migrates and seeds)`);
+  let started = Date.now();
+  await waitReady(`http://127.0.0.1:${s1Port}`, 180, startServer('s1', s1Port, serverEnv('s1')));
+  figures.firstStartSeconds = (Date.now() - started) / 1000;
+  log(`server s2 on ${s2Port}`);
+  started = Date.now();
+  await waitReady(`http://127.0.0.1:${s2Port}`, 180, startServer('s2', s2Port, serverEnv('s2')));
+  figures.secondStartSeconds = (Date.now() - started) / 1000;
+
+  log(`haproxy on ${lbPort}`);
+  const cfg = join(state.tmp, 'haproxy.cfg');
+  writeFileSync(
+    cfg,
+    haproxyConfig(lbPort, [
+      ['s1', s1Port],
+      ['s2', s2Port],
+    ]),
+  );
+  run('/usr/sbin/haproxy', ['-c', '-q', '-f', cfg]);
+  const hout = openSync(join(state.tmp, 'haproxy.log'), 'a');
+  state.haproxy = spawn('/usr/sbin/haproxy', ['-db', '-f', cfg], { stdio: ['ignore', hout, hout] });
+  const lb = `http://127.0.0.1:${lbPort}`;
+  const direct = { s1: `http://127.0.0.1:${s1Port}`, s2: `http://127.0.0.1:${s2Port}` };
+  await waitReady(lb, 30);
+  // Both processes up in the balancer's eyes before the load (rise 2 × 500 ms).
+  await sleep(1500);
+
+  // Sign-ins through the balancer.
+  const tokens = {};
+  for (const email of [...CUSTOMERS, ADMIN]) tokens[email] = await signIn(lb, email);
+  log(`signed in ${Object.keys(tokens).length} users through the balancer`);
+  // Enough money for the whole load: a manual adjustment (a ledger row like any money) of every account.
+  let toppedUp = 0;
+  for (const line of ['truck', 'express']) {
+    const accounts = await call(lb, '/api/admin/account/balanceTotal', { line }, tokens[ADMIN]);
+    for (const a of accounts.data?.list ?? []) {
+      const res = await call(
+        lb,
+        '/api/admin/account/adjust',
+        { accountId: a.id, reason: 'Rehearsal funds', amount: '1000000.00' },
+        tokens[ADMIN],
+      );
+      if (res.code === 200) toppedUp++;
+    }
+  }
+  check(toppedUp >= CUSTOMERS.length * 2, 'accounts topped up by the administrator', `${toppedUp} accounts`);
+
+  // ------------------------------------------------------------------------------------------------
+  // The load, with one process killed and restarted in the middle of it.
+  const paymentsBefore = Number(
+    psql(pPrimary, "select count(*) from ledger_entries where type = 'order_payment'"),
+  );
+  const lag = { samples: 0, maxBytes: 0, maxReplayMs: 0 };
+  let loadRunning = true;
+  const lagSampler = (async () => {
+    while (loadRunning) {
+      const row = await psqlAsync(
+        pPrimary,
+        'select coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0), coalesce(extract(epoch from replay_lag) * 1000, 0) from pg_stat_replication',
+        'postgres',
+      );
+      if (row) {
+        const [bytes, ms] = row.split('|').map(Number);
+        lag.samples++;
+        lag.maxBytes = Math.max(lag.maxBytes, bytes);
+        lag.maxReplayMs = Math.max(lag.maxReplayMs, ms);
+      }
+      await sleep(500);
+    }
+  })();
+
+  const tallies = [];
+  const loadStart = Date.now();
+  const loadEnd = loadStart + LOAD_SECONDS * 1000;
+  // Until the planned end, and past it until the restarted process has served a while (bounded).
+  const loading = () =>
+    Date.now() < loadStart + MAX_LOAD_SECONDS * 1000 &&
+    !state.chaosError &&
+    (Date.now() < loadEnd ||
+      !figures.readyAgainAt ||
+      Date.now() < figures.readyAgainAt + AFTER_RESTART_SECONDS * 1000);
+  const clients = [];
+  for (const email of CUSTOMERS) {
+    for (let i = 0; i < CLIENTS_PER_USER; i++) {
+      const tally = newTally();
+      tallies.push(tally);
+      clients.push(
+        (async () => {
+          let n = i;
+          while (loading()) {
+            // Three truck rounds to one express round.
+            if (n++ % 4 === 3) await expressRound(lb, tokens[email], tally);
+            else await truckRound(lb, tokens[email], tally);
+          }
+        })(),
+      );
+    }
+  }
+  log(`load: ${clients.length} clients for ${LOAD_SECONDS}s through the balancer`);
+
+  const victim = 's2';
+  const chaos = (async () => {
+    await sleep(KILL_AFTER_SECONDS * 1000);
+    const child = state.servers.get(victim);
+    const gone = new Promise((r) => child.once('exit', r));
+    figures.killAt = Date.now();
+    process.kill(child.pid, 'SIGKILL');
+    await gone;
+    // Until the kernel has torn the process down its port may still take connections.
+    figures.goneAt = Date.now();
+    log(`killed ${victim} (pid ${child.pid}) with SIGKILL`);
+    await sleep(RESTART_AFTER_SECONDS * 1000);
+    figures.restartAt = Date.now();
+    const again = startServer(victim, s2Port, serverEnv(victim));
+    await waitReady(direct[victim], 120, again);
+    figures.readyAgainAt = Date.now();
+    log(
+      `${victim} restarted (pid ${again.pid}), ready after ${((figures.readyAgainAt - figures.restartAt) / 1000).toFixed(1)}s`,
+    );
+  })().catch((error) => {
+    // Stops the load at once; raised after the clients have stopped.
+    state.chaosError = error;
+  });
+
+  await Promise.all(clients);
+  figures.loadSeconds = (Date.now() - loadStart) / 1000;
+  await chaos;
+  if (state.chaosError) throw state.chaosError;
+  loadRunning = false;
+  await lagSampler;
+
+  // ------------------------------------------------------------------------------------------------
+  // Requests: none lost beyond those in flight on the killed process.
+  const loadRequests = requests.filter((r) => r.start >= loadStart);
+  const failedRequests = loadRequests.filter(failed);
+  // In flight on the killed process: sent to it before it was gone, answered (or not) after the kill.
+  const inFlightOnVictim = (r) =>
+    r.backend === victim && r.start <= figures.goneAt && r.end >= figures.killAt;
+  const excused = failedRequests.filter(inFlightOnVictim);
+  const unexcused = failedRequests.filter((r) => !inFlightOnVictim(r));
+  const byBackend = {};
+  for (const r of loadRequests) byBackend[r.backend ?? 'none'] = (byBackend[r.backend ?? 'none'] ?? 0) + 1;
+  figures.requests = loadRequests.length;
+  figures.byBackend = byBackend;
+  figures.throughput = loadRequests.length / figures.loadSeconds;
+  figures.failed = failedRequests.length;
+  figures.failedInFlight = excused.length;
+  // The balancer's own log: requests it retried on the other process after a refused connection.
+  figures.retried = readFileSync(join(state.tmp, 'haproxy.log'), 'utf8')
+    .split('\n')
+    .filter((l) => / [A-Za-z-]{4} \d+\/\d+\/\d+\/\d+\/\+?[1-9]\d* /.test(l)).length;
+  const truckPaid = tallies.flatMap((t) => t.truckPaid);
+  const expressPaid = tallies.flatMap((t) => t.expressPaid);
+  figures.quotes = tallies.reduce((n, t) => n + t.quotes, 0);
+  figures.booked = tallies.reduce((n, t) => n + t.booked, 0);
+  figures.refused = tallies.reduce((n, t) => n + t.refused, 0);
+  figures.paid = truckPaid.length + expressPaid.length;
+  check(
+    figures.booked > 0 && figures.paid > 0,
+    'orders were booked and paid under load',
+    `${figures.booked} booked, ${figures.paid} paid`,
+  );
+  check(
+    (byBackend.s1 ?? 0) > 0 && (byBackend.s2 ?? 0) > 0,
+    'both processes served the load',
+    Object.entries(byBackend)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+  );
+  const afterRestart = loadRequests.filter((r) => r.backend === victim && r.start >= figures.readyAgainAt);
+  figures.afterRestart = afterRestart.length;
+  check(
+    afterRestart.length > 0,
+    'the restarted process served the load again',
+    `${afterRestart.length} requests`,
+  );
+  check(
+    unexcused.length === 0,
+    'no request lost beyond those in flight on the killed process',
+    `${failedRequests.length} failed, ${excused.length} of them in flight on ${victim}` +
+      (unexcused.length
+        ? `; others: ${unexcused
+            .slice(0, 5)
+            .map(
+              (r) =>
+                `${r.path} ${r.status} ${r.code} ${r.backend} ${r.error ?? ''} at ${r.start - figures.killAt}..${r.end - figures.killAt} ms from the kill`,
+            )
+            .join('; ')}`
+        : ''),
+  );
+
+  // ------------------------------------------------------------------------------------------------
+  // Money: every balance is the sum of its ledger; every paid order has exactly one payment row.
+  const paymentsAfter = Number(
+    psql(pPrimary, "select count(*) from ledger_entries where type = 'order_payment'"),
+  );
+  const newPayments = paymentsAfter - paymentsBefore;
+  const payAttemptsInFlight = excused.filter((r) => r.path.endsWith('/order/pay')).length;
+  figures.paymentRows = newPayments;
+  check(
+    newPayments >= figures.paid && newPayments <= figures.paid + payAttemptsInFlight,
+    'payment ledger rows match the successful pays',
+    `${figures.paid} pays answered paid, ${newPayments} new payment rows, ${payAttemptsInFlight} pays lost in flight`,
+  );
+  const moneyChecks = moneyInvariants(pPrimary, DB);
+  for (const [what, n] of moneyChecks) check(n === 0, what, `${n} offending`);
+  const paidNos = [...truckPaid, ...expressPaid].map((n) => `'${n}'`).join(',') || "''";
+  const unmatched = Number(
+    psql(
+      pPrimary,
+      `select count(*) from unnest(array[${paidNos}]::text[]) as p(no) where (select count(*) from ledger_entries l where l.ref_id = p.no and l.type = 'order_payment') <> 1`,
+    ),
+  );
+  check(unmatched === 0, 'every pay answered as paid has exactly one payment row', `${unmatched} without`);
+
+  // ------------------------------------------------------------------------------------------------
+  // Sessions: the same tokens work on both processes, the restarted one included.
+  for (const email of [...CUSTOMERS, ADMIN]) {
+    const a = await call(direct.s1, '/api/admin/auth/getInfo', {}, tokens[email]);
+    const b = await call(direct.s2, '/api/admin/auth/getInfo', {}, tokens[email]);
+    check(
+      a.code === 200 && b.code === 200,
+      `session of ${email} valid on s1 and on the restarted s2`,
+      `${a.code}/${b.code}`,
+    );
+  }
+
+  // Caches: the site name changed through s1 shows at once on s2 (whose cache was warm).
+  const admin = tokens[ADMIN];
+  const site = await call(direct.s1, '/api/admin/site/info', {}, admin);
+  let cacheMs = 0;
+  let cacheOk = site.code === 200;
+  for (let round = 1; round <= 2 && cacheOk; round++) {
+    await call(direct.s2, '/api/admin/auth/getHostConfig', {});
+    const name = `Rehearsal ${randomBytes(3).toString('hex')}`;
+    const saved = await call(direct.s1, '/api/admin/site/save', { ...site.data, siteName: name }, admin);
+    const changedAt = Date.now();
+    let seen = false;
+    while (!seen && Date.now() - changedAt <= CACHE_GRACE_MS) {
+      const read = await call(direct.s2, '/api/admin/auth/getHostConfig', {});
+      seen = read.data?.siteName === name;
+      if (!seen) await sleep(20);
+    }
+    cacheMs = Math.max(cacheMs, Date.now() - changedAt);
+    cacheOk = saved.code === 200 && seen;
+  }
+  figures.cache = cacheOk
+    ? `${cacheMs} ms until the other process showed the change`
+    : `the other process still showed the old site name ${cacheMs} ms after the change`;
+  const cacheWhat = `site name changed through s1 read at once through s2 (within ${CACHE_GRACE_MS} ms)`;
+  if (!cacheOk && env.REHEARSE_CACHE_CHECK === 'warn')
+    log(`WARN  ${cacheWhat} (${figures.cache}; not counted: REHEARSE_CACHE_CHECK=warn)`);
+  else check(cacheOk, cacheWhat, figures.cache);
+
+  // Grants: a button taken from the editor's role through s1 is refused at once through s2.
+  const grants = await grantsAcrossProcesses(direct, admin);
+  figures.grants = grants.detail;
+  const grantsWhat = `a grant taken from a role through s1 is refused at once through s2 (within ${CACHE_GRACE_MS} ms)`;
+  if (!grants.ok && env.REHEARSE_CACHE_CHECK === 'warn')
+    log(`WARN  ${grantsWhat} (${grants.detail}; not counted: REHEARSE_CACHE_CHECK=warn)`);
+  else check(grants.ok, grantsWhat, grants.detail);
+
+  // ------------------------------------------------------------------------------------------------
+  // Reports read from the replica; the replica kept up.
+  figures.maxReplayLagMs = lag.maxReplayMs;
+  figures.maxLagBytes = lag.maxBytes;
+  check(lag.samples > 0, 'replication was sampled during the load', `${lag.samples} samples`);
+  check(
+    lag.maxReplayMs <= MAX_REPLAY_LAG_MS,
+    `replica replay lag stayed under ${MAX_REPLAY_LAG_MS} ms`,
+    `max ${lag.maxReplayMs.toFixed(1)} ms, ${lag.maxBytes} bytes`,
+  );
+  const replicaLog = () => readFileSync(join(state.tmp, 'replica.log'), 'utf8');
+  const readerLines = (text) =>
+    text.split('\n').filter((l) => /portal-s\d-reader/.test(l) && /"truck_orders"|"ledger_entries"/.test(l))
+      .length;
+  const before = readerLines(replicaLog());
+  const exported = await call(lb, '/api/admin/order/export', { page: 1, limit: 10 }, admin);
+  const ledgerExport = await call(
+    lb,
+    '/api/admin/account/detailsExport',
+    { page: 1, limit: 10, line: 'truck' },
+    admin,
+  );
+  await sleep(300);
+  const after = readerLines(replicaLog());
+  figures.replicaStatements = after - before;
+  check(
+    exported.code === 200 && ledgerExport.code === 200,
+    'order and ledger exports answered through the balancer',
+    `${exported.code}/${ledgerExport.code}`,
+  );
+  check(
+    after > before,
+    'the exports were read from the replica (its statement log)',
+    `${after - before} statements by the reader`,
+  );
+  // Caught up: the replica has the primary's ledger.
+  const caughtUp = Date.now();
+  let same = false;
+  while (!same && Date.now() - caughtUp < 10_000) {
+    same =
+      psql(pReplica, 'select count(*), coalesce(sum(amount_cents), 0) from ledger_entries') ===
+      psql(pPrimary, 'select count(*), coalesce(sum(amount_cents), 0) from ledger_entries');
+    if (!same) await sleep(100);
+  }
+  check(same, 'the replica holds the same ledger as the primary', `caught up in ${Date.now() - caughtUp} ms`);
+  // The dashboard's figures come from the replica: they count every order, not an empty view of them.
+  const stats = await call(lb, '/api/admin/order/stats', {}, admin);
+  const counted = Object.values(stats.data?.statuses ?? {}).reduce((n, v) => n + v, 0);
+  const orders = Number(psql(pPrimary, 'select count(*) from truck_orders'));
+  check(
+    stats.code === 200 && counted === orders,
+    'the dashboard read from the replica counts every order',
+    `${counted} of ${orders}`,
+  );
+
+  // ------------------------------------------------------------------------------------------------
+  // Backups: a dump restored into a fresh database, and a base backup started as its own cluster.
+  const digest = (port, db) => ({
+    balances: psql(
+      port,
+      "select md5(string_agg(tenant_id || ':' || id || ':' || balance_cents, ',' order by tenant_id, id)) from accounts",
+      db,
+    ),
+    ledger: psql(
+      port,
+      "select count(*) || ':' || md5(string_agg(tenant_id || ':' || account_id || ':' || s, ',' order by tenant_id, account_id)) from (select tenant_id, account_id, sum(amount_cents) s from ledger_entries group by 1, 2) x",
+      db,
+    ),
+  });
+  const source = digest(pPrimary, DB);
+  const dumpFile = join(state.tmp, 'freight.dump');
+  started = Date.now();
+  run(`${bin}/pg_dump`, [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(pPrimary),
+    '-U',
+    'postgres',
+    '-Fc',
+    '-f',
+    dumpFile,
+    DB,
+  ]);
+  figures.dumpSeconds = (Date.now() - started) / 1000;
+  psql(pPrimary, `create database freight_restored owner ${ROLE.name}`, 'postgres');
+  started = Date.now();
+  run(`${bin}/pg_restore`, [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(pPrimary),
+    '-U',
+    'postgres',
+    '-d',
+    'freight_restored',
+    '--exit-on-error',
+    dumpFile,
+  ]);
+  figures.restoreSeconds = (Date.now() - started) / 1000;
+  const restored = digest(pPrimary, 'freight_restored');
+  check(
+    restored.balances === source.balances && restored.ledger === source.ledger,
+    'the restored dump has the same balances and ledger sums',
+    `dump ${figures.dumpSeconds.toFixed(1)} s, restore ${figures.restoreSeconds.toFixed(1)} s`,
+  );
+  for (const [what, n] of moneyInvariants(pPrimary, 'freight_restored'))
+    check(n === 0, `restored: ${what}`, `${n} offending`);
+
+  const baseDir = join(state.tmp, 'base');
+  started = Date.now();
+  asPostgres(`${bin}/pg_basebackup`, [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(pPrimary),
+    '-U',
+    'postgres',
+    '-D',
+    baseDir,
+    '-X',
+    'stream',
+    '-c',
+    'fast',
+    // A rehearsal's copies need not survive a power cut (production leaves the sync on).
+    '--no-sync',
+  ]);
+  figures.baseBackupSeconds = (Date.now() - started) / 1000;
+  started = Date.now();
+  startCluster('base', baseDir, pRestore);
+  figures.baseStartSeconds = (Date.now() - started) / 1000;
+  const fromBase = digest(pRestore, DB);
+  check(
+    fromBase.balances === source.balances && fromBase.ledger === source.ledger,
+    'a base backup starts as its own cluster with the same balances and ledger sums',
+    `backup ${figures.baseBackupSeconds.toFixed(1)} s, start ${figures.baseStartSeconds.toFixed(1)} s`,
+  );
+  stopCluster('base');
+
+  // ------------------------------------------------------------------------------------------------
+  // With the replica stopped, exports fail while quoting (primary) still works on the same process.
+  stopCluster('replica');
+  const exportDown = await call(direct.s1, '/api/admin/order/export', { page: 1, limit: 10 }, admin);
+  const quoteDown = await call(
+    direct.s1,
+    '/api/admin/quotation/save',
+    {
+      mode: 'LTL',
+      pickup: usAddress('90001', 'CA', 'Los Angeles'),
+      delivery: usAddress('75201', 'TX', 'Dallas'),
+      quoteDate: new Date().toISOString().slice(0, 10),
+      lines: [
+        { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 150 },
+      ],
+    },
+    tokens[CUSTOMERS[0]],
+  );
+  check(
+    exportDown.code !== 200 && quoteDown.code === 200,
+    'with the replica stopped the export fails and quoting still works',
+    `export ${exportDown.code ?? exportDown.error}, quote ${quoteDown.code}`,
+  );
+
+  report(figures);
+}
+
+/**
+ * Takes the order export button from the built-in editor role through s1 while the editor's grants
+ * are cached on s2, and watches s2 refuse the export; then gives the button back.
+ */
+async function grantsAcrossProcesses(direct, admin) {
+  const BUTTON = 'order:export';
+  const roles = await call(direct.s1, '/api/admin/role/list', { page: 1, limit: 50 }, admin);
+  const editorRole = roles.data?.list?.find((r) => r.code === 'editor');
+  if (!editorRole) return { ok: false, detail: 'no editor role' };
+  const info = await call(direct.s1, '/api/admin/role/info', { id: editorRole.id }, admin);
+  const { menuIds, buttonKeys } = info.data ?? {};
+  if (!buttonKeys?.includes(BUTTON)) return { ok: false, detail: `the editor role has no ${BUTTON}` };
+  const body = (keys) => ({
+    id: editorRole.id,
+    name: editorRole.name,
+    nameEn: editorRole.nameEn,
+    description: editorRole.description,
+    descriptionEn: editorRole.descriptionEn,
+    menuIds,
+    buttonKeys: keys,
+  });
+  const editor = await signIn(direct.s2, EDITOR);
+  const exportOnS2 = () => call(direct.s2, '/api/admin/order/export', { page: 1, limit: 10 }, editor);
+  const before = await exportOnS2();
+  if (before.code !== 200) return { ok: false, detail: `the editor's export answered ${before.code} before` };
+  const saved = await call(
+    direct.s1,
+    '/api/admin/role/save',
+    body(buttonKeys.filter((k) => k !== BUTTON)),
+    admin,
+  );
+  const changedAt = Date.now();
+  let refused = false;
+  while (saved.code === 200 && !refused && Date.now() - changedAt <= CACHE_GRACE_MS) {
+    refused = (await exportOnS2()).code === 401;
+    if (!refused) await sleep(20);
+  }
+  const ms = Date.now() - changedAt;
+  await call(direct.s1, '/api/admin/role/save', body(buttonKeys), admin);
+  if (saved.code !== 200) return { ok: false, detail: `the role save answered ${saved.code}` };
+  return {
+    ok: refused,
+    detail: refused
+      ? `refused after ${ms} ms`
+      : `the other process still allowed it ${ms} ms after the change`,
+  };
+}
+
+/** Counts of rows that break the money rules (each must be 0). */
+function moneyInvariants(port, db) {
+  const q = (sql) => Number(psql(port, sql, db));
+  return [
+    [
+      'every balance equals the sum of its ledger rows',
+      q(
+        `select count(*) from accounts a where a.balance_cents <> coalesce((select sum(l.amount_cents) from ledger_entries l where l.tenant_id = a.tenant_id and l.account_id = a.id), 0)`,
+      ),
+    ],
+    [
+      'every paid truck order has exactly one payment row',
+      q(
+        `select count(*) from truck_orders o where o.paid_at is not null and o.total_cents > 0 and (select count(*) from ledger_entries l where l.tenant_id = o.tenant_id and l.ref_type = 'truck_order' and l.ref_id = o.order_no and l.type = 'order_payment') <> 1`,
+      ),
+    ],
+    [
+      'every truck payment row belongs to a paid order',
+      q(
+        `select count(*) from ledger_entries l where l.type = 'order_payment' and l.ref_type = 'truck_order' and not exists (select 1 from truck_orders o where o.tenant_id = l.tenant_id and o.order_no = l.ref_id and o.paid_at is not null)`,
+      ),
+    ],
+    [
+      'every paid express waybill has exactly one payment row',
+      q(
+        `select count(*) from express_waybills w where w.paid_at is not null and w.total_cents > 0 and (select count(*) from ledger_entries l where l.tenant_id = w.tenant_id and l.ref_type = 'express_waybill' and l.ref_id = w.waybill_no and l.type = 'order_payment') <> 1`,
+      ),
+    ],
+    [
+      'every express payment row belongs to a paid waybill',
+      q(
+        `select count(*) from ledger_entries l where l.type = 'order_payment' and l.ref_type = 'express_waybill' and not exists (select 1 from express_waybills w where w.tenant_id = l.tenant_id and w.waybill_no = l.ref_id and w.paid_at is not null)`,
+      ),
+    ],
+  ];
+}
+
+function report(f) {
+  const s = (ms) => (ms / 1000).toFixed(1);
+  const lines = [
+    '',
+    'Rehearsal figures',
+    `  start                first process (migrate, seed) ${f.firstStartSeconds.toFixed(1)} s, second ${f.secondStartSeconds.toFixed(1)} s`,
+    `  load                 ${f.loadSeconds.toFixed(1)} s, ${CUSTOMERS.length * CLIENTS_PER_USER} clients, ${f.requests} requests, ${f.throughput.toFixed(1)} req/s`,
+    `  by process           ${f.afterRestart} served by the restarted process; ${Object.entries(f.byBackend)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `  business             ${f.quotes} quotes priced, ${f.booked} booked, ${f.paid} paid, ${f.refused} refused (funds), ${f.paymentRows} payment rows`,
+    `  failures             ${f.failed} (${f.failedInFlight} in flight on the killed process); ${f.retried} retried by the balancer on the other process`,
+    `  kill / restart       killed at +${s(f.killAt - t0)} s (gone ${f.goneAt - f.killAt} ms later), restarted at +${s(f.restartAt - t0)} s, ready after ${s(f.readyAgainAt - f.restartAt)} s`,
+    `  replica              max replay lag ${f.maxReplayLagMs.toFixed(1)} ms, max ${f.maxLagBytes} bytes behind; two exports ran ${f.replicaStatements} statements on it`,
+    `  cache across         site name: ${f.cache}; grants: ${f.grants}`,
+    `  backups              pg_dump ${f.dumpSeconds.toFixed(1)} s, pg_restore ${f.restoreSeconds.toFixed(1)} s, pg_basebackup ${f.baseBackupSeconds.toFixed(1)} s, its start ${f.baseStartSeconds.toFixed(1)} s`,
+    `  total                ${since()}`,
+    '',
+  ];
+  console.log(lines.join('\n'));
+}
+
+try {
+  await main();
+} catch (error) {
+  failures.push(`aborted: ${error?.stack ?? error}`);
+  log(`ABORTED: ${error?.stack ?? error}`);
+  if (state.tmp) {
+    for (const name of ['s1', 's2', 'primary', 'replica', 'haproxy']) {
+      const file = join(state.tmp, `${name}.log`);
+      if (existsSync(file))
+        console.log(
+          `--- ${name}.log (tail)\n${readFileSync(file, 'utf8').split('\n').slice(-20).join('\n')}`,
+        );
+    }
+  }
+} finally {
+  await cleanup();
+}
+if (failures.length > 0) {
+  console.log(`Rehearsal FAILED (${failures.length}):\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('Rehearsal passed.');
+process.exit(0);
