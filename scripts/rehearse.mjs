@@ -26,7 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The path HAProxy checks and the script waits on. Switch to the readiness path once it exists. */
-const READY_PATH = '/api/health';
+const READY_PATH = '/api/health/ready';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
