@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { runAsTenant } from '../db/tenant-scope.ts';
 import { DEFAULT_TENANT_CODE, findTenantByCode, tenantCodeForHost } from '../modules/site/service.ts';
 import type { RequestTenant } from './context.ts';
 import { languageOf } from './envelope.ts';
@@ -25,12 +26,24 @@ export const tenantPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('user', null);
   app.decorateRequest('language', 'zh-CN');
 
-  app.addHook('onRequest', async (request) => {
+  async function resolveTenant(request: FastifyRequest) {
     request.language = languageOf(request);
     const code = tenantCodeForHost(request.host);
     const tenant = (await lookup(code)) ?? (await lookup(DEFAULT_TENANT_CODE));
     if (!tenant) throw new Error('no default tenant: the database was not seeded');
     request.tenant = tenant;
+  }
+
+  // The rest of the request runs as its tenant's work, so the database's row-level security sees it
+  // (db/tenant-scope.ts). Callback hooks: the hooks after `done` and the handler run inside the scope.
+  app.addHook('onRequest', (request, _reply, done) => {
+    resolveTenant(request).then(() => runAsTenant(request.tenant.id, done), done);
+  });
+  // A body is read from the request stream's events, which run outside the scope entered above; the
+  // handler, and anything it streams, comes after validation, so the scope is entered again here.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.tenant) runAsTenant(request.tenant.id, done);
+    else done();
   });
 });
 
