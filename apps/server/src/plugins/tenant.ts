@@ -7,7 +7,7 @@ import { languageOf } from './envelope.ts';
 
 /**
  * Resolves the tenant from the host on every request. A short cache keeps the lookup off the hot
- * path; copies of the server agree within its few seconds, and a branding save clears it locally.
+ * path; a branding or settings save clears it in every process (plugins/cache-events.ts).
  */
 export const tenantPlugin = fp(async (app: FastifyInstance) => {
   const cache = new Map<string, { tenant: RequestTenant; until: number }>();
@@ -21,7 +21,7 @@ export const tenantPlugin = fp(async (app: FastifyInstance) => {
     return tenant;
   }
 
-  app.decorate('forgetTenant', (code: string) => cache.delete(code));
+  app.decorate('forgetTenant', (code?: string) => (code === undefined ? cache.clear() : cache.delete(code)));
   app.decorateRequest('tenant', null as unknown as RequestTenant);
   app.decorateRequest('user', null);
   app.decorateRequest('language', 'zh-CN');
@@ -49,6 +49,7 @@ export const tenantPlugin = fp(async (app: FastifyInstance) => {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    forgetTenant(code: string): void;
+    /** Drops one host's cached tenant, or every one. */
+    forgetTenant(code?: string): void;
   }
 }
