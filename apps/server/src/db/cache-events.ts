@@ -49,7 +49,7 @@ export function listenForCacheChanges(
     const listening = (client as PGlite).listen(CHANNEL, heard);
     return {
       ready: listening.then(() => {}),
-      close: async () => (await listening)(),
+      close: () => listening.then((stop) => stop()).catch(() => {}),
     };
   }
   return listenOnPostgres((client as pg.Pool).options, heard, () => CACHES.forEach(forget), log);
@@ -65,6 +65,8 @@ function listenOnPostgres(
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   let delayMs = 250;
+  // Warned once per outage, not at every attempt.
+  let warned = false;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
@@ -84,7 +86,10 @@ function listenOnPostgres(
     const client = new pg.Client({ ...options, application_name: CACHE_LISTENER_NAME });
     client.on('notification', (message) => heard(message.payload ?? ''));
     // An error is followed by 'end'; both leave the retry to the 'end' handler.
-    client.on('error', (err) => log.warn({ err }, 'cache listener lost its connection'));
+    client.on('error', (err) => {
+      if (!warned) log.warn({ err }, 'cache listener lost its connection');
+      warned = true;
+    });
     client.on('end', () => {
       if (current !== client) return;
       current = null;
@@ -96,7 +101,8 @@ function listenOnPostgres(
     } catch (err) {
       client.end().catch(() => {});
       markReady();
-      if (!closed) log.warn({ err }, 'cache listener could not listen; trying again');
+      if (!closed && !warned) log.warn({ err }, 'cache listener could not listen; trying again');
+      warned = true;
       again();
       return;
     }
@@ -106,6 +112,7 @@ function listenOnPostgres(
     }
     current = client;
     delayMs = 250;
+    warned = false;
     // Whatever changed while nobody listened was not heard: start afresh.
     forgetAll();
     markReady();
