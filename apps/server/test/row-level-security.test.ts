@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +53,45 @@ function registerProbes(app: FastifyInstance) {
     await new Promise((resolve) => setTimeout(resolve, 5));
     reply.raw.write(`${JSON.stringify(await look())}\n`);
     reply.raw.end();
+  });
+  // A stream handed to Fastify: big lines, so a slow reader makes the socket push back and the stream
+  // is read on from the socket's own events.
+  app.get(
+    '/api/probe/unscoped/readable',
+    { config: { public: true, raw: true } },
+    async (_request, reply) => {
+      async function* lines() {
+        for (let i = 0; i < 100; i++) {
+          const line = i % 25 === 24 ? await look() : { scope: [currentTenantId()] };
+          yield `${JSON.stringify(line)}${' '.repeat(20_000)}\n`;
+        }
+      }
+      reply.header('content-type', 'application/x-ndjson');
+      return reply.send(Readable.from(lines()));
+    },
+  );
+}
+
+/** Reads a GET answer over a real socket, a little at a time. */
+async function slowlyRead(app: FastifyInstance, host: string, path: string): Promise<string> {
+  const address = app.server.listening
+    ? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    : await app.listen({ port: 0, host: '127.0.0.1' });
+  return new Promise((resolve, reject) => {
+    get(`${address}${path}`, { headers: { host } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      const take = () => {
+        for (let chunk = res.read(16_384); chunk !== null; chunk = res.read(16_384)) text += chunk;
+      };
+      const reading = setInterval(take, 2);
+      res.on('end', () => {
+        clearInterval(reading);
+        take();
+        resolve(text);
+      });
+      res.on('error', reject);
+    }).on('error', reject);
   });
 }
 
@@ -227,6 +269,15 @@ describe("a request's own tenant, below the application's filters", () => {
   };
 
   it("runs a request's work as its tenant, through the body's reading and a streamed answer", async () => {
+    const read = await slowlyRead(app(), a.host, '/api/probe/unscoped/readable');
+    const lines = read
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { scope: number[]; tenantIds?: number[] });
+    expect(lines).toHaveLength(100);
+    expect(new Set(lines.flatMap((line) => line.scope))).toEqual(new Set([a.tenant.id]));
+    if (onPostgres)
+      expect(new Set(lines.flatMap((line) => line.tenantIds ?? []))).toEqual(new Set([a.tenant.id]));
     for (const how of ['get', 'post', 'stream'] as const) {
       const seen = await probe(a, how);
       expect(seen.scope, how).toEqual([a.tenant.id, a.tenant.id]);
