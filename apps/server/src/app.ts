@@ -17,6 +17,7 @@ import { createMailer, type Mailer } from './modules/mail/service.ts';
 import { afterAnswerPlugin } from './plugins/after-answer.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { cacheEventsPlugin } from './plugins/cache-events.ts';
 import { envelopePlugin, frameworkErrorHandler, zodValidatorCompiler } from './plugins/envelope.ts';
 import { tenantPlugin } from './plugins/tenant.ts';
 import { registerWebApp, sendWebPage } from './web-app.ts';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'none' } });
   await app.register(tenantPlugin);
+  await app.register(cacheEventsPlugin);
   await app.register(authPlugin);
   await app.register(auditPlugin);
   await app.register(rateLimitPlugin);

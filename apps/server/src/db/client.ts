@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { scopeConnectionsToTenant } from './tenant-scope.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -67,5 +68,8 @@ function openPool(connectionString: string): pg.Pool {
   // An idle connection the server drops (a restart, a failover) must not take the process down; the
   // pool discards it and the next request opens a fresh one.
   pool.on('error', () => {});
+  // Each connection carries the request's tenant for row-level security (PGlite, one embedded
+  // superuser session, has no pool and is left as it is).
+  scopeConnectionsToTenant(pool);
   return pool;
 }

@@ -1,5 +1,6 @@
 import { ALWAYS_GRANTED_MENU_IDS, flattenMenu, MENU } from '@freight/contracts/menu';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { announceCacheChange } from '../../db/cache-events.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { menuItems, roleGrants, roles, userRoles } from './schema.ts';
 
@@ -59,8 +60,8 @@ const pathById = new Map(flattenMenu().map((m) => [m.id, m.path]));
 const parentById = new Map(flattenMenu().map((m) => [m.id, m.parentId]));
 
 /**
- * Grants are read on every request, so they are kept for a few seconds per user. Any role change in
- * this process clears the cache at once; other copies of the server see it within the TTL.
+ * Grants are read on every request, so they are kept for a few seconds per user. A role change clears
+ * the cache in this process at once, and in every process when it commits (db/cache-events.ts).
  */
 const GRANTS_TTL_MS = 5_000;
 // Keyed by database handle too, so two databases in one process never share an entry.
@@ -213,6 +214,7 @@ export async function assignRoles(
   if (roleIds.length > 0)
     await db.insert(userRoles).values(roleIds.map((roleId) => ({ tenantId, userId, roleId })));
   forgetCachedGrants();
+  await announceCacheChange(db, 'grants');
 }
 
 /* ---------- role management ---------- */
@@ -303,6 +305,7 @@ export async function setRoleGrants(
   for (const key of buttonKeys) pages.add(menuOfButton.get(key) as number);
   await db.delete(roleGrants).where(and(eq(roleGrants.tenantId, tenantId), eq(roleGrants.roleId, roleId)));
   forgetCachedGrants();
+  await announceCacheChange(db, 'grants');
   const rows = [
     ...[...pages].map((menuId) => ({ tenantId, roleId, menuId, buttonKey: '' })),
     ...buttonKeys.map((key) => ({

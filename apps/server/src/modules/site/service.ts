@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { eq } from 'drizzle-orm';
+import { announceCacheChange } from '../../db/cache-events.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { RequestTenant } from '../../plugins/context.ts';
 import { type TenantBranding, type TenantSettings, tenants } from './schema.ts';
@@ -82,12 +83,15 @@ export async function createTenant(
   return existing;
 }
 
+/** Tenants are cached by host in every process; each save tells them all (db/cache-events.ts). */
 export async function updateBranding(db: DbOrTx, tenantId: number, branding: TenantBranding): Promise<void> {
   await db.update(tenants).set({ branding }).where(eq(tenants.id, tenantId));
+  await announceCacheChange(db, 'tenants');
 }
 
 export async function updateSettings(db: DbOrTx, tenantId: number, settings: TenantSettings): Promise<void> {
   await db.update(tenants).set({ settings }).where(eq(tenants.id, tenantId));
+  await announceCacheChange(db, 'tenants');
 }
 
 /** What the browser needs to brand the page for this host (SPEC section 1). */

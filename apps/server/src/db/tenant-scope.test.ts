@@ -1,0 +1,100 @@
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { currentTenantId, runAsTenant, scopeConnectionsToTenant } from './tenant-scope.ts';
+
+/** A pool of one connection that records what is sent on it; `failing` makes the next statement fail. */
+function fakePool() {
+  const sent: string[] = [];
+  const released: (Error | undefined)[] = [];
+  let failing = false;
+  const client = {
+    query: async (text: string, values: string[]) => {
+      if (failing) {
+        failing = false;
+        throw new Error('connection lost');
+      }
+      sent.push(`${text} ${JSON.stringify(values)}`);
+    },
+    release: (error?: Error) => {
+      released.push(error);
+    },
+  } as unknown as pg.PoolClient;
+  type Callback = (err: Error | undefined, client: pg.PoolClient, release: () => void) => void;
+  // A busy pool: callers wait until `answer` hands the connection over, in whoever's turn that is.
+  let busy = false;
+  const waiting: Callback[] = [];
+  const pool = {
+    connect: (callback: Callback) => {
+      if (busy) waiting.push(callback);
+      else setImmediate(() => callback(undefined, client, client.release));
+    },
+  } as unknown as pg.Pool;
+  scopeConnectionsToTenant(pool);
+  return {
+    pool,
+    client,
+    sent,
+    released,
+    failNext: () => {
+      failing = true;
+    },
+    hold: () => {
+      busy = true;
+    },
+    answer: () => {
+      busy = false;
+      for (const callback of waiting.splice(0)) callback(undefined, client, client.release);
+    },
+  };
+}
+
+describe('connections scoped to the tenant', () => {
+  it("sends the tenant only when the connection's differs from the caller's", async () => {
+    const { pool, client, sent } = fakePool();
+    // System work on a fresh connection: nothing to send.
+    expect(await pool.connect()).toBe(client);
+    expect(sent).toEqual([]);
+    await runAsTenant(7, () => pool.connect());
+    await runAsTenant(7, () => pool.connect());
+    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["7"]`]);
+    await runAsTenant(8, () => pool.connect());
+    await pool.connect();
+    expect(sent.slice(1)).toEqual([
+      `select set_config('app.tenant_id', $1, false) ["8"]`,
+      `select set_config('app.tenant_id', $1, false) [""]`,
+    ]);
+  });
+
+  it('goes through the same check for the callback form `pool.query` uses', async () => {
+    const { pool, client, sent } = fakePool();
+    const got = await runAsTenant(
+      3,
+      () =>
+        new Promise<pg.PoolClient | undefined>((resolve, reject) =>
+          pool.connect((err, c) => (err ? reject(err) : resolve(c))),
+        ),
+    );
+    expect(got).toBe(client);
+    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["3"]`]);
+  });
+
+  it('takes the tenant of the caller, not of whoever is running when the pool answers', async () => {
+    const { pool, sent, hold, answer } = fakePool();
+    hold();
+    const asked = runAsTenant(5, () => pool.connect());
+    runAsTenant(6, answer);
+    await asked;
+    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["5"]`]);
+    expect(currentTenantId()).toBeNull();
+  });
+
+  it('hands out no connection whose tenant could not be set, and gives it back as broken', async () => {
+    const { pool, released, failNext, sent } = fakePool();
+    failNext();
+    await expect(runAsTenant(9, () => pool.connect())).rejects.toThrow('connection lost');
+    expect(released).toEqual([expect.any(Error)]);
+    // The connection's setting is still unknown to be 9, so the next caller of tenant 9 sends it.
+    await runAsTenant(9, () => pool.connect());
+    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["9"]`]);
+  });
+});

@@ -1,0 +1,166 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CACHE_LISTENER_NAME } from '../src/db/cache-events.ts';
+import type { Database } from '../src/db/client.ts';
+import { tenants } from '../src/db/schema.ts';
+import { useTestApp } from './fixture.ts';
+import { addUser, signIn } from './helpers.ts';
+
+/**
+ * Two copies of the server on one database. The second is built from a fresh load of the server's
+ * modules, as a second process would be, so no cache in memory is shared: it hears of the first's
+ * changes only through the database. The caches keep entries for 5 seconds; every change must show
+ * in the other copy well before.
+ */
+const f = useTestApp({ signIn: ['admin'] });
+let other: { app: FastifyInstance; close(): Promise<void> };
+const SOON_MS = 1_500;
+
+beforeAll(async () => {
+  vi.resetModules();
+  const { buildApp } = await import('../src/app.ts');
+  const { openDatabase } = await import('../src/db/client.ts');
+  const { testConfig } = await import('../src/config.ts');
+  let database: Database = f.ctx.database;
+  let ownDatabase = false;
+  if (f.ctx.database.kind === 'postgres') {
+    const [row] = (
+      (await f.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] }
+    ).rows;
+    const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+    url.pathname = `/${row?.name}`;
+    database = await openDatabase({ url: url.toString() });
+    ownDatabase = true;
+  }
+  const app = await buildApp({
+    config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),
+    database,
+    mailer: null,
+    serveWeb: false,
+  });
+  await app.ready();
+  other = {
+    app,
+    async close() {
+      await app.close();
+      if (ownDatabase) await database.close();
+    },
+  };
+});
+
+afterAll(async () => {
+  await other?.close();
+});
+
+/** POSTs to the second copy. */
+function toOther(url: string, body: unknown, token?: string) {
+  return other.app.inject({
+    method: 'POST',
+    url,
+    headers: { host: f.t.host, ...(token ? { accesstoken: token } : {}) },
+    payload: body as object,
+  });
+}
+
+/** Asks until `check` holds; answers how long that took. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error(`not seen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Date.now() - start;
+}
+
+const siteNameSeenByOther = async () =>
+  (await toOther('/api/admin/auth/getHostConfig', {})).json().data.siteName as string;
+
+describe('caches across processes', () => {
+  it("shows a tenant's branding saved through one copy in the other at once", async () => {
+    const before = await siteNameSeenByOther();
+    // The other copy does cache: a change written behind the servers' backs is not seen yet.
+    const [row] = await f.db.select().from(tenants).where(eq(tenants.id, f.t.tenant.id));
+    await f.db
+      .update(tenants)
+      .set({ branding: { ...row?.branding, siteName: 'Unannounced' } as NonNullable<typeof row>['branding'] })
+      .where(eq(tenants.id, f.t.tenant.id));
+    expect(await siteNameSeenByOther()).toBe(before);
+
+    const info = await f.as('admin').ok('/api/admin/site/info');
+    await f.as('admin').ok('/api/admin/site/save', { ...info, siteName: 'Announced' });
+    const took = await within(SOON_MS, async () => (await siteNameSeenByOther()) === 'Announced');
+    expect(took).toBeLessThan(SOON_MS);
+  });
+
+  it('hears changes again after the listening connections are cut, as a database restart would', async () => {
+    // PGlite is embedded in the process: it has no connection to lose.
+    if (f.ctx.database.kind === 'postgres') {
+      const listeners = async () => {
+        const result = (await f.db.execute(sql`
+          select pid from pg_stat_activity
+           where datname = current_database() and application_name = ${CACHE_LISTENER_NAME}`)) as unknown as {
+          rows: { pid: number }[];
+        };
+        return result.rows.map((r) => r.pid);
+      };
+      const cut = await listeners();
+      expect(cut).toHaveLength(2);
+      await f.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and application_name = ${CACHE_LISTENER_NAME}`);
+      await within(5_000, async () => {
+        const now = await listeners();
+        return now.length === 2 && now.every((pid) => !cut.includes(pid));
+      });
+    }
+    await siteNameSeenByOther();
+    const info = await f.as('admin').ok('/api/admin/site/info');
+    await f.as('admin').ok('/api/admin/site/save', { ...info, siteName: 'Heard again' });
+    await within(SOON_MS, async () => (await siteNameSeenByOther()) === 'Heard again');
+  });
+
+  it("lets a user through the other copy as soon as one copy grants the user's role a page", async () => {
+    const admin = f.as('admin');
+    const roleId = (
+      await admin.ok('/api/admin/role/save', {
+        name: 'Probe',
+        nameEn: 'Probe',
+        menuIds: [20],
+        buttonKeys: [],
+      })
+    ).id as number;
+    const user = await addUser(f.ctx, f.t);
+    await admin.ok('/api/admin/staff/save', {
+      id: user.id,
+      email: user.email,
+      name: 'Probe',
+      roleIds: [roleId],
+    });
+    const token = await signIn(f.ctx, f.t, user.email);
+    // Refused, and the refusal's grants now sit in the other copy's cache.
+    expect((await toOther('/api/admin/site/info', {}, token)).json().code).toBe(401);
+
+    await admin.ok('/api/admin/role/save', {
+      id: roleId,
+      name: 'Probe',
+      nameEn: 'Probe',
+      menuIds: [20, 100],
+      buttonKeys: [],
+    });
+    const took = await within(
+      SOON_MS,
+      async () => (await toOther('/api/admin/site/info', {}, token)).json().code === 200,
+    );
+    expect(took).toBeLessThan(SOON_MS);
+
+    // And taken away again the same way.
+    await admin.ok('/api/admin/role/save', {
+      id: roleId,
+      name: 'Probe',
+      nameEn: 'Probe',
+      menuIds: [20],
+      buttonKeys: [],
+    });
+    await within(SOON_MS, async () => (await toOther('/api/admin/site/info', {}, token)).json().code === 401);
+  });
+});
