@@ -28,6 +28,7 @@ import {
   updateUserProfile,
 } from '../auth/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
+import { claimUpload, recordOf } from '../uploads/service.ts';
 import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
@@ -212,23 +213,30 @@ export async function registerShipper(
     throw badField('code', 'auth.codeInvalid');
   const { email, code: _code, invitationCode: _inv, password, confirmPassword: _c, ...profile } = body;
   const name = `${body.name} ${body.surname}`;
-  const organisation = await createOrganisation(db, tenantId, {
-    type: 'customer',
-    name: body.company,
-    parentId: parent?.id ?? null,
-    contactName: name,
-    contactEmail: email,
-    contactPhone: body.phone,
-    firstUser: {
-      email,
-      password,
-      name,
-      phone: body.phone,
-      locale: language === 'en-US' ? 'en' : 'zh_CN',
-      profile,
-    },
+  // The licence was uploaded before sign-in; the new organisation claims it in the same transaction.
+  return db.transaction(async (tx) => {
+    const organisation = await createOrganisation(tx, tenantId, {
+      type: 'customer',
+      name: body.company,
+      parentId: parent?.id ?? null,
+      contactName: name,
+      contactEmail: email,
+      contactPhone: body.phone,
+      firstUser: {
+        email,
+        password,
+        name,
+        phone: body.phone,
+        locale: language === 'en-US' ? 'en' : 'zh_CN',
+        profile,
+      },
+    });
+    await claimUpload(tx, tenantId, body.licenseUrl, recordOf('organisation', organisation.id), {
+      field: 'licenseUrl',
+      by: null,
+    });
+    return organisation.firstUser as UserRow;
   });
-  return organisation.firstUser as UserRow;
 }
 
 /** The organisation behind a live invitation code, or null. */
