@@ -8,7 +8,13 @@ import { localUploadStore, PENDING_LICENCE, sweepPendingLicences } from '../src/
 import { useTestApp } from './fixture.ts';
 import { badFields, call, fieldMessage, makePng, postMultipart, uploadFor, userIdOf } from './helpers.ts';
 
-const f = useTestApp({ tenants: 2, signIn: [['admin', 'agent', 'customer', 'direct'], ['admin', 'customer']] });
+const f = useTestApp({
+  tenants: 2,
+  signIn: [
+    ['admin', 'agent', 'customer', 'direct'],
+    ['admin', 'customer'],
+  ],
+});
 
 let customer: string;
 
@@ -207,7 +213,10 @@ describe('pending licences', () => {
     expect(onDisk(stale)).toBe(true);
 
     expect(await sweepPendingLicences(f.db, store)).toBeGreaterThanOrEqual(1);
-    const left = await f.db.select({ key: uploads.key }).from(uploads).where(inKeys([stale, fresh, signedIn]));
+    const left = await f.db
+      .select({ key: uploads.key })
+      .from(uploads)
+      .where(inKeys([stale, fresh, signedIn]));
     expect(left.map((r) => r.key).sort()).toEqual([keyOf(fresh), keyOf(signedIn)].sort());
     expect(onDisk(stale)).toBe(false);
     expect(onDisk(fresh)).toBe(true);
@@ -296,9 +305,13 @@ describe('document upload', () => {
   });
 
   it('refuses a PDF that carries JavaScript or a launch action, also when compressed or escaped', async () => {
-    const hidden = deflateSync(Buffer.from('<</Type/Catalog/OpenAction<</S/J#61vaScript/JS(app.alert(1))>>>>'));
+    const hidden = deflateSync(
+      Buffer.from('<</Type/Catalog/OpenAction<</S/J#61vaScript/JS(app.alert(1))>>>>'),
+    );
     const variants = [
-      Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/OpenAction 2 0 R>>endobj\n2 0 obj<</S/JavaScript/JS(app.alert(1))>>endobj\n%%EOF\n'),
+      Buffer.from(
+        '%PDF-1.4\n1 0 obj<</Type/Catalog/OpenAction 2 0 R>>endobj\n2 0 obj<</S/JavaScript/JS(app.alert(1))>>endobj\n%%EOF\n',
+      ),
       Buffer.from('%PDF-1.4\n1 0 obj<</S/Launch/F(cmd.exe)>>endobj\n%%EOF\n'),
       Buffer.concat([
         Buffer.from(`%PDF-1.5\n1 0 obj<</Type/ObjStm/Filter/FlateDecode/Length ${hidden.length}>>stream\n`),
