@@ -69,7 +69,7 @@ async function registerCode(email: string, tenant = f.t): Promise<string> {
 
 /** Registers; the form's placeholder licence is replaced by one uploaded before sign-in, as the page does. */
 const register = async (
-  body: { licenseUrl?: unknown },
+  body: Record<string, unknown>,
   url = '/api/admin/auth/register',
   language: 'zh-CN' | 'en-US' = 'zh-CN',
   host = f.t.host,

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { operationLogs, uploads } from '../src/db/schema.ts';
 import { localUploadStore, PENDING_LICENCE, sweepPendingLicences } from '../src/modules/uploads/service.ts';
 import { useTestApp } from './fixture.ts';
-import { badFields, call, fieldMessage, makePng, postMultipart, uploadFor, userIdOf } from './helpers.ts';
+import { badFields, call, fieldMessage, makePng, postMultipart, userIdOf } from './helpers.ts';
 
 const f = useTestApp({
   tenants: 2,
