@@ -348,6 +348,8 @@ export const enUS: Record<MessageKey, string> = {
   'upload.notImage': 'Please choose an image file',
   'upload.documents': 'Upload a file (PDF or image, up to {{max}})',
   'upload.removeFile': 'Remove {{name}}',
+  'upload.loading': 'Loading the file…',
+  'upload.loadFailed': 'The file could not be loaded (no access, or it was removed)',
   'home.others': 'More',
   'home.welcomeBack': 'Welcome back',
 };

@@ -341,6 +341,8 @@ export const zhCN = {
   'upload.notImage': '请选择图片文件',
   'upload.documents': '上传文件(PDF 或图片,最多 {{max}} 个)',
   'upload.removeFile': '移除 {{name}}',
+  'upload.loading': '正在加载文件…',
+  'upload.loadFailed': '文件无法加载(可能无权查看或已删除)',
   'home.others': '其他',
   'home.welcomeBack': '欢迎回来,祝您工作顺利',
 } as const;
