@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
@@ -346,5 +346,79 @@ describe('document upload', () => {
     expect(text.json().msg).toBe('Only PDF, PNG, JPEG or WEBP files can be uploaded');
     const anonymous = await uploadFile(pdf, { url: '/api/common/upload/documents', filename: 'bol.pdf' });
     expect(anonymous.json().code).toBe(300);
+  });
+});
+
+describe('files uploaded before files had owners', () => {
+  it('are claimed by the migration for the records that point at them; branding becomes public', async () => {
+    const admin = f.as('admin').token as string;
+    const shot = (await uploadFile(makePng(), { token: customer })).json().data[0];
+    const accounts = (
+      await call(
+        f.ctx,
+        'POST',
+        '/api/admin/recharge/receivingAccounts',
+        {},
+        { host: f.t.host, token: customer },
+      )
+    ).json().data.list;
+    const recharge = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/recharge/submit',
+      {
+        line: 'truck',
+        amount: '10.00',
+        method: 'bank_transfer',
+        receivingAccountId: accounts[0].id,
+        payerName: 'Ann Lee',
+        payerCardNumber: '6222 0000 1111 2345',
+        screenshotUrl: shot,
+      },
+      { host: f.t.host, token: customer },
+    );
+    expect(recharge.json().code).toBe(200);
+    const logo = (await uploadFile(makePng(), { token: admin })).json().data[0];
+    const site = (
+      await call(f.ctx, 'POST', '/api/admin/site/info', {}, { host: f.t.host, token: admin })
+    ).json().data;
+    expect(
+      (
+        await call(
+          f.ctx,
+          'POST',
+          '/api/admin/site/save',
+          { ...site, logoUrl: logo },
+          { host: f.t.host, token: admin },
+        )
+      ).json().code,
+    ).toBe(200);
+    const stray = (await uploadFile(makePng())).json().data[0];
+    // As they were before the migration: nobody's record, nothing public.
+    await f.db
+      .update(uploads)
+      .set({ record: null, claimedAt: null, public: false })
+      .where(inKeys([shot, logo, stray]));
+
+    const migration = readFileSync(
+      new URL('../src/db/migrations/0021_rate_limits_and_private_uploads.sql', import.meta.url),
+      'utf8',
+    );
+    for (const statement of migration.split('--> statement-breakpoint').map((s) => s.trim()))
+      if (statement.startsWith('UPDATE')) await f.db.execute(sql.raw(statement));
+
+    const rows = await f.db
+      .select()
+      .from(uploads)
+      .where(inKeys([shot, logo, stray]));
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    expect(byKey.get(keyOf(shot))).toMatchObject({
+      record: `recharge:${recharge.json().data.id}`,
+      public: false,
+    });
+    expect(byKey.get(keyOf(logo))).toMatchObject({ record: `site:${f.t.tenant.id}`, public: true });
+    expect(byKey.get(keyOf(stray))).toMatchObject({ record: PENDING_LICENCE, public: false });
+    expect((await load(logo)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await load(shot, admin)).statusCode).toBe(200);
   });
 });
