@@ -152,7 +152,17 @@ describe('registration', () => {
         headers: { host: f.t.host, ...(token ? { accesstoken: token } : {}) },
       });
     expect((await load(await signIn(f.ctx, f.t, email, 'Shipper-1'))).statusCode).toBe(200);
-    expect((await load((await f.signIn('admin')).token)).statusCode).toBe(200);
+    const admin = (await f.signIn('admin')).token;
+    expect((await load(admin)).statusCode).toBe(200);
+    // Staff reviewing the customer find the licence beside its user.
+    const listed = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/customer/users',
+      { id: row?.organisation.id },
+      { host: f.t.host, token: admin },
+    );
+    expect(listed.json().data.list).toEqual([expect.objectContaining({ email, licenseUrl: licence })]);
     expect((await load((await f.signIn('customer')).token)).statusCode).toBe(404);
     expect((await load()).json().code).toBe(300);
   });

@@ -77,6 +77,7 @@ export const enUS: Record<MessageKey, string> = {
   'batch.addressTip': 'When chosen, every order is picked up here',
   'batch.clearAddress': 'None',
   'customers.users': 'Users',
+  'customers.licence': 'Licence',
   'customers.addUser': 'Add user',
   'customers.invitations': 'Invitation codes',
   'customers.validDays': 'Valid for days',

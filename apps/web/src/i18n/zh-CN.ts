@@ -74,6 +74,7 @@ export const zhCN = {
   'batch.addressTip': '选择后,所有订单都从该地址提货',
   'batch.clearAddress': '不使用',
   'customers.users': '用户',
+  'customers.licence': '营业执照',
   'customers.addUser': '新增用户',
   'customers.invitations': '邀请码',
   'customers.validDays': '有效天数',
