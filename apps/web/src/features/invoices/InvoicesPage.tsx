@@ -81,11 +81,7 @@ function InvoiceFileInput({
           {t('invoices.uploadFile')}
         </Button>
       </Upload>
-      {value ? (
-        <Typography.Link href={value} target="_blank">
-          {value.split('/').pop()}
-        </Typography.Link>
-      ) : null}
+      {value ? <PrivateFileLink url={value} /> : null}
     </Space>
   );
 }
