@@ -11,6 +11,7 @@ import {
   localUploadStore,
   MAX_DOCUMENT_BYTES,
   MAX_IMAGE_BYTES,
+  MAX_LICENCE_BYTES,
   maySeeUpload,
   saveDocument,
   saveImage,
@@ -53,7 +54,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
    * sign-in: without a session an image is kept only as a pending licence, swept unless claimed.
    */
   const uploadImage = async (request: import('fastify').FastifyRequest) => {
-    const file = await request.file({ limits: { fileSize: MAX_IMAGE_BYTES + 1 } }).catch(() => undefined);
+    const limit = request.user ? MAX_IMAGE_BYTES : MAX_LICENCE_BYTES;
+    const file = await request.file({ limits: { fileSize: limit + 1 } }).catch(() => undefined);
     if (!file) throw badField('file', 'validation.fileMissing');
     const bytes = await file.toBuffer().catch(() => null);
     if (!bytes || file.file.truncated) throw badField('file', 'validation.imageTooLarge');
