@@ -45,6 +45,10 @@ test('a customer submits a recharge, staff approve it, the badge drops and the l
   await staff.getByTestId('side-menu').getByTestId('menu-/rechargeReview').click();
   await staff.getByTestId(`recharge-open-${serial}`).click();
   await expect(staff.getByRole('dialog').getByText('Nora North')).toBeVisible();
+  // The screenshot is private to who may see the recharge: the page loads it with the session.
+  const screenshot = staff.getByTestId('recharge-screenshot-view').locator('img');
+  await expect(screenshot).toBeVisible();
+  await expect(screenshot).toHaveAttribute('src', /^blob:/);
   await staff.screenshot({ path: `${screenshotDir}recharge-review-zh.png` });
   await staff.getByTestId('recharge-review-submit').click();
   await expect(staff.getByTestId(`recharge-open-${serial}`)).toHaveCount(0);

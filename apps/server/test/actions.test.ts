@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assignRoles } from '../src/modules/roles/service.ts';
 import { isoDay, useTestApp } from './fixture.ts';
-import { addUser, signIn } from './helpers.ts';
+import { addUser, signIn, uploadFor } from './helpers.ts';
 import { dockAddress } from './truck-fixtures.ts';
 
 /**
@@ -172,7 +172,7 @@ describe('recharge actions', () => {
         receivingAccountId: accounts[0].id,
         payerName: 'Ann Lee',
         payerCardNumber: '6222 0000 1111 2345',
-        screenshotUrl: '/api/uploads/proof.png',
+        screenshotUrl: await uploadFor(f.ctx, f.t.host, f.as('customer').token),
       },
       'customer',
     );

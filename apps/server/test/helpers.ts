@@ -251,6 +251,34 @@ export async function postMultipart(
   return ctx.app.inject({ method: 'POST', url, headers, payload });
 }
 
+/**
+ * Uploads a small file as a signed-in user (or, without a token, as a registering shipper's licence)
+ * and answers its URL: records accept only their caller's own uploads.
+ */
+export async function uploadFor(
+  ctx: TestContext,
+  host: string,
+  token: string | undefined,
+  kind: 'image' | 'pdf' = 'image',
+): Promise<string> {
+  const pdf = kind === 'pdf';
+  const res = await postMultipart(
+    ctx,
+    pdf ? '/api/common/upload/documents' : '/api/common/upload/images',
+    [
+      {
+        name: 'file',
+        filename: pdf ? 'proof.pdf' : 'proof.png',
+        contentType: pdf ? 'application/pdf' : 'image/png',
+        content: pdf ? Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n') : makePng(),
+      },
+    ],
+    { host, token },
+  );
+  if (res.json().code !== 200) throw new Error(`upload failed: ${res.body}`);
+  return res.json().data[0];
+}
+
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);

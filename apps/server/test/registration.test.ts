@@ -1,13 +1,30 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { invitationChecks, organisations, userRoles, users, verificationCodes } from '../src/db/schema.ts';
+import {
+  invitationChecks,
+  organisations,
+  uploads,
+  userRoles,
+  users,
+  verificationCodes,
+} from '../src/db/schema.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { createInvitationCode } from '../src/modules/customers/service.ts';
 import { useTestApp } from './fixture.ts';
-import { allowNewCode, badFields, call, codeIn, fieldMessage, lastMailTo, signIn } from './helpers.ts';
+import {
+  allowNewCode,
+  badFields,
+  call,
+  codeIn,
+  fieldMessage,
+  lastMailTo,
+  signIn,
+  uploadFor,
+} from './helpers.ts';
 
 const f = useTestApp({ tenants: 2 });
 
+const PLACEHOLDER_LICENCE = '/api/uploads/licence.png';
 let counter = 0;
 const freshEmail = () => `shipper${++counter}-${Date.now()}@${f.t.tenant.code}.example.com`;
 
@@ -25,7 +42,7 @@ function form(overrides: Record<string, unknown> = {}) {
     city: 'Los Angeles',
     state: 'CA',
     country: 'US',
-    licenseUrl: '/api/uploads/licence.png',
+    licenseUrl: PLACEHOLDER_LICENCE,
     business: ['truck', 'express'],
     monthlyVolume: '50-200',
     goodsTypes: ['general', 'electronics'],
@@ -50,12 +67,22 @@ async function registerCode(email: string, tenant = f.t): Promise<string> {
   return codeIn((await lastMailTo(f.ctx, tenant.tenant.id, email))?.text);
 }
 
-const register = (
-  body: object,
+/** Registers; the form's placeholder licence is replaced by one uploaded before sign-in, as the page does. */
+const register = async (
+  body: Record<string, unknown>,
   url = '/api/admin/auth/register',
   language: 'zh-CN' | 'en-US' = 'zh-CN',
   host = f.t.host,
-) => call(f.ctx, 'POST', url, body, { host, language });
+) =>
+  call(
+    f.ctx,
+    'POST',
+    url,
+    body.licenseUrl === PLACEHOLDER_LICENCE
+      ? { ...body, licenseUrl: await uploadFor(f.ctx, host, undefined) }
+      : body,
+    { host, language },
+  );
 
 async function organisationOfUser(tenantId: number, email: string) {
   const [row] = await f.db
@@ -104,6 +131,66 @@ describe('registration', () => {
       expect(granted.map((g) => g.roleId)).toEqual([f.t.roleIds.get('customer')]);
     });
   }
+
+  it('gives the new organisation the licence uploaded before sign-in: its shipper and staff load it, nobody else', async () => {
+    const licence = await uploadFor(f.ctx, f.t.host, undefined);
+    const email = freshEmail();
+    const res = await register({ ...form(), email, code: await registerCode(email), licenseUrl: licence });
+    expect(res.json().code).toBe(200);
+    const row = await organisationOfUser(f.t.tenant.id, email);
+    const [file] = await f.db
+      .select()
+      .from(uploads)
+      .where(eq(uploads.key, licence.split('/').pop() as string));
+    expect(file).toMatchObject({ record: `organisation:${row?.organisation.id}`, public: false });
+    expect(file?.claimedAt).toBeInstanceOf(Date);
+
+    const load = (token?: string) =>
+      f.ctx.app.inject({
+        method: 'GET',
+        url: licence,
+        headers: { host: f.t.host, ...(token ? { accesstoken: token } : {}) },
+      });
+    expect((await load(await signIn(f.ctx, f.t, email, 'Shipper-1'))).statusCode).toBe(200);
+    const admin = (await f.signIn('admin')).token;
+    expect((await load(admin)).statusCode).toBe(200);
+    // Staff reviewing the customer find the licence beside its user.
+    const listed = await call(
+      f.ctx,
+      'POST',
+      '/api/admin/customer/users',
+      { id: row?.organisation.id },
+      { host: f.t.host, token: admin },
+    );
+    expect(listed.json().data.list).toEqual([expect.objectContaining({ email, licenseUrl: licence })]);
+    expect((await load((await f.signIn('customer')).token)).statusCode).toBe(404);
+    expect((await load()).json().code).toBe(300);
+  });
+
+  it('refuses a licence that is not a pending upload of this site, naming licenseUrl', async () => {
+    const used = await uploadFor(f.ctx, f.t.host, undefined);
+    const first = freshEmail();
+    await register({ ...form(), email: first, code: await registerCode(first), licenseUrl: used });
+    for (const licenseUrl of [
+      'https://probe.invalid/licence.png',
+      used,
+      await uploadFor(f.ctx, f.tenant(1).host, undefined),
+      await uploadFor(f.ctx, f.t.host, (await f.signIn('customer')).token),
+    ]) {
+      const email = freshEmail();
+      const res = await register(
+        { ...form(), email, code: await registerCode(email), licenseUrl },
+        undefined,
+        'en-US',
+      );
+      expect(res.statusCode, licenseUrl).toBe(400);
+      expect(badFields(res)).toEqual(['licenseUrl']);
+      expect(fieldMessage(res, 'licenseUrl')).toBe(
+        'Licence: Only files uploaded to the portal can be attached',
+      );
+      expect(await organisationOfUser(f.t.tenant.id, email)).toBeUndefined();
+    }
+  });
 
   it('lets the new shipper sign in right away and see the customer menu', async () => {
     const email = freshEmail();

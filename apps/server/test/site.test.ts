@@ -3,13 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tenants } from '../src/db/schema.ts';
 import { createTenant as createBareTenant, DEFAULT_TENANT_CODE } from '../src/modules/site/service.ts';
 import { useTestApp } from './fixture.ts';
-import { badFields, call, fieldMessage, lastMailTo, signInAs } from './helpers.ts';
+import { badFields, call, fieldMessage, lastMailTo, signInAs, uploadFor } from './helpers.ts';
 
 const f = useTestApp({ tenants: 2, signIn: [['admin', 'editor', 'customer'], []] });
 
 let admin: string;
 let editor: string;
 let customer: string;
+/** The logo staff uploaded for the site configuration. */
+let logo: string;
 
 beforeAll(async () => {
   // This file's database is its own, so it may hold the default tenant that local and unknown hosts use.
@@ -21,6 +23,7 @@ beforeAll(async () => {
   admin = f.as('admin').token as string;
   editor = f.as('editor').token as string;
   customer = f.as('customer').token as string;
+  logo = await uploadFor(f.ctx, f.t.host, admin);
 });
 
 const hostConfig = (host: string, url = '/api/admin/auth/getHostConfig') =>
@@ -30,7 +33,7 @@ const siteBody = (overrides: Record<string, unknown> = {}) => ({
   siteName: '测试站点',
   siteNameEn: 'Test site',
   buttonColor: '#1A2B3C',
-  logoUrl: '/api/uploads/logo.png',
+  logoUrl: logo,
   logoCollapsedUrl: null,
   faviconUrl: null,
   copyright: '© Test',
@@ -121,7 +124,7 @@ describe('site configuration', () => {
       siteName: '测试站点',
       siteNameEn: 'Test site',
       buttonColor: '#1A2B3C',
-      logoUrl: '/api/uploads/logo.png',
+      logoUrl: logo,
       copyright: '© Test',
       copyrightEn: '© Test, in English',
     });
@@ -129,6 +132,36 @@ describe('site configuration', () => {
     expect(info.json().data).toEqual(siteBody());
     const [row] = await f.db.select().from(tenants).where(eq(tenants.id, f.t.tenant.id));
     expect(row?.branding.siteName).toBe('测试站点');
+  });
+
+  it('makes a saved logo and favicon public: anyone loads them, cached for long, before signing in', async () => {
+    const favicon = await uploadFor(f.ctx, f.t.host, admin);
+    expect((await save(siteBody({ faviconUrl: favicon }))).json().code).toBe(200);
+    for (const url of [logo, favicon]) {
+      const res = await f.ctx.app.inject({ method: 'GET', url, headers: { host: f.t.host } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    }
+    // Public within its tenant only.
+    const elsewhere = await f.ctx.app.inject({
+      method: 'GET',
+      url: logo,
+      headers: { host: f.tenant(1).host },
+    });
+    expect(elsewhere.statusCode).not.toBe(200);
+  });
+
+  it("refuses a logo that is not the saving staff member's own upload, naming the field", async () => {
+    for (const [field, url] of [
+      ['logoUrl', 'https://probe.invalid/logo.png'],
+      ['faviconUrl', await uploadFor(f.ctx, f.t.host, customer)],
+      ['logoCollapsedUrl', '/api/uploads/unknown.png'],
+    ] as const) {
+      const res = await save(siteBody({ [field]: url }), admin, 'en-US');
+      expect(res.statusCode, field).toBe(400);
+      expect(badFields(res)).toEqual([field]);
+    }
   });
 
   it('names the site in the language of each mail it sends', async () => {

@@ -186,6 +186,8 @@ export const organisationUserView = z.object({
   enabled: z.boolean(),
   lastLoginAt: timestamp.nullable(),
   createdAt: timestamp,
+  /** The licence uploaded at registration; a private file, loaded with the session. */
+  licenseUrl: z.string().nullable(),
 });
 export const organisationUsersView = listOf(organisationUserView);
 

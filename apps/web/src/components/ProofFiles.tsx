@@ -1,22 +1,20 @@
-import { CloseOutlined, PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
+import { CloseOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../hooks/useReportError.ts';
 import { upload } from '../lib/http.ts';
+import { fileNameOf as fileName, PrivateFileLink } from './PrivateFile.tsx';
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.webp';
-const fileName = (url: string) => decodeURIComponent(url.split('/').pop() ?? url);
 
-/** Proof files as links that open in a new tab; a dash when there are none. */
+/** Proof files as links that load with the session (images preview, PDFs download); a dash when none. */
 export function FileLinks({ urls, testId }: { urls: string[]; testId?: string }) {
   if (urls.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
     <Space size={[12, 0]} wrap data-testid={testId}>
       {urls.map((url) => (
-        <Typography.Link key={url} href={url} target="_blank" rel="noreferrer">
-          <PaperClipOutlined /> {fileName(url)}
-        </Typography.Link>
+        <PrivateFileLink key={url} url={url} />
       ))}
     </Space>
   );
@@ -64,9 +62,7 @@ export function DocumentsInput({
       </Upload>
       {value.map((url) => (
         <Space key={url} size={4}>
-          <Typography.Link href={url} target="_blank" rel="noreferrer">
-            <PaperClipOutlined /> {fileName(url)}
-          </Typography.Link>
+          <PrivateFileLink url={url} />
           <Button
             type="text"
             size="small"

@@ -77,6 +77,7 @@ export const enUS: Record<MessageKey, string> = {
   'batch.addressTip': 'When chosen, every order is picked up here',
   'batch.clearAddress': 'None',
   'customers.users': 'Users',
+  'customers.licence': 'Licence',
   'customers.addUser': 'Add user',
   'customers.invitations': 'Invitation codes',
   'customers.validDays': 'Valid for days',
@@ -348,6 +349,8 @@ export const enUS: Record<MessageKey, string> = {
   'upload.notImage': 'Please choose an image file',
   'upload.documents': 'Upload a file (PDF or image, up to {{max}})',
   'upload.removeFile': 'Remove {{name}}',
+  'upload.loading': 'Loading the file…',
+  'upload.loadFailed': 'The file could not be loaded (no access, or it was removed)',
   'home.others': 'More',
   'home.welcomeBack': 'Welcome back',
 };

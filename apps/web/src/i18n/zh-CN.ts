@@ -74,6 +74,7 @@ export const zhCN = {
   'batch.addressTip': '选择后,所有订单都从该地址提货',
   'batch.clearAddress': '不使用',
   'customers.users': '用户',
+  'customers.licence': '营业执照',
   'customers.addUser': '新增用户',
   'customers.invitations': '邀请码',
   'customers.validDays': '有效天数',
@@ -341,6 +342,8 @@ export const zhCN = {
   'upload.notImage': '请选择图片文件',
   'upload.documents': '上传文件(PDF 或图片,最多 {{max}} 个)',
   'upload.removeFile': '移除 {{name}}',
+  'upload.loading': '正在加载文件…',
+  'upload.loadFailed': '文件无法加载(可能无权查看或已删除)',
   'home.others': '其他',
   'home.welcomeBack': '欢迎回来,祝您工作顺利',
 } as const;

@@ -206,7 +206,26 @@ export async function downloadGet(url: string, fallbackName: string): Promise<vo
   saveBlob(await response.blob(), fileNameFrom(response.headers.get('content-disposition'), fallbackName));
 }
 
-function saveBlob(blob: Blob, name: string) {
+/**
+ * An uploaded file (`/api/uploads/...`), fetched with the session: files are private to whoever may see
+ * their record, so a plain `src` or `href` would not load them. A refusal surfaces like any call's.
+ */
+export async function getFile(url: string): Promise<{ blob: Blob; name: string }> {
+  const path = url.startsWith('/api/') ? url.slice('/api'.length) : url;
+  const response = await send(path, { method: 'GET', headers: headers(false) });
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('application/json') || !response.ok) {
+    await unwrap(path, response);
+    throw new ApiError(response.status, i18n.t('upload.loadFailed'));
+  }
+  const fallback = path.split('/').pop() ?? 'file';
+  return {
+    blob: await response.blob(),
+    name: fileNameFrom(response.headers.get('content-disposition'), fallback),
+  };
+}
+
+export function saveBlob(blob: Blob, name: string) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = name;

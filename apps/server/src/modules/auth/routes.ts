@@ -32,6 +32,7 @@ import { currentUser } from '../../plugins/context.ts';
 import { checkInvitationCode, registerShipper } from '../customers/service.ts';
 import { routeLimit } from '../limits/plugin.ts';
 import { LIMITS } from '../limits/service.ts';
+import { claimUpload, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { decryptParam, loginKeyPair } from './keys.ts';
 import { users } from './schema.ts';
 import {
@@ -53,6 +54,9 @@ function originOf(request: FastifyRequest): string {
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const open = { public: true } as const;
+
+  // A user's avatar is theirs alone to load.
+  registerRecordAccess('user', async (_db, user, id) => user.id === id);
 
   app.post(
     '/publicKey',
@@ -341,15 +345,24 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const me = currentUser(request);
-      await app.db
-        .update(users)
-        .set({
-          name: request.body.name,
-          phone: request.body.phone,
-          company: request.body.company,
-          ...(request.body.avatarUrl !== undefined ? { avatarUrl: request.body.avatarUrl } : {}),
-        })
-        .where(and(eq(users.tenantId, me.tenantId), eq(users.id, me.id)));
+      const { avatarUrl } = request.body;
+      await app.db.transaction(async (tx) => {
+        // The avatar must be the user's own upload; it stays theirs to load.
+        if (avatarUrl)
+          await claimUpload(tx, me.tenantId, avatarUrl, recordOf('user', me.id), {
+            field: 'avatarUrl',
+            by: me.id,
+          });
+        await tx
+          .update(users)
+          .set({
+            name: request.body.name,
+            phone: request.body.phone,
+            company: request.body.company,
+            ...(avatarUrl !== undefined ? { avatarUrl } : {}),
+          })
+          .where(and(eq(users.tenantId, me.tenantId), eq(users.id, me.id)));
+      });
       request.auditTarget = `user:${me.id}`;
       return null;
     },

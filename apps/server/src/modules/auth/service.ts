@@ -648,6 +648,8 @@ export async function usersOfOrganisation(db: DbOrTx, tenantId: number, organisa
       enabled: users.enabled,
       lastLoginAt: users.lastLoginAt,
       createdAt: users.createdAt,
+      // The business licence a registering shipper uploaded, for staff reviewing the customer.
+      licenseUrl: sql<string | null>`${users.profile}->>'licenseUrl'`,
     })
     .from(users)
     .where(and(eq(users.tenantId, tenantId), eq(users.organisationId, organisationId)))

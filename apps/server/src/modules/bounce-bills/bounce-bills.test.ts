@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { badFields, fieldMessage } from '../../../test/helpers.ts';
+import { badFields, fieldMessage, uploadFor } from '../../../test/helpers.ts';
 import { ledgerEntries, notices } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
@@ -123,6 +123,38 @@ describe('bounce bills', () => {
       'admin',
     );
     expect(badFields(outside)).toEqual(['proofUrl']);
+  });
+
+  it("keeps a bill's proof for who sees the bill: its customer and the agent above load it, a sibling gets 404", async () => {
+    const order = await f.truck.order('customer');
+    const proofUrl = await uploadFor(f.ctx, f.t.host, f.truck.tokens.admin, 'pdf');
+    const bill = await f.truck.ok(
+      '/api/admin/bounceBill/save',
+      { ...reweigh(order.orderNo), proofUrl },
+      'admin',
+    );
+    expect(bill.proofUrl).toBe(proofUrl);
+    const load = (who: 'admin' | 'agent' | 'customer' | 'direct') =>
+      f.ctx.app.inject({
+        method: 'GET',
+        url: proofUrl,
+        headers: { host: f.t.host, accesstoken: f.truck.tokens[who] as string },
+      });
+    for (const who of ['admin', 'agent', 'customer'] as const) {
+      const res = await load(who);
+      expect(res.statusCode, who).toBe(200);
+      expect(res.headers['content-disposition'], who).toMatch(/^attachment;/);
+    }
+    expect((await load('direct')).statusCode).toBe(404);
+    // A proof belongs to one bill.
+    const again = await f.truck.post(
+      '/api/admin/bounceBill/save',
+      { ...reweigh(order.orderNo), proofUrl },
+      'admin',
+    );
+    expect(badFields(again)).toEqual(['proofUrl']);
+    // The bill took its amount from the customer: later tests book orders from a full balance.
+    await f.truck.setBalance('customer', 1_000_000n);
   });
 
   it('is raised and cancelled by staff only', async () => {

@@ -26,7 +26,7 @@ import { findWaybill, visibleWaybillByNo, type WaybillRow } from '../express-way
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
 import { findOrder, type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
-import { isOwnUpload } from '../uploads/service.ts';
+import { claimUpload, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { bounceBills } from './schema.ts';
 
 export type BillRow = typeof bounceBills.$inferSelect;
@@ -196,6 +196,11 @@ export async function raiseBill(
       })
       .returning();
     if (!bill) throw new Error('bill insert returned nothing');
+    if (input.proofUrl)
+      await claimUpload(tx, order.tenantId, input.proofUrl, recordOf('bounce-bill', bill.id), {
+        field: 'proofUrl',
+        by: staff.id,
+      });
     // A savepoint: a short balance undoes only the debit, and the bill stays, unpaid.
     const charged = await tx
       .transaction(async (sp) => chargeBill(sp, bill, staff.id))
@@ -286,6 +291,14 @@ export async function visibleBill(db: DbOrTx, caller: Viewer, id: number): Promi
   if (!(await canSeeOrganisation(db, scope, bill.organisationId))) throw notFound();
   return bill;
 }
+
+// A bill's proof loads for whoever may open the bill.
+registerRecordAccess('bounce-bill', (db, caller, id) =>
+  visibleBill(db, caller, id).then(
+    () => true,
+    () => false,
+  ),
+);
 
 /** Pays an unpaid bill from the balance of its line; paying twice charges once. */
 export async function payBill(db: DbOrTx, caller: Caller, bill: BillRow): Promise<BillRow> {
@@ -418,7 +431,5 @@ export async function raiseBillOnOrder(
   const number = line === 'express' ? waybillNo : orderNo;
   const order = await visibleLineOrderByNo(db, staff, line, number);
   if (!order) throw badField(words.field, words.unknown, { [words.field]: number });
-  if (proofUrl && !(await isOwnUpload(db, staff.tenantId, proofUrl)))
-    throw badField('proofUrl', 'upload.notOurs');
   return raiseBill(db, staff, order, { ...bill, proofUrl });
 }

@@ -1,7 +1,7 @@
 import { applyMarkup, priceChain } from '@freight/contracts/customers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { badFields, call, signIn, type Who } from '../../../test/helpers.ts';
+import { badFields, call, signIn, uploadFor, type Who } from '../../../test/helpers.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 import { markupChain } from './service.ts';
 
@@ -216,7 +216,7 @@ describe('invitation codes', () => {
         city: 'Los Angeles',
         state: 'CA',
         country: 'US',
-        licenseUrl: '/api/uploads/x.png',
+        licenseUrl: await uploadFor(f.ctx, f.t.host, undefined),
         business: ['truck'],
         monthlyVolume: '<50',
         goodsTypes: ['general'],

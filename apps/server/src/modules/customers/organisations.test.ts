@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { allowNewCode, call, codeIn, lastMailTo, signInAs } from '../../../test/helpers.ts';
+import { allowNewCode, call, codeIn, lastMailTo, signInAs, uploadFor } from '../../../test/helpers.ts';
 import { accountsOfOrganisations } from '../accounts/service.ts';
 import { findUserByEmail, usersOfOrganisation } from '../auth/service.ts';
 import { rolesOfUsers } from '../roles/service.ts';
@@ -105,7 +105,7 @@ describe('one way to create an organisation', () => {
         city: 'Los Angeles',
         state: 'CA',
         country: 'US',
-        licenseUrl: '/api/uploads/licence.png',
+        licenseUrl: await uploadFor(f.ctx, f.t.host, undefined),
         business: ['truck'],
         monthlyVolume: '50-200',
         goodsTypes: ['general'],

@@ -30,6 +30,7 @@ import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { accountActions, accountsOfOrganisations, available } from '../accounts/service.ts';
 import { countUsersByOrganisation, findUser, setUserEnabled, usersOfOrganisation } from '../auth/service.ts';
+import { registerRecordAccess } from '../uploads/service.ts';
 import {
   addOrganisation,
   canSeeOrganisation,
@@ -73,6 +74,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     if (!org || !(await canSeeOrganisation(db, scope, id))) throw notFound();
     return org;
   }
+
+  // A registration's licence loads for whoever may open that organisation on a customer page.
+  registerRecordAccess('organisation', async (db, user, id) => {
+    if (!ANY_CUSTOMER_PAGE.some((page) => user.grants.has(page)) && user.organisationId !== id) return false;
+    return canSeeOrganisation(db, await organisationScope(db, user), id);
+  });
 
   /** An organisation the caller manages: one below its own (staff manage all). */
   async function managedOrganisation(user: RequestUser, id: number): Promise<OrganisationRow> {

@@ -29,6 +29,7 @@ import {
 } from '../auth/service.ts';
 import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
+import { claimUpload, recordOf } from '../uploads/service.ts';
 import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
@@ -221,23 +222,30 @@ export async function registerShipper(
   if (await findUserByEmail(db, tenantId, body.email)) throw badField('email', 'auth.emailTaken');
   const { email, code: _code, invitationCode: _inv, password, confirmPassword: _c, ...profile } = body;
   const name = `${body.name} ${body.surname}`;
-  const organisation = await createOrganisation(db, tenantId, {
-    type: 'customer',
-    name: body.company,
-    parentId: parent?.id ?? null,
-    contactName: name,
-    contactEmail: email,
-    contactPhone: body.phone,
-    firstUser: {
-      email,
-      password,
-      name,
-      phone: body.phone,
-      locale: language === 'en-US' ? 'en' : 'zh_CN',
-      profile,
-    },
+  // The licence was uploaded before sign-in; the new organisation claims it in the same transaction.
+  return db.transaction(async (tx) => {
+    const organisation = await createOrganisation(tx, tenantId, {
+      type: 'customer',
+      name: body.company,
+      parentId: parent?.id ?? null,
+      contactName: name,
+      contactEmail: email,
+      contactPhone: body.phone,
+      firstUser: {
+        email,
+        password,
+        name,
+        phone: body.phone,
+        locale: language === 'en-US' ? 'en' : 'zh_CN',
+        profile,
+      },
+    });
+    await claimUpload(tx, tenantId, body.licenseUrl, recordOf('organisation', organisation.id), {
+      field: 'licenseUrl',
+      by: null,
+    });
+    return organisation.firstUser as UserRow;
   });
-  return organisation.firstUser as UserRow;
 }
 
 /** The organisation behind a live invitation code, or null. */

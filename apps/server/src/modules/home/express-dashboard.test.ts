@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expressTenant, selectedQuote, setExpressBalance } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
-import type { Who } from '../../../test/helpers.ts';
+import { uploadFor, type Who } from '../../../test/helpers.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 
 const f = useTestApp({
@@ -55,7 +55,7 @@ beforeAll(async () => {
     receivingAccountId: accounts[0].id,
     payerName: 'Ann Lee',
     payerCardNumber: '6222 0000 1111 2345',
-    screenshotUrl: '/api/uploads/proof.png',
+    screenshotUrl: await uploadFor(f.ctx, f.t.host, f.as('customer').token),
   });
 });
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { badFields, userIdOf, type Who } from '../../../test/helpers.ts';
+import { badFields, uploadFor, userIdOf, type Who } from '../../../test/helpers.ts';
 import { ledgerEntries } from '../accounts/schema.ts';
 import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
 import { findUser } from '../auth/service.ts';
@@ -75,16 +75,28 @@ describe('invoices', () => {
       .list;
     expect(forStaff.find((r: { id: number }) => r.id === id).actions).toEqual(['issue', 'refuse']);
 
-    const issued = await post(
+    const outside = await post(
       '/api/admin/invoice/issue',
       { id, invoiceNumber: 'INV-0001', fileUrl: '/f.pdf' },
       'admin',
     );
-    expect(issued.json().data).toMatchObject({
-      status: 'issued',
-      invoiceNumber: 'INV-0001',
-      fileUrl: '/f.pdf',
-    });
+    expect(badFields(outside)).toEqual(['fileUrl']);
+    const fileUrl = await uploadFor(f.ctx, f.t.host, f.as('admin').token, 'pdf');
+    const issued = await post(
+      '/api/admin/invoice/issue',
+      { id, invoiceNumber: 'INV-0001', fileUrl },
+      'admin',
+    );
+    expect(issued.json().data).toMatchObject({ status: 'issued', invoiceNumber: 'INV-0001', fileUrl });
+    // The requester's side loads the file; nobody signed out does.
+    const load = (token?: string) =>
+      f.ctx.app.inject({
+        method: 'GET',
+        url: fileUrl,
+        headers: { host: f.t.host, ...(token ? { accesstoken: token } : {}) },
+      });
+    expect((await load(f.as('customer').token)).statusCode).toBe(200);
+    expect((await load()).json().code).toBe(300);
     const again = await post('/api/admin/invoice/refuse', { id, reason: 'late' }, 'admin');
     expect(again.json()).toMatchObject({ code: 409, msg: 'This invoice request has already been handled' });
     const mine = await post('/api/admin/invoice/list', { page: 1, limit: 10 }, 'customer');

@@ -9,9 +9,11 @@ import {
   canSeeOrganisation,
   type OrganisationScope,
   organisationIdsMatching,
+  organisationScope,
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
+import { claimUpload, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { invoices } from './schema.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -131,6 +133,18 @@ export interface InvoiceDecision {
  * Issues or refuses a request by the status machine, under its row lock, so two staff cannot both
  * decide it (the second hears 409); the requester gets a notice in their language.
  */
+// An issued invoice's file loads for whoever holds the invoices page and sees the organisation.
+registerRecordAccess('invoice', async (db, caller, id) => {
+  if (!caller.grants.has('/invoices')) return false;
+  const [row] = await db
+    .select({ organisationId: invoices.organisationId })
+    .from(invoices)
+    .where(and(eq(invoices.tenantId, caller.tenantId), eq(invoices.id, id)))
+    .limit(1);
+  if (!row) return false;
+  return canSeeOrganisation(db, await organisationScope(db, caller), row.organisationId);
+});
+
 export async function decideInvoice(db: DbOrTx, input: InvoiceDecision): Promise<InvoiceRow> {
   return db.transaction(async (tx) => {
     const [current] = await tx
@@ -154,6 +168,12 @@ export async function decideInvoice(db: DbOrTx, input: InvoiceDecision): Promise
       .where(and(eq(invoices.tenantId, input.tenantId), eq(invoices.id, input.id)))
       .returning();
     if (!row) throw new Error('invoice vanished under its row lock');
+    // The invoice file must be the deciding staff member's own upload; the requester's side loads it.
+    if (input.action === 'issue' && input.fileUrl)
+      await claimUpload(tx, input.tenantId, input.fileUrl, recordOf('invoice', row.id), {
+        field: 'fileUrl',
+        by: input.staffId,
+      });
     await noticeUser(tx, {
       tenantId: input.tenantId,
       userId: current.requestedBy,

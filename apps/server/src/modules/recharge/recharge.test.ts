@@ -8,6 +8,7 @@ import {
   fieldMessage,
   signIn,
   type TestTenant,
+  uploadFor,
   userIdOf,
   type Who,
 } from '../../../test/helpers.ts';
@@ -126,8 +127,15 @@ interface Recharge {
   organisationId: number;
 }
 
+/** A payment screenshot the submitter uploaded: a recharge takes only its submitter's own upload. */
+const shot = (who: string) => uploadFor(f.ctx, f.t.host, tokenOf(who));
+
 async function submit(who = 'customer', extra: Record<string, unknown> = {}): Promise<Recharge> {
-  const res = await post('/api/admin/recharge/submit', submission(extra), who);
+  const res = await post(
+    '/api/admin/recharge/submit',
+    submission({ screenshotUrl: await shot(who), ...extra }),
+    who,
+  );
   expect(res.json().code, res.body).toBe(200);
   return res.json().data;
 }
@@ -238,8 +246,12 @@ describe('submitting a recharge', () => {
 
   it('gives submissions made at the same moment distinct serials', async () => {
     const results = await Promise.all(
-      ['customer', 'direct', 'globex', 'customer', 'agent'].map((who) =>
-        post('/api/admin/recharge/submit', submission(), who),
+      await Promise.all(
+        ['customer', 'direct', 'globex', 'customer', 'agent'].map(async (who) => [who, await shot(who)]),
+      ).then((shots) =>
+        shots.map(([who, url]) =>
+          post('/api/admin/recharge/submit', submission({ screenshotUrl: url }), who as string),
+        ),
       ),
     );
     const serials = results.map((r) => r.json().data.serial);
@@ -287,6 +299,50 @@ describe('submitting a recharge', () => {
     );
     expect(chinese.json().msg).toBe('请上传付款截图');
     expect(await totalSeenByStaff()).toBe(before);
+  });
+
+  it("refuses a screenshot that is not the submitter's own unused upload, naming the field, and writes nothing", async () => {
+    const before = await totalSeenByStaff();
+    const used = await shot('customer');
+    await submit('customer', { screenshotUrl: used });
+    for (const url of [
+      'https://probe.invalid/receipt.png',
+      '/api/uploads/proof.png',
+      await shot('direct'),
+      await uploadFor(f.ctx, f.tenant(1).host, tokenOf('otherCustomer')),
+      used,
+    ]) {
+      const res = await post('/api/admin/recharge/submit', submission({ screenshotUrl: url }), 'customer');
+      expect(res.statusCode, url).toBe(400);
+      expect(badFields(res), url).toEqual(['screenshotUrl']);
+      expect(fieldMessage(res, 'screenshotUrl')).toBe(
+        'Payment screenshot: Only files uploaded to the portal can be attached',
+      );
+    }
+    expect(await totalSeenByStaff()).toBe(before + 1);
+  });
+
+  it('serves the screenshot to its submitter, the organisations above and staff; 404 to a sibling, 300 without a session', async () => {
+    const url = await shot('customer');
+    const { id } = await submit('customer', { screenshotUrl: url });
+    const load = (who: string | null, host = f.t.host) =>
+      f.ctx.app.inject({
+        method: 'GET',
+        url,
+        headers: { host, ...(who ? { accesstoken: tokenOf(who) as string } : {}) },
+      });
+    for (const who of ['customer', 'agent', 'branch', 'admin', 'truckReviewer']) {
+      const res = await load(who);
+      expect(res.statusCode, who).toBe(200);
+      expect(res.headers['cache-control'], who).toBe('private, no-store');
+    }
+    for (const who of ['direct', 'globex']) {
+      // A sibling customer sees neither the recharge nor its screenshot.
+      expect((await post('/api/admin/recharge/info', { id }, who)).json().code, who).toBe(404);
+      expect((await load(who)).statusCode, who).toBe(404);
+    }
+    expect((await load(null)).json().code).toBe(300);
+    expect((await load('otherAdmin', f.tenant(1).host)).statusCode).toBe(404);
   });
 
   it('refuses staff, who have no organisation to credit, with a 409 that says so', async () => {

@@ -24,6 +24,7 @@ import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { canSeeOrganisation, organisationNames, organisationScope } from '../customers/service.ts';
+import { registerRecordAccess } from '../uploads/service.ts';
 import {
   deleteReceivingAccount,
   findRecharge,
@@ -124,6 +125,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       throw notFound();
     return row;
   }
+
+  // A payment screenshot loads for whoever may list the recharge or review its line.
+  registerRecordAccess('recharge', async (db, user, id) => {
+    const row = await findRecharge(db, user.tenantId, id);
+    if (!row || !(linesListable(user).includes(row.line) || mayReview(user, row.line))) return false;
+    return canSeeOrganisation(db, await organisationScope(db, user), row.organisationId);
+  });
 
   function requireReviewer(user: RequestUser, line: BusinessLine, language: Language) {
     if (!mayReview(user, line))

@@ -21,6 +21,7 @@ import {
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
+import { claimUpload, recordOf } from '../uploads/service.ts';
 import { receivingAccounts, rechargeReviews, rechargeSerials, recharges } from './schema.ts';
 
 export type RechargeRow = typeof recharges.$inferSelect;
@@ -151,6 +152,11 @@ export async function submitRecharge(db: DbOrTx, input: SubmitRecharge): Promise
       })
       .returning();
     if (!row) throw new Error('recharge insert returned nothing');
+    // The screenshot must be the submitter's own upload; from now on only who sees the recharge loads it.
+    await claimUpload(tx, input.tenantId, input.screenshotUrl, recordOf('recharge', row.id), {
+      field: 'screenshotUrl',
+      by: userId,
+    });
     return row;
   });
 }

@@ -10,8 +10,9 @@ import {
 } from '@freight/contracts/site';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/context.ts';
 import { searchUsers, usersByIds } from '../auth/service.ts';
-import { publicBranding, updateBranding, updateSettings } from './service.ts';
+import { publicBranding, saveBranding, updateSettings } from './service.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -64,7 +65,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['site'], body: siteConfigBody, response: { 200: emptyResponse } },
     },
     async (request) => {
-      await updateBranding(app.db, request.tenant.id, { ...request.tenant.branding, ...request.body });
+      await saveBranding(
+        app.db,
+        request.tenant,
+        { ...request.tenant.branding, ...request.body },
+        currentUser(request).id,
+      );
       app.forgetTenant(request.tenant.code);
       request.auditTarget = `tenant:${request.tenant.code}`;
       return null;

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { announceCacheChange } from '../../db/cache-events.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { RequestTenant } from '../../plugins/context.ts';
+import { claimUpload, recordOf } from '../uploads/service.ts';
 import { type TenantBranding, type TenantSettings, tenants } from './schema.ts';
 
 export const DEFAULT_TENANT_CODE = 'default';
@@ -87,6 +88,32 @@ export async function createTenant(
 export async function updateBranding(db: DbOrTx, tenantId: number, branding: TenantBranding): Promise<void> {
   await db.update(tenants).set({ branding }).where(eq(tenants.id, tenantId));
   await announceCacheChange(db, 'tenants');
+}
+
+const BRANDING_IMAGES = ['logoUrl', 'logoCollapsedUrl', 'faviconUrl'] as const;
+
+/**
+ * Saves the site configuration. A new logo or favicon must be the saving staff member's own upload;
+ * it becomes public, since every visitor's browser loads it before anyone signs in.
+ */
+export async function saveBranding(
+  db: DbOrTx,
+  tenant: Pick<RequestTenant, 'id' | 'branding'>,
+  branding: TenantBranding,
+  staffId: number,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const field of BRANDING_IMAGES) {
+      const url = branding[field];
+      if (url && url !== tenant.branding[field])
+        await claimUpload(tx, tenant.id, url, recordOf('site', tenant.id), {
+          field,
+          by: staffId,
+          public: true,
+        });
+    }
+    await updateBranding(tx, tenant.id, branding);
+  });
 }
 
 export async function updateSettings(db: DbOrTx, tenantId: number, settings: TenantSettings): Promise<void> {

@@ -23,6 +23,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { forbidden } from '../../lib/errors.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
+import { registerRecordAccess } from '../uploads/service.ts';
 import {
   attachUploadedFile,
   bookQuote,
@@ -36,6 +37,7 @@ import {
   payVisibleOrder,
   reviewOrders,
   transitionVisibleOrder,
+  visibleOrder,
 } from './service.ts';
 
 const ORDER_PAGES = ['/orderList', '/orderInfo', '/addAddress', '/order45Pay'];
@@ -48,6 +50,15 @@ function checkButton(me: RequestUser, action: OrderAction) {
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
+
+  // An order's file loads for whoever may open the order.
+  registerRecordAccess('truck-order', async (db, user, id) => {
+    if (!ORDER_PAGES.some((page) => user.grants.has(page))) return false;
+    return visibleOrder(db, user, id).then(
+      () => true,
+      () => false,
+    );
+  });
 
   /** `order/save`: books a priced product of a quote (or an accepted manual quotation), then pays it. */
   app.post(

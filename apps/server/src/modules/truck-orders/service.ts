@@ -28,7 +28,7 @@ import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial, nextSerials } from '../numbering/service.ts';
 import { truckCarriers } from '../truck-products/carriers.ts';
 import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../truck-quotes/service.ts';
-import { isOwnUpload } from '../uploads/service.ts';
+import { claimUpload, recordOf } from '../uploads/service.ts';
 import { truckOrderEvents, truckOrders } from './schema.ts';
 
 export type OrderRow = typeof truckOrders.$inferSelect;
@@ -518,6 +518,10 @@ export async function editAddresses(
 
 export async function attachOrderFile(db: DbOrTx, caller: Caller, order: OrderRow, url: string) {
   await db.transaction(async (tx) => {
+    await claimUpload(tx, order.tenantId, url, recordOf('truck-order', order.id), {
+      field: 'url',
+      by: caller.id,
+    });
     await tx
       .update(truckOrders)
       .set({ orderFileUrl: url })
@@ -556,10 +560,9 @@ export async function editVisibleAddresses(
   return order;
 }
 
-/** Attaches a file the caller's tenant uploaded (the upload call returns its URL) to a visible order. */
+/** Attaches a file the caller uploaded (the upload call returns its URL) to a visible order. */
 export async function attachUploadedFile(db: DbOrTx, caller: Caller, id: number, url: string) {
   const order = await visibleOrder(db, caller, id);
-  if (!(await isOwnUpload(db, caller.tenantId, url))) throw badField('url', 'order.fileUnknown');
   await attachOrderFile(db, caller, order, url);
   return order;
 }

@@ -390,6 +390,16 @@ describe('every truck call', () => {
     const info = await ok('/api/admin/order/info', { id: order.id }, 'customer');
     expect(info.order.orderFileUrl).toBe(url);
     expect(info.timeline.at(-1).action).toBe('upload_file');
+    // Whoever sees the order loads its file; a customer who does not gets 404, nobody signed out gets it.
+    const load = (token?: string) =>
+      f.ctx.app.inject({
+        method: 'GET',
+        url,
+        headers: { host: f.t.host, ...(token ? { accesstoken: token } : {}) },
+      });
+    expect((await load(f.as('admin').token)).statusCode).toBe(200);
+    expect((await load(f.as('direct').token)).statusCode).toBe(404);
+    expect((await load()).json().code).toBe(300);
   });
 });
 

@@ -1,25 +1,61 @@
 import { uploadedUrls, uploadFileResponse } from '@freight/contracts/common';
 import { okResponse } from '@freight/contracts/responses';
 import { storableText } from '@freight/contracts/validation';
+import { create as contentDisposition } from 'content-disposition';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badField, notFound } from '../../lib/errors.ts';
+import { badField, notFound, sessionInvalid } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
 import {
   findUpload,
   localUploadStore,
   MAX_DOCUMENT_BYTES,
   MAX_IMAGE_BYTES,
+  MAX_LICENCE_BYTES,
+  maySeeUpload,
   saveDocument,
   saveImage,
+  sweepPendingLicences,
 } from './service.ts';
+
+/** Raster images a browser shows by itself; everything else is only ever downloaded. */
+const INLINE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+]);
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const store = localUploadStore(app.config.DATA_DIR);
 
-  /** SPEC section 7: form data in, `data` a list of URLs out. Registration uploads its licence before sign-in. */
+  // Licences no registration claimed go after a day: on start, then every hour, in one process at a time.
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = sweepPendingLicences(app.db, store).catch((error) =>
+      app.log.warn({ err: error }, 'sweeping pending licence uploads failed'),
+    );
+  };
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    sweep();
+    timer = setInterval(sweep, SWEEP_EVERY_MS).unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await sweeping;
+  });
+
+  /**
+   * SPEC section 7: form data in, `data` a list of URLs out. Registration uploads its licence before
+   * sign-in: without a session an image is kept only as a pending licence, swept unless claimed.
+   */
   const uploadImage = async (request: import('fastify').FastifyRequest) => {
-    const file = await request.file({ limits: { fileSize: MAX_IMAGE_BYTES + 1 } }).catch(() => undefined);
+    const limit = request.user ? MAX_IMAGE_BYTES : MAX_LICENCE_BYTES;
+    const file = await request.file({ limits: { fileSize: limit + 1 } }).catch(() => undefined);
     if (!file) throw badField('file', 'validation.fileMissing');
     const bytes = await file.toBuffer().catch(() => null);
     if (!bytes || file.file.truncated) throw badField('file', 'validation.imageTooLarge');
@@ -93,9 +129,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const row = await findUpload(app.db, request.tenant.id, request.params.key);
-      if (!row) throw notFound();
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
+      if (row?.public) {
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+      } else {
+        // A private file, or none: who may not see it learns nothing, not even that it exists.
+        if (!request.user) throw sessionInvalid();
+        if (!row || !(await maySeeUpload(app.db, request.user, row))) throw notFound();
+        reply.header('cache-control', 'private, no-store');
+      }
       reply.header('x-content-type-options', 'nosniff');
+      reply.header('content-security-policy', "default-src 'none'; sandbox");
+      reply.header(
+        'content-disposition',
+        contentDisposition(row.originalName || row.key, {
+          type: INLINE_TYPES.has(row.mime) ? 'inline' : 'attachment',
+        }),
+      );
       return reply.type(row.mime).send(store.open(row.key));
     },
   );

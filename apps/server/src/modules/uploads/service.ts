@@ -1,14 +1,21 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { inflateSync } from 'node:zlib';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField } from '../../lib/errors.ts';
+import type { RequestUser } from '../../plugins/context.ts';
 import { uploads } from './schema.ts';
 
+export type UploadRow = typeof uploads.$inferSelect;
+
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+/** The registration licence, the one file taken without a session. */
+export const MAX_LICENCE_BYTES = 2 * 1024 * 1024;
 const IMAGE_TYPES = new Set([
   'image/png',
   'image/jpeg',
@@ -17,15 +24,24 @@ const IMAGE_TYPES = new Set([
   'image/x-icon',
   'image/vnd.microsoft.icon',
 ]);
+/** A photo of a document is far below this; a header declaring more is a decompression bomb. */
+const MAX_IMAGE_PIXELS = 40_000_000;
+const MAX_IMAGE_SIDE = 20_000;
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 /** Order files and proofs: PDF scans or photos. */
 const DOCUMENT_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/webp']);
 
-/** Local upload store under DATA_DIR; an object store is the same two calls against S3. */
+/** The record of an anonymous upload until a registration claims it (or the sweep removes it). */
+export const PENDING_LICENCE = 'licence:pending';
+/** How long an unclaimed licence upload is kept. */
+export const PENDING_LICENCE_HOURS = 24;
+
+/** Local upload store under DATA_DIR; an object store is the same three calls against S3. */
 export interface UploadStore {
   put(key: string, bytes: Buffer): Promise<void>;
   open(key: string): NodeJS.ReadableStream;
+  remove(key: string): Promise<void>;
 }
 
 export function localUploadStore(dataDir: string): UploadStore {
@@ -36,35 +52,104 @@ export function localUploadStore(dataDir: string): UploadStore {
       await writeFile(join(root, key), bytes);
     },
     open: (key) => createReadStream(join(root, key)),
+    remove: (key) => rm(join(root, key), { force: true }),
   };
 }
 
-/** Stores an image after checking its size and, by its content rather than its name, its type. */
-export async function saveImage(
+/** Refuses an image whose header declares absurd dimensions, read by a maintained parser. */
+function checkImageDimensions(bytes: Buffer) {
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    throw badField('file', 'validation.imageType');
+  }
+  const width = size.width ?? 0;
+  const height = size.height ?? 0;
+  if (
+    width < 1 ||
+    height < 1 ||
+    width > MAX_IMAGE_SIDE ||
+    height > MAX_IMAGE_SIDE ||
+    width * height > MAX_IMAGE_PIXELS
+  )
+    throw badField('file', 'validation.imageDimensions');
+}
+
+/**
+ * Names that make a PDF run something when opened (JavaScript, launching a program), searched in the
+ * file and in every compressed stream (object streams hide them there); `#xx` escapes in names are
+ * undone first. An encrypted file cannot be searched, so it is refused too.
+ */
+const ACTIVE_PDF_NAMES = /\/(JavaScript|JS|Launch|Encrypt)(?![A-Za-z0-9])/;
+
+function pdfHasActiveContent(bytes: Buffer): boolean {
+  const texts = [bytes.toString('latin1')];
+  const raw = texts[0] as string;
+  const streamPattern = /stream\r?\n/g;
+  for (let match = streamPattern.exec(raw); match; match = streamPattern.exec(raw)) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf('endstream', start);
+    if (end < 0) break;
+    try {
+      texts.push(inflateSync(bytes.subarray(start, end)).toString('latin1'));
+    } catch {
+      // Not a Flate stream (an image, or plain): its bytes were searched as they are.
+    }
+    streamPattern.lastIndex = end;
+  }
+  return texts.some((text) =>
+    ACTIVE_PDF_NAMES.test(
+      text.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    ),
+  );
+}
+
+const extensionOf = (mime: string) =>
+  mime === 'image/jpeg' ? 'jpg' : mime.includes('icon') ? 'ico' : (mime.split('/')[1] as string);
+
+async function store_(
   db: DbOrTx,
   store: UploadStore,
   input: { tenantId: number; userId: number | null; bytes: Buffer; originalName: string },
+  kind: 'image' | 'document',
+  mime: string,
 ) {
-  if (input.bytes.length > MAX_IMAGE_BYTES) throw badField('file', 'validation.imageTooLarge');
-  const detected = await fileTypeFromBuffer(input.bytes);
-  const mime = detected?.mime ?? (isIco(input.bytes) ? 'image/x-icon' : '');
-  if (!IMAGE_TYPES.has(mime)) throw badField('file', 'validation.imageType');
-  const ext = mime === 'image/jpeg' ? 'jpg' : mime.includes('icon') ? 'ico' : mime.split('/')[1];
-  const key = `${randomToken()}.${ext}`;
+  const key = `${randomToken()}.${extensionOf(mime)}`;
   await store.put(key, input.bytes);
   await db.insert(uploads).values({
     tenantId: input.tenantId,
     key,
     userId: input.userId,
-    kind: 'image',
+    kind,
     mime,
     size: input.bytes.length,
     originalName: input.originalName.slice(0, 200),
+    // Without a session only the registration licence may come in; unclaimed, it is swept after a day.
+    record: input.userId === null ? PENDING_LICENCE : null,
   });
   return { key, url: `/api/uploads/${key}` };
 }
 
-/** Stores a document (PDF or photo) after checking its size and, by its content, its type. */
+/**
+ * Stores an image after checking its size, its type by its content rather than its name, and the
+ * dimensions its header declares. An image sent without a session is a pending registration licence.
+ */
+export async function saveImage(
+  db: DbOrTx,
+  store: UploadStore,
+  input: { tenantId: number; userId: number | null; bytes: Buffer; originalName: string },
+) {
+  const limit = input.userId === null ? MAX_LICENCE_BYTES : MAX_IMAGE_BYTES;
+  if (input.bytes.length > limit) throw badField('file', 'validation.imageTooLarge');
+  const detected = await fileTypeFromBuffer(input.bytes);
+  const mime = detected?.mime ?? (isIco(input.bytes) ? 'image/x-icon' : '');
+  if (!IMAGE_TYPES.has(mime)) throw badField('file', 'validation.imageType');
+  checkImageDimensions(input.bytes);
+  return store_(db, store, input, 'image', mime);
+}
+
+/** Stores a document (PDF or photo) after checking its size, its type by its content, and what it carries. */
 export async function saveDocument(
   db: DbOrTx,
   store: UploadStore,
@@ -73,19 +158,10 @@ export async function saveDocument(
   if (input.bytes.length > MAX_DOCUMENT_BYTES) throw badField('file', 'validation.documentTooLarge');
   const mime = (await fileTypeFromBuffer(input.bytes))?.mime ?? '';
   if (!DOCUMENT_TYPES.has(mime)) throw badField('file', 'validation.documentType');
-  const ext = mime === 'image/jpeg' ? 'jpg' : (mime.split('/')[1] as string);
-  const key = `${randomToken()}.${ext}`;
-  await store.put(key, input.bytes);
-  await db.insert(uploads).values({
-    tenantId: input.tenantId,
-    key,
-    userId: input.userId,
-    kind: 'document',
-    mime,
-    size: input.bytes.length,
-    originalName: input.originalName.slice(0, 200),
-  });
-  return { key, url: `/api/uploads/${key}` };
+  if (mime === 'application/pdf') {
+    if (pdfHasActiveContent(input.bytes)) throw badField('file', 'validation.documentActive');
+  } else checkImageDimensions(input.bytes);
+  return store_(db, store, input, 'document', mime);
 }
 
 function isIco(bytes: Buffer): boolean {
@@ -101,8 +177,124 @@ export async function findUpload(db: DbOrTx, tenantId: number, key: string) {
   return row ?? null;
 }
 
-/** Whether a URL names a file uploaded to this tenant: only those may be attached, never outside links. */
-export async function isOwnUpload(db: DbOrTx, tenantId: number, url: string): Promise<boolean> {
-  const key = /^\/api\/uploads\/([A-Za-z0-9_-]+\.[a-z]{2,4})$/.exec(url)?.[1];
-  return Boolean(key && (await findUpload(db, tenantId, key)));
+const keyOfUrl = (url: string) => /^\/api\/uploads\/([A-Za-z0-9_-]+\.[a-z]{2,4})$/.exec(url)?.[1];
+
+/** `kind:id`, the record a file belongs to. */
+export const recordOf = (kind: string, id: number) => `${kind}:${id}`;
+
+export interface ClaimOptions {
+  /** The field the URL came in, named by the error. */
+  field: string;
+  /** Who attaches it: they must have uploaded it; `null` for a registration's anonymous licence. */
+  by: number | null;
+  /** Branding anyone may load. */
+  public?: boolean;
+}
+
+/**
+ * Ties an uploaded file to the record that carries its URL, inside the transaction that saves the
+ * record. Refuses anything but the caller's own upload in this tenant that no other record holds
+ * (outside links, another tenant's or another user's file, a file already attached elsewhere).
+ */
+export async function claimUpload(
+  tx: DbOrTx,
+  tenantId: number,
+  url: string,
+  record: string,
+  options: ClaimOptions,
+): Promise<void> {
+  const key = keyOfUrl(url);
+  const [row] = key
+    ? await tx
+        .select()
+        .from(uploads)
+        .where(and(eq(uploads.tenantId, tenantId), eq(uploads.key, key)))
+        .for('update')
+        .limit(1)
+    : [];
+  const refused = () => badField(options.field, 'upload.notOurs');
+  if (!row) throw refused();
+  if (row.record === record) {
+    if (options.public && !row.public)
+      await tx
+        .update(uploads)
+        .set({ public: true })
+        .where(and(eq(uploads.tenantId, tenantId), eq(uploads.id, row.id)));
+    return;
+  }
+  const mine =
+    options.by === null
+      ? row.userId === null && row.record === PENDING_LICENCE
+      : row.userId === options.by && row.record === null;
+  if (!mine) throw refused();
+  await tx
+    .update(uploads)
+    .set({ record, claimedAt: new Date(), public: options.public ?? false })
+    .where(and(eq(uploads.tenantId, tenantId), eq(uploads.id, row.id)));
+}
+
+/** Claims each URL of a list (files of one record) under one field. */
+export async function claimUploads(
+  tx: DbOrTx,
+  tenantId: number,
+  urls: readonly string[],
+  record: string,
+  options: ClaimOptions,
+): Promise<void> {
+  for (const url of urls) await claimUpload(tx, tenantId, url, record, options);
+}
+
+/**
+ * Whether the caller may see a record of one kind, answered by the module that owns the record with
+ * its own visibility rules (organisation tree, staff grants). Each owning module registers its kinds.
+ */
+export type RecordAccess = (db: DbOrTx, caller: RequestUser, recordId: number) => Promise<boolean>;
+const recordAccess = new Map<string, RecordAccess>();
+
+export function registerRecordAccess(kind: string, access: RecordAccess) {
+  recordAccess.set(kind, access);
+}
+
+/**
+ * Whether a signed-in caller may load a private file: its uploader always, anyone else only when the
+ * module owning its record says they may see that record. Files of no record are their uploader's.
+ */
+export async function maySeeUpload(db: DbOrTx, caller: RequestUser, row: UploadRow): Promise<boolean> {
+  if (row.tenantId !== caller.tenantId) return false;
+  if (row.public || (row.userId !== null && row.userId === caller.id)) return true;
+  const match = row.record ? /^([a-z-]+):(\d+)$/.exec(row.record) : null;
+  const access = match ? recordAccess.get(match[1] as string) : undefined;
+  if (!match || !access) return false;
+  return access(db, caller, Number(match[2]));
+}
+
+/**
+ * Removes licence uploads no registration claimed within a day, rows and bytes. One process runs it at
+ * a time (a transaction-scoped advisory lock; the others skip), so it can be scheduled everywhere.
+ */
+export async function sweepPendingLicences(db: DbOrTx, store: UploadStore): Promise<number> {
+  const keys = await db.transaction(async (tx) => {
+    const result = await tx.execute(
+      sql`select pg_try_advisory_xact_lock(hashtextextended('uploads:sweep-pending-licences', 0)) as locked`,
+    );
+    const [lock] = ((result as unknown as { rows?: unknown[] }).rows ?? result) as { locked: boolean }[];
+    if (!lock?.locked) return [];
+    const cutoff = new Date(Date.now() - PENDING_LICENCE_HOURS * 3_600_000);
+    const stale = await tx
+      .select({ tenantId: uploads.tenantId, id: uploads.id, key: uploads.key })
+      .from(uploads)
+      .where(and(eq(uploads.record, PENDING_LICENCE), lt(uploads.createdAt, cutoff)))
+      .limit(1000);
+    if (stale.length === 0) return [];
+    await tx.delete(uploads).where(
+      inArray(
+        uploads.key,
+        stale.map((s) => s.key),
+      ),
+    );
+    return stale.map((s) => s.key);
+  });
+  // Bytes go after the rows: a file without a row is never served, a row without bytes would be.
+  for (const key of keys) await store.remove(key);
+  return keys.length;
 }

@@ -45,7 +45,7 @@ import {
 } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import { isOwnUpload } from '../uploads/service.ts';
+import { claimUploads, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { workOrderEvents, workOrderMessages, workOrders } from './schema.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
@@ -142,6 +142,10 @@ export async function openWorkOrder(
       })
       .returning();
     if (!row) throw new Error('work order insert returned nothing');
+    await claimUploads(tx, order.tenantId, input.proofUrls, recordOf('work-order', row.id), {
+      field: 'proofUrls',
+      by: caller.id,
+    });
     await addEvent(tx, row, 'open', null, 'pending', caller, '');
     return row;
   });
@@ -188,6 +192,17 @@ export async function visibleWorkOrder(db: DbOrTx, caller: Viewer, sn: string): 
   if (!(await canSeeOrganisation(db, scope, row.organisationId))) throw notFound();
   return row;
 }
+
+// A work order's proofs and the files on its thread load for whoever may open the work order.
+registerRecordAccess('work-order', async (db, caller, id) => {
+  const [row] = await db
+    .select()
+    .from(workOrders)
+    .where(and(eq(workOrders.tenantId, caller.tenantId), eq(workOrders.id, id)))
+    .limit(1);
+  if (!row || !seesWorkOrdersOf(caller, row.line)) return false;
+  return canSeeOrganisation(db, await organisationScope(db, caller), row.organisationId);
+});
 
 export interface WorkOrderDecision {
   action: WorkOrderAction;
@@ -340,6 +355,10 @@ export async function postMessage(
       })
       .returning();
     if (!row) throw new Error('message insert returned nothing');
+    await claimUploads(tx, wo.tenantId, attachments, recordOf('work-order', wo.id), {
+      field: 'attachments',
+      by: caller.id,
+    });
     if (actorOf(caller) === 'staff') await noticeOpener(tx, wo, true);
     return row;
   });
@@ -408,12 +427,6 @@ export async function countOpenWorkOrders(
   return row?.n ?? 0;
 }
 
-/** Files attached to a work order must be ones uploaded within the tenant. */
-async function checkUploads(db: DbOrTx, tenantId: number, field: string, urls: readonly string[]) {
-  for (const url of urls)
-    if (!(await isOwnUpload(db, tenantId, url))) throw badField(field, 'upload.notOurs');
-}
-
 /**
  * The customer's side opens a work order on an order (truck) or a waybill (express) it sees, named by
  * its number, from that line's pages; staff answer them.
@@ -430,7 +443,6 @@ export async function openWorkOrderOn(
   const number = line === 'express' ? waybillNo : orderNo;
   const order = await visibleLineOrderByNo(db, caller, line, number);
   if (!order) throw badField(words.field, words.unknown, { [words.field]: number });
-  await checkUploads(db, caller.tenantId, 'proofUrls', opened.proofUrls);
   return openWorkOrder(db, caller, order, opened);
 }
 
@@ -441,7 +453,6 @@ export async function postMessageTo(
   input: { sn: string; body: string; attachments: string[] },
 ) {
   const row = await visibleWorkOrder(db, caller, input.sn);
-  await checkUploads(db, caller.tenantId, 'attachments', input.attachments);
   return { row, message: await postMessage(db, caller, row, input.body, input.attachments) };
 }
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { badFields, postMultipart } from '../../../test/helpers.ts';
+import { badFields, postMultipart, uploadFor } from '../../../test/helpers.ts';
 import { notices } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 
@@ -174,11 +174,30 @@ describe('work orders', () => {
       'customer',
     );
     expect(badFields(outside)).toEqual(['attachments']);
-    await f.truck.ok(
+    // A file belongs to one work order: the other one's proof is not this thread's to show.
+    const elsewhere = await f.truck.post(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: 'See photo', attachments: [url] },
       'customer',
     );
+    expect(badFields(elsewhere)).toEqual(['attachments']);
+    const photo = await uploadFor(f.ctx, f.t.host, f.truck.tokens.customer, 'pdf');
+    await f.truck.ok(
+      '/api/admin/workOrder/message',
+      { sn: wo.workOrderNo, body: 'See photo', attachments: [photo] },
+      'customer',
+    );
+    // Whoever sees the work order loads its files; a customer who does not gets 404.
+    const load = (file: string, who: 'admin' | 'direct') =>
+      f.ctx.app.inject({
+        method: 'GET',
+        url: file,
+        headers: { host: f.t.host, accesstoken: f.truck.tokens[who] as string },
+      });
+    for (const file of [url, photo]) {
+      expect((await load(file, 'admin')).statusCode).toBe(200);
+      expect((await load(file, 'direct')).statusCode).toBe(404);
+    }
     await f.truck.ok(
       '/api/admin/workOrder/message',
       { sn: wo.workOrderNo, body: 'We are checking', attachments: [] },
@@ -193,7 +212,7 @@ describe('work orders', () => {
 
     const customerView = await info(wo.workOrderNo, 'customer');
     expect(customerView.data.messages.map((m: any) => [m.side, m.author, m.body, m.attachments])).toEqual([
-      ['owner', f.t.email('customer'), 'See photo', [url]],
+      ['owner', f.t.email('customer'), 'See photo', [photo]],
       ['staff', 'Customer service', 'We are checking', []],
     ]);
     const staffView = await info(wo.workOrderNo, 'admin');

@@ -10,13 +10,11 @@ import {
   ProfileOutlined,
   ReloadOutlined,
   TranslationOutlined,
-  UserOutlined,
 } from '@ant-design/icons';
 import { flattenMenu } from '@freight/contracts/menu';
 import type { MenuProps } from 'antd';
 import {
   App,
-  Avatar,
   Badge,
   Breadcrumb,
   Button,
@@ -36,6 +34,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+import { PrivateAvatar } from '../../components/PrivateFile.tsx';
 import { ExpressBatchDialog } from '../../features/express-waybills/ExpressBatchDialog.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
 import { TruckBatchDialog } from '../../features/truck-orders/TruckBatchDialog.tsx';
@@ -472,7 +471,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           }}
         >
           <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="avatar-menu">
-            <Avatar size="small" src={session.userInfo?.avatar || undefined} icon={<UserOutlined />} />
+            <PrivateAvatar size="small" url={session.userInfo?.avatar} />
             {mobile ? null : <span>{session.userInfo?.name}</span>}
           </Space>
         </Dropdown>

@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AmountInput } from '../../components/AmountInput.tsx';
+import { PrivateFileLink } from '../../components/PrivateFile.tsx';
 import { ApiError, applyFieldErrors, post } from '../../lib/http.ts';
 import { customersApi, type Line, type OrganisationRow } from './api.ts';
 
@@ -56,6 +57,11 @@ export function UsersDialog({
         columns={[
           { title: t('staff.email'), dataIndex: 'email' },
           { title: t('staff.name'), dataIndex: 'name' },
+          {
+            title: t('customers.licence'),
+            render: (_, u) =>
+              u.licenseUrl ? <PrivateFileLink url={u.licenseUrl} testId={`licence-${u.id}`} /> : '-',
+          },
           {
             title: t('staff.lastLogin'),
             render: (_, u) => (u.lastLoginAt ? dayjs(u.lastLoginAt).format('YYYY-MM-DD HH:mm') : '-'),

@@ -1,9 +1,9 @@
-import { UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Card, Col, Descriptions, Empty, Flex, Row, Tag, Typography } from 'antd';
+import { Button, Card, Col, Descriptions, Empty, Flex, Row, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { allowedMenus, flattenPages, type MenuNode, useSession } from '../../app/session.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+import { PrivateAvatar } from '../../components/PrivateFile.tsx';
 
 interface ShortcutGroup {
   key: string;
@@ -47,7 +47,7 @@ export default function HomePage() {
       <Col xs={24} xl={7}>
         <Card>
           <Flex gap={16} align="center" style={{ marginBottom: 16 }}>
-            <Avatar size={56} src={userInfo?.avatar || undefined} icon={<UserOutlined />} />
+            <PrivateAvatar size={56} url={userInfo?.avatar} />
             <div style={{ minWidth: 0 }}>
               <Typography.Title level={4} style={{ margin: 0 }} data-testid="home-greeting">
                 {t('home.greeting', { name: userInfo?.name ?? '' })}

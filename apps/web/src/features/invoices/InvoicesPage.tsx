@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
+import { PrivateFileLink } from '../../components/PrivateFile.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ApiError, download, post, upload } from '../../lib/http.ts';
 
@@ -80,11 +81,7 @@ function InvoiceFileInput({
           {t('invoices.uploadFile')}
         </Button>
       </Upload>
-      {value ? (
-        <Typography.Link href={value} target="_blank">
-          {value.split('/').pop()}
-        </Typography.Link>
-      ) : null}
+      {value ? <PrivateFileLink url={value} /> : null}
     </Space>
   );
 }
@@ -265,9 +262,7 @@ export default function InvoicesPage() {
             title: t('invoices.invoiceNumber'),
             render: (_, r) =>
               r.fileUrl ? (
-                <Typography.Link href={r.fileUrl} target="_blank">
-                  {r.invoiceNumber}
-                </Typography.Link>
+                <PrivateFileLink url={r.fileUrl}>{r.invoiceNumber}</PrivateFileLink>
               ) : (
                 (r.invoiceNumber ?? '—')
               ),

@@ -7,7 +7,6 @@ import {
   Descriptions,
   Drawer,
   Form,
-  Image,
   Input,
   Radio,
   Select,
@@ -22,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { FilterBar, listTableProps, periodInstants, useServerList } from '../../components/list.tsx';
+import { PrivateImage } from '../../components/PrivateFile.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 
@@ -264,7 +264,7 @@ export function RechargeListTable({ line, defaultStatus }: { line: Line; default
                 {open.note || '-'}
               </Descriptions.Item>
               <Descriptions.Item label={t('recharge.screenshot')} span={2}>
-                <Image src={open.screenshotUrl} width={160} />
+                <PrivateImage url={open.screenshotUrl} width={160} testId="recharge-screenshot-view" />
               </Descriptions.Item>
             </Descriptions>
             {open.reviews.length > 0 ? (

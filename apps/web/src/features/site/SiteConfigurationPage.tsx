@@ -72,13 +72,13 @@ export default function SiteConfigurationPage() {
               <ColorPicker showText format="hex" disabledAlpha />
             </Form.Item>
             <Form.Item name="logoUrl" label={t('site.logo')} extra={t('site.imageTip')}>
-              <ImageUpload testId="site-logo" />
+              <ImageUpload testId="site-logo" publicImage />
             </Form.Item>
             <Form.Item name="logoCollapsedUrl" label={t('site.logoCollapsed')} extra={t('site.imageTip')}>
-              <ImageUpload testId="site-logo-collapsed" />
+              <ImageUpload testId="site-logo-collapsed" publicImage />
             </Form.Item>
             <Form.Item name="faviconUrl" label={t('site.favicon')} extra={t('site.imageTip')}>
-              <ImageUpload testId="site-favicon" />
+              <ImageUpload testId="site-favicon" publicImage />
             </Form.Item>
             <Form.Item name="copyright" label={t('site.copyright')}>
               <Input maxLength={200} data-testid="site-copyright" />

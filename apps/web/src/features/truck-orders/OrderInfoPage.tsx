@@ -24,6 +24,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LedgerRows } from '../../components/LedgerRows.tsx';
+import { PrivateFileLink } from '../../components/PrivateFile.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { upload } from '../../lib/http.ts';
@@ -339,9 +340,7 @@ export default function OrderInfoPage() {
           <Card title={t('order.file')} size="small" style={{ marginTop: 16 }}>
             <Space>
               {order.orderFileUrl ? (
-                <Typography.Link href={order.orderFileUrl} target="_blank" data-testid="order-file">
-                  {order.orderFileUrl.split('/').pop()}
-                </Typography.Link>
+                <PrivateFileLink url={order.orderFileUrl} testId="order-file" />
               ) : (
                 <Typography.Text type="secondary">{t('order.noFile')}</Typography.Text>
               )}
