@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { BATCH_COLUMNS } from '../src/modules/truck-orders/batch.ts';
+import { makePng } from './helpers.ts';
 import { type ServerProcess, scratchDatabase, scratchDir, startServer } from './server-process.ts';
 
 /**
@@ -234,6 +235,16 @@ async function importedCount(prefix: string): Promise<number> {
 let receivingAccountId = 0;
 /** A recharge of the truck line submitted by the customer, waiting for staff. */
 async function submitRecharge(as: Session, amount: string): Promise<number> {
+  // A recharge attaches a screenshot its submitter uploaded; nothing else is accepted.
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(makePng())], { type: 'image/png' }), 'receipt.png');
+  const upload = await fetch(`${base}/api/common/upload/images`, {
+    method: 'POST',
+    headers: { accesstoken: as.token },
+    body: form,
+  });
+  const uploaded = (await upload.json()) as Envelope;
+  expect(uploaded, `upload: ${uploaded.msg}`).toMatchObject({ code: 200 });
   const { id } = await ok(
     '/api/admin/recharge/submit',
     {
@@ -243,7 +254,7 @@ async function submitRecharge(as: Session, amount: string): Promise<number> {
       receivingAccountId,
       payerName: 'Pat Lee',
       payerCardNumber: '6222 0000 1111',
-      screenshotUrl: '/api/files/receipt.png',
+      screenshotUrl: uploaded.data[0],
     },
     as,
   );

@@ -38,12 +38,18 @@ export function scopeConnectionsToTenant(pool: pg.Pool): void {
       checkout((err, client) => {
         if (err || !client) return reject(err);
         if ((settingOf.get(client) ?? '') === wanted) return resolve(client);
+        // Checked out, the connection has no listener of the pool's for its errors: a connection that
+        // died while idle would throw its socket's error at the process. The query below hears it too.
+        const ignore = () => {};
+        client.on('error', ignore);
         client.query("select set_config('app.tenant_id', $1, false)", [wanted]).then(
           () => {
+            client.removeListener('error', ignore);
             settingOf.set(client, wanted);
             resolve(client);
           },
           (error: Error) => {
+            client.removeListener('error', ignore);
             // A connection that cannot take the setting is not handed out with a stale one.
             client.release(error);
             reject(error);
