@@ -26,6 +26,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The pool's defaults; the server takes them from `DATABASE_POOL_MAX` and `DATABASE_ACQUIRE_TIMEOUT_MS`. */
+export const POOL_DEFAULTS = { max: 20, acquireTimeoutMs: 10_000 };
+
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** PGlite under `dataDir` (or in memory when `dataDir` is null), or a PostgreSQL server by URL. */
@@ -33,12 +36,20 @@ export async function openDatabase(options: {
   url?: string;
   replicaUrl?: string;
   dataDir?: string | null;
+  /** Connections per pool (the primary's, and the replica's). */
+  poolMax?: number;
+  /** How long a query waits for a connection (a free one, or a new one to open) before it fails. */
+  acquireTimeoutMs?: number;
 }): Promise<Database> {
   if (options.url) {
-    const pool = openPool(options.url);
+    const sizing = {
+      max: options.poolMax ?? POOL_DEFAULTS.max,
+      acquireTimeoutMs: options.acquireTimeoutMs ?? POOL_DEFAULTS.acquireTimeoutMs,
+    };
+    const pool = openPool(options.url, sizing);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool), { migrationsFolder });
-    const replicaPool = options.replicaUrl ? openPool(options.replicaUrl) : null;
+    const replicaPool = options.replicaUrl ? openPool(options.replicaUrl, sizing) : null;
     const reader = replicaPool ? (drizzlePg(replicaPool, { schema }) as unknown as Db) : db;
     return {
       db,
@@ -63,8 +74,14 @@ export async function openDatabase(options: {
   return { db, reader: db, kind: 'pglite', close: () => client.close() };
 }
 
-function openPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
+function openPool(connectionString: string, sizing: { max: number; acquireTimeoutMs: number }): pg.Pool {
+  // A query waits in line for a connection up to the acquire timeout: a burst (200 payments on one
+  // account at once) queues rather than failing; only a database that does not answer within it is a 503.
+  const pool = new pg.Pool({
+    connectionString,
+    max: sizing.max,
+    connectionTimeoutMillis: sizing.acquireTimeoutMs,
+  });
   // An idle connection the server drops (a restart, a failover) must not take the process down; the
   // pool discards it and the next request opens a fresh one.
   pool.on('error', () => {});
