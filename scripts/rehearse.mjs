@@ -844,9 +844,14 @@ async function main() {
     const fromServers = outage503.filter((r) => unavailableBy(r) === 'server');
     const fromBalancer = outage503.filter((r) => unavailableBy(r) === 'balancer');
     const afterBack = failedRequests.filter((r) => r.start >= figures.dbBackAt);
+    // Down: overlapping the stop and the start; after: begun once it accepts connections again.
+    const down = outageRequests.filter((r) => r.start < figures.dbBackAt);
+    const after = outageRequests.filter((r) => r.start >= figures.dbBackAt);
     figures.db = {
-      requests: outageRequests.length,
-      succeeded: outageRequests.filter((r) => !failed(r)).length,
+      down: down.length,
+      downFailed: down.filter(failed).length,
+      after: after.length,
+      afterFailed: after.filter(failed).length,
       fromServers: fromServers.length,
       fromBalancer: fromBalancer.length,
       streams: fromServers.filter((r) => r.status === 200).length,
@@ -1278,8 +1283,8 @@ function report(f) {
     ...(f.db
       ? [
           `  database restart     primary stopped at +${s(f.dbStopAt - t0)} s (down ${f.dbDownAt - f.dbStopAt} ms later), started at +${s(f.dbStartAt - t0)} s, accepting after ${f.dbBackAt - f.dbStartAt} ms; down ${s(f.dbBackAt - f.dbDownAt)} s in all`,
-          `  while it was away    ${f.db.requests} calls: ${f.db.succeeded} succeeded, 503 from the processes ${f.db.fromServers} (${f.db.streams} as a stream's last line), 503 from the balancer ${f.db.fromBalancer}; slowest answer ${f.db.slowestMs} ms`,
-          `  after it was back    ${f.db.lastFailureAfterBackMs === null ? 'no failure' : `last failure ${f.db.lastFailureAfterBackMs} ms after`}; replica streaming again after ${f.replicaStreamingAt ? s(f.replicaStreamingAt - f.dbBackAt) : '?'} s; same server pids`,
+          `  while it was away    ${f.db.down} calls, ${f.db.downFailed} failed; 503 from the processes ${f.db.fromServers} (${f.db.streams} as a stream's last line), 503 from the balancer ${f.db.fromBalancer}; slowest answer ${f.db.slowestMs} ms`,
+          `  after it was back    ${f.db.after} calls in the next ${RECOVER_SECONDS} s, ${f.db.afterFailed} failed (${f.db.lastFailureAfterBackMs === null ? 'none' : `the last ended ${f.db.lastFailureAfterBackMs} ms after`}); replica streaming again after ${f.replicaStreamingAt ? s(f.replicaStreamingAt - f.dbBackAt) : '?'} s; same server pids`,
         ]
       : []),
     `  replica              max replay lag ${f.maxReplayLagMs.toFixed(1)} ms, max ${f.maxLagBytes} bytes behind; two exports ran ${f.replicaStatements} statements on it; with it stopped two exports took ${f.fallbackMs} ms from the primary`,
