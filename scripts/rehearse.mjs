@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The rehearsal of "beyond one machine" (issue 13): on this machine, a PostgreSQL primary and a
 // streaming replica, two server processes and HAProxy in front of them; quoting, booking and paying
-// through the balancer while one server process is killed (SIGKILL) and restarted. It checks that no
-// request was lost beyond those in flight on the killed process, that money is exact, that sessions
+// through the balancer while one server process is killed (SIGKILL) and restarted, and then while the
+// primary itself is stopped and started again. It checks that no request was lost beyond those in
+// flight on the killed process, that every call failing while the database was away was a 503 in the
+// envelope and that every call succeeded again a few seconds after it was back, that money is exact, that sessions
 // work on both processes, that a change made on one process is seen at once on the other, that
 // reports read from the replica, and that a dump and a base backup restore to the same money.
 // Prints a report of figures and exits non-zero on any broken invariant. Runs as root (CI).
@@ -36,7 +38,21 @@ const KILL_AFTER_SECONDS = Number(env.REHEARSE_KILL_AFTER ?? Math.min(8, LOAD_SE
 const RESTART_AFTER_SECONDS = Number(env.REHEARSE_RESTART_AFTER ?? 2);
 /** The load goes on at least this long after the restarted process is ready, within a hard bound. */
 const AFTER_RESTART_SECONDS = 5;
-const MAX_LOAD_SECONDS = LOAD_SECONDS + 60;
+/** How long the primary stays stopped in the database restart phase (0 skips the phase). */
+const DB_DOWN_SECONDS = Number(env.REHEARSE_DB_DOWN ?? 3);
+/** The load goes on this long after the primary accepts connections again. */
+const AFTER_DB_SECONDS = 8;
+const MAX_LOAD_SECONDS =
+  LOAD_SECONDS + 60 + (DB_DOWN_SECONDS > 0 ? DB_DOWN_SECONDS + AFTER_DB_SECONDS + 30 : 0);
+/** Within this long after the primary is back, every call must succeed again. */
+const RECOVER_SECONDS = 5;
+/** No call may take longer than this while the database is away (the server's acquire timeout is 10 s). */
+const OUTAGE_ANSWER_BOUND_MS = 12_000;
+/** The balancer's own answer when no process is ready: the API's envelope, in the client's language. */
+const BALANCER_503 = {
+  en: 'The service is unavailable at the moment, please try again shortly',
+  zh: '服务暂时无法访问,请稍后再试',
+};
 /** Longest replication lag (replay) accepted during the load. */
 const MAX_REPLAY_LAG_MS = Number(env.REHEARSE_MAX_LAG_MS ?? 5000);
 /** How long a change made on one process may take to show on the other (their caches live 5 s). */
@@ -77,6 +93,13 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 const asPostgres = (cmd, args, opts) => run('runuser', ['-u', 'postgres', '--', cmd, ...args], opts);
+/** The same without blocking the load's clients: resolves with the exit code. */
+const asPostgresAsync = (cmd, args) =>
+  new Promise((res) =>
+    execFile('runuser', ['-u', 'postgres', '--', cmd, ...args], (error, stdout, stderr) =>
+      res({ code: error ? (error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    ),
+  );
 
 async function freePort() {
   return new Promise((res, rej) => {
@@ -161,23 +184,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 // --------------------------------------------------------------------------------------------------
 // PostgreSQL: a primary, a streaming replica of it, and later the restores.
 
+/** The arguments of `pg_ctl start` for a cluster, kept so the restart phase starts it the same way. */
+const startArgs = new Map();
+
 function startCluster(name, dir, port, extra = []) {
   if (state.stopping) throw new Error('stopping');
   const bin = pgBin();
   const opts = ['-p', String(port), '-h', '127.0.0.1', '-k', state.tmp, ...extra].join(' ');
   state.clusters.set(name, dir);
-  asPostgres(`${bin}/pg_ctl`, [
-    '-D',
-    dir,
-    '-l',
-    join(state.tmp, `${name}.log`),
-    '-o',
-    opts,
-    '-w',
-    '-t',
-    '60',
-    'start',
-  ]);
+  const args = ['-D', dir, '-l', join(state.tmp, `${name}.log`), '-o', opts, '-w', '-t', '60', 'start'];
+  startArgs.set(name, args);
+  asPostgres(`${bin}/pg_ctl`, args);
 }
 
 function stopCluster(name) {
@@ -261,6 +278,8 @@ async function waitReady(url, seconds = 120, child = null) {
   throw new Error(`${url}${READY_PATH} not ready after ${seconds}s`);
 }
 
+const envelope503 = (language) => JSON.stringify({ code: 503, msg: BALANCER_503[language], data: null });
+
 function haproxyConfig(port, backends) {
   return `global
   maxconn 1024
@@ -284,8 +303,15 @@ defaults
   http-reuse never
   option forwardfor
 
+  # Any other answer the balancer makes up itself with 503 (a queue timeout): the API's envelope too.
+  http-error status 503 content-type "application/json; charset=utf-8" hdr Retry-After 5 hdr X-Answered-By balancer string '${envelope503('en')}'
+
 frontend portal
   bind 127.0.0.1:${port}
+  # No process ready (the database is away, so every readiness check fails; or a deploy): the balancer
+  # answers at once, in the API's envelope and the client's language, and says it answered.
+  http-request return status 503 content-type "application/json; charset=utf-8" hdr Retry-After 5 hdr X-Answered-By balancer string '${envelope503('en')}' if { nbsrv(portal) eq 0 } { req.hdr(accept-language) -m beg -i en }
+  http-request return status 503 content-type "application/json; charset=utf-8" hdr Retry-After 5 hdr X-Answered-By balancer string '${envelope503('zh')}' if { nbsrv(portal) eq 0 }
   default_backend portal
 
 backend portal
@@ -308,7 +334,17 @@ const requests = [];
  * request's own and never a race with a connection the balancer closed between two requests.
  */
 function call(base, path, body, token) {
-  const rec = { path, start: Date.now(), end: 0, status: 0, code: null, backend: null, error: null };
+  const rec = {
+    path,
+    start: Date.now(),
+    end: 0,
+    status: 0,
+    code: null,
+    msg: null,
+    backend: null,
+    answeredBy: null,
+    error: null,
+  };
   requests.push(rec);
   const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
   const headers = { 'accept-language': 'en-US', connection: 'close' };
@@ -328,7 +364,8 @@ function call(base, path, body, token) {
       { method: payload ? 'POST' : 'GET', headers, agent: false, timeout: 30_000 },
       (res) => {
         rec.status = res.statusCode ?? 0;
-        rec.backend = res.headers['x-backend'] ?? null;
+        rec.backend = res.headers['x-backend'] || null;
+        rec.answeredBy = res.headers['x-answered-by'] ?? null;
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('error', fail);
@@ -341,6 +378,7 @@ function call(base, path, body, token) {
             if (type.includes('application/json')) {
               const json = JSON.parse(buf.toString('utf8'));
               rec.code = json.code;
+              rec.msg = json.msg ?? null;
               resolve(json);
             } else if (type.includes('ndjson')) {
               const lines = buf
@@ -348,8 +386,11 @@ function call(base, path, body, token) {
                 .trim()
                 .split('\n')
                 .map((l) => JSON.parse(l));
-              // A stream that ends in an error line did not price the quote.
-              rec.code = rec.status === 200 && lines.at(-1)?.type === 'done' ? 200 : 500;
+              // A stream that ends in an error line did not price the quote; the line carries the
+              // envelope's code (503 when the database went away after the first line).
+              const last = lines.at(-1);
+              rec.code = rec.status === 200 && last?.type === 'done' ? 200 : (last?.code ?? 500);
+              rec.msg = last?.msg ?? null;
               resolve({ code: rec.code, data: lines });
             } else {
               rec.code = rec.status === 200 ? 200 : rec.status;
@@ -403,7 +444,10 @@ function newTally() {
   return { truckPaid: [], expressPaid: [], booked: 0, quotes: 0, refused: 0 };
 }
 
-/** Quote a truck line, book it unpaid, pay it: one round of a customer's work. */
+/**
+ * Quote a truck line, book it unpaid, pay it: one round of a customer's work. Answers the code of the
+ * call it stopped at (200 when it paid).
+ */
 async function truckRound(base, token, tally) {
   const quote = await call(
     base,
@@ -419,9 +463,9 @@ async function truckRound(base, token, tally) {
     },
     token,
   );
-  if (quote.code !== 200) return;
+  if (quote.code !== 200) return quote.code;
   const rates = await call(base, '/api/admin/quotation/rates', { id: quote.data.id }, token);
-  if (rates.code !== 200) return;
+  if (rates.code !== 200) return rates.code;
   tally.quotes++;
   const info = await call(base, '/api/admin/quotation/getQuotationInfo', { id: quote.data.id }, token);
   const product = info.data?.results?.find((r) => r.ok);
@@ -432,11 +476,12 @@ async function truckRound(base, token, tally) {
     { quoteId: quote.data.id, productId: product.productId, pay: false },
     token,
   );
-  if (order.code !== 200) return;
+  if (order.code !== 200) return order.code;
   tally.booked++;
   const paid = await call(base, '/api/admin/order/pay', { id: order.data.id }, token);
   if (paid.code === 200 && paid.data.repeated === false) tally.truckPaid.push(order.data.orderNo);
   else if (paid.code === 409) tally.refused++;
+  return paid.code;
 }
 
 /** Quote a parcel, select a channel, create the waybill and pay it. */
@@ -453,9 +498,9 @@ async function expressRound(base, token, tally) {
     },
     token,
   );
-  if (quote.code !== 200) return;
+  if (quote.code !== 200) return quote.code;
   const rates = await call(base, '/api/express/quotation/rates', { id: quote.data.id }, token);
-  if (rates.code !== 200) return;
+  if (rates.code !== 200) return rates.code;
   tally.quotes++;
   const done = rates.data.at?.(-1);
   const channel = done?.results?.find((r) => r.ok);
@@ -466,17 +511,34 @@ async function expressRound(base, token, tally) {
     { id: quote.data.id, channelId: channel.channelId },
     token,
   );
-  if (selected.code !== 200) return;
+  if (selected.code !== 200) return selected.code;
   const waybill = await call(base, '/api/express/order/create', { quoteId: quote.data.id }, token);
-  if (waybill.code !== 200) return;
+  if (waybill.code !== 200) return waybill.code;
   tally.booked++;
   const paid = await call(base, '/api/express/order/pay', { id: waybill.data.id }, token);
   if (paid.code === 200 && paid.data.repeated !== true) tally.expressPaid.push(waybill.data.waybillNo);
   else if (paid.code === 409) tally.refused++;
+  return paid.code;
 }
 
-/** A request failed when it got no answer, a 5xx, or a missing session (the envelope's 300). */
-const failed = (r) => r.error !== null || r.status >= 500 || r.code === 300 || r.code === 500;
+/**
+ * A request failed when it got no answer, a 5xx, a missing session (the envelope's 300), or a stream
+ * that ended in an error line (its code, 500 or 503).
+ */
+const failed = (r) =>
+  r.error !== null || r.status >= 500 || r.code === 300 || (typeof r.code === 'number' && r.code >= 500);
+
+/**
+ * The answer the database being away must get: HTTP 503 (or a stream's closing line, the status being
+ * gone) with code 503 and a message in the envelope, from a server process (`X-Backend`) or from the
+ * balancer, which says so (`X-Answered-By`), its checks having taken both processes out.
+ */
+function unavailableBy(r) {
+  if (r.error !== null || r.code !== 503 || typeof r.msg !== 'string' || r.msg.length === 0) return null;
+  if (r.status === 503 && r.answeredBy === 'balancer' && !r.backend) return 'balancer';
+  if ((r.status === 503 || r.status === 200) && (r.backend === 's1' || r.backend === 's2')) return 'server';
+  return null;
+}
 
 // --------------------------------------------------------------------------------------------------
 
@@ -627,12 +689,15 @@ async function main() {
   const loadStart = Date.now();
   const loadEnd = loadStart + LOAD_SECONDS * 1000;
   // Until the planned end, and past it until the restarted process has served a while (bounded).
+  // Then past the database restart until every call has succeeded a while again.
+  const phasesDone = () =>
+    figures.readyAgainAt &&
+    Date.now() >= figures.readyAgainAt + AFTER_RESTART_SECONDS * 1000 &&
+    (DB_DOWN_SECONDS <= 0 || (figures.dbBackAt && Date.now() >= figures.dbBackAt + AFTER_DB_SECONDS * 1000));
   const loading = () =>
     Date.now() < loadStart + MAX_LOAD_SECONDS * 1000 &&
     !state.chaosError &&
-    (Date.now() < loadEnd ||
-      !figures.readyAgainAt ||
-      Date.now() < figures.readyAgainAt + AFTER_RESTART_SECONDS * 1000);
+    (Date.now() < loadEnd || !phasesDone());
   const clients = [];
   for (const email of CUSTOMERS) {
     for (let i = 0; i < CLIENTS_PER_USER; i++) {
@@ -643,8 +708,12 @@ async function main() {
           let n = i;
           while (loading()) {
             // Three truck rounds to one express round.
-            if (n++ % 4 === 3) await expressRound(lb, tokens[email], tally);
-            else await truckRound(lb, tokens[email], tally);
+            const code =
+              n++ % 4 === 3
+                ? await expressRound(lb, tokens[email], tally)
+                : await truckRound(lb, tokens[email], tally);
+            // A client told to come back later (503) pauses a little before its next round.
+            if (code === 503) await sleep(250);
           }
         })(),
       );
@@ -671,6 +740,38 @@ async function main() {
     log(
       `${victim} restarted (pid ${again.pid}), ready after ${((figures.readyAgainAt - figures.restartAt) / 1000).toFixed(1)}s`,
     );
+    if (DB_DOWN_SECONDS <= 0) return;
+
+    // The database goes away under the same load: the primary is stopped (fast: its sessions are ended,
+    // transactions in flight roll back), left down a few seconds, and started again.
+    await sleep(AFTER_RESTART_SECONDS * 1000);
+    figures.dbPids = Object.fromEntries([...state.servers].map(([name, child]) => [name, child.pid]));
+    figures.dbStopAt = Date.now();
+    log('stopping the primary (fast)');
+    const stopped = await asPostgresAsync(`${bin}/pg_ctl`, ['-D', primaryDir, '-m', 'fast', '-w', 'stop']);
+    if (stopped.code !== 0) throw new Error(`pg_ctl stop: ${stopped.output}`);
+    figures.dbDownAt = Date.now();
+    await sleep(DB_DOWN_SECONDS * 1000);
+    figures.dbStartAt = Date.now();
+    const startedAgain = await asPostgresAsync(`${bin}/pg_ctl`, startArgs.get('primary'));
+    if (startedAgain.code !== 0) throw new Error(`pg_ctl start: ${startedAgain.output}`);
+    figures.dbBackAt = Date.now();
+    log(
+      `primary down for ${((figures.dbBackAt - figures.dbDownAt) / 1000).toFixed(1)}s, accepting connections again`,
+    );
+    // The replica lost its primary too: it connects again by itself and streams on.
+    while (!state.stopping && Date.now() < figures.dbBackAt + 30_000) {
+      const streaming = await psqlAsync(
+        pPrimary,
+        "select count(*) from pg_stat_replication where state = 'streaming'",
+        'postgres',
+      );
+      if (Number(streaming) > 0) {
+        figures.replicaStreamingAt = Date.now();
+        break;
+      }
+      await sleep(200);
+    }
   })().catch((error) => {
     // Stops the load at once; raised after the clients have stopped.
     state.chaosError = error;
@@ -690,10 +791,20 @@ async function main() {
   // In flight on the killed process: sent to it before it was gone, answered (or not) after the kill.
   const inFlightOnVictim = (r) =>
     r.backend === victim && r.start <= figures.goneAt && r.end >= figures.killAt;
+  // While the database was away: from the primary's stop until a few seconds after it is back, every
+  // failure must be the envelope's 503 (a server's, or the balancer's once its checks took both out).
+  const dbPhase = DB_DOWN_SECONDS > 0 && figures.dbBackAt;
+  const recoveredBy = dbPhase ? figures.dbBackAt + RECOVER_SECONDS * 1000 : 0;
+  const duringOutage = (r) => dbPhase && r.end >= figures.dbStopAt && r.start <= recoveredBy;
   const excused = failedRequests.filter(inFlightOnVictim);
-  const unexcused = failedRequests.filter((r) => !inFlightOnVictim(r));
+  const outageFailures = failedRequests.filter((r) => !inFlightOnVictim(r) && duringOutage(r));
+  const outage503 = outageFailures.filter((r) => unavailableBy(r) !== null);
+  const unexcused = failedRequests.filter((r) => !inFlightOnVictim(r) && !outage503.includes(r));
   const byBackend = {};
-  for (const r of loadRequests) byBackend[r.backend ?? 'none'] = (byBackend[r.backend ?? 'none'] ?? 0) + 1;
+  for (const r of loadRequests) {
+    const who = r.backend ?? (r.answeredBy === 'balancer' ? 'balancer' : 'none');
+    byBackend[who] = (byBackend[who] ?? 0) + 1;
+  }
   figures.requests = loadRequests.length;
   figures.byBackend = byBackend;
   figures.throughput = loadRequests.length / figures.loadSeconds;
@@ -728,16 +839,88 @@ async function main() {
     'the restarted process served the load again',
     `${afterRestart.length} requests`,
   );
+  if (dbPhase) {
+    const outageRequests = loadRequests.filter(duringOutage);
+    const fromServers = outage503.filter((r) => unavailableBy(r) === 'server');
+    const fromBalancer = outage503.filter((r) => unavailableBy(r) === 'balancer');
+    const afterBack = failedRequests.filter((r) => r.start >= figures.dbBackAt);
+    // Down: overlapping the stop and the start; after: begun once it accepts connections again.
+    const down = outageRequests.filter((r) => r.start < figures.dbBackAt);
+    const after = outageRequests.filter((r) => r.start >= figures.dbBackAt);
+    figures.db = {
+      down: down.length,
+      downFailed: down.filter(failed).length,
+      after: after.length,
+      afterFailed: after.filter(failed).length,
+      fromServers: fromServers.length,
+      fromBalancer: fromBalancer.length,
+      streams: fromServers.filter((r) => r.status === 200).length,
+      slowestMs: Math.max(0, ...outageRequests.map((r) => r.end - r.start)),
+      lastFailureAfterBackMs: afterBack.length
+        ? Math.max(...afterBack.map((r) => r.end)) - figures.dbBackAt
+        : null,
+    };
+    const bad = outageFailures.filter((r) => unavailableBy(r) === null);
+    check(
+      bad.length === 0,
+      'while the database was away every failing call was answered 503 in the envelope, with a message',
+      `${outageFailures.length} failed: ${fromServers.length} by the server processes, ${fromBalancer.length} by the balancer` +
+        (bad.length
+          ? `; others: ${bad
+              .slice(0, 5)
+              .map(
+                (r) =>
+                  `${r.path} ${r.status} code ${r.code} ${r.backend ?? r.answeredBy ?? 'nobody'} ${r.error ?? ''} at ${r.start - figures.dbStopAt} ms from the stop`,
+              )
+              .join('; ')}`
+          : ''),
+    );
+    check(
+      fromServers.length > 0 && fromBalancer.length > 0,
+      'both the server processes and (once its checks took them out) the balancer answered the 503',
+      `${fromServers.length} by the processes, ${fromBalancer.length} by the balancer`,
+    );
+    check(
+      figures.db.slowestMs <= OUTAGE_ANSWER_BOUND_MS,
+      `no call hung while the database was away (each answered within ${OUTAGE_ANSWER_BOUND_MS} ms)`,
+      `slowest ${figures.db.slowestMs} ms`,
+    );
+    check(
+      Object.entries(figures.dbPids).every(([name, pid]) => {
+        const child = state.servers.get(name);
+        return child.pid === pid && child.exitCode === null && child.signalCode === null;
+      }),
+      'both server processes stayed up through the database restart (same pids)',
+      Object.entries(figures.dbPids)
+        .map(([name, pid]) => `${name} ${pid}`)
+        .join(', '),
+    );
+    const lateFailures = failedRequests.filter((r) => r.start > recoveredBy);
+    check(
+      lateFailures.length === 0,
+      `every call succeeded again within ${RECOVER_SECONDS} s of the primary being back`,
+      figures.db.lastFailureAfterBackMs === null
+        ? 'no failure after it was back'
+        : `last failure ended ${figures.db.lastFailureAfterBackMs} ms after it was back`,
+    );
+    check(
+      Boolean(figures.replicaStreamingAt),
+      'the replica streams from the restarted primary again',
+      figures.replicaStreamingAt
+        ? `${((figures.replicaStreamingAt - figures.dbBackAt) / 1000).toFixed(1)} s after it was back`
+        : 'not within 30 s',
+    );
+  }
   check(
     unexcused.length === 0,
-    'no request lost beyond those in flight on the killed process',
-    `${failedRequests.length} failed, ${excused.length} of them in flight on ${victim}` +
+    'no request lost beyond those in flight on the killed process and the 503s while the database was away',
+    `${failedRequests.length} failed, ${excused.length} of them in flight on ${victim}, ${outage503.length} 503 while the database was away` +
       (unexcused.length
         ? `; others: ${unexcused
             .slice(0, 5)
             .map(
               (r) =>
-                `${r.path} ${r.status} ${r.code} ${r.backend} ${r.error ?? ''} at ${r.start - figures.killAt}..${r.end - figures.killAt} ms from the kill`,
+                `${r.path} ${r.status} ${r.code} ${r.backend ?? r.answeredBy} ${r.error ?? ''} at ${r.start - figures.killAt}..${r.end - figures.killAt} ms from the kill`,
             )
             .join('; ')}`
         : ''),
@@ -749,12 +932,14 @@ async function main() {
     psql(pPrimary, "select count(*) from ledger_entries where type = 'order_payment'"),
   );
   const newPayments = paymentsAfter - paymentsBefore;
-  const payAttemptsInFlight = excused.filter((r) => r.path.endsWith('/order/pay')).length;
+  // A pay whose answer was lost (in flight on the killed process, or cut by the database stopping) may
+  // or may not have committed.
+  const payAttemptsInFlight = [...excused, ...outage503].filter((r) => r.path.endsWith('/order/pay')).length;
   figures.paymentRows = newPayments;
   check(
     newPayments >= figures.paid && newPayments <= figures.paid + payAttemptsInFlight,
     'payment ledger rows match the successful pays',
-    `${figures.paid} pays answered paid, ${newPayments} new payment rows, ${payAttemptsInFlight} pays lost in flight`,
+    `${figures.paid} pays answered paid, ${newPayments} new payment rows, ${payAttemptsInFlight} pays without an answer (in flight on the killed process, or a 503)`,
   );
   const moneyChecks = moneyInvariants(pPrimary, DB);
   for (const [what, n] of moneyChecks) check(n === 0, what, `${n} offending`);
@@ -954,9 +1139,23 @@ async function main() {
   stopCluster('base');
 
   // ------------------------------------------------------------------------------------------------
-  // With the replica stopped, exports fail while quoting (primary) still works on the same process.
+  // With the replica stopped, the exports read the primary instead (the reader falls back, and says so
+  // once in the log), and quoting still works on the same process.
   stopCluster('replica');
+  const fallbackLines = () =>
+    readFileSync(join(state.tmp, 's1.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('read replica unavailable')).length;
+  const warnedBefore = fallbackLines();
+  started = Date.now();
   const exportDown = await call(direct.s1, '/api/admin/order/export', { page: 1, limit: 10 }, admin);
+  const ledgerDown = await call(
+    direct.s1,
+    '/api/admin/account/detailsExport',
+    { page: 1, limit: 10, line: 'truck' },
+    admin,
+  );
+  figures.fallbackMs = Date.now() - started;
   const quoteDown = await call(
     direct.s1,
     '/api/admin/quotation/save',
@@ -972,10 +1171,13 @@ async function main() {
     tokens[CUSTOMERS[0]],
   );
   check(
-    exportDown.code !== 200 && quoteDown.code === 200,
-    'with the replica stopped the export fails and quoting still works',
-    `export ${exportDown.code ?? exportDown.error}, quote ${quoteDown.code}`,
+    exportDown.code === 200 && ledgerDown.code === 200 && quoteDown.code === 200,
+    'with the replica stopped the exports answer from the primary and quoting still works',
+    `exports ${exportDown.code ?? exportDown.error}/${ledgerDown.code ?? ledgerDown.error} in ${figures.fallbackMs} ms, quote ${quoteDown.code}`,
   );
+  await sleep(200);
+  const warned = fallbackLines() - warnedBefore;
+  check(warned === 1, 'the replica going away is logged once', `${warned} log lines for two exports`);
 
   report(figures);
 }
@@ -1076,9 +1278,16 @@ function report(f) {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
     `  business             ${f.quotes} quotes priced, ${f.booked} booked, ${f.paid} paid, ${f.refused} refused (funds), ${f.paymentRows} payment rows`,
-    `  failures             ${f.failed} (${f.failedInFlight} in flight on the killed process); ${f.retried} retried by the balancer on the other process`,
+    `  failures             ${f.failed} (${f.failedInFlight} in flight on the killed process, ${f.db ? f.db.fromServers + f.db.fromBalancer : 0} 503 while the database was away); ${f.retried} retried by the balancer on the other process`,
     `  kill / restart       killed at +${s(f.killAt - t0)} s (gone ${f.goneAt - f.killAt} ms later), restarted at +${s(f.restartAt - t0)} s, ready after ${s(f.readyAgainAt - f.restartAt)} s`,
-    `  replica              max replay lag ${f.maxReplayLagMs.toFixed(1)} ms, max ${f.maxLagBytes} bytes behind; two exports ran ${f.replicaStatements} statements on it`,
+    ...(f.db
+      ? [
+          `  database restart     primary stopped at +${s(f.dbStopAt - t0)} s (down ${f.dbDownAt - f.dbStopAt} ms later), started at +${s(f.dbStartAt - t0)} s, accepting after ${f.dbBackAt - f.dbStartAt} ms; down ${s(f.dbBackAt - f.dbDownAt)} s in all`,
+          `  while it was away    ${f.db.down} calls, ${f.db.downFailed} failed; 503 from the processes ${f.db.fromServers} (${f.db.streams} as a stream's last line), 503 from the balancer ${f.db.fromBalancer}; slowest answer ${f.db.slowestMs} ms`,
+          `  after it was back    ${f.db.after} calls in the next ${RECOVER_SECONDS} s, ${f.db.afterFailed} failed (${f.db.lastFailureAfterBackMs === null ? 'none' : `the last ended ${f.db.lastFailureAfterBackMs} ms after`}); replica streaming again after ${f.replicaStreamingAt ? s(f.replicaStreamingAt - f.dbBackAt) : '?'} s; same server pids`,
+        ]
+      : []),
+    `  replica              max replay lag ${f.maxReplayLagMs.toFixed(1)} ms, max ${f.maxLagBytes} bytes behind; two exports ran ${f.replicaStatements} statements on it; with it stopped two exports took ${f.fallbackMs} ms from the primary`,
     `  cache across         site name: ${f.cache}; grants: ${f.grants}`,
     `  backups              pg_dump ${f.dumpSeconds.toFixed(1)} s, pg_restore ${f.restoreSeconds.toFixed(1)} s, pg_basebackup ${f.baseBackupSeconds.toFixed(1)} s, its start ${f.baseStartSeconds.toFixed(1)} s`,
     `  total                ${since()}`,

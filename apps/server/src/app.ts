@@ -67,6 +67,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  // The reader says when the replica goes away (reports then read the primary) and when it is back.
+  database.logTo?.(app.log);
   app.decorate(
     'mailer',
     options.mailer === undefined ? createMailer(config.SMTP_URL, config.MAIL_FROM) : options.mailer,

@@ -12,6 +12,13 @@ const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /** Connections in each pool (the primary's, and the replica's when there is one). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(20),
+  /**
+   * How long a query waits for a pooled connection (queued behind busy ones, or a new one opening)
+   * before it is answered 503: long enough for a burst to queue, short enough for an outage to show.
+   */
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   DATA_DIR: z.string().min(1).default('./data'),
   SMTP_URL: z
     .string()

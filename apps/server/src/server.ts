@@ -10,6 +10,8 @@ async function main() {
     url: config.DATABASE_URL,
     replicaUrl: config.DATABASE_REPLICA_URL,
     dataDir: config.DATA_DIR,
+    poolMax: config.DATABASE_POOL_MAX,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
   });
   await syncReferenceData(database.db);
   let seeded = false;

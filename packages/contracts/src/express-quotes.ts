@@ -365,7 +365,8 @@ export const expressSelectedView = z.object({
 export const expressRateLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('result'), result: expressResultView }),
   z.object({ type: z.literal('done'), expiresAt: timestamp, results: z.array(expressResultView) }),
-  z.object({ type: z.literal('error') }),
+  /** The pricing failed after the first line: `code` 503 while the database is away, else 500. */
+  z.object({ type: z.literal('error'), code: z.number().int().optional(), msg: z.string().optional() }),
 ]);
 export const expressRateStreamResponse = {
   description: 'One JSON object a line: each channel as it is priced, then `done` (or `error`)',

@@ -368,7 +368,8 @@ export const quoteListView = pageOf(quoteView);
 export const rateStreamLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('result'), result: quoteResultView }),
   z.object({ type: z.literal('done'), expiresAt: timestamp, results: z.array(quoteResultView) }),
-  z.object({ type: z.literal('error') }),
+  /** The pricing failed after the first line: `code` 503 while the database is away, else 500. */
+  z.object({ type: z.literal('error'), code: z.number().int().optional(), msg: z.string().optional() }),
 ]);
 export const rateStreamResponse = {
   description: 'One JSON object a line: each product as it is priced, then `done` (or `error`)',

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isDatabaseUnavailable } from '../lib/errors.ts';
 import * as schema from './schema.ts';
 import { scopeConnectionsToTenant } from './tenant-scope.ts';
 
@@ -20,11 +21,24 @@ export type DbOrTx = Db | Tx;
 
 export interface Database {
   db: Db;
-  /** Where reports and exports read: the streaming replica when one is configured, else `db`. */
+  /**
+   * Where reports and exports read: the streaming replica when one is configured, else `db`. A replica
+   * that does not answer is skipped for a while and the primary answers instead.
+   */
   reader: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** Where the reader reports the replica going away and coming back (nowhere until told). */
+  logTo?(log: DatabaseLog): void;
 }
+
+export interface DatabaseLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+/** The pool's defaults; the server takes them from `DATABASE_POOL_MAX` and `DATABASE_ACQUIRE_TIMEOUT_MS`. */
+export const POOL_DEFAULTS = { max: 20, acquireTimeoutMs: 10_000, replicaRetryMs: 10_000 };
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -33,13 +47,26 @@ export async function openDatabase(options: {
   url?: string;
   replicaUrl?: string;
   dataDir?: string | null;
+  /** Connections per pool (the primary's, and the replica's). */
+  poolMax?: number;
+  /** How long a query waits for a connection (a free one, or a new one to open) before it fails. */
+  acquireTimeoutMs?: number;
+  /** How long the reader leaves a replica that did not answer before it tries it again. */
+  replicaRetryMs?: number;
 }): Promise<Database> {
   if (options.url) {
-    const pool = openPool(options.url);
+    const sizing = {
+      max: options.poolMax ?? POOL_DEFAULTS.max,
+      acquireTimeoutMs: options.acquireTimeoutMs ?? POOL_DEFAULTS.acquireTimeoutMs,
+    };
+    const pool = openPool(options.url, sizing);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool), { migrationsFolder });
-    const replicaPool = options.replicaUrl ? openPool(options.replicaUrl) : null;
-    const reader = replicaPool ? (drizzlePg(replicaPool, { schema }) as unknown as Db) : db;
+    const replicaPool = options.replicaUrl ? openPool(options.replicaUrl, sizing) : null;
+    const fallback = replicaPool
+      ? replicaFallingBack(replicaPool, pool, options.replicaRetryMs ?? POOL_DEFAULTS.replicaRetryMs)
+      : null;
+    const reader = fallback ? (drizzlePg(fallback.pool, { schema }) as unknown as Db) : db;
     return {
       db,
       reader,
@@ -47,6 +74,7 @@ export async function openDatabase(options: {
       close: async () => {
         await Promise.all([pool.end(), replicaPool?.end()]);
       },
+      logTo: (log) => fallback?.logTo(log),
     };
   }
   let client: PGlite;
@@ -63,8 +91,14 @@ export async function openDatabase(options: {
   return { db, reader: db, kind: 'pglite', close: () => client.close() };
 }
 
-function openPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
+function openPool(connectionString: string, sizing: { max: number; acquireTimeoutMs: number }): pg.Pool {
+  // A query waits in line for a connection up to the acquire timeout: a burst (200 payments on one
+  // account at once) queues rather than failing; only a database that does not answer within it is a 503.
+  const pool = new pg.Pool({
+    connectionString,
+    max: sizing.max,
+    connectionTimeoutMillis: sizing.acquireTimeoutMs,
+  });
   // An idle connection the server drops (a restart, a failover) must not take the process down; the
   // pool discards it and the next request opens a fresh one.
   pool.on('error', () => {});
@@ -72,4 +106,70 @@ function openPool(connectionString: string): pg.Pool {
   // superuser session, has no pool and is left as it is).
   scopeConnectionsToTenant(pool);
   return pool;
+}
+
+type QueryArgs = Parameters<pg.Pool['query']>;
+
+/**
+ * The replica's pool as the reader sees it: a query (or a transaction's connection) goes to the replica,
+ * and when the replica does not answer (refused, reset, shutting down, starting up, no connection in
+ * time: connection-level errors, never a query's own error) the same query goes to the primary, and the
+ * replica is left alone for `retryMs` so a dead one costs nothing per call. Reads only, so running one
+ * again on the primary is harmless. Logged once when the replica goes away and once when it is back.
+ * The object inherits from the replica's pool (drizzle treats it as a pool: a transaction checks a
+ * connection out with `connect`).
+ */
+function replicaFallingBack(replica: pg.Pool, primary: pg.Pool, retryMs: number) {
+  let log: DatabaseLog | null = null;
+  let away = false;
+  let skipUntil = 0;
+  const skipping = () => Date.now() < skipUntil;
+  const wentAway = (error: unknown) => {
+    skipUntil = Date.now() + retryMs;
+    if (away) return;
+    away = true;
+    log?.warn(
+      { err: error, retryMs },
+      'read replica unavailable: reports read the primary until it answers again',
+    );
+  };
+  const answered = () => {
+    if (!away) return;
+    away = false;
+    log?.info({}, 'read replica answers again: reports read it again');
+  };
+
+  const pool = Object.create(replica) as pg.Pool;
+  pool.query = (async (...args: QueryArgs) => {
+    if (typeof args.at(-1) === 'function') throw new Error('the reader takes no callbacks');
+    if (skipping()) return (primary.query as (...a: QueryArgs) => Promise<unknown>)(...args);
+    try {
+      const result = await (replica.query as (...a: QueryArgs) => Promise<unknown>)(...args);
+      answered();
+      return result;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      wentAway(error);
+      return (primary.query as (...a: QueryArgs) => Promise<unknown>)(...args);
+    }
+  }) as pg.Pool['query'];
+  pool.connect = (async (callback?: unknown) => {
+    if (callback) throw new Error('the reader takes no callbacks');
+    if (skipping()) return primary.connect();
+    try {
+      const client = await replica.connect();
+      answered();
+      return client;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      wentAway(error);
+      return primary.connect();
+    }
+  }) as pg.Pool['connect'];
+  return {
+    pool,
+    logTo(to: DatabaseLog) {
+      log = to;
+    },
+  };
 }

@@ -6,8 +6,13 @@ import { currentTenantId, runAsTenant, scopeConnectionsToTenant } from './tenant
 function fakePool() {
   const sent: string[] = [];
   const released: (Error | undefined)[] = [];
+  const listening: string[] = [];
   let failing = false;
   const client = {
+    on: (event: string) => {
+      listening.push(event);
+      return client;
+    },
     query: async (text: string, values: string[]) => {
       if (failing) {
         failing = false;
@@ -35,6 +40,7 @@ function fakePool() {
     client,
     sent,
     released,
+    listening,
     failNext: () => {
       failing = true;
     },
@@ -49,6 +55,14 @@ function fakePool() {
 }
 
 describe('connections scoped to the tenant', () => {
+  it('keeps an error on a checked-out connection from going unhandled, with one listener per connection', async () => {
+    const { pool, listening } = fakePool();
+    await pool.connect();
+    await runAsTenant(7, () => pool.connect());
+    await pool.connect();
+    expect(listening).toEqual(['error']);
+  });
+
   it("sends the tenant only when the connection's differs from the caller's", async () => {
     const { pool, client, sent } = fakePool();
     // System work on a fresh connection: nothing to send.

@@ -25,6 +25,20 @@ type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, release?
 const settingOf = new WeakMap<pg.PoolClient, string>();
 
 /**
+ * The pool listens for a connection's errors only while it is idle. A connection that breaks while it
+ * is checked out (the database restarting under a transaction, or a socket reset the pool had not yet
+ * heard of when it handed it out) emits 'error' too, and with no listener that would end the process.
+ * The query running on it fails with the same error (a 503), and the pool drops the connection when it
+ * is released as no longer queryable; this listener only keeps the event from being unhandled.
+ */
+const guarded = new WeakSet<pg.PoolClient>();
+function guard(client: pg.PoolClient): void {
+  if (guarded.has(client)) return;
+  guarded.add(client);
+  client.on('error', () => {});
+}
+
+/**
  * Makes every connection the pool hands out carry the current tenant. `pool.query` checks out through
  * `pool.connect` too, and so do drizzle's transactions, so this one place covers both. The setting is
  * sent only when the connection's differs from the caller's: a run of one tenant's requests, or of
@@ -37,19 +51,14 @@ export function scopeConnectionsToTenant(pool: pg.Pool): void {
     new Promise<pg.PoolClient>((resolve, reject) => {
       checkout((err, client) => {
         if (err || !client) return reject(err);
+        guard(client);
         if ((settingOf.get(client) ?? '') === wanted) return resolve(client);
-        // Checked out, the connection has no listener of the pool's for its errors: a connection that
-        // died while idle would throw its socket's error at the process. The query below hears it too.
-        const ignore = () => {};
-        client.on('error', ignore);
         client.query("select set_config('app.tenant_id', $1, false)", [wanted]).then(
           () => {
-            client.removeListener('error', ignore);
             settingOf.set(client, wanted);
             resolve(client);
           },
           (error: Error) => {
-            client.removeListener('error', ignore);
             // A connection that cannot take the setting is not handed out with a stale one.
             client.release(error);
             reject(error);

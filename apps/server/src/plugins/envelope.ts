@@ -88,6 +88,20 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   return send(reply, 500, ResultCode.ServerError, translate(language, 'error.server'));
 }
 
+/**
+ * The closing line of a stream that failed after its first line (the status, 200, is gone by then):
+ * the envelope's code and message, 503 while the database is away, else 500.
+ */
+export function streamErrorLine(error: unknown, language: Language) {
+  return isDatabaseUnavailable(error)
+    ? {
+        type: 'error' as const,
+        code: ResultCode.Unavailable,
+        msg: translate(language, 'error.databaseUnavailable'),
+      }
+    : { type: 'error' as const, code: ResultCode.ServerError, msg: translate(language, 'error.server') };
+}
+
 /** The envelope `{ code, msg, data }` is added here and nowhere else (ARCHITECTURE section 3). */
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
   // Clients POST with no body for calls that take no input; treat it as `{}`. Anything else goes to

@@ -16,6 +16,7 @@ import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/context.ts';
+import { streamErrorLine } from '../../plugins/envelope.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
 import { expressPriceSample } from './price-sample.ts';
 import {
@@ -128,7 +129,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (!started) throw error;
         request.log.error(error);
-        reply.raw.write(`${JSON.stringify({ type: 'error' })}\n`);
+        reply.raw.write(`${JSON.stringify(streamErrorLine(error, request.language))}\n`);
       }
       reply.raw.end();
     },

@@ -15,9 +15,9 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
     max: scaled(rule, app.config.RATE_LIMIT_SCALE),
     timeWindow: rule.windowMs,
     store: databaseStore(app.db, app.log),
-    // Health probes are the balancer's, and must answer while the database (and so the count) is away.
-    allowList: (request) =>
-      !request.routeOptions.config?.public || Boolean(request.routeOptions.config.probe),
+    // Health probes are not counted: the balancer calls them every second, and they must answer while
+    // the database (where the counts live) is away.
+    allowList: (request) => !request.routeOptions.config?.public || !!request.routeOptions.config?.probe,
     // The envelope's error handler answers 429 in the user's language; the plugin has set Retry-After.
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error('rate limit exceeded'), { statusCode: context.statusCode }),

@@ -29,6 +29,7 @@ import {
 } from '@freight/contracts/truck-shipment';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../plugins/context.ts';
+import { streamErrorLine } from '../../plugins/envelope.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
 import {
   actOnVisibleTask,
@@ -183,7 +184,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (!started) throw error;
         request.log.error(error);
-        reply.raw.write(`${JSON.stringify({ type: 'error' })}\n`);
+        reply.raw.write(`${JSON.stringify(streamErrorLine(error, request.language))}\n`);
       }
       reply.raw.end();
     },

@@ -200,7 +200,7 @@ export default function QuotePage() {
           setResults(line.results);
           setExpiresAt(line.expiresAt);
         }
-        if (line.type === 'error') message.error(t('error.server'));
+        if (line.type === 'error') message.error(line.msg ?? t('error.server'));
       });
     } catch (error) {
       reportError(error, form);
