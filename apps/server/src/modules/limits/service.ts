@@ -29,7 +29,8 @@ export const LIMITS = {
   resetPerAddress: { max: 5, windowMs: 60 * MINUTE },
   registerPerIp: { max: 10, windowMs: 60 * MINUTE },
   registerPerAddress: { max: 10, windowMs: 60 * MINUTE },
-  invitationPerIp: { max: 30, windowMs: 10 * MINUTE },
+  /** Yes-or-no checks of an invitation code: enough for typos, too few to try codes by the thousand. */
+  invitationPerIp: { max: 20, windowMs: 10 * MINUTE },
 } as const satisfies Record<string, LimitRule>;
 
 /** The longest window of any rule: rows older than this belong to no live window. */
