@@ -14,7 +14,7 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
     global: true,
     max: scaled(rule, app.config.RATE_LIMIT_SCALE),
     timeWindow: rule.windowMs,
-    store: databaseStore(app.db, app.log),
+    store: databaseStore(app.db),
     allowList: (request) => !request.routeOptions.config?.public,
     // The envelope's error handler answers 429 in the user's language; the plugin has set Retry-After.
     errorResponseBuilder: (_request, context) =>
