@@ -19,6 +19,7 @@ import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { cacheEventsPlugin } from './plugins/cache-events.ts';
 import { envelopePlugin, frameworkErrorHandler, zodValidatorCompiler } from './plugins/envelope.ts';
+import { housekeepingPlugin } from './plugins/housekeeping.ts';
 import { tenantPlugin } from './plugins/tenant.ts';
 import { registerWebApp, sendWebPage } from './web-app.ts';
 
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(afterAnswerPlugin);
 
   for (const module of modules) await app.register(module, { prefix: '/api' });
+  await app.register(housekeepingPlugin);
 
   const servingWeb = (options.serveWeb ?? true) && (await registerWebApp(app, options.webRoot ?? webDist));
   app.setNotFoundHandler((request, reply) => {

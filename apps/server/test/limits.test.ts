@@ -288,6 +288,41 @@ describe('registration', () => {
   });
 });
 
+describe('invitation checks', () => {
+  const check = (ip: string) =>
+    call(
+      f.ctx,
+      'POST',
+      '/api/admin/auth/checkInvitation',
+      { invitationCode: 'GUESS000' },
+      { host: f.t.host, ip, language: 'en-US' },
+    );
+
+  it('answers twenty checks in ten minutes per client, counted in the shared store, and no other client', async () => {
+    const ip = '203.0.113.70';
+    expect(LIMITS.invitationPerIp).toEqual({ max: 20, windowMs: 10 * 60_000 });
+    for (let i = 0; i < 20; i++) expect((await check(ip)).json().code, `check ${i}`).toBe(200);
+    const refused = await check(ip);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await check('203.0.113.71')).json().code).toBe(200);
+    // One window later the client may ask again.
+    await f.db
+      .update(rateLimitHits)
+      .set({ windowStart: new Date(Date.now() - 11 * 60_000) })
+      .where(sql`${rateLimitHits.key} like ${'%checkInvitation:203.0.113.70'}`);
+    expect((await check(ip)).json().code).toBe(200);
+  });
+
+  it('counts an IPv6 network of one subscriber as one client', async () => {
+    const answers = [];
+    for (let i = 0; i < 21; i++)
+      answers.push((await check(`2001:db8:7:7::${(i + 1).toString(16)}`)).statusCode);
+    expect(answers.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(answers[20]).toBe(429);
+  });
+});
+
 describe('the store', () => {
   it('counts in a fixed window and starts a new one once it has passed', async () => {
     const key = 'test:window';

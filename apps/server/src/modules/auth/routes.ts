@@ -159,7 +159,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async () => REGISTRATION_OPTIONS,
   );
 
-  // A yes or no only, never whose code it is; counted per address (see `checkInvitationCode`).
+  // A yes or no only, never whose code it is; how often one client may ask is this route's limit.
   app.post(
     '/admin/auth/checkInvitation',
     {
@@ -174,7 +174,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const valid = await checkInvitationCode(app.db, {
         tenantId: request.tenant.id,
         code: request.body.invitationCode,
-        ip: request.ip,
       });
       reply.messageKey = valid ? 'auth.invitationValid' : 'auth.invitationInvalid';
       return { valid };

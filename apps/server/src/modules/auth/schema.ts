@@ -127,7 +127,8 @@ export const passwordResets = pgTable(
 
 /**
  * Sign-in attempts not (yet) successful, counted per IP and per e-mail from that IP for the lock-out; a
- * success clears that pair's. Kept in the database so every copy agrees.
+ * success clears that pair's. Kept in the database so every copy agrees; the housekeeping pass deletes
+ * those older than the lock.
  */
 export const loginFailures = pgTable(
   'login_failures',
@@ -140,7 +141,8 @@ export const loginFailures = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('login_failures_email').on(t.tenantId, t.email, t.createdAt),
+    // The lock counts one IP's failures (all, and this address's among them) since the lock began.
+    index('login_failures_ip').on(t.tenantId, t.ip, t.createdAt),
   ],
 );
 

@@ -3,6 +3,7 @@ import type { Identity } from '@freight/contracts/identity';
 import { translate } from '@freight/contracts/messages';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import {
   hashPassword,
   randomDigits,
@@ -398,9 +399,9 @@ export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: str
   const email = normEmail(input.email);
   const client = clientOf(input.ip);
   const since = minutesAgo(LOGIN_LOCK_MINUTES);
+  // Every query here leads with (tenant, IP): index `login_failures_ip`. Failures older than the lock
+  // count for nothing and are deleted by the housekeeping pass (`sweepLoginFailures`).
   const fromThisIp = and(eq(loginFailures.tenantId, input.tenantId), eq(loginFailures.ip, client));
-  // This IP's failures older than the lock count for nothing: dropped as it comes back.
-  await db.delete(loginFailures).where(and(fromThisIp, lt(loginFailures.createdAt, since)));
   // The attempt is written down before it is judged, so parallel guesses count against the same ten.
   const [attempt] = await db
     .insert(loginFailures)
@@ -445,6 +446,36 @@ export async function login(db: DbOrTx, input: LoginInput): Promise<{ token: str
     .where(and(eq(users.tenantId, input.tenantId), eq(users.id, user.id)));
   const token = await createSession(db, { ...input, userId: user.id });
   return { token, user };
+}
+
+/* ---------- housekeeping (run by the housekeeping pass, never by a request) ---------- */
+
+/** How long spent codes and reset links are kept after they expire, to look into a complaint. */
+export const SPENT_TOKEN_KEEP_HOURS = 24;
+
+/** Failed sign-ins older than the lock: they no longer count for anything. */
+export function sweepLoginFailures(db: DbOrTx, options?: BatchOptions): Promise<number> {
+  return deleteInBatches(
+    db,
+    loginFailures,
+    lt(loginFailures.createdAt, minutesAgo(LOGIN_LOCK_MINUTES)),
+    options,
+  );
+}
+
+/**
+ * Codes expired for more than a day (a used code expired too: it is used before it expires). The
+ * resend and hourly limits read only the last hour.
+ */
+export function sweepVerificationCodes(db: DbOrTx, options?: BatchOptions): Promise<number> {
+  const cutoff = minutesAgo(SPENT_TOKEN_KEEP_HOURS * 60);
+  return deleteInBatches(db, verificationCodes, lt(verificationCodes.expiresAt, cutoff), options);
+}
+
+/** Reset links expired for more than a day, used or not; the hourly cap reads only the last hour. */
+export function sweepPasswordResets(db: DbOrTx, options?: BatchOptions): Promise<number> {
+  const cutoff = minutesAgo(SPENT_TOKEN_KEEP_HOURS * 60);
+  return deleteInBatches(db, passwordResets, lt(passwordResets.expiresAt, cutoff), options);
 }
 
 let unknownUserHashPromise: Promise<string> | undefined;

@@ -56,24 +56,6 @@ export const invitationCodes = pgTable(
 );
 
 /**
- * Public checks of an invitation code, counted per address so nobody can try codes by the thousand. Kept
- * in the database so every copy agrees.
- */
-export const invitationChecks = pgTable(
-  'invitation_checks',
-  {
-    tenantId: tenantId(),
-    id: id(),
-    ip: text('ip').notNull().default(''),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('invitation_checks_ip').on(t.tenantId, t.ip, t.createdAt),
-  ],
-);
-
-/**
  * The markup a parent sets for a child organisation, per business line and optionally per product or
  * channel (`productKey` empty means every one of the line). The child's price = the parent's price
  * with this markup on top; see `priceChain` in the contracts.

@@ -8,12 +8,12 @@ import {
   type organisationUserSaveBody,
 } from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
-import { and, count, desc, eq, gt, ilike, inArray, isNull, like, lte, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { badField, conflict, notFound, tooMany } from '../../lib/errors.ts';
+import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { ensureAccount } from '../accounts/service.ts';
@@ -30,7 +30,7 @@ import {
 import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { claimUpload, recordOf } from '../uploads/service.ts';
-import { invitationChecks, invitationCodes, organisations, priceLevels } from './schema.ts';
+import { invitationCodes, organisations, priceLevels } from './schema.ts';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
 
@@ -277,43 +277,15 @@ export async function organisationForInvitation(
   return row?.organisation ?? null;
 }
 
-/** How many invitation codes one address may check in `INVITATION_CHECK_WINDOW_MINUTES`. */
-export const INVITATION_CHECKS_PER_WINDOW = 20;
-export const INVITATION_CHECK_WINDOW_MINUTES = 10;
-
 /**
  * Whether a code would place a registering shipper under someone (the registration form asks on its
- * first step). The answer is yes or no only: it never says whose code it is. Checks are counted per
- * address; past the limit the caller must wait (429).
+ * first step). The answer is yes or no only: it never says whose code it is. How often one client may
+ * ask is the route's limit (`LIMITS.invitationPerIp`), counted in the shared rate-limit store.
  */
 export async function checkInvitationCode(
   db: DbOrTx,
-  input: { tenantId: number; code: string; ip: string },
+  input: { tenantId: number; code: string },
 ): Promise<boolean> {
-  const since = new Date(Date.now() - INVITATION_CHECK_WINDOW_MINUTES * 60_000);
-  // Checks older than the window count for nothing: the address's own are dropped as it comes back, so
-  // the table holds at most one window's worth per address.
-  await db
-    .delete(invitationChecks)
-    .where(
-      and(
-        eq(invitationChecks.tenantId, input.tenantId),
-        eq(invitationChecks.ip, input.ip),
-        lte(invitationChecks.createdAt, since),
-      ),
-    );
-  const [recent] = await db
-    .select({ n: count() })
-    .from(invitationChecks)
-    .where(
-      and(
-        eq(invitationChecks.tenantId, input.tenantId),
-        eq(invitationChecks.ip, input.ip),
-        gt(invitationChecks.createdAt, since),
-      ),
-    );
-  if ((recent?.n ?? 0) >= INVITATION_CHECKS_PER_WINDOW) throw tooMany();
-  await db.insert(invitationChecks).values({ tenantId: input.tenantId, ip: input.ip });
   return (await organisationForInvitation(db, input.tenantId, input.code)) !== null;
 }
 

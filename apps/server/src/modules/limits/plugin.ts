@@ -14,7 +14,7 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
     global: true,
     max: scaled(rule, app.config.RATE_LIMIT_SCALE),
     timeWindow: rule.windowMs,
-    store: databaseStore(app.db, app.log),
+    store: databaseStore(app.db),
     // Health probes are not counted: the balancer calls them every second, and they must answer while
     // the database (where the counts live) is away.
     allowList: (request) => !request.routeOptions.config?.public || !!request.routeOptions.config?.probe,

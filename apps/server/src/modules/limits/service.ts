@@ -1,7 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import { lt, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
+import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import { tooMany } from '../../lib/errors.ts';
 import { rateLimitHits } from './schema.ts';
 
@@ -29,13 +29,12 @@ export const LIMITS = {
   resetPerAddress: { max: 5, windowMs: 60 * MINUTE },
   registerPerIp: { max: 10, windowMs: 60 * MINUTE },
   registerPerAddress: { max: 10, windowMs: 60 * MINUTE },
-  invitationPerIp: { max: 30, windowMs: 10 * MINUTE },
+  /** Yes-or-no checks of an invitation code: enough for typos, too few to try codes by the thousand. */
+  invitationPerIp: { max: 20, windowMs: 10 * MINUTE },
 } as const satisfies Record<string, LimitRule>;
 
 /** The longest window of any rule: rows older than this belong to no live window. */
 const LONGEST_WINDOW_MS = 60 * MINUTE;
-/** About one hit in this many also sweeps expired rows, so the table stays the size of one window. */
-const SWEEP_ONE_IN = 200;
 
 /**
  * The client as the limits see it: an IPv4 address, or the /64 network of an IPv6 one (one subscriber
@@ -75,19 +74,16 @@ export async function hit(db: DbOrTx, key: string, windowMs: number): Promise<Hi
   return { count: row?.count ?? 1, ttlMs: Number(row?.ttlMs ?? windowMs) };
 }
 
-/** Deletes rows whose window has long passed. Cheap: the table holds one row per active client key. */
-export async function sweepExpiredHits(db: DbOrTx, olderThanMs = LONGEST_WINDOW_MS): Promise<number> {
-  const gone = await db
-    .delete(rateLimitHits)
-    .where(lt(rateLimitHits.windowStart, new Date(Date.now() - olderThanMs)))
-    .returning({ key: rateLimitHits.key });
-  return gone.length;
-}
-
-/** Now and then, after a write, clears expired rows without holding up the request. */
-function maybeSweep(db: DbOrTx, log?: FastifyBaseLogger) {
-  if (Math.random() * SWEEP_ONE_IN >= 1) return;
-  sweepExpiredHits(db).catch((err) => log?.warn({ err }, 'rate limit sweep failed'));
+/**
+ * Deletes rows whose window has passed, in bounded batches; run by the housekeeping pass. A row renewed
+ * by a hit while the batch runs is left alone.
+ */
+export function sweepExpiredHits(
+  db: DbOrTx,
+  options: BatchOptions & { olderThanMs?: number } = {},
+): Promise<number> {
+  const cutoff = new Date(Date.now() - (options.olderThanMs ?? LONGEST_WINDOW_MS));
+  return deleteInBatches(db, rateLimitHits, lt(rateLimitHits.windowStart, cutoff), options);
 }
 
 /** A rule's limit in force: production numbers times `RATE_LIMIT_SCALE`. */
@@ -97,15 +93,8 @@ export const scaled = (rule: LimitRule, scale: number) => Math.max(1, Math.round
  * Counts a hit on a key the service chose (an address with its IP, say) and refuses past the limit
  * with 429 and how long to wait. Same store and window rule as the per-IP limits of the routes.
  */
-export async function consumeLimit(
-  db: DbOrTx,
-  key: string,
-  rule: LimitRule,
-  scale: number,
-  log?: FastifyBaseLogger,
-): Promise<void> {
+export async function consumeLimit(db: DbOrTx, key: string, rule: LimitRule, scale: number): Promise<void> {
   const { count, ttlMs } = await hit(db, key, rule.windowMs);
-  maybeSweep(db, log);
   if (count > scaled(rule, scale)) throw tooMany('error.tooMany', {}, Math.max(1, Math.ceil(ttlMs / 1000)));
 }
 
@@ -116,7 +105,7 @@ type IncrCallback = (error: Error | null, result?: { current: number; ttl: numbe
  * a child whose keys carry the route (or its `groupId`), so its count is apart from the shared
  * per-IP count of public calls.
  */
-export function databaseStore(db: DbOrTx, log?: FastifyBaseLogger) {
+export function databaseStore(db: DbOrTx) {
   return class DatabaseStore {
     readonly prefix: string;
     constructor(options: { prefix?: string } = {}) {
@@ -124,10 +113,7 @@ export function databaseStore(db: DbOrTx, log?: FastifyBaseLogger) {
     }
     incr(key: string, callback: IncrCallback, timeWindow: number) {
       hit(db, `${this.prefix}:${key}`, timeWindow).then(
-        ({ count, ttlMs }) => {
-          maybeSweep(db, log);
-          callback(null, { current: count, ttl: ttlMs });
-        },
+        ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
         (error: Error) => callback(error),
       );
     }

@@ -1,7 +1,10 @@
 import { index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId } from '../../db/columns.ts';
 
-/** Every message the portal sends; without SMTP it is only stored and shown in the dev mailbox. */
+/**
+ * Every message the portal sends; without SMTP it is only stored and shown in the dev mailbox. Kept
+ * for `MAIL_KEEP_DAYS` (failed ones longer), then deleted by the housekeeping pass.
+ */
 export const outbox = pgTable(
   'mail_outbox',
   {
@@ -18,5 +21,7 @@ export const outbox = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('mail_outbox_to').on(t.tenantId, t.to, t.createdAt),
+    // The housekeeping pass finds messages past their keeping time among a month's mail.
+    index('mail_outbox_created').on(t.createdAt),
   ],
 );

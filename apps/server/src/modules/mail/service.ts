@@ -1,7 +1,8 @@
 import { ResultCode } from '@freight/contracts/api';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt, ne, or, type SQL } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { DbOrTx } from '../../db/client.ts';
+import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import { AppError } from '../../lib/errors.ts';
 import { outbox } from './schema.ts';
 
@@ -56,4 +57,23 @@ export async function listOutbox(db: DbOrTx, tenantId: number, to?: string, limi
     .where(and(eq(outbox.tenantId, tenantId), to ? eq(outbox.to, to.toLowerCase()) : undefined))
     .orderBy(desc(outbox.id))
     .limit(limit);
+}
+
+/** How long a sent (or, without SMTP, stored) message is kept: long enough to answer "did you mail me?". */
+export const MAIL_KEEP_DAYS = 30;
+/** A failed delivery is kept longer, for whoever looks into the mail server. */
+export const FAILED_MAIL_KEEP_DAYS = 90;
+
+/** Deletes messages past their keeping time, in bounded batches; run by the housekeeping pass. */
+export function sweepOldMail(db: DbOrTx, options?: BatchOptions): Promise<number> {
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+  return deleteInBatches(
+    db,
+    outbox,
+    or(
+      and(ne(outbox.status, 'failed'), lt(outbox.createdAt, daysAgo(MAIL_KEEP_DAYS))),
+      lt(outbox.createdAt, daysAgo(FAILED_MAIL_KEEP_DAYS)),
+    ) as SQL,
+    options,
+  );
 }

@@ -15,7 +15,6 @@ import {
   maySeeUpload,
   saveDocument,
   saveImage,
-  sweepPendingLicences,
 } from './service.ts';
 
 /** Raster images a browser shows by itself; everything else is only ever downloaded. */
@@ -27,27 +26,9 @@ const INLINE_TYPES = new Set([
   'image/x-icon',
   'image/vnd.microsoft.icon',
 ]);
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const store = localUploadStore(app.config.DATA_DIR);
-
-  // Licences no registration claimed go after a day: on start, then every hour, in one process at a time.
-  let sweeping: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    sweeping = sweepPendingLicences(app.db, store).catch((error) =>
-      app.log.warn({ err: error }, 'sweeping pending licence uploads failed'),
-    );
-  };
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    sweep();
-    timer = setInterval(sweep, SWEEP_EVERY_MS).unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await sweeping;
-  });
 
   /**
    * SPEC section 7: form data in, `data` a list of URLs out. Registration uploads its licence before

@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import type { DbOrTx } from '../../db/client.ts';
+import { type BatchOptions, DELETE_BATCH } from '../../lib/batched-delete.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -269,32 +270,33 @@ export async function maySeeUpload(db: DbOrTx, caller: RequestUser, row: UploadR
 }
 
 /**
- * Removes licence uploads no registration claimed within a day, rows and bytes. One process runs it at
- * a time (a transaction-scoped advisory lock; the others skip), so it can be scheduled everywhere.
+ * Removes licence uploads no registration claimed within a day, rows and bytes, a bounded batch at a
+ * time; run by the housekeeping pass. The row's state is checked again as it is deleted, so a licence
+ * claimed meanwhile stays.
  */
-export async function sweepPendingLicences(db: DbOrTx, store: UploadStore): Promise<number> {
-  const keys = await db.transaction(async (tx) => {
-    const result = await tx.execute(
-      sql`select pg_try_advisory_xact_lock(hashtextextended('uploads:sweep-pending-licences', 0)) as locked`,
-    );
-    const [lock] = ((result as unknown as { rows?: unknown[] }).rows ?? result) as { locked: boolean }[];
-    if (!lock?.locked) return [];
-    const cutoff = new Date(Date.now() - PENDING_LICENCE_HOURS * 3_600_000);
-    const stale = await tx
-      .select({ tenantId: uploads.tenantId, id: uploads.id, key: uploads.key })
-      .from(uploads)
-      .where(and(eq(uploads.record, PENDING_LICENCE), lt(uploads.createdAt, cutoff)))
-      .limit(1000);
-    if (stale.length === 0) return [];
-    await tx.delete(uploads).where(
-      inArray(
-        uploads.key,
-        stale.map((s) => s.key),
-      ),
-    );
-    return stale.map((s) => s.key);
-  });
-  // Bytes go after the rows: a file without a row is never served, a row without bytes would be.
-  for (const key of keys) await store.remove(key);
-  return keys.length;
+export async function sweepPendingLicences(
+  db: DbOrTx,
+  store: UploadStore,
+  options: BatchOptions = {},
+): Promise<number> {
+  const batch = options.batch ?? DELETE_BATCH;
+  const cutoff = new Date(Date.now() - PENDING_LICENCE_HOURS * 3_600_000);
+  const stale = and(eq(uploads.record, PENDING_LICENCE), lt(uploads.createdAt, cutoff));
+  let total = 0;
+  while (!options.signal?.aborted) {
+    const gone = await db
+      .delete(uploads)
+      .where(
+        and(
+          inArray(uploads.key, db.select({ key: uploads.key }).from(uploads).where(stale).limit(batch)),
+          stale,
+        ),
+      )
+      .returning({ key: uploads.key });
+    // Bytes go after the rows: a file without a row is never served, a row without bytes would be.
+    for (const { key } of gone) await store.remove(key);
+    total += gone.length;
+    if (gone.length < batch) break;
+  }
+  return total;
 }

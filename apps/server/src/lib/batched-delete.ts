@@ -1,0 +1,38 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../db/client.ts';
+
+/** Rows one statement deletes at most: a few milliseconds of row locks, however long the backlog. */
+export const DELETE_BATCH = 1000;
+
+export interface BatchOptions {
+  batch?: number;
+  /** Stops between batches (the server is shutting down); what is left goes next time. */
+  signal?: AbortSignal;
+}
+
+const rowsOf = (result: unknown) => ((result as { rows?: unknown[] }).rows ?? (result as unknown[])).length;
+
+/**
+ * Deletes the rows matching `where`, one bounded statement at a time, each committed on its own, until
+ * none is left. Rows are picked by their physical address and `where` is checked again as each is
+ * deleted, so a row changed in between (a rate-limit window just renewed) is left alone.
+ */
+export async function deleteInBatches(
+  db: DbOrTx,
+  table: PgTable,
+  where: SQL,
+  options: BatchOptions = {},
+): Promise<number> {
+  const batch = options.batch ?? DELETE_BATCH;
+  let total = 0;
+  while (!options.signal?.aborted) {
+    const result = await db.execute(
+      sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${where} limit ${batch})) and ${where} returning 1`,
+    );
+    const deleted = rowsOf(result);
+    total += deleted;
+    if (deleted < batch) break;
+  }
+  return total;
+}
