@@ -118,7 +118,7 @@ async function tenantTables(): Promise<{ name: string; hasId: boolean }[]> {
   return list.map((r) => ({ name: r.table_name, hasId: r.has_id }));
 }
 
-/** A count and a digest of every row of the tenant, per table with a tenant_id. */
+/** A count and a digest of every row of the tenant, per table with a tenant_id, and its own tenant row. */
 async function snapshotOf(tenantId: number): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const { name } of await tenantTables()) {
@@ -129,6 +129,11 @@ async function snapshotOf(tenantId: number): Promise<Record<string, string>> {
     );
     out[name] = `${row?.n}:${row?.digest}`;
   }
+  // The tenant's own row: its branding and settings.
+  const [own] = await rows<{ digest: string }>(
+    sql.raw(`select md5(t::text) as digest from tenants t where id = ${tenantId}`),
+  );
+  out.tenants = own?.digest ?? 'missing';
   return out;
 }
 
