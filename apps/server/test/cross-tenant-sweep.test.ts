@@ -857,6 +857,30 @@ describe("A's administrator with B's ids in every call", () => {
   }, 400_000);
 });
 
+describe("B's ids in A's own records", () => {
+  it('are refused as a default pickup address and left out of hidden channels', async () => {
+    const asA = f.withToken(A.tokens.admin, A.t);
+    const channelOfA = (
+      await rows<{ id: number }>(
+        sql.raw(`select id::int as id from express_channels where tenant_id = ${A.t.tenant.id} limit 1`),
+      )
+    )[0]?.id as number;
+    const refused = await asA.fail(
+      '/api/express/customer/setQuotationConfig',
+      { defaultPickupAddressId: idsOfB.get('address_book')?.[0] },
+      400,
+    );
+    expect(refused.data.fields[0].field).toBe('defaultPickupAddressId');
+    const saved = await asA.ok('/api/express/customer/setQuotationConfig', {
+      hiddenChannelIds: [...(idsOfB.get('express_channels') ?? []), channelOfA],
+    });
+    expect(saved.hiddenChannelIds).toEqual([channelOfA]);
+    expect((await asA.ok('/api/admin/admin/quotationConfig')).quotation.hiddenChannelIds).toEqual([
+      channelOfA,
+    ]);
+  });
+});
+
 describe("B's administrator on A's host", () => {
   it("is no session there: every guarded call answers 300, none fails, none shows B's rows", async () => {
     const before = await snapshotOf(B.t.tenant.id);
