@@ -29,7 +29,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { checkInvitationCode, registerShipper } from '../customers/service.ts';
+import { visibleAddress } from '../addresses/service.ts';
+import { checkInvitationCode, organisationScope, registerShipper } from '../customers/service.ts';
+import { findChannel } from '../express-channels/service.ts';
 import { routeLimit } from '../limits/plugin.ts';
 import { LIMITS } from '../limits/service.ts';
 import { claimUpload, recordOf, registerRecordAccess } from '../uploads/service.ts';
@@ -311,7 +313,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const me = currentUser(request);
-      const config = { ...request.body, hiddenChannelIds: [...new Set(request.body.hiddenChannelIds)] };
+      // Preferences name only rows the user may see: another organisation's address is refused, and
+      // channel ids that are not the tenant's (another tenant's, or deleted since) are left out.
+      const pickup = request.body.defaultPickupAddressId;
+      if (pickup !== null && !(await visibleAddress(app.db, await organisationScope(app.db, me), pickup)))
+        throw badField('defaultPickupAddressId', 'validation.invalid');
+      const hiddenChannelIds: number[] = [];
+      for (const id of new Set(request.body.hiddenChannelIds))
+        if (await findChannel(app.db, me.tenantId, id)) hiddenChannelIds.push(id);
+      const config = { ...request.body, hiddenChannelIds };
       await app.db
         .update(users)
         .set({ quotationConfig: config })
