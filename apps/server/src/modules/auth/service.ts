@@ -147,7 +147,7 @@ async function isOwnersIp(db: DbOrTx, tenantId: number, email: string, ip: strin
  * what: a sign-in code only to a known, enabled user; a registration code only to an unknown address,
  * while a registered one is told it already has an account.
  *
- * Limits (docs/decisions.md, "Sign-in code"): one code a minute and five an hour per address from one
+ * Limits (docs/decisions.md, "Sign-in code"): one code a minute and ten an hour per address from one
  * IP; ten an hour per address from strangers' IPs (so nobody can bomb a mailbox), which never holds up
  * an IP the account signed in from lately (so nobody can starve the owner either).
  */

@@ -24,7 +24,7 @@ export const LIMITS = {
   /** Every sign-in, right or wrong; failures also lock (auth `LOGIN_MAX_FAILURES*`). */
   signInPerIp: { max: 60, windowMs: 15 * MINUTE },
   codePerIp: { max: 20, windowMs: 60 * MINUTE },
-  codePerAddress: { max: 5, windowMs: 60 * MINUTE },
+  codePerAddress: { max: 10, windowMs: 60 * MINUTE },
   resetPerIp: { max: 10, windowMs: 60 * MINUTE },
   resetPerAddress: { max: 5, windowMs: 60 * MINUTE },
   registerPerIp: { max: 10, windowMs: 60 * MINUTE },
