@@ -4,8 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selectedQuote, useExpressLine } from './express-fixtures.ts';
 import { type Caller, useTestApp } from './fixture.ts';
-import { isoDay } from './helpers.ts';
-import { dockAddress } from './truck-fixtures.ts';
+import { partsShipment } from './truck-fixtures.ts';
 
 /**
  * Issue 13: two hundred payments at once over both lines, through every entry point that pays an
@@ -54,24 +53,7 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
 /** A truck order of 400 lb class 70, booked unpaid by its owner. */
 async function bookTruck(owner: Owner): Promise<number> {
   const as = f.as(owner);
-  const { id: quoteId } = await as.ok('/api/admin/quotation/save', {
-    mode: 'LTL',
-    pickup: dockAddress('90001', 'CA', 'Los Angeles'),
-    delivery: dockAddress('75201', 'TX', 'Dallas'),
-    quoteDate: isoDay(),
-    lines: [
-      {
-        name: 'Parts',
-        quantity: 1,
-        palletCount: 1,
-        length: 40,
-        width: 40,
-        height: 40,
-        totalWeight: 400,
-        freightClass: '70',
-      },
-    ],
-  });
+  const { id: quoteId } = await as.ok('/api/admin/quotation/save', partsShipment());
   await as.post('/api/admin/quotation/rates', { id: quoteId });
   const order = await as.ok('/api/admin/order/save', { quoteId, productId, pay: false });
   expect(order.status).toBe('unpaid');

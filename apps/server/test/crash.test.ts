@@ -8,6 +8,7 @@ import { sha256Hex } from '../src/lib/crypto.ts';
 import { BATCH_COLUMNS } from '../src/modules/truck-orders/batch.ts';
 import { makePng } from './helpers.ts';
 import { type ServerProcess, scratchDatabase, scratchDir, startServer } from './server-process.ts';
+import { truckBatchRow } from './truck-fixtures.ts';
 
 /**
  * The real server, killed with SIGKILL in the middle of concurrent payments, refunds and recharge
@@ -178,34 +179,7 @@ async function importFile(prefix: string): Promise<Blob> {
   const sheet = workbook.addWorksheet('Orders');
   sheet.addRow(BATCH_COLUMNS.map((c) => c.en));
   for (let n = 1; n <= IMPORT_ROWS; n++) {
-    const row: Record<string, unknown> = {
-      customerOrderNo: `${prefix}-${n}`,
-      mode: 'LTL',
-      pickupName: 'Acme Dock',
-      pickupAddress1: '100 Main St',
-      pickupZip: '90001',
-      pickupCity: 'Los Angeles',
-      pickupState: 'CA',
-      pickupContact: 'Pat Lee',
-      pickupPhone: '2135550100',
-      pickupType: 'business',
-      deliveryName: 'Dallas DC',
-      deliveryAddress1: '500 Commerce St',
-      deliveryZip: '75201',
-      deliveryCity: 'Dallas',
-      deliveryState: 'TX',
-      deliveryContact: 'Sam Ray',
-      deliveryPhone: '2145550100',
-      deliveryType: 'business',
-      goodsName: 'Auto parts',
-      quantity: 10,
-      palletCount: 2,
-      length: 48,
-      width: 40,
-      height: 48,
-      totalWeight: 800,
-    };
-    sheet.addRow(BATCH_COLUMNS.map((c) => row[c.key] ?? ''));
+    sheet.addRow(truckBatchRow({ customerOrderNo: `${prefix}-${n}` }));
   }
   const bytes = await workbook.xlsx.writeBuffer();
   return new Blob([bytes], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });

@@ -19,7 +19,7 @@ import {
   uploadFor,
   type Who,
 } from './helpers.ts';
-import { truckTenant } from './truck-fixtures.ts';
+import { truckBatchRow, truckTenant } from './truck-fixtures.ts';
 
 /**
  * Issue 13: two tenants with rows of every kind on both lines. A's administrator calls every operation
@@ -631,32 +631,7 @@ async function truckBatchFile(): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Orders');
   sheet.addRow(BATCH_COLUMNS.map((c) => c.en));
-  const row: Record<string, unknown> = {
-    customerOrderNo: `${MARK_A}-batch`,
-    mode: 'LTL',
-    pickupName: 'Dock',
-    pickupAddress1: '100 Main St',
-    pickupZip: '90001',
-    pickupCity: 'Los Angeles',
-    pickupState: 'CA',
-    pickupContact: 'Pat Lee',
-    pickupPhone: '2135550100',
-    deliveryName: 'Dallas DC',
-    deliveryAddress1: '500 Commerce St',
-    deliveryZip: '75201',
-    deliveryCity: 'Dallas',
-    deliveryState: 'TX',
-    deliveryContact: 'Sam Ray',
-    deliveryPhone: '2145550100',
-    goodsName: 'Parts',
-    quantity: 1,
-    palletCount: 1,
-    length: 40,
-    width: 40,
-    height: 40,
-    totalWeight: 400,
-  };
-  sheet.addRow(BATCH_COLUMNS.map((c) => row[c.key] ?? ''));
+  sheet.addRow(truckBatchRow({ customerOrderNo: `${MARK_A}-batch` }));
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

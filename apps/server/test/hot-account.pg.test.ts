@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ledgerEntries } from '../src/db/schema.ts';
-import { isoDay, useTestApp } from './fixture.ts';
-import { dockAddress } from './truck-fixtures.ts';
+import { useTestApp } from './fixture.ts';
+import { partsShipment } from './truck-fixtures.ts';
 
 /**
  * The pool (DATABASE_POOL_MAX connections) is smaller than the burst: payments wait in line for a
@@ -15,28 +15,7 @@ const ORDERS = 200;
 
 /** Books one unpaid order of the customer and answers its id, number and total in cents. */
 async function bookUnpaid() {
-  const { id: quoteId } = await f.truck.ok(
-    '/api/admin/quotation/save',
-    {
-      mode: 'LTL',
-      pickup: dockAddress('90001', 'CA', 'Los Angeles'),
-      delivery: dockAddress('75201', 'TX', 'Dallas'),
-      quoteDate: isoDay(),
-      lines: [
-        {
-          name: 'Parts',
-          quantity: 1,
-          palletCount: 1,
-          length: 40,
-          width: 40,
-          height: 40,
-          totalWeight: 400,
-          freightClass: '70',
-        },
-      ],
-    },
-    'customer',
-  );
+  const { id: quoteId } = await f.truck.ok('/api/admin/quotation/save', partsShipment(), 'customer');
   const rates = await f.truck.post('/api/admin/quotation/rates', { id: quoteId }, 'customer');
   const done = rates.body
     .trim()

@@ -3,6 +3,7 @@ import type { Database } from '../src/db/client.ts';
 import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
 import { findUserByEmail } from '../src/modules/auth/service.ts';
 import { savePriceLevel } from '../src/modules/customers/service.ts';
+import { BATCH_COLUMNS } from '../src/modules/truck-orders/batch.ts';
 import type { Caller } from './fixture.ts';
 import { call, isoDay, signInAs, type TestContext, type TestTenant, type Who } from './helpers.ts';
 
@@ -58,17 +59,6 @@ export async function truckTenant(ctx: TestContext, t: TestTenant, who: Who[]) {
     'admin',
   );
 
-  const address = (zipcode: string, state: string, city: string) => ({
-    name: 'Warehouse',
-    address1: '100 Main St',
-    zipcode,
-    city,
-    state,
-    contact: 'Pat Lee',
-    phone: '2135550100',
-    email: 'dock@example.com',
-  });
-
   async function accountOf(org: string) {
     const account = await ensureAccount(ctx.database.db, t.tenant.id, orgs[org] as number, 'truck');
     return (await findAccount(ctx.database.db, t.tenant.id, account.id)) ?? account;
@@ -97,28 +87,7 @@ export async function truckTenant(ctx: TestContext, t: TestTenant, who: Who[]) {
     },
     /** Books and pays an order of 400 lb class 70 (200.00) and moves it by staff through `actions`. */
     async order(as: string, actions: string[] = ['approve', 'pickup', 'depart', 'deliver']) {
-      const { id: quoteId } = await ok(
-        '/api/admin/quotation/save',
-        {
-          mode: 'LTL',
-          pickup: address('90001', 'CA', 'Los Angeles'),
-          delivery: address('75201', 'TX', 'Dallas'),
-          quoteDate: isoDay(),
-          lines: [
-            {
-              name: 'Parts',
-              quantity: 1,
-              palletCount: 1,
-              length: 40,
-              width: 40,
-              height: 40,
-              totalWeight: 400,
-              freightClass: '70',
-            },
-          ],
-        },
-        as,
-      );
+      const { id: quoteId } = await ok('/api/admin/quotation/save', partsShipment(), as);
       await post('/api/admin/quotation/rates', { id: quoteId }, as);
       const order = await ok('/api/admin/order/save', { quoteId, productId }, as);
       for (const action of actions)
@@ -143,6 +112,26 @@ export const dockAddress = (zipcode: string, state: string, city: string) => ({
   contact: 'Pat Lee',
   phone: '2135550100',
   email: 'dock@example.com',
+});
+
+/** One pallet of 400 lb, class 70, from Los Angeles to Dallas, quoted today: 200.00 on the test lane. */
+export const partsShipment = () => ({
+  mode: 'LTL',
+  pickup: dockAddress('90001', 'CA', 'Los Angeles'),
+  delivery: dockAddress('75201', 'TX', 'Dallas'),
+  quoteDate: isoDay(),
+  lines: [
+    {
+      name: 'Parts',
+      quantity: 1,
+      palletCount: 1,
+      length: 40,
+      width: 40,
+      height: 40,
+      totalWeight: 400,
+      freightClass: '70',
+    },
+  ],
 });
 
 /** 800 lb of class 70 from Los Angeles to Dallas with a liftgate at delivery, quoted today. */
@@ -270,4 +259,42 @@ export async function creditTruck(
     amount: cents,
     note: 'test funds',
   });
+}
+
+/** A good row of the truck batch file, LA to Dallas, two pallets of 800 lb, in the template's column order. */
+export function truckBatchRow(change: Record<string, unknown> = {}): unknown[] {
+  const row: Record<string, unknown> = {
+    customerOrderNo: 'PO-1',
+    productCode: '',
+    mode: 'LTL',
+    pickupName: 'Acme Dock',
+    pickupAddress1: '100 Main St',
+    pickupZip: '90001',
+    pickupCity: 'Los Angeles',
+    pickupState: 'CA',
+    pickupContact: 'Pat Lee',
+    pickupPhone: '2135550100',
+    pickupType: 'business',
+    deliveryName: 'Dallas DC',
+    deliveryAddress1: '500 Commerce St',
+    deliveryZip: '75201',
+    deliveryCity: 'Dallas',
+    deliveryState: 'TX',
+    deliveryContact: 'Sam Ray',
+    deliveryPhone: '2145550100',
+    deliveryType: 'business',
+    goodsName: 'Auto parts',
+    quantity: 10,
+    palletCount: 2,
+    length: 48,
+    width: 40,
+    height: 48,
+    totalWeight: 800,
+    freightClass: '',
+    accessorials: '',
+    insuredValue: '',
+    note: '',
+    ...change,
+  };
+  return BATCH_COLUMNS.map((c) => row[c.key] ?? '');
 }

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { call, postMultipart, type Who } from '../../../test/helpers.ts';
+import { truckBatchRow } from '../../../test/truck-fixtures.ts';
 import { truckOrders } from '../../db/schema.ts';
 import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
 import { seedDemoTariffs } from '../truck-products/service.ts';
@@ -19,40 +20,12 @@ const headers = BATCH_COLUMNS.map((c) => c.en);
 
 /** A good row: LA to Dallas, two pallets; `change` overrides columns by key. */
 function row(n: number, change: Record<string, unknown> = {}) {
-  const base: Record<string, unknown> = {
+  return truckBatchRow({
     customerOrderNo: `PO-${n}`,
-    productCode: '',
-    mode: 'LTL',
-    pickupName: 'Acme Dock',
-    pickupAddress1: '100 Main St',
-    pickupZip: '90001',
-    pickupCity: 'Los Angeles',
-    pickupState: 'CA',
-    pickupContact: 'Pat Lee',
-    pickupPhone: '2135550100',
-    pickupType: 'business',
-    deliveryName: 'Dallas DC',
-    deliveryAddress1: '500 Commerce St',
-    deliveryZip: '75201',
-    deliveryCity: 'Dallas',
-    deliveryState: 'TX',
-    deliveryContact: 'Sam Ray',
-    deliveryPhone: '2145550100',
-    deliveryType: 'business',
-    goodsName: 'Auto parts',
-    quantity: 10,
-    palletCount: 2,
-    length: 48,
-    width: 40,
-    height: 48,
     totalWeight: 800 + (n % 7) * 100,
-    freightClass: '',
     accessorials: n % 2 ? 'liftgate_delivery' : '',
-    insuredValue: '',
-    note: '',
     ...change,
-  };
-  return BATCH_COLUMNS.map((c) => base[c.key] ?? '');
+  });
 }
 
 async function file(rows: unknown[][], header = headers): Promise<Buffer> {

@@ -8,6 +8,7 @@ import { badField, notFound, sessionInvalid } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
 import {
   findUpload,
+  IMAGE_TYPES,
   localUploadStore,
   MAX_DOCUMENT_BYTES,
   MAX_IMAGE_BYTES,
@@ -16,16 +17,6 @@ import {
   saveDocument,
   saveImage,
 } from './service.ts';
-
-/** Raster images a browser shows by itself; everything else is only ever downloaded. */
-const INLINE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/x-icon',
-  'image/vnd.microsoft.icon',
-]);
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const store = localUploadStore(app.config.DATA_DIR);
@@ -123,7 +114,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       reply.header(
         'content-disposition',
         contentDisposition(row.originalName || row.key, {
-          type: INLINE_TYPES.has(row.mime) ? 'inline' : 'attachment',
+          // Raster images a browser shows by itself; everything else is only ever downloaded.
+          type: IMAGE_TYPES.has(row.mime) ? 'inline' : 'attachment',
         }),
       );
       return reply.type(row.mime).send(store.open(row.key));

@@ -17,7 +17,8 @@ export type UploadRow = typeof uploads.$inferSelect;
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 /** The registration licence, the one file taken without a session. */
 export const MAX_LICENCE_BYTES = 2 * 1024 * 1024;
-const IMAGE_TYPES = new Set([
+/** The raster images taken as images, and the only files served inline. */
+export const IMAGE_TYPES: ReadonlySet<string> = new Set([
   'image/png',
   'image/jpeg',
   'image/gif',
