@@ -11,7 +11,7 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import { type Config, responseCheckOf } from './config.ts';
 import type { Database } from './db/client.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
-import { modules } from './modules/index.ts';
+import { modules, shipmentModules } from './modules/index.ts';
 import { rateLimitPlugin } from './modules/limits/plugin.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
 import { afterAnswerPlugin } from './plugins/after-answer.ts';
@@ -49,7 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.accesstoken', 'req.headers.cookie'] },
+        : { level: config.LOG_LEVEL, redact: ['req.headers.accesstoken', 'req.headers.userkey', 'req.headers.cookie'] },
     // Only a proxy on this host or the private network may name the client; anyone else could forge the
     // address the operation log keeps.
     trustProxy: 'loopback, linklocal, uniquelocal',
@@ -103,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(afterAnswerPlugin);
 
   for (const module of modules) await app.register(module, { prefix: '/api' });
+  for (const module of shipmentModules) await app.register(module, { prefix: '/shipment' });
   await app.register(housekeepingPlugin);
 
   const servingWeb = (options.serveWeb ?? true) && (await registerWebApp(app, options.webRoot ?? webDist));

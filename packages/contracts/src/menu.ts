@@ -401,6 +401,10 @@ export const MENU: readonly MenuDefinition[] = [
       keepAlive: false,
     }),
   ]),
+  // Integrations (ids 150-159): API keys now; webhooks join this group later.
+  group(150, '/area-integrations', '开放接口', 'Integrations', 'ApiOutlined', [
+    page(151, '/apiKeys', 'ApiKeys', 'API 密钥', 'API keys', 'KeyOutlined'),
+  ]),
   page(13, '/downloadCenter', 'DownloadCenter', '下载中心', 'Download center', 'DownloadOutlined'),
   page(14, '/profile', 'Profile', '个人中心', 'Personal center', 'UserOutlined', { is_show: 0 }),
   page(15, '/personalCenter/personalCenter', 'Profile', '个人中心', 'Personal center', 'UserOutlined', {

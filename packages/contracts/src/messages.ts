@@ -373,6 +373,13 @@ const zhCN = {
   'workOrder.noticeStatusExpress': '工单 {{workOrderNo}}(运单 {{orderNo}}):{{status}}。{{remark}}',
   'workOrder.noticeMoneyExpress':
     '工单 {{workOrderNo}}(运单 {{orderNo}})已处理:{{consumption}} {{amount}}。{{remark}}',
+  'apiKey.invalid': 'API 密钥无效或已吊销(请检查请求头 apiId 和 userKey)',
+  'apiKey.required': '此接口需要 API 密钥:请在请求头 apiId 和 userKey 中提供',
+  'apiKey.routeNotAllowed': '此接口不接受 API 密钥,请登录后使用',
+  'apiKey.scopeNotAllowed': '此 API 密钥没有该接口的权限(需要范围 {{scope}})',
+  'apiKey.tooMany': '每个用户最多保留 {{max}} 个有效密钥,请先吊销不用的密钥',
+  'apiKey.created': '密钥已创建,请立即复制保存,关闭后将无法再次查看',
+  'apiKey.revoked': '密钥已吊销',
   ...expressZhCN,
 } as const;
 
@@ -766,6 +773,13 @@ const enUS: Record<MessageKey, string> = {
   'workOrder.noticeStatusExpress': 'Work order {{workOrderNo}} (waybill {{orderNo}}): {{status}}. {{remark}}',
   'workOrder.noticeMoneyExpress':
     'Work order {{workOrderNo}} (waybill {{orderNo}}) was resolved: {{consumption}} {{amount}}. {{remark}}',
+  'apiKey.invalid': 'The API key is not valid or has been revoked (check the apiId and userKey headers)',
+  'apiKey.required': 'This call needs an API key in the apiId and userKey headers',
+  'apiKey.routeNotAllowed': 'This call does not accept an API key; sign in to use it',
+  'apiKey.scopeNotAllowed': 'This API key is not allowed to make this call (it needs the {{scope}} scope)',
+  'apiKey.tooMany': 'A user keeps at most {{max}} live keys; revoke one you no longer use first',
+  'apiKey.created': 'Key created: copy it now, it will not be shown again',
+  'apiKey.revoked': 'Key revoked',
   ...expressEnUS,
 };
 

@@ -288,6 +288,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   at: { 'zh-CN': '时间', 'en-US': 'Time' },
   location: { 'zh-CN': '地点', 'en-US': 'Location' },
   returnAddressId: { 'zh-CN': '退货地址', 'en-US': 'Return address' },
+  scopes: { 'zh-CN': '允许的接口', 'en-US': 'Allowed calls' },
 };
 
 /**

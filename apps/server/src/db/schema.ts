@@ -7,6 +7,7 @@ export * from '../modules/customers/schema.ts';
 export * from '../modules/express-channels/schema.ts';
 export * from '../modules/express-quotes/schema.ts';
 export * from '../modules/express-waybills/schema.ts';
+export * from '../modules/integrations/schema.ts';
 export * from '../modules/invoices/schema.ts';
 export * from '../modules/limits/schema.ts';
 export * from '../modules/mail/schema.ts';

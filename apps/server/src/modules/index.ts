@@ -11,6 +11,8 @@ import expressQuoteRoutes from './express-quotes/routes.ts';
 import expressBatchRoutes from './express-waybills/batch-routes.ts';
 import expressWaybillRoutes from './express-waybills/routes.ts';
 import homeRoutes from './home/routes.ts';
+import integrationRoutes from './integrations/routes.ts';
+import uploadApiRoutes from './integrations/upload-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
@@ -56,4 +58,8 @@ export const modules: FastifyPluginAsync[] = [
   expressBatchRoutes,
   bounceBillRoutes,
   workOrderRoutes,
+  integrationRoutes,
 ];
+
+/** Calls of external systems, mounted under /shipment (SPEC section 7: `/shipment/uploadapi`). */
+export const shipmentModules: FastifyPluginAsync[] = [uploadApiRoutes];

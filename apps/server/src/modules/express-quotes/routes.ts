@@ -38,7 +38,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/express/quotation/options',
     {
-      config: { permission: EXPRESS_QUOTE_PAGES },
+      config: { permission: EXPRESS_QUOTE_PAGES, apiKey: 'quote' },
       schema: { tags: ['express'], response: { 200: okResponse(expressOptionsView) } },
     },
     async (request) => {
@@ -76,7 +76,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/quotation/getQuotas',
     {
-      config: { permission: EXPRESS_QUOTE_PAGES, audit: 'express.quote.save' },
+      config: { permission: EXPRESS_QUOTE_PAGES, apiKey: 'quote', audit: 'express.quote.save' },
       schema: {
         tags: ['express'],
         body: expressQuoteSaveBody,
@@ -94,7 +94,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/quotation/rates',
     {
-      config: { permission: EXPRESS_QUOTE_PAGES, raw: true },
+      config: { permission: EXPRESS_QUOTE_PAGES, apiKey: 'quote', raw: true },
       schema: { tags: ['express'], body: expressQuoteIdBody, response: { 200: expressRateStreamResponse } },
     },
     async (request, reply) => {
@@ -139,7 +139,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/quotation/select',
     {
-      config: { permission: EXPRESS_QUOTE_PAGES, audit: 'express.quote.select' },
+      config: { permission: EXPRESS_QUOTE_PAGES, apiKey: 'quote', audit: 'express.quote.select' },
       schema: {
         tags: ['express'],
         body: expressSelectBody,
@@ -156,7 +156,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/quotation/info',
     {
-      config: { permission: EXPRESS_QUOTE_PAGES },
+      config: { permission: EXPRESS_QUOTE_PAGES, apiKey: 'quote' },
       schema: {
         tags: ['express'],
         body: expressQuoteIdBody,

@@ -56,7 +56,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/order/create',
     {
-      config: { permission: BOOKING_PAGES, audit: 'express.waybill.create' },
+      config: { permission: BOOKING_PAGES, apiKey: 'book', audit: 'express.waybill.create' },
       schema: {
         tags: ['express'],
         body: waybillCreateBody,
@@ -85,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/order/pay',
     {
-      config: { permission: WAYBILL_PAGES, audit: 'express.waybill.pay' },
+      config: { permission: WAYBILL_PAGES, apiKey: 'pay', audit: 'express.waybill.pay' },
       schema: { tags: ['express'], body: waybillIdBody, response: { 200: okResponse(waybillStatusView) } },
     },
     async (request) => {
@@ -163,7 +163,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/order/list',
     {
-      config: { permission: WAYBILL_PAGES },
+      config: { permission: WAYBILL_PAGES, apiKey: 'track' },
       schema: { tags: ['express'], body: waybillListQuery, response: { 200: okResponse(waybillListView) } },
     },
     async (request) => listWaybillsFor(db, currentUser(request), request.body),
@@ -172,7 +172,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/order/info',
     {
-      config: { permission: WAYBILL_PAGES },
+      config: { permission: WAYBILL_PAGES, apiKey: 'track' },
       schema: { tags: ['express'], body: waybillIdBody, response: { 200: okResponse(waybillDetailView) } },
     },
     async (request) => waybillDetailFor(db, currentUser(request), request.body.id),
@@ -181,7 +181,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/order/payInfo',
     {
-      config: { permission: WAYBILL_PAGES },
+      config: { permission: WAYBILL_PAGES, apiKey: 'pay' },
       schema: {
         tags: ['express'],
         body: waybillIdBody,
@@ -278,7 +278,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/express/tracking/list',
     {
-      config: { permission: WAYBILL_PAGES },
+      config: { permission: WAYBILL_PAGES, apiKey: 'track' },
       schema: { tags: ['express'], body: trackingListQuery, response: { 200: okResponse(trackingListView) } },
     },
     async (request) => listTrackingFor(db, currentUser(request), request.body),

@@ -11,6 +11,8 @@ const without = (ids: number[], drop: number[]) => ids.filter((id) => !drop.incl
 const customerPages = [
   20, 21, 22, 23, 24, 25, 27, 28, 30, 31, 32, 33, 40, 80, 81, 82, 84, 85, 86, 87, 111, 112, 113, 115, 117, 50,
   51, 60, 61, 62, 63, 90, 92,
+  // API keys (`/apiKeys`): a shipper's own system books through a key acting as the user.
+  151,
 ];
 const customerButtons = [
   'order:cancel',

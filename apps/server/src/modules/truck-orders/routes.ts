@@ -64,7 +64,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/order/save',
     {
-      config: { permission: BOOK_PAGES, audit: 'order.book' },
+      config: { permission: BOOK_PAGES, apiKey: 'book', audit: 'order.book' },
       schema: { tags: ['orders'], body: orderSaveBody, response: { 200: okResponse(orderSavedView) } },
     },
     async (request, reply) => {
@@ -84,7 +84,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/order/pay',
     {
-      config: { permission: ORDER_PAGES, audit: 'order.pay' },
+      config: { permission: ORDER_PAGES, apiKey: 'pay', audit: 'order.pay' },
       schema: { tags: ['orders'], body: orderIdBody, response: { 200: okResponse(orderPaidView) } },
     },
     async (request, reply) => {
@@ -99,7 +99,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/order/payInfo',
     {
-      config: { permission: ORDER_PAGES },
+      config: { permission: ORDER_PAGES, apiKey: 'pay' },
       schema: { tags: ['orders'], body: orderIdBody, response: { 200: okResponse(orderPaymentInfoView) } },
     },
     async (request) => {
@@ -111,7 +111,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/order/info',
     {
-      config: { permission: ORDER_PAGES },
+      config: { permission: ORDER_PAGES, apiKey: 'track' },
       schema: { tags: ['orders'], body: orderIdBody, response: { 200: okResponse(orderDetailView) } },
     },
     async (request) => {
@@ -122,7 +122,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/order/list',
     {
-      config: { permission: ORDER_PAGES },
+      config: { permission: ORDER_PAGES, apiKey: 'track' },
       schema: { tags: ['orders'], body: orderListQuery, response: { 200: okResponse(orderListView) } },
     },
     async (request) => {

@@ -61,7 +61,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/quotation/getQuotationBaseInfo',
     {
-      config: { permission: QUOTE_PAGES },
+      config: { permission: QUOTE_PAGES, apiKey: 'quote' },
       schema: { tags: ['quotes'], response: { 200: okResponse(quoteBaseInfoView) } },
     },
     async () => ({
@@ -91,7 +91,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/quotation/save',
     {
-      config: { permission: QUOTE_PAGES, audit: 'quote.save' },
+      config: { permission: QUOTE_PAGES, apiKey: 'quote', audit: 'quote.save' },
       schema: { tags: ['quotes'], body: quoteSaveBody, response: { 200: okResponse(quoteSavedView) } },
     },
     async (request) => {
@@ -135,7 +135,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/quotation/getQuotationInfo',
     {
-      config: { permission: TASK_PAGES },
+      config: { permission: TASK_PAGES, apiKey: 'quote' },
       schema: { tags: ['quotes'], body: quoteIdBody, response: { 200: okResponse(quoteView) } },
     },
     async (request) => {
@@ -151,7 +151,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/quotation/rates',
     {
-      config: { permission: QUOTE_PAGES, raw: true },
+      config: { permission: QUOTE_PAGES, apiKey: 'quote', raw: true },
       schema: { tags: ['quotes'], body: quoteIdBody, response: { 200: rateStreamResponse } },
     },
     async (request, reply) => {

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { pageQuery } from './api.ts';
+import { pageOf, timestamp } from './responses.ts';
+import { idField, str } from './validation.ts';
+
+/**
+ * Integrations: what a shipper's own system uses to ship without the portal. Today API keys and
+ * `/shipment/uploadapi`; webhooks (signed status POSTs from the job queue) join this area later.
+ */
+
+/** The calls a key may be allowed, one word per group of routes (a route names its group). */
+export const API_KEY_SCOPES = ['quote', 'book', 'pay', 'track', 'upload'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/**
+ * SPEC section 7: calls under /shipment/uploadapi carry fixed "api id and user key" headers. The api
+ * id is the key's visible prefix (as the list shows it), the user key the secret shown once. HTTP
+ * header names are case-insensitive; these are the spellings the help text shows.
+ */
+export const API_KEY_HEADERS = { apiId: 'apiId', userKey: 'userKey' } as const;
+
+/** Every key starts so, so a leaked one is recognisable (secret scanners, logs). */
+export const API_KEY_PREFIX = 'fpk_';
+/** The characters of a key shown in lists and sent as `apiId`: `fpk_` and the next 8. */
+export const API_KEY_ID_LENGTH = API_KEY_PREFIX.length + 8;
+/** `fpk_` and 32 random bytes in base64url (43 characters). */
+export const API_KEY_LENGTH = API_KEY_PREFIX.length + 43;
+
+/** A user keeps at most this many live keys: enough for each system it runs, few enough to review. */
+export const MAX_LIVE_KEYS_PER_USER = 20;
+
+/** The page that lists and makes keys (menu id 151). */
+export const API_KEYS_PAGE = '/apiKeys';
+
+/** Where an external system posts an order file (base /shipment, not /api). */
+export const UPLOAD_API_PATH = '/shipment/uploadapi';
+
+export const API_KEY_STATUSES = ['active', 'revoked'] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+export const apiKeyListQuery = pageQuery.extend({
+  /** The start of the key's id, or part of its name. */
+  keyword: str().trim().max(60).optional(),
+  status: z.enum(API_KEY_STATUSES).optional(),
+});
+export type ApiKeyListQuery = z.infer<typeof apiKeyListQuery>;
+
+export const apiKeyCreateBody = z.object({
+  name: str().trim().min(1).max(60),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES))
+    .min(1, { error: 'validation.required' })
+    .max(API_KEY_SCOPES.length)
+    .refine((list) => new Set(list).size === list.length, { error: 'validation.invalid' }),
+});
+export type ApiKeyCreateBody = z.infer<typeof apiKeyCreateBody>;
+
+export const apiKeyIdBody = z.object({ id: idField() });
+
+/* ----- responses ----- */
+
+export const apiKeyView = z.object({
+  id: z.number().int(),
+  /** The key's first characters (`fpk_` and 8 more): the `apiId` header, and how people tell keys apart. */
+  prefix: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+  organisationId: z.number().int().nullable(),
+  organisationName: z.string(),
+  /** Whom the key acts as. */
+  userId: z.number().int(),
+  userEmail: z.string(),
+  status: z.enum(API_KEY_STATUSES),
+  createdAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+});
+
+export const apiKeyListView = pageOf(apiKeyView);
+
+/** The answer of create: the key itself, shown this once and never again. */
+export const apiKeyCreatedView = apiKeyView.extend({ key: z.string() });
+
+/** `/shipment/uploadapi`: each row `success` or its message, and the orders booked (none if any row failed). */
+export const uploadApiView = z.object({
+  rows: z.record(z.string(), z.string()),
+  orders: z.array(z.object({ id: z.number().int(), orderNo: z.string() })),
+});
