@@ -49,7 +49,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.accesstoken', 'req.headers.userkey', 'req.headers.cookie'] },
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.accesstoken', 'req.headers.userkey', 'req.headers.cookie'],
+          },
     // Only a proxy on this host or the private network may name the client; anyone else could forge the
     // address the operation log keeps.
     trustProxy: 'loopback, linklocal, uniquelocal',

@@ -53,6 +53,7 @@ export const VIEWS: Record<string, ComponentType> = {
   OperationLog: page(() => import('../features/oplog/OperationLogPage.tsx')),
   SiteConfiguration: page(() => import('../features/site/SiteConfigurationPage.tsx')),
   Invoices: page(() => import('../features/invoices/InvoicesPage.tsx')),
+  ApiKeys: page(() => import('../features/integrations/ApiKeysPage.tsx')),
   TruckQuote: page(() => import('../features/truck-quotes/QuotePage.tsx')),
   TruckQuoteList: page(() => import('../features/truck-quotes/QuoteListPage.tsx')),
   QuotationTaskList: page(() => import('../features/truck-quotes/QuotationTasksPage.tsx')),

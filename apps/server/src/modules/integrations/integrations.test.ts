@@ -329,7 +329,10 @@ describe('/shipment/uploadapi', () => {
     const before = await customerOrders();
     const res = await uploadWithKey(
       made,
-      await sheet([truckBatchRow({ customerOrderNo: 'API-1', freightClass: '70' }), truckBatchRow({ customerOrderNo: 'API-2', freightClass: '70' })]),
+      await sheet([
+        truckBatchRow({ customerOrderNo: 'API-1', freightClass: '70' }),
+        truckBatchRow({ customerOrderNo: 'API-2', freightClass: '70' }),
+      ]),
     );
     expect(res.json()).toMatchObject({
       code: 200,
@@ -345,7 +348,10 @@ describe('/shipment/uploadapi', () => {
     const before = await customerOrders();
     const en = await uploadWithKey(
       made,
-      await sheet([truckBatchRow({ customerOrderNo: 'API-3', freightClass: '70' }), truckBatchRow({ pickupZip: '9000' })]),
+      await sheet([
+        truckBatchRow({ customerOrderNo: 'API-3', freightClass: '70' }),
+        truckBatchRow({ pickupZip: '9000' }),
+      ]),
     );
     expect(en.statusCode).toBe(400);
     expect(en.json()).toMatchObject({

@@ -3,6 +3,7 @@ import {
   API_KEY_ID_LENGTH,
   API_KEY_LENGTH,
   API_KEY_PREFIX,
+  API_KEY_SCOPES,
   type ApiKeyCreateBody,
   type ApiKeyListQuery,
   type ApiKeyStatus,
@@ -118,7 +119,7 @@ export async function createApiKeyFor(db: DbOrTx, caller: Caller, body: ApiKeyCr
       organisationId: isStaff(caller) ? null : caller.organisationId,
       userId: caller.id,
       // Kept in the contract's order, whatever order they were ticked in.
-      scopes: [...new Set(body.scopes)].sort(),
+      scopes: API_KEY_SCOPES.filter((scope) => body.scopes.includes(scope)),
     })
     .returning();
   if (!row) throw new Error('api key insert returned nothing');
