@@ -374,6 +374,25 @@ const zhCN = {
   'workOrder.noticeMoneyExpress':
     '工单 {{workOrderNo}}(运单 {{orderNo}})已处理:{{consumption}} {{amount}}。{{remark}}',
   ...expressZhCN,
+  'report.rangeOrder': '{{field}}不能早于开始日期',
+  'report.rangeTooLong': '报表一次最多覆盖 1100 天',
+  'report.noAccess': '数据报表只对员工、分公司和代理开放',
+  'report.column.line': '业务线',
+  'report.column.orders': '订单数',
+  'report.column.revenue': '收入',
+  'report.column.cost': '成本',
+  'report.column.margin': '毛利',
+  'report.column.total': '合计',
+  'report.dimension.branch': '分公司',
+  'report.dimension.agent': '代理',
+  'report.dimension.customer': '客户',
+  'report.dimension.product': '产品 / 渠道',
+  'report.none.branch': '平台直属',
+  'report.none.agent': '无代理',
+  'report.none.product': '附加费、调整及手工报价',
+  'report.line.truck': '卡车',
+  'report.line.express': '快递',
+  'report.line.all': '全部',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;
@@ -767,6 +786,25 @@ const enUS: Record<MessageKey, string> = {
   'workOrder.noticeMoneyExpress':
     'Work order {{workOrderNo}} (waybill {{orderNo}}) was resolved: {{consumption}} {{amount}}. {{remark}}',
   ...expressEnUS,
+  'report.rangeOrder': '{{field}} cannot be before the start date',
+  'report.rangeTooLong': 'A report covers at most 1,100 days at once',
+  'report.noAccess': 'Data reports are for staff, branches and agents',
+  'report.column.line': 'Line',
+  'report.column.orders': 'Orders',
+  'report.column.revenue': 'Revenue',
+  'report.column.cost': 'Cost',
+  'report.column.margin': 'Margin',
+  'report.column.total': 'Total',
+  'report.dimension.branch': 'Branch',
+  'report.dimension.agent': 'Agent',
+  'report.dimension.customer': 'Customer',
+  'report.dimension.product': 'Product / channel',
+  'report.none.branch': 'Direct (platform)',
+  'report.none.agent': 'No agent',
+  'report.none.product': 'Surcharges, adjustments, manual prices',
+  'report.line.truck': 'Truck',
+  'report.line.express': 'Express',
+  'report.line.all': 'All',
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, 'en-US': enUS };

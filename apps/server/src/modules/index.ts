@@ -16,6 +16,7 @@ import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
 import oplogRoutes from './oplog/routes.ts';
 import rechargeRoutes from './recharge/routes.ts';
+import reportRoutes from './reports/routes.ts';
 import rbacRoutes from './roles/routes.ts';
 import siteRoutes from './site/routes.ts';
 import staffRoutes from './staff/routes.ts';
@@ -56,4 +57,5 @@ export const modules: FastifyPluginAsync[] = [
   expressBatchRoutes,
   bounceBillRoutes,
   workOrderRoutes,
+  reportRoutes,
 ];
