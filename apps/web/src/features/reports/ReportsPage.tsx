@@ -40,6 +40,21 @@ const initialFilters = (): ReportFilters => ({
   dimension: 'customer',
 });
 
+/** The first day of each bucket from `from` to `to`, as the server buckets them (ISO weeks from Monday). */
+function bucketsOf(filters: ReportFilters): string[] {
+  const start = dayjs(filters.from);
+  const first =
+    filters.period === 'month'
+      ? start.startOf('month')
+      : filters.period === 'week'
+        ? start.subtract((start.day() + 6) % 7, 'day')
+        : start;
+  const end = dayjs(filters.to);
+  const days: string[] = [];
+  for (let d = first; !d.isAfter(end, 'day'); d = d.add(1, filters.period)) days.push(d.format(DAY));
+  return days;
+}
+
 /** Margin over revenue, one decimal, from the exact cents. */
 function marginRate(revenue: string, margin: string): string {
   const r = parseMoney(revenue) ?? 0n;
@@ -70,7 +85,13 @@ export default function ReportsPage() {
     : t('reports.cost');
 
   const chart = useMemo<ChartOption>(() => {
-    const series = data?.series ?? [];
+    // Every bucket of the range, the quiet ones at zero, so the axis is the range asked for.
+    const byPeriod = new Map((data?.series ?? []).map((s) => [s.period, s]));
+    const series = bucketsOf(filters).map(
+      (period) =>
+        byPeriod.get(period) ?? { period, orders: 0, revenue: '0.00', cost: '0.00', margin: '0.00' },
+    );
+    // Only for drawing: the figures themselves stay exact decimal strings.
     const amount = (v: string) => Number(v);
     return {
       tooltip: { trigger: 'axis' },
@@ -79,12 +100,17 @@ export default function ReportsPage() {
       xAxis: { type: 'category', data: series.map((s) => s.period) },
       yAxis: { type: 'value' },
       series: [
-        { name: t('reports.revenue'), type: 'bar', data: series.map((s) => amount(s.revenue)) },
-        { name: t('reports.cost'), type: 'bar', data: series.map((s) => amount(s.cost)) },
+        {
+          name: t('reports.revenue'),
+          type: 'bar',
+          barMaxWidth: 28,
+          data: series.map((s) => amount(s.revenue)),
+        },
+        { name: t('reports.cost'), type: 'bar', barMaxWidth: 28, data: series.map((s) => amount(s.cost)) },
         { name: t('reports.margin'), type: 'line', smooth: true, data: series.map((s) => amount(s.margin)) },
       ],
     };
-  }, [data, t]);
+  }, [data, filters, t]);
 
   const nameOf = (row: ReportRow) => {
     if (row.id !== null) return row.name;
