@@ -102,5 +102,7 @@ export async function benchReports(kind: string, database: Database): Promise<vo
   row(`  report, months × branches (${ms(monthly)})`, monthly);
   row(`  report, days × customers (${ms(daily)})`, daily);
   row(`  naive scan of the orders (${ms(scan)})`, scan);
-  console.log(`${kind.padEnd(9)}   the monthly report answers ${(monthly / scan).toFixed(0)}× faster than the scan`);
+  console.log(
+    `${kind.padEnd(9)}   the monthly report answers ${(monthly / scan).toFixed(0)}× faster than the scan`,
+  );
 }
