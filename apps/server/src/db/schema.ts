@@ -15,6 +15,7 @@ export * from '../modules/notices/schema.ts';
 export * from '../modules/numbering/schema.ts';
 export * from '../modules/oplog/schema.ts';
 export * from '../modules/recharge/schema.ts';
+export * from '../modules/reports/schema.ts';
 export * from '../modules/roles/schema.ts';
 export * from '../modules/site/schema.ts';
 export * from '../modules/truck-orders/schema.ts';

@@ -5,6 +5,7 @@ import { createUser, findUserByEmail } from '../modules/auth/service.ts';
 import { createOrganisation, savePriceLevel } from '../modules/customers/service.ts';
 import { seedDemoExpress } from '../modules/express-channels/demo.ts';
 import { receivingAccounts } from '../modules/recharge/schema.ts';
+import { buildMissingReports } from '../modules/reports/rebuild.ts';
 import { BUILTIN_ROLES } from '../modules/roles/builtin-roles.ts';
 import { roles } from '../modules/roles/schema.ts';
 import { assignRoles, roleIdsByCode, setRoleGrants, syncMenu } from '../modules/roles/service.ts';
@@ -143,9 +144,10 @@ export async function seedTenant(
   return { tenant, roleIds, created: true };
 }
 
-/** Start-up work that keeps the database in step with this release: the menu. */
+/** Start-up work that keeps the database in step with this release: the menu, the reports' aggregates. */
 export async function syncReferenceData(db: Db): Promise<void> {
   await syncMenu(db);
+  await buildMissingReports(db);
 }
 
 export async function seedDemo(db: Db) {

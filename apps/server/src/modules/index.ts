@@ -18,6 +18,7 @@ import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
 import oplogRoutes from './oplog/routes.ts';
 import rechargeRoutes from './recharge/routes.ts';
+import reportRoutes from './reports/routes.ts';
 import rbacRoutes from './roles/routes.ts';
 import siteRoutes from './site/routes.ts';
 import staffRoutes from './staff/routes.ts';
@@ -59,6 +60,7 @@ export const modules: FastifyPluginAsync[] = [
   bounceBillRoutes,
   workOrderRoutes,
   integrationRoutes,
+  reportRoutes,
 ];
 
 /** Calls of external systems, mounted under /shipment (SPEC section 7: `/shipment/uploadapi`). */

@@ -80,6 +80,7 @@ export const VIEWS: Record<string, ComponentType> = {
   ZoneCharts: page(() => import('../features/express-channels/ZoneChartsPage.tsx')),
   ChannelPrices: page(() => import('../features/express-channels/ChannelPricesPage.tsx')),
   SetPrice: page(() => import('../features/customers/SetPricePage.tsx')),
+  FinancialStatements: page(() => import('../features/reports/ReportsPage.tsx')),
   ...lazyViews(
     () => import('../features/bounce-bills/pages.tsx'),
     ['BounceBill', 'AbnormalBilling', 'ExpressBounceBill'],

@@ -8,6 +8,7 @@ import { waybillMessages } from '../features/express-waybills/messages.ts';
 import { integrationMessages } from '../features/integrations/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
+import { reportMessages } from '../features/reports/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
 import { truckOrderMessages } from '../features/truck-orders/messages.ts';
 import { truckProductMessages } from '../features/truck-products/messages.ts';
@@ -31,4 +32,5 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   expressQuoteMessages,
   customerMessages,
   integrationMessages,
+  reportMessages,
 ];

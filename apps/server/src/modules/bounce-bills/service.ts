@@ -15,7 +15,7 @@ import type { WaybillStatus } from '@freight/contracts/express-waybills';
 import type { MessageKey } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import type { OrderStatus } from '@freight/contracts/truck-orders';
-import { and, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
@@ -25,6 +25,7 @@ import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '.
 import { findWaybill, visibleWaybillByNo, type WaybillRow } from '../express-waybills/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
+import { type ReportFact, recordSale } from '../reports/service.ts';
 import { findOrder, type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
 import { claimUpload, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { bounceBills } from './schema.ts';
@@ -245,7 +246,44 @@ async function chargeBill(tx: DbOrTx, bill: BillRow, operatorId: number): Promis
     note: bill.billNo,
     idempotencyKey: `bounce-bill:${bill.id}`,
   });
+  // A surcharge is the carrier's, passed through at cost at every level: revenue, and the same cost.
+  await recordSale(tx, {
+    tenantId: bill.tenantId,
+    line: bill.line,
+    organisationId: bill.organisationId,
+    productId: null,
+    at: new Date(),
+    orders: 0,
+    revenue: bill.amount,
+    cost: bill.amount,
+    branchPrice: bill.amount,
+    agentPrice: bill.amount,
+  });
   return row;
+}
+
+/** A tenant's charged bills of one line by day and organisation, for the reports' rebuild. */
+export async function bounceBillReportFacts(
+  db: DbOrTx,
+  tenantId: number,
+  line: BusinessLine,
+): Promise<ReportFact[]> {
+  const b = bounceBills;
+  const amount = sql<string>`sum(${b.amount})::text`;
+  return db
+    .select({
+      day: sql<string>`to_char(${b.chargedAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+      organisationId: b.organisationId,
+      productId: sql<number>`0`.mapWith(Number),
+      orders: sql<string>`'0'`,
+      revenue: amount,
+      cost: amount,
+      branchPrice: amount,
+      agentPrice: amount,
+    })
+    .from(b)
+    .where(and(eq(b.tenantId, tenantId), eq(b.line, line), isNotNull(b.chargedAt)))
+    .groupBy(sql`1`, b.organisationId);
 }
 
 async function noticeBill(db: DbOrTx, bill: BillRow) {

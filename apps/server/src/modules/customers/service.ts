@@ -8,7 +8,7 @@ import {
   type organisationUserSaveBody,
 } from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
-import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
@@ -709,4 +709,49 @@ export async function organisationNames(
     .from(organisations)
     .where(and(eq(organisations.tenantId, tenantId), inArray(organisations.id, ids)));
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Where an organisation sits in the tree: its path and the branch and agent above it (or itself). */
+export interface OrganisationLineage {
+  path: string;
+  branchId: number | null;
+  agentId: number | null;
+}
+
+/**
+ * The lineage of each organisation asked for, in one query: the ancestors are the ids of its path,
+ * so the branch and the agent are found by key. Reports copy it into their aggregates.
+ */
+export async function organisationLineages(
+  db: DbOrTx,
+  tenantId: number,
+  ids: readonly number[],
+): Promise<Map<number, OrganisationLineage>> {
+  if (ids.length === 0) return new Map();
+  const ancestor = alias(organisations, 'ancestor');
+  const rows = await db
+    .select({
+      id: organisations.id,
+      path: organisations.path,
+      type: ancestor.type,
+      ancestorId: ancestor.id,
+    })
+    .from(organisations)
+    .leftJoin(
+      ancestor,
+      and(
+        eq(ancestor.tenantId, organisations.tenantId),
+        sql`${ancestor.id} = any(string_to_array(trim(both '/' from ${organisations.path}), '/')::bigint[])`,
+        inArray(ancestor.type, ['branch', 'agent']),
+      ),
+    )
+    .where(and(eq(organisations.tenantId, tenantId), inArray(organisations.id, [...new Set(ids)])));
+  const lineages = new Map<number, OrganisationLineage>();
+  for (const row of rows) {
+    const lineage = lineages.get(row.id) ?? { path: row.path, branchId: null, agentId: null };
+    if (row.type === 'branch') lineage.branchId = row.ancestorId;
+    if (row.type === 'agent') lineage.agentId = row.ancestorId;
+    lineages.set(row.id, lineage);
+  }
+  return lineages;
 }

@@ -46,6 +46,7 @@ import {
 } from '../express-quotes/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerials } from '../numbering/service.ts';
+import { type ReportFact, recordSale, type SaleMove } from '../reports/service.ts';
 import { waybillLabels } from './label.ts';
 import { expressWaybillEvents, expressWaybills } from './schema.ts';
 
@@ -350,9 +351,72 @@ export async function payWaybill(
         note: waybill.waybillNo,
         idempotencyKey: `express-waybill-pay:${waybill.id}`,
       });
+    await recordSale(tx, saleOf(waybill, 1n, waybill.total));
     await addEvent(tx, waybill, 'pay', 'unpaid', transition.to, caller.id, formatMoney(waybill.total));
     return { repeated: false, status: transition.to };
   });
+}
+
+/** A level's price of a waybill (branch, agent), 0 when its chain has no such level. */
+const levelTotal = (waybill: WaybillRow, type: 'branch' | 'agent') =>
+  BigInt(waybill.levels.find((l) => l.type === type)?.total ?? 0);
+
+/** A waybill's money as the reports count it: `sign` 1 as it is paid, -1 as it is refunded. */
+function saleOf(waybill: WaybillRow, sign: 1n | -1n, money: bigint): SaleMove {
+  return {
+    tenantId: waybill.tenantId,
+    line: 'express',
+    organisationId: waybill.organisationId,
+    productId: waybill.channelId,
+    at: new Date(),
+    orders: Number(sign),
+    revenue: sign * money,
+    cost: sign * waybill.cost,
+    branchPrice: sign * levelTotal(waybill, 'branch'),
+    agentPrice: sign * levelTotal(waybill, 'agent'),
+  };
+}
+
+/**
+ * A tenant's express money by day, organisation and channel, from the waybills themselves: payments
+ * on the day they were paid, refunds of paid waybills on the day of the refund. The reports rebuild
+ * their aggregates from it.
+ */
+export async function expressReportFacts(db: DbOrTx, tenantId: number): Promise<ReportFact[]> {
+  const w = expressWaybills;
+  const level = (type: string) =>
+    sql`coalesce((select (l->>'total')::bigint from jsonb_array_elements(${w.levels}) l where l->>'type' = ${type} limit 1), 0)`;
+  const sums = (sign: '' | '-') => ({
+    organisationId: w.organisationId,
+    productId: w.channelId,
+    orders: sql<string>`(${sql.raw(sign)}count(*))::text`,
+    revenue: sql<string>`(${sql.raw(sign)}sum(${w.total}))::text`,
+    cost: sql<string>`(${sql.raw(sign)}sum(${w.cost}))::text`,
+    branchPrice: sql<string>`(${sql.raw(sign)}sum(${level('branch')}))::text`,
+    agentPrice: sql<string>`(${sql.raw(sign)}sum(${level('agent')}))::text`,
+  });
+  const utc = (column: SQL) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const [paid, refunded] = await Promise.all([
+    db
+      .select({ day: utc(sql`${w.paidAt}`), ...sums('') })
+      .from(w)
+      .where(and(eq(w.tenantId, tenantId), isNotNull(w.paidAt)))
+      .groupBy(sql`1`, w.organisationId, w.channelId),
+    db
+      .select({ day: utc(sql`${expressWaybillEvents.createdAt}`), ...sums('-') })
+      .from(w)
+      .innerJoin(
+        expressWaybillEvents,
+        and(
+          eq(expressWaybillEvents.tenantId, w.tenantId),
+          eq(expressWaybillEvents.waybillId, w.id),
+          eq(expressWaybillEvents.action, 'refund'),
+        ),
+      )
+      .where(and(eq(w.tenantId, tenantId), isNotNull(w.paidAt)))
+      .groupBy(sql`1`, w.organisationId, w.channelId),
+  ]);
+  return [...paid, ...refunded];
 }
 
 /**
@@ -400,6 +464,8 @@ export async function refundWaybill(
         note: reason,
         idempotencyKey: `express-waybill-refund:${waybill.id}`,
       });
+    // A paid waybill voided leaves the reports as it came in, on the day of the refund.
+    if (waybill.paidAt) await recordSale(tx, saleOf(waybill, -1n, waybill.paid));
     await addEvent(tx, waybill, 'refund', waybill.status, 'refunded', caller.id, reason);
     // Money given back by staff (a dispute, a void on the customer's behalf) is news to its owner.
     if (caller.id !== waybill.userId) await noticeWaybill(tx, waybill, 'refunded', reason);

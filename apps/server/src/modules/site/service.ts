@@ -58,6 +58,12 @@ export async function findTenantByCode(db: DbOrTx, code: string): Promise<Reques
   return row && !row.disabledAt ? toRequestTenant(row) : null;
 }
 
+/** Every tenant's id, for start-up work that runs per tenant. */
+export async function tenantIds(db: DbOrTx): Promise<number[]> {
+  const rows = await db.select({ id: tenants.id }).from(tenants).orderBy(tenants.id);
+  return rows.map((r) => r.id);
+}
+
 export async function createTenant(
   db: DbOrTx,
   input: { code: string; name: string; nameEn?: string; branding?: Partial<TenantBranding> },

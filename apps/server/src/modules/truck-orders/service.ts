@@ -16,7 +16,7 @@ import {
 } from '@freight/contracts/truck-orders';
 import { type PriceLevel, type QuoteResult, visibleLevels } from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
-import { and, count, desc, eq, gte, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
@@ -26,6 +26,7 @@ import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial, nextSerials } from '../numbering/service.ts';
+import { type ReportFact, recordSale, type SaleMove } from '../reports/service.ts';
 import { truckCarriers } from '../truck-products/carriers.ts';
 import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../truck-quotes/service.ts';
 import { claimUpload, recordOf } from '../uploads/service.ts';
@@ -290,9 +291,67 @@ export async function payOrder(
         note: order.orderNo,
         idempotencyKey: `truck-order-pay:${order.id}`,
       });
+    await recordSale(tx, saleOf(order, 1n, order.total));
     await addEvent(tx, order, 'pay', 'unpaid', transition.to, caller.id, formatMoney(order.total));
     return { repeated: false, status: transition.to };
   });
+}
+
+/** An order's money as the reports count it: `sign` 1 as it is paid, -1 as it is refunded. */
+function saleOf(order: OrderRow, sign: 1n | -1n, money: bigint): SaleMove {
+  return {
+    tenantId: order.tenantId,
+    line: 'truck',
+    organisationId: order.organisationId,
+    productId: order.productId,
+    at: new Date(),
+    orders: Number(sign),
+    revenue: sign * money,
+    cost: sign * order.costPrice,
+    branchPrice: sign * (order.branchPrice ?? 0n),
+    agentPrice: sign * (order.agentPrice ?? 0n),
+  };
+}
+
+/**
+ * A tenant's truck money by day, organisation and product, from the orders themselves: payments on
+ * the day they were paid, refunds (a paid order cancelled or rejected) on the day of that move. The
+ * reports rebuild their aggregates from it.
+ */
+export async function truckReportFacts(db: DbOrTx, tenantId: number): Promise<ReportFact[]> {
+  const o = truckOrders;
+  const sums = (sign: '' | '-') => ({
+    organisationId: o.organisationId,
+    productId: sql<number>`coalesce(${o.productId}, 0)`.mapWith(Number),
+    orders: sql<string>`(${sql.raw(sign)}count(*))::text`,
+    revenue: sql<string>`(${sql.raw(sign)}sum(${o.total}))::text`,
+    cost: sql<string>`(${sql.raw(sign)}sum(${o.costPrice}))::text`,
+    branchPrice: sql<string>`(${sql.raw(sign)}coalesce(sum(${o.branchPrice}), 0))::text`,
+    agentPrice: sql<string>`(${sql.raw(sign)}coalesce(sum(${o.agentPrice}), 0))::text`,
+  });
+  const utc = (column: SQL | typeof o.paidAt) =>
+    sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const [paid, refunded] = await Promise.all([
+    db
+      .select({ day: utc(o.paidAt), ...sums('') })
+      .from(o)
+      .where(and(eq(o.tenantId, tenantId), isNotNull(o.paidAt)))
+      .groupBy(sql`1`, o.organisationId, sql`3`),
+    db
+      .select({ day: utc(sql`${truckOrderEvents.createdAt}`), ...sums('-') })
+      .from(o)
+      .innerJoin(
+        truckOrderEvents,
+        and(
+          eq(truckOrderEvents.tenantId, o.tenantId),
+          eq(truckOrderEvents.orderId, o.id),
+          inArray(truckOrderEvents.action, [...REFUNDING_ACTIONS]),
+        ),
+      )
+      .where(and(eq(o.tenantId, tenantId), isNotNull(o.paidAt)))
+      .groupBy(sql`1`, o.organisationId, sql`3`),
+  ]);
+  return [...paid, ...refunded];
 }
 
 /** Pays one order the caller may see, by id: the payment page's call. */
@@ -457,6 +516,8 @@ export async function transitionOrder(
         idempotencyKey: `truck-order-refund:${order.id}`,
       });
     }
+    // A paid order given back leaves the reports as it came in, on the day of the refund.
+    if (REFUNDING_ACTIONS.includes(action) && order.paidAt) await recordSale(tx, saleOf(order, -1n, refund));
     await addEvent(tx, order, action, order.status, transition.to, caller.id, reason);
     if (['reject', 'cancel', 'deliver'].includes(action) && caller.id !== order.userId)
       await noticeOwner(tx, order, transition.to, reason, refund);

@@ -20,7 +20,7 @@ import {
   type workOrderMessageBody,
   type workOrderSaveBody,
 } from '@freight/contracts/work-orders';
-import { and, asc, count, desc, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, like, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -45,6 +45,7 @@ import {
 } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
+import { type ReportFact, recordSale } from '../reports/service.ts';
 import { claimUploads, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { workOrderEvents, workOrderMessages, workOrders } from './schema.ts';
 
@@ -308,6 +309,53 @@ async function moveResolutionMoney(
     note: remark ? `${wo.workOrderNo} ${remark}` : wo.workOrderNo,
     idempotencyKey: `work-order:${wo.id}`,
   });
+  // What the customer paid changes by the resolution; the costs do not (the operator bears it).
+  await recordSale(tx, {
+    tenantId: wo.tenantId,
+    line: wo.line,
+    organisationId: wo.organisationId,
+    productId: null,
+    at: new Date(),
+    orders: 0,
+    revenue: type === 'deduct' ? amount : -amount,
+    cost: 0n,
+    branchPrice: 0n,
+    agentPrice: 0n,
+  });
+}
+
+/**
+ * A tenant's work-order money of one line by day and organisation, for the reports' rebuild: a
+ * deduction adds to the revenue, a credit or refund takes from it, on the day it was resolved.
+ */
+export async function workOrderReportFacts(
+  db: DbOrTx,
+  tenantId: number,
+  line: BusinessLine,
+): Promise<ReportFact[]> {
+  const w = workOrders;
+  return db
+    .select({
+      day: sql<string>`to_char(${w.processedAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+      organisationId: w.organisationId,
+      productId: sql<number>`0`.mapWith(Number),
+      orders: sql<string>`'0'`,
+      revenue: sql<string>`sum(case when ${w.consumptionType} = 'deduct' then ${w.resultAmount} else -${w.resultAmount} end)::text`,
+      cost: sql<string>`'0'`,
+      branchPrice: sql<string>`'0'`,
+      agentPrice: sql<string>`'0'`,
+    })
+    .from(w)
+    .where(
+      and(
+        eq(w.tenantId, tenantId),
+        eq(w.line, line),
+        ne(w.consumptionType, 'none'),
+        gt(w.resultAmount, 0n),
+        isNotNull(w.processedAt),
+      ),
+    )
+    .groupBy(sql`1`, w.organisationId);
 }
 
 async function noticeOpener(db: DbOrTx, wo: WorkOrderRow, reply = false) {
