@@ -373,6 +373,24 @@ const zhCN = {
   'workOrder.noticeStatusExpress': '工单 {{workOrderNo}}(运单 {{orderNo}}):{{status}}。{{remark}}',
   'workOrder.noticeMoneyExpress':
     '工单 {{workOrderNo}}(运单 {{orderNo}})已处理:{{consumption}} {{amount}}。{{remark}}',
+  // Tenants, ads and feature updates (issue 14, sections 4 and 5).
+  'tenants.codeInvalid': '{{field}}只能包含小写字母、数字和连字符,2 到 63 个字符,首尾为字母或数字',
+  'tenants.codeReserved': '{{field}}已被平台保留',
+  'tenants.codeTaken': '{{field}} {{code}} 已被其他租户使用',
+  'tenants.hostInvalid': '{{field}}须为域名(如 portal.example.com),不含端口、IP 或 localhost',
+  'tenants.hostsRequired': '请至少填写一个{{field}}',
+  'tenants.hostRepeated': '{{field}}中有重复项',
+  'tenants.hostTaken': '域名 {{host}} 已属于其他租户',
+  'tenants.notFound': '租户不存在',
+  'tenants.defaultLocked': '平台默认租户不能停用',
+  'tenants.platformOnly': '只有平台默认租户的管理员可以管理租户',
+  'tenants.disabled': '该站点已停用,请联系平台运营方',
+  'tenants.disabledTitle': '站点已停用',
+  'mail.welcomeSubject': '{{site}} 为您开通了管理员账户',
+  'mail.welcomeBody':
+    '您已成为 {{site}} 的管理员,登录邮箱为 {{email}}。请在 {{days}} 天内打开以下链接设置密码:{{link}} 设置后即可登录。',
+  'site.adUrlInvalid': '{{field}}须以 http:// 或 https:// 开头',
+  'changelog.notFound': '该更新记录不存在',
   ...expressZhCN,
 } as const;
 
@@ -766,6 +784,26 @@ const enUS: Record<MessageKey, string> = {
   'workOrder.noticeStatusExpress': 'Work order {{workOrderNo}} (waybill {{orderNo}}): {{status}}. {{remark}}',
   'workOrder.noticeMoneyExpress':
     'Work order {{workOrderNo}} (waybill {{orderNo}}) was resolved: {{consumption}} {{amount}}. {{remark}}',
+  // Tenants, ads and feature updates (issue 14, sections 4 and 5).
+  'tenants.codeInvalid':
+    '{{field}} takes lower-case letters, digits and dashes, 2 to 63 characters, starting and ending with a letter or digit',
+  'tenants.codeReserved': '{{field}} is reserved by the platform',
+  'tenants.codeTaken': '{{field}} {{code}} is already used by another tenant',
+  'tenants.hostInvalid':
+    '{{field}} must be a domain name (such as portal.example.com), without port, IP address or localhost',
+  'tenants.hostsRequired': 'Enter at least one of the {{field}}',
+  'tenants.hostRepeated': '{{field}} lists a host twice',
+  'tenants.hostTaken': 'The host {{host}} already belongs to another tenant',
+  'tenants.notFound': 'No such tenant',
+  'tenants.defaultLocked': 'The platform’s default tenant cannot be disabled',
+  'tenants.platformOnly': 'Only the administrators of the platform’s default tenant manage tenants',
+  'tenants.disabled': 'This site has been disabled; please contact the platform operator',
+  'tenants.disabledTitle': 'Site disabled',
+  'mail.welcomeSubject': '{{site}}: your administrator account',
+  'mail.welcomeBody':
+    'You are now an administrator of {{site}}, signing in as {{email}}. Open this link within {{days}} days to set your password: {{link}} Then sign in with it.',
+  'site.adUrlInvalid': '{{field}} must start with http:// or https://',
+  'changelog.notFound': 'No such update',
   ...expressEnUS,
 };
 

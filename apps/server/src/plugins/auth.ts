@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { forbidden, sessionInvalid } from '../lib/errors.ts';
 import { findSession } from '../modules/auth/service.ts';
 import { grantsForUser } from '../modules/roles/service.ts';
+import { isPlatformTenant } from '../modules/site/service.ts';
 import { languageOf } from './envelope.ts';
 
 /**
@@ -36,7 +37,7 @@ async function readSession(app: FastifyInstance, request: FastifyRequest) {
   const session = await findSession(app.db, request.tenant.id, token);
   if (!session) return;
   const { user } = session;
-  const grants = await grantsForUser(app.db, user.tenantId, user.id);
+  const grants = await grantsForUser(app.db, user.tenantId, user.id, isPlatformTenant(request.tenant));
   request.user = {
     id: user.id,
     tenantId: user.tenantId,
