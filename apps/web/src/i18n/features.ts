@@ -1,6 +1,7 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
 import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
+import { changelogMessages } from '../features/changelog/messages.ts';
 import { customerMessages } from '../features/customers/messages.ts';
 import { expressChannelMessages } from '../features/express-channels/messages.ts';
 import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
@@ -8,6 +9,7 @@ import { waybillMessages } from '../features/express-waybills/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
+import { tenantMessages } from '../features/tenants/messages.ts';
 import { truckOrderMessages } from '../features/truck-orders/messages.ts';
 import { truckProductMessages } from '../features/truck-products/messages.ts';
 import { truckQuoteMessages } from '../features/truck-quotes/messages.ts';
@@ -29,4 +31,6 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   expressChannelMessages,
   expressQuoteMessages,
   customerMessages,
+  tenantMessages,
+  changelogMessages,
 ];
