@@ -368,6 +368,18 @@ export const MENU: readonly MenuDefinition[] = [
     page(102, '/notification', 'NoticeList', '公告列表', 'Notices', 'BellOutlined', {
       permissions: ADMIN_EDITOR,
     }),
+    // The platform's own page: granted only within the default tenant (PLATFORM_MENU_IDS).
+    page(140, '/tenantManagement', 'TenantManagement', '租户管理', 'Tenants', 'ClusterOutlined', {
+      permissions: ['admin'],
+      buttons: [
+        b('tenant:save', '新增/编辑', 'Add / edit'),
+        b('tenant:status', '启用/停用', 'Enable / disable'),
+      ],
+    }),
+    page(141, '/featureUpdates', 'ChangelogManagement', '功能更新', 'Feature updates', 'RocketOutlined', {
+      permissions: ADMIN_EDITOR,
+      buttons: [b('changelog:save', '保存', 'Save'), b('changelog:delete', '删除', 'Delete')],
+    }),
   ]),
   group(11, '/area-rights', '权限管理', 'Rights', 'SafetyCertificateOutlined', [
     page(120, '/basicSettings', 'RoleManagement', '角色管理', 'Roles', 'SafetyCertificateOutlined', {
@@ -425,3 +437,6 @@ export const BADGE_MENU = { truckDot: 8, expressDot: 110, truckCount: 26, expres
 
 /** Items every signed-in user gets whatever the role: home, personal centre, download centre. */
 export const ALWAYS_GRANTED_MENU_IDS: readonly number[] = [1, 13, 14, 15];
+
+/** Pages of the platform itself (managing tenants): a grant of them counts only in the default tenant. */
+export const PLATFORM_MENU_IDS: readonly number[] = [140];

@@ -18,6 +18,22 @@ export const siteConfigBody = z.object({
 });
 export type SiteConfig = z.infer<typeof siteConfigBody>;
 
+/** One ad of the top strip: a title and an http(s) link. */
+export const adItem = z.object({
+  title: str().trim().min(1).max(100),
+  url: str()
+    .trim()
+    .max(500)
+    .regex(/^https?:\/\/[^\s]+$/i, { error: 'site.adUrlInvalid' }),
+});
+/** The tenant's own ads, shown while no external ad service is configured. */
+export const adsBody = z.object({ ads: z.array(adItem).max(20) });
+export const adsConfigView = z.object({
+  ads: z.array(z.object({ title: z.string(), url: z.string() })),
+  /** An external feed is configured: the tenant's own list is kept but not shown. */
+  externalFeed: z.boolean(),
+});
+
 /** The accounts for which the top bar hides its batch-order buttons (SPEC section 1). */
 export const batchOrderHiddenBody = z.object({
   userIds: z.array(z.number().int().positive()).max(500),

@@ -289,6 +289,18 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   location: { 'zh-CN': '地点', 'en-US': 'Location' },
   returnAddressId: { 'zh-CN': '退货地址', 'en-US': 'Return address' },
   scopes: { 'zh-CN': '允许的接口', 'en-US': 'Allowed calls' },
+  // Tenants (scope `tenant`), ads and feature updates (scope `changelog`).
+  'tenant:code': { 'zh-CN': '租户代码', 'en-US': 'Tenant code' },
+  'tenant:name': { 'zh-CN': '租户名称', 'en-US': 'Tenant name' },
+  'tenant:nameEn': { 'zh-CN': '英文名称', 'en-US': 'English name' },
+  hosts: { 'zh-CN': '域名', 'en-US': 'Hosts' },
+  adminEmail: { 'zh-CN': '管理员邮箱', 'en-US': 'Administrator e-mail' },
+  ads: { 'zh-CN': '广告', 'en-US': 'Ads' },
+  'ads.title': { 'zh-CN': '广告标题', 'en-US': 'Ad title' },
+  'ads.url': { 'zh-CN': '广告链接', 'en-US': 'Ad link' },
+  'changelog:title': { 'zh-CN': '标题', 'en-US': 'Title' },
+  'changelog:body': { 'zh-CN': '内容', 'en-US': 'Content' },
+  publishedAt: { 'zh-CN': '发布时间', 'en-US': 'Published at' },
 };
 
 /**

@@ -6,42 +6,13 @@ import { createOrganisation, savePriceLevel } from '../modules/customers/service
 import { seedDemoExpress } from '../modules/express-channels/demo.ts';
 import { receivingAccounts } from '../modules/recharge/schema.ts';
 import { buildMissingReports } from '../modules/reports/rebuild.ts';
-import { BUILTIN_ROLES } from '../modules/roles/builtin-roles.ts';
-import { roles } from '../modules/roles/schema.ts';
-import { assignRoles, roleIdsByCode, setRoleGrants, syncMenu } from '../modules/roles/service.ts';
+import { assignRoles, ensureBuiltinRoles, syncMenu } from '../modules/roles/service.ts';
 import { createTenant, DEFAULT_TENANT_CODE } from '../modules/site/service.ts';
 import { seedDemoTariffs } from '../modules/truck-products/service.ts';
-import type { Db, DbOrTx } from './client.ts';
+import type { Db } from './client.ts';
 
-/** Built-in roles of a tenant, created once; later starts leave staff's changes to them alone. */
-export async function ensureBuiltinRoles(db: DbOrTx, tenantId: number): Promise<Map<string, number>> {
-  for (const role of BUILTIN_ROLES) {
-    const [created] = await db
-      .insert(roles)
-      .values({
-        tenantId,
-        code: role.code,
-        name: role.name,
-        nameEn: role.nameEn,
-        description: role.description,
-        descriptionEn: role.descriptionEn,
-        builtin: true,
-      })
-      .onConflictDoNothing()
-      .returning({ id: roles.id });
-    if (created) await setRoleGrants(db, tenantId, created.id, role.menuIds, role.buttonKeys);
-  }
-  // The administrator always keeps every page, so new pages of a new release reach it.
-  const ids = await roleIdsByCode(
-    db,
-    tenantId,
-    BUILTIN_ROLES.map((r) => r.code),
-  );
-  const admin = BUILTIN_ROLES.find((r) => r.code === 'admin');
-  const adminId = ids.get('admin');
-  if (admin && adminId) await setRoleGrants(db, tenantId, adminId, admin.menuIds, admin.buttonKeys);
-  return ids;
-}
+// Kept here too for the callers that seed through this file.
+export { ensureBuiltinRoles };
 
 export const DEMO_PASSWORD = 'Demo@123456';
 

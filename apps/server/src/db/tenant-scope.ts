@@ -14,6 +14,14 @@ export function runAsTenant<T>(tenantId: number, fn: () => T): T {
   return tenantScope.run({ tenantId }, fn);
 }
 
+/**
+ * Runs `fn` as system work, outside the current request's tenant: for the platform's own calls that
+ * span tenants (creating one, listing them), made by the default tenant's administrators.
+ */
+export function runAsSystem<T>(fn: () => T): T {
+  return tenantScope.exit(fn);
+}
+
 /** The tenant of the work running now, or null for system work. */
 export function currentTenantId(): number | null {
   return tenantScope.getStore()?.tenantId ?? null;

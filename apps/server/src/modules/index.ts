@@ -4,6 +4,7 @@ import expressAddressRoutes from './addresses/express-routes.ts';
 import addressRoutes from './addresses/routes.ts';
 import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
+import changelogRoutes from './changelog/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
 import expressChannelRoutes from './express-channels/routes.ts';
@@ -23,6 +24,7 @@ import rbacRoutes from './roles/routes.ts';
 import siteRoutes from './site/routes.ts';
 import staffRoutes from './staff/routes.ts';
 import statusRoutes from './status/routes.ts';
+import tenantRoutes from './tenants/routes.ts';
 import orderBatchRoutes from './truck-orders/batch-routes.ts';
 import orderRoutes from './truck-orders/routes.ts';
 import truckRoutes from './truck-products/routes.ts';
@@ -61,6 +63,8 @@ export const modules: FastifyPluginAsync[] = [
   workOrderRoutes,
   integrationRoutes,
   reportRoutes,
+  tenantRoutes,
+  changelogRoutes,
 ];
 
 /** Calls of external systems, mounted under /shipment (SPEC section 7: `/shipment/uploadapi`). */

@@ -7,7 +7,8 @@ import { redactBody, writeOperationLog } from '../modules/oplog/service.ts';
 export const auditPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onSend', async (request, reply, payload) => {
     const action = request.routeOptions.config?.audit;
-    if (!action) return payload;
+    // A call refused before its tenant was known (a disabled site) has no tenant to log it under.
+    if (!action || !request.tenant) return payload;
     const match = typeof payload === 'string' ? /^\{"code":(\d+)/.exec(payload) : null;
     const resultCode = match ? Number(match[1]) : reply.statusCode < 400 ? 200 : reply.statusCode;
     const user = request.user ?? request.auditUser;

@@ -4,6 +4,7 @@ import { forbidden, sessionInvalid } from '../lib/errors.ts';
 import { findSession, type UserRow } from '../modules/auth/service.ts';
 import { apiKeyHeaders, authenticateApiKey } from '../modules/integrations/key-auth.ts';
 import { grantsForUser } from '../modules/roles/service.ts';
+import { isPlatformTenant } from '../modules/site/service.ts';
 import { languageOf } from './envelope.ts';
 
 /**
@@ -53,7 +54,7 @@ async function readSession(app: FastifyInstance, request: FastifyRequest) {
 
 /** The request acts as this user, with the user's grants. */
 async function signIn(app: FastifyInstance, request: FastifyRequest, user: UserRow, sessionHash: string) {
-  const grants = await grantsForUser(app.db, user.tenantId, user.id);
+  const grants = await grantsForUser(app.db, user.tenantId, user.id, isPlatformTenant(request.tenant));
   request.user = {
     id: user.id,
     tenantId: user.tenantId,

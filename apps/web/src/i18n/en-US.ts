@@ -54,12 +54,6 @@ export const enUS: Record<MessageKey, string> = {
   'theme.tabs': 'Tabs',
   'theme.reset': 'Reset',
   'updates.title': 'Feature updates',
-  'updates.r1.title': 'Platform foundation',
-  'updates.r1.body':
-    'Per-tenant branding, e-mailed sign-in codes, roles and menu permissions, staff, operation log, site configuration.',
-  'updates.r2.title': 'Customers and money',
-  'updates.r2.body':
-    'Organisation tree, invitation codes, price levels, account freeze and credit, manual adjustments and the ledger.',
   'batch.template': 'Download template',
   'batch.check': 'Check (optional)',
   'batch.upload': 'Upload file',

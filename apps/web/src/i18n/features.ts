@@ -1,6 +1,7 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
 import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
+import { changelogMessages } from '../features/changelog/messages.ts';
 import { customerMessages } from '../features/customers/messages.ts';
 import { expressChannelMessages } from '../features/express-channels/messages.ts';
 import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
@@ -10,6 +11,7 @@ import { invoiceMessages } from '../features/invoices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { reportMessages } from '../features/reports/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
+import { tenantMessages } from '../features/tenants/messages.ts';
 import { truckOrderMessages } from '../features/truck-orders/messages.ts';
 import { truckProductMessages } from '../features/truck-products/messages.ts';
 import { truckQuoteMessages } from '../features/truck-quotes/messages.ts';
@@ -33,4 +35,6 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   customerMessages,
   integrationMessages,
   reportMessages,
+  tenantMessages,
+  changelogMessages,
 ];

@@ -374,6 +374,16 @@ export async function revokeUserSessions(db: DbOrTx, tenantId: number, userId: n
     );
 }
 
+/** Ends every session of a tenant at once (the tenant was disabled). */
+export async function revokeTenantSessions(db: DbOrTx, tenantId: number): Promise<number> {
+  const ended = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return ended.length;
+}
+
 /* ---------- sign-in ---------- */
 
 export interface LoginInput {
@@ -568,6 +578,56 @@ async function mailPasswordReset(db: DbOrTx, mailer: Mailer, input: ResetRequest
       site: (language === 'en-US' && input.siteNameEn) || input.siteName,
     }),
     text: translate(language, 'mail.resetBody', { link, minutes: RESET_TTL_MINUTES }),
+  });
+}
+
+/** How long a new administrator's set-password link lasts: they may not read the mail at once. */
+export const WELCOME_LINK_DAYS = 7;
+
+/**
+ * A set-password link for a user created without a password they know (a new tenant's first
+ * administrator): the same single-use token as a reset link, longer lived. Returns the token; the
+ * caller mails it once its transaction has committed (`mailWelcome`).
+ */
+export async function createPasswordSetupToken(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+): Promise<string> {
+  const token = randomToken();
+  await db.insert(passwordResets).values({
+    tokenHash: sha256Hex(token),
+    tenantId,
+    userId,
+    expiresAt: new Date(Date.now() + WELCOME_LINK_DAYS * 24 * 3_600_000),
+  });
+  return token;
+}
+
+/** Mails the new administrator their set-password link, opened on the reset-password page. */
+export async function mailWelcome(
+  db: DbOrTx,
+  mailer: Mailer,
+  input: {
+    tenantId: number;
+    email: string;
+    siteName: string;
+    origin: string;
+    token: string;
+    language: Language;
+  },
+): Promise<void> {
+  const link = `${input.origin}/forgotPassword?token=${input.token}`;
+  await sendMail(db, mailer, {
+    tenantId: input.tenantId,
+    to: normEmail(input.email),
+    subject: translate(input.language, 'mail.welcomeSubject', { site: input.siteName }),
+    text: translate(input.language, 'mail.welcomeBody', {
+      site: input.siteName,
+      email: normEmail(input.email),
+      link,
+      days: WELCOME_LINK_DAYS,
+    }),
   });
 }
 

@@ -4,6 +4,7 @@ import { publicBrandingView } from '@freight/contracts/site';
 import { str, zipField } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adsFor } from '../site/ads.ts';
 import { publicBranding } from '../site/service.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -44,13 +45,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ valid: true, normalized: request.body }),
   );
 
-  /** Ads for the top strip: the tenant's own list until an external ad service is configured. */
+  /** Ads for the top strip: the external feed when `AD_SERVICE_URL` is set, else the tenant's own list. */
   app.get(
     '/common/ads',
     { schema: { tags: ['common'], response: { 200: okResponse(adsView) } } },
-    async () => ({
-      list: [] as { title: string; url: string }[],
-    }),
+    async (request) => ({ list: await adsFor(request.tenant, app.config.AD_SERVICE_URL) }),
   );
 };
 

@@ -62,10 +62,12 @@ export const BUILTIN_ROLES: BuiltinRole[] = [
     nameEn: 'Operations editor',
     description: '负责日常业务；不含权限、员工管理和手工调整余额',
     descriptionEn: 'Runs the business; no rights, staff or manual balance adjustments',
-    menuIds: without(allPages, [11, 120, 121, 78]),
+    // Tenants are the platform administrator's alone.
+    menuIds: without(allPages, [11, 120, 121, 78, 140]),
     buttonKeys: allButtons.filter(
       (k) =>
         !k.startsWith('role:') &&
+        !k.startsWith('tenant:') &&
         !k.startsWith('staff:') &&
         !k.endsWith('account:adjust') &&
         k !== 'operation-log:export',

@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { isPlatformTenant } from '../site/service.ts';
 import { roles } from './schema.ts';
 import {
   findRole,
@@ -33,7 +34,7 @@ import {
 const routes: FastifyPluginAsyncZod = async (app) => {
   const myMenu = async (request: FastifyRequest) => {
     const me = currentUser(request);
-    return menuTreeFor(await grantsForUser(app.db, me.tenantId, me.id));
+    return menuTreeFor(await grantsForUser(app.db, me.tenantId, me.id, isPlatformTenant(request.tenant)));
   };
   app.post(
     '/menu/navigate',
@@ -53,7 +54,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/role/menuTree',
     { config: view, schema: { tags: ['rbac'], response: { 200: okResponse(grantTreeView) } } },
-    async () => {
+    async (request) => {
       const toNode = (item: ReturnType<typeof fullMenuTree>[number]): GrantTreeNodeData => ({
         id: item.id,
         name: item.name,
@@ -67,7 +68,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           ? item.children.map(toNode)
           : (item.buttons ?? []).map((b) => ({ name: b.name, name_en: b.name_en, component: b.key })),
       });
-      return fullMenuTree().map(toNode);
+      return fullMenuTree(isPlatformTenant(request.tenant)).map(toNode);
     },
   );
 

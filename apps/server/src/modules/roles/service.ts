@@ -1,7 +1,14 @@
-import { ALWAYS_GRANTED_MENU_IDS, flattenMenu, MENU } from '@freight/contracts/menu';
+import {
+  ALWAYS_GRANTED_MENU_IDS,
+  flattenMenu,
+  MENU,
+  type MenuDefinition,
+  PLATFORM_MENU_IDS,
+} from '@freight/contracts/menu';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { announceCacheChange } from '../../db/cache-events.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { BUILTIN_ROLES } from './builtin-roles.ts';
 import { menuItems, roleGrants, roles, userRoles } from './schema.ts';
 
 /** Writes the product's menu into `menu_items`, so grants and the menu answer join on it. */
@@ -81,17 +88,38 @@ export function forgetCachedGrants(): void {
   grantsCache.clear();
 }
 
-export async function grantsForUser(db: DbOrTx, tenantId: number, userId: number): Promise<UserGrants> {
-  const key = `${databaseKey(db)}:${tenantId}:${userId}`;
+/**
+ * What a user may open and press. `platform` says the tenant is the platform's own (the default one):
+ * elsewhere a grant of a platform page (PLATFORM_MENU_IDS, managing tenants) counts for nothing.
+ */
+export async function grantsForUser(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+  platform: boolean,
+): Promise<UserGrants> {
+  const key = `${databaseKey(db)}:${tenantId}:${userId}:${platform ? 'p' : ''}`;
   const hit = grantsCache.get(key);
   if (hit && hit.until > Date.now()) return hit.grants;
-  const grants = await readGrants(db, tenantId, userId);
+  const grants = await readGrants(db, tenantId, userId, platform);
   if (grantsCache.size > 10_000) grantsCache.clear();
   grantsCache.set(key, { grants, until: Date.now() + GRANTS_TTL_MS });
   return grants;
 }
 
-async function readGrants(db: DbOrTx, tenantId: number, userId: number): Promise<UserGrants> {
+const platformPages = new Set(PLATFORM_MENU_IDS);
+const platformButtons = new Set(
+  flattenMenu()
+    .filter((m) => platformPages.has(m.id))
+    .flatMap((m) => (m.buttons ?? []).map((b) => b.key)),
+);
+
+async function readGrants(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+  platform: boolean,
+): Promise<UserGrants> {
   const rows = await db
     .select({ code: roles.code, menuId: roleGrants.menuId, buttonKey: roleGrants.buttonKey })
     .from(userRoles)
@@ -104,7 +132,8 @@ async function readGrants(db: DbOrTx, tenantId: number, userId: number): Promise
   for (const row of rows) {
     if (row.code) roleCodes.add(row.code);
     if (row.menuId == null) continue;
-    if (row.buttonKey) buttonKeys.add(row.buttonKey);
+    if (!platform && platformPages.has(row.menuId)) continue;
+    if (row.buttonKey && (platform || !platformButtons.has(row.buttonKey))) buttonKeys.add(row.buttonKey);
     // A granted page brings its groups along, so the tree can show it.
     for (let id: number | null | undefined = row.menuId; id != null; id = parentById.get(id)) menuIds.add(id);
   }
@@ -182,9 +211,14 @@ export function menuTreeFor(grants: UserGrants): MenuNode[] {
   return build(null);
 }
 
-/** The full tree with every button, for the role editor's grant picker. */
-export function fullMenuTree() {
-  return MENU;
+/** The full tree with every button, for the role editor's grant picker; platform pages only on the platform. */
+export function fullMenuTree(platform: boolean): readonly MenuDefinition[] {
+  if (platform) return MENU;
+  const prune = (items: readonly MenuDefinition[]): MenuDefinition[] =>
+    items
+      .filter((item) => !platformPages.has(item.id))
+      .map((item) => (item.children ? { ...item, children: prune(item.children) } : item));
+  return prune(MENU);
 }
 
 export async function roleIdsByCode(
@@ -355,4 +389,36 @@ export async function existingRoleIds(db: DbOrTx, tenantId: number, ids: number[
     .from(roles)
     .where(and(eq(roles.tenantId, tenantId), inArray(roles.id, ids)));
   return rows.map((r) => r.id);
+}
+
+/**
+ * The built-in roles of a tenant, created once; later calls leave staff's changes to them alone, but
+ * the administrator always keeps every page, so new pages of a new release reach it.
+ */
+export async function ensureBuiltinRoles(db: DbOrTx, tenantId: number): Promise<Map<string, number>> {
+  for (const role of BUILTIN_ROLES) {
+    const [created] = await db
+      .insert(roles)
+      .values({
+        tenantId,
+        code: role.code,
+        name: role.name,
+        nameEn: role.nameEn,
+        description: role.description,
+        descriptionEn: role.descriptionEn,
+        builtin: true,
+      })
+      .onConflictDoNothing()
+      .returning({ id: roles.id });
+    if (created) await setRoleGrants(db, tenantId, created.id, role.menuIds, role.buttonKeys);
+  }
+  const ids = await roleIdsByCode(
+    db,
+    tenantId,
+    BUILTIN_ROLES.map((r) => r.code),
+  );
+  const admin = BUILTIN_ROLES.find((r) => r.code === 'admin');
+  const adminId = ids.get('admin');
+  if (admin && adminId) await setRoleGrants(db, tenantId, adminId, admin.menuIds, admin.buttonKeys);
+  return ids;
 }

@@ -1,5 +1,7 @@
 import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import {
+  adsBody,
+  adsConfigView,
   batchOrderHiddenBody,
   batchOrderHiddenView,
   publicBrandingView,
@@ -103,6 +105,32 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         ...request.tenant.settings,
         batchOrderHiddenUserIds: ids,
       });
+      app.forgetTenant(request.tenant.code);
+      request.auditTarget = `tenant:${request.tenant.code}`;
+      return null;
+    },
+  );
+
+  app.post(
+    '/admin/site/ads/info',
+    {
+      config: { permission: '/site-configuration' },
+      schema: { tags: ['site'], response: { 200: okResponse(adsConfigView) } },
+    },
+    async (request) => ({
+      ads: request.tenant.settings.ads ?? [],
+      externalFeed: Boolean(app.config.AD_SERVICE_URL),
+    }),
+  );
+
+  app.post(
+    '/admin/site/ads/save',
+    {
+      config: { permission: 'site:save', audit: 'site.ads' },
+      schema: { tags: ['site'], body: adsBody, response: { 200: emptyResponse } },
+    },
+    async (request) => {
+      await updateSettings(app.db, request.tenant.id, { ...request.tenant.settings, ads: request.body.ads });
       app.forgetTenant(request.tenant.code);
       request.auditTarget = `tenant:${request.tenant.code}`;
       return null;

@@ -1,5 +1,5 @@
-import { bigint, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from '../../db/columns.ts';
+import { bigint, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, tenantId, updatedAt } from '../../db/columns.ts';
 
 export interface TenantBranding {
   siteName: string;
@@ -20,6 +20,8 @@ export interface TenantBranding {
 export interface TenantSettings {
   /** Accounts (user ids) for which the top bar's batch-order buttons are hidden (SPEC section 1). */
   batchOrderHiddenUserIds: number[];
+  /** The tenant's own ads for the top strip, shown while no AD_SERVICE_URL is configured. */
+  ads?: { title: string; url: string }[];
 }
 
 /** One row a tenant; `code` is the host name with dots turned to dashes (SPEC section 1). */
@@ -33,3 +35,17 @@ export const tenants = pgTable('tenants', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Host names a tenant answers on, beyond the one its code is derived from (SPEC section 1): a host is
+ * looked up here first. A host belongs to one tenant at most.
+ */
+export const tenantHosts = pgTable(
+  'tenant_hosts',
+  {
+    tenantId: tenantId(),
+    host: text('host').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.host] }), uniqueIndex('tenant_hosts_host').on(t.host)],
+);

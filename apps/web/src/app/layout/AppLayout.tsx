@@ -35,6 +35,7 @@ import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
 import { PrivateAvatar } from '../../components/PrivateFile.tsx';
+import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
 import { ExpressBatchDialog } from '../../features/express-waybills/ExpressBatchDialog.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
 import { TruckBatchDialog } from '../../features/truck-orders/TruckBatchDialog.tsx';
@@ -53,7 +54,6 @@ import {
 import { useTheme } from '../theme.tsx';
 import { VIEWS } from '../views.ts';
 import { AdStrip } from './AdStrip.tsx';
-import { FeatureUpdates } from './FeatureUpdates.tsx';
 import { TabsBar, type VisitedTab } from './TabsBar.tsx';
 import { ThemeDrawer } from './ThemeDrawer.tsx';
 
@@ -119,7 +119,6 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const [openKeys, setOpenKeys] = useState<string[]>([]);
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const [themeOpen, setThemeOpen] = useState(false);
-  const [updatesOpen, setUpdatesOpen] = useState(false);
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
 
@@ -420,13 +419,17 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
                 />
               )}
             </FreightRulesEntry>
-            <TopAction
-              compact={compact}
-              icon={<NotificationOutlined />}
-              label={t('shell.featureUpdates')}
-              onClick={() => setUpdatesOpen(true)}
-              testId="top-updates"
-            />
+            <FeatureUpdatesEntry>
+              {(open) => (
+                <TopAction
+                  compact={compact}
+                  icon={<NotificationOutlined />}
+                  label={t('shell.featureUpdates')}
+                  onClick={open}
+                  testId="top-updates"
+                />
+              )}
+            </FeatureUpdatesEntry>
           </>
         )}
         <Dropdown menu={languageMenu} trigger={['click']} getPopupContainer={inHeader}>
@@ -537,7 +540,6 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       <FloatButton.BackTop visibilityHeight={200} />
       <ErrorLogButton />
       <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
-      <FeatureUpdates open={updatesOpen} onClose={() => setUpdatesOpen(false)} />
       <TruckBatchDialog open={batch === 'truck'} onClose={() => setBatch(null)} />
       <ExpressBatchDialog open={batch === 'express'} onClose={() => setBatch(null)} />
     </Layout>

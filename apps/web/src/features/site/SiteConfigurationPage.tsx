@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
+import { AdsCard } from './AdsCard.tsx';
 import { type SiteConfig, siteApi } from './api.ts';
 import { BatchOrderAccountsCard } from './BatchOrderAccountsCard.tsx';
 
@@ -100,6 +101,7 @@ export default function SiteConfigurationPage() {
           </Form>
         )}
       </Card>
+      <AdsCard />
       <BatchOrderAccountsCard />
     </Flex>
   );

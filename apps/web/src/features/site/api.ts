@@ -1,5 +1,6 @@
 import type { Wire } from '@freight/contracts/responses';
 import type {
+  adsConfigView,
   batchOrderHiddenView,
   siteConfigView,
   userOption,
@@ -21,4 +22,11 @@ export const batchOrderApi = {
   info: () => post<Wire<typeof batchOrderHiddenView>>('/admin/site/batchOrder/info'),
   save: (userIds: number[]) => post('/admin/site/batchOrder/save', { userIds }),
   search: (keyword: string) => post<Wire<typeof userOptionsView>>('/admin/site/userOptions', { keyword }),
+};
+
+export type Ad = { title: string; url: string };
+
+export const adsApi = {
+  info: () => post<Wire<typeof adsConfigView>>('/admin/site/ads/info'),
+  save: (ads: Ad[]) => post('/admin/site/ads/save', { ads }),
 };
