@@ -373,6 +373,10 @@ const zhCN = {
   'workOrder.noticeStatusExpress': '工单 {{workOrderNo}}(运单 {{orderNo}}):{{status}}。{{remark}}',
   'workOrder.noticeMoneyExpress':
     '工单 {{workOrderNo}}(运单 {{orderNo}})已处理:{{consumption}} {{amount}}。{{remark}}',
+  'notice.endsBeforeStart': '{{field}}必须晚于开始时间',
+  'notice.organisationUnknown': '{{field}}不存在',
+  'notice.contentEmpty': '{{field}}不能为空(不安全的内容已被移除)',
+  'notice.notDeletable': '只能删除草稿或已撤回的公告,请先撤回',
   ...expressZhCN,
 } as const;
 
@@ -766,6 +770,10 @@ const enUS: Record<MessageKey, string> = {
   'workOrder.noticeStatusExpress': 'Work order {{workOrderNo}} (waybill {{orderNo}}): {{status}}. {{remark}}',
   'workOrder.noticeMoneyExpress':
     'Work order {{workOrderNo}} (waybill {{orderNo}}) was resolved: {{consumption}} {{amount}}. {{remark}}',
+  'notice.endsBeforeStart': '{{field}} must be later than the start',
+  'notice.organisationUnknown': '{{field}} does not exist',
+  'notice.contentEmpty': '{{field}} cannot be empty (unsafe content was removed)',
+  'notice.notDeletable': 'Only a draft or a withdrawn announcement can be deleted; withdraw it first',
   ...expressEnUS,
 };
 
