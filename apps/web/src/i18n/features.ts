@@ -6,6 +6,7 @@ import { expressChannelMessages } from '../features/express-channels/messages.ts
 import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
 import { waybillMessages } from '../features/express-waybills/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
+import { noticeMessages } from '../features/notices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
 import { truckOrderMessages } from '../features/truck-orders/messages.ts';
@@ -29,4 +30,5 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   expressChannelMessages,
   expressQuoteMessages,
   customerMessages,
+  noticeMessages,
 ];
