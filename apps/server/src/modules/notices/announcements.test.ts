@@ -159,6 +159,14 @@ describe('who an announcement reaches', () => {
 });
 
 describe('reading', () => {
+  it('gives every user the notice list page, with no role restriction', async () => {
+    for (const who of [f.as('customer'), f.as('agent'), f.as('editor')]) {
+      const menu = await who.ok('/api/menu/navigate', {});
+      const notices = menu.find((n: { paths: string }) => n.paths === '/notification');
+      expect(notices).toMatchObject({ component: 'NoticeList', meta: { permissions: [] } });
+    }
+  });
+
   it('marks an announcement read for that user only, and shows who read it', async () => {
     const title = 'Read me';
     const id = await publish({ title, type: 1, popTheme: 'warning' });
