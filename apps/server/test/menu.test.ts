@@ -124,7 +124,9 @@ describe('menu by identity', () => {
       allNodes(res.json().data)
         .map((n: Node) => n.paths)
         .sort(),
-    ).toEqual(['/downloadCenter', '/home', '/personalCenter/personalCenter', '/profile'].sort());
+    ).toEqual(
+      ['/downloadCenter', '/home', '/notification', '/personalCenter/personalCenter', '/profile'].sort(),
+    );
   });
 
   it('answers code 300 without a session', async () => {

@@ -365,9 +365,6 @@ export const MENU: readonly MenuDefinition[] = [
         buttons: [b('notice:save', '保存', 'Save'), b('notice:delete', '删除', 'Delete')],
       },
     ),
-    page(102, '/notification', 'NoticeList', '公告列表', 'Notices', 'BellOutlined', {
-      permissions: ADMIN_EDITOR,
-    }),
     // The platform's own page: granted only within the default tenant (PLATFORM_MENU_IDS).
     page(140, '/tenantManagement', 'TenantManagement', '租户管理', 'Tenants', 'ClusterOutlined', {
       permissions: ['admin'],
@@ -418,6 +415,9 @@ export const MENU: readonly MenuDefinition[] = [
     page(151, '/apiKeys', 'ApiKeys', 'API 密钥', 'API keys', 'KeyOutlined'),
   ]),
   page(13, '/downloadCenter', 'DownloadCenter', '下载中心', 'Download center', 'DownloadOutlined'),
+  // Every signed-in user reads their own notices here, so it carries no role restriction and sits at the
+  // top level (docs/decisions.md, "The notice list is every user's").
+  page(102, '/notification', 'NoticeList', '公告列表', 'Notices', 'BellOutlined'),
   page(14, '/profile', 'Profile', '个人中心', 'Personal center', 'UserOutlined', { is_show: 0 }),
   page(15, '/personalCenter/personalCenter', 'Profile', '个人中心', 'Personal center', 'UserOutlined', {
     is_show: 0,
@@ -435,8 +435,8 @@ export function flattenMenu(
 /** Menu ids whose badges show waiting recharge reviews (SPEC section 2). */
 export const BADGE_MENU = { truckDot: 8, expressDot: 110, truckCount: 26, expressCount: 122 } as const;
 
-/** Items every signed-in user gets whatever the role: home, personal centre, download centre. */
-export const ALWAYS_GRANTED_MENU_IDS: readonly number[] = [1, 13, 14, 15];
+/** Items every signed-in user gets whatever the role: home, personal centre, download centre, notices. */
+export const ALWAYS_GRANTED_MENU_IDS: readonly number[] = [1, 13, 14, 15, 102];
 
 /** Pages of the platform itself (managing tenants): a grant of them counts only in the default tenant. */
 export const PLATFORM_MENU_IDS: readonly number[] = [140];

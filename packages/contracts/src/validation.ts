@@ -301,6 +301,18 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   'changelog:title': { 'zh-CN': '标题', 'en-US': 'Title' },
   'changelog:body': { 'zh-CN': '内容', 'en-US': 'Content' },
   publishedAt: { 'zh-CN': '发布时间', 'en-US': 'Published at' },
+  // Notices and announcements (`notice` scope: the announcement editor's wording).
+  content: { 'zh-CN': '内容', 'en-US': 'Content' },
+  read: { 'zh-CN': '阅读状态', 'en-US': 'Read' },
+  popTheme: { 'zh-CN': '弹窗样式', 'en-US': 'Pop-up style' },
+  audience: { 'zh-CN': '接收范围', 'en-US': 'Audience' },
+  identities: { 'zh-CN': '接收身份', 'en-US': 'Identities' },
+  includeSubtree: { 'zh-CN': '含下级机构', 'en-US': 'Including sub-organisations' },
+  startsAt: { 'zh-CN': '开始时间', 'en-US': 'Starts at' },
+  endsAt: { 'zh-CN': '结束时间', 'en-US': 'Ends at' },
+  'notice:title': { 'zh-CN': '标题', 'en-US': 'Title' },
+  'notice:type': { 'zh-CN': '弹出方式', 'en-US': 'Pop-up type' },
+  'notice:organisationId': { 'zh-CN': '接收机构', 'en-US': 'Organisation' },
 };
 
 /**

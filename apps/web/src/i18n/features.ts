@@ -8,6 +8,7 @@ import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
 import { waybillMessages } from '../features/express-waybills/messages.ts';
 import { integrationMessages } from '../features/integrations/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
+import { noticeMessages } from '../features/notices/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { reportMessages } from '../features/reports/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
@@ -37,4 +38,5 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   reportMessages,
   tenantMessages,
   changelogMessages,
+  noticeMessages,
 ];

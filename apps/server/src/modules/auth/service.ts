@@ -1,7 +1,7 @@
 import { type Language, localeFromLanguage, ResultCode } from '@freight/contracts/api';
 import type { Identity } from '@freight/contracts/identity';
 import { translate } from '@freight/contracts/messages';
-import { and, count, desc, eq, gt, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import {
@@ -799,4 +799,28 @@ export async function usersByIds(db: DbOrTx, tenantId: number, ids: number[]) {
     .from(users)
     .where(and(eq(users.tenantId, tenantId), inArray(users.id, ids)))
     .orderBy(users.email);
+}
+
+/**
+ * How many users a group holds: every user of the tenant, those of some identities, or those of some
+ * organisations (a list of ids, or a subquery of them another module gives). An empty list matches none.
+ */
+export async function countUsers(
+  db: DbOrTx,
+  tenantId: number,
+  filter: { identities?: readonly Identity[]; organisationIds?: number[] | SQLWrapper } = {},
+): Promise<number> {
+  const { identities, organisationIds } = filter;
+  if (identities?.length === 0 || (Array.isArray(organisationIds) && organisationIds.length === 0)) return 0;
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(
+      and(
+        eq(users.tenantId, tenantId),
+        identities ? inArray(users.identity, [...identities]) : undefined,
+        organisationIds ? inArray(users.organisationId, organisationIds) : undefined,
+      ),
+    );
+  return row?.n ?? 0;
 }

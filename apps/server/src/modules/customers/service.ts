@@ -755,3 +755,13 @@ export async function organisationLineages(
   }
   return lineages;
 }
+
+/** Organisations in a scope whose name contains the keyword, by name: the choices of a picker. */
+export async function organisationOptions(db: DbOrTx, scope: OrganisationScope, keyword = '', limit = 50) {
+  return db
+    .select({ id: organisations.id, name: organisations.name, type: organisations.type })
+    .from(organisations)
+    .where(and(scopeCondition(scope), keyword ? ilike(organisations.name, containing(keyword)) : undefined))
+    .orderBy(organisations.name)
+    .limit(limit);
+}

@@ -74,7 +74,7 @@ export async function noticeUser(db: DbOrTx, notice: UserNotice): Promise<boolea
 }
 
 /** At most this many unread notices pop up at once, oldest first; the rest follow as these are read. */
-const UNREAD_BATCH = 20;
+export const UNREAD_BATCH = 20;
 
 /** The user's unread notices, oldest first. Reading them does not mark them: `markNoticeRead` does. */
 export async function unreadNotices(db: DbOrTx, tenantId: number, userId: number): Promise<NoticeRow[]> {

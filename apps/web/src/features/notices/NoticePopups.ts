@@ -6,6 +6,19 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../lib/http.ts';
 import { type Notice, noticeApi } from './api.ts';
 
+type PopKind = 'info' | 'success' | 'warning' | 'error';
+const POP_KINDS: readonly string[] = ['info', 'success', 'warning', 'error'];
+
+/** The popup's kind from the notice's `pop_theme`; system notices (no theme) pop up as info. */
+export function popKind(notice: Pick<Notice, 'pop_theme'>): PopKind {
+  return POP_KINDS.includes(notice.pop_theme) ? (notice.pop_theme as PopKind) : 'info';
+}
+
+/** A notice's HTML, sanitised again in the browser (it was on the server when written). */
+export function noticeHtml(content: string) {
+  return { __html: DOMPurify.sanitize(content) };
+}
+
 /** SPEC section 2: where a notice's view button leads, by its order type. */
 export function noticeTarget(notice: Notice): string {
   const sn = encodeURIComponent(notice.order_sn ?? '');
@@ -52,17 +65,18 @@ export function useNoticePopups(token: string | null) {
         list.forEach((notice, index) => {
           const { notification, modal, navigate, t } = latest.current;
           // Notices carry HTML; it was sanitised on write and is sanitised again here before it is shown.
-          const html = { __html: DOMPurify.sanitize(notice.content) };
+          const html = noticeHtml(notice.content);
+          const kind = popKind(notice);
           if (notice.type === 1) {
             window.setTimeout(() => {
               const key = `notice-${notice.id}`;
-              notification.info({
+              notification[kind]({
                 key,
                 placement: 'bottomRight',
                 duration: 5,
                 onClose: () => markRead(notice.id),
                 title: notice.title,
-                // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify (noticeHtml)
                 description: createElement('div', { dangerouslySetInnerHTML: html }),
                 actions: createElement(
                   'a',
@@ -77,11 +91,11 @@ export function useNoticePopups(token: string | null) {
               });
             }, index * 500);
           } else {
-            modal.info({
+            modal[kind]({
               width: 700,
               title: notice.title,
               style: { top: `${index + 15}vh` },
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify just above
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify (noticeHtml)
               content: createElement('div', { style: { minHeight: 300 }, dangerouslySetInnerHTML: html }),
               okText: t('shell.ok'),
               afterClose: () => markRead(notice.id),
