@@ -57,6 +57,11 @@ const configSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
   /** How long SIGTERM waits for requests in flight before the process exits anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  /**
+   * How often an idle job worker asks the database for work, in seconds (pg-boss's minimum is 0.5). A
+   * job sent by this process wakes its workers at once; this bounds the wait for one sent by another.
+   */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])
@@ -92,6 +97,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       SEED_DEMO: 'false',
       // The suite signs in hundreds of times from one address; the limits' own tests set it back to 1.
       RATE_LIMIT_SCALE: '1000',
+      JOB_POLL_SECONDS: '0.5',
     }),
     ...overrides,
   };
