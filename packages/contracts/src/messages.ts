@@ -373,6 +373,16 @@ const zhCN = {
   'workOrder.noticeStatusExpress': '工单 {{workOrderNo}}(运单 {{orderNo}}):{{status}}。{{remark}}',
   'workOrder.noticeMoneyExpress':
     '工单 {{workOrderNo}}(运单 {{orderNo}})已处理:{{consumption}} {{amount}}。{{remark}}',
+  'download.queued': '导出数据较多,正在下载中心生成文件,完成后可在下载中心下载',
+  'download.notReady': '文件尚未生成或已过期',
+  'download.notRetryable': '只有失败或已过期的导出可以重新生成',
+  'download.retried': '已重新加入导出队列',
+  'download.deleted': '已删除',
+  'download.kind.truck-orders': '卡车订单',
+  'download.kind.express-waybills': '快递运单',
+  'download.kind.account-details': '账户明细',
+  'download.kind.account-log': '账户日志',
+  'download.kind.account-deductions': '补扣明细',
   ...expressZhCN,
 } as const;
 
@@ -766,6 +776,17 @@ const enUS: Record<MessageKey, string> = {
   'workOrder.noticeStatusExpress': 'Work order {{workOrderNo}} (waybill {{orderNo}}): {{status}}. {{remark}}',
   'workOrder.noticeMoneyExpress':
     'Work order {{workOrderNo}} (waybill {{orderNo}}) was resolved: {{consumption}} {{amount}}. {{remark}}',
+  'download.queued':
+    'The export is large: its file is being prepared in the download centre, where you can download it when ready',
+  'download.notReady': 'The file is not ready, or has expired',
+  'download.notRetryable': 'Only a failed or expired export can be prepared again',
+  'download.retried': 'The export is queued again',
+  'download.deleted': 'Deleted',
+  'download.kind.truck-orders': 'Truck orders',
+  'download.kind.express-waybills': 'Express waybills',
+  'download.kind.account-details': 'Account details',
+  'download.kind.account-log': 'Account log',
+  'download.kind.account-deductions': 'Deduction details',
   ...expressEnUS,
 };
 

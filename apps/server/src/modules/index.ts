@@ -6,6 +6,7 @@ import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
+import downloadRoutes from './downloads/routes.ts';
 import expressChannelRoutes from './express-channels/routes.ts';
 import expressQuoteRoutes from './express-quotes/routes.ts';
 import expressBatchRoutes from './express-waybills/batch-routes.ts';
@@ -56,4 +57,5 @@ export const modules: FastifyPluginAsync[] = [
   expressBatchRoutes,
   bounceBillRoutes,
   workOrderRoutes,
+  downloadRoutes,
 ];
