@@ -2,6 +2,7 @@ import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
 import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
 import { customerMessages } from '../features/customers/messages.ts';
+import { downloadMessages } from '../features/downloads/messages.ts';
 import { expressChannelMessages } from '../features/express-channels/messages.ts';
 import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
 import { waybillMessages } from '../features/express-waybills/messages.ts';
@@ -29,4 +30,5 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   expressChannelMessages,
   expressQuoteMessages,
   customerMessages,
+  downloadMessages,
 ];
