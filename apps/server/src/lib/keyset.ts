@@ -30,5 +30,8 @@ export function olderThanRow(
   tenantId: number,
   id: number,
 ): SQL {
-  return sql`(${table.createdAt}, ${table.id}) < (select k.created_at, k.id from ${table} k where k.tenant_id = ${tenantId} and k.id = ${id})`;
+  const key = sql`from ${table} k where k.tenant_id = ${tenantId} and k.id = ${id}`;
+  // The first half is what an index on (tenant_id, created_at) can start from; the row comparison
+  // then settles the rows of the same instant.
+  return sql`${table.createdAt} <= (select k.created_at ${key}) and (${table.createdAt}, ${table.id}) < (select k.created_at, k.id ${key})`;
 }

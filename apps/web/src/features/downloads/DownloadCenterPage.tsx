@@ -99,7 +99,7 @@ export default function DownloadCenterPage() {
   };
 
   return (
-    <div className="page-card">
+    <div className="page-card" data-testid="download-center">
       <FilterBar<Filters>
         form={filterForm}
         onSearch={(v) => {
