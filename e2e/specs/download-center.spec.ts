@@ -1,3 +1,4 @@
+/// <reference path="../../apps/server/src/modules/addresses/zipcodes.d.ts" />
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
