@@ -1,3 +1,4 @@
+import { EXPORT_AT_ONCE_MAX_ROWS } from '@freight/contracts/downloads';
 import { z } from 'zod';
 
 const configSchema = z.object({
@@ -62,6 +63,11 @@ const configSchema = z.object({
    * job sent by this process wakes its workers at once; this bounds the wait for one sent by another.
    */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  /**
+   * An export of at most this many rows is answered at once; a bigger one is written by a job in the
+   * download centre. Tests lower it to send small exports through the queue.
+   */
+  EXPORT_AT_ONCE_ROWS: z.coerce.number().int().min(0).max(100_000).default(EXPORT_AT_ONCE_MAX_ROWS),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])

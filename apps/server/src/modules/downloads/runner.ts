@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Language } from '@freight/contracts/api';
-import { EXPORT_AT_ONCE_MAX_ROWS, EXPORT_KEEP_DAYS, type ExportKindName } from '@freight/contracts/downloads';
+import { EXPORT_KEEP_DAYS, type ExportKindName } from '@freight/contracts/downloads';
 import { translate } from '@freight/contracts/messages';
 import { XLSX_TYPE } from '@freight/contracts/responses';
 import ExcelJS from 'exceljs';
@@ -72,7 +72,8 @@ export function exportKind(name: ExportKindName): ExportKind<unknown> | undefine
 }
 
 /**
- * Answers an export call: a small export (up to EXPORT_AT_ONCE_MAX_ROWS rows) as the file at once, as
+ * Answers an export call: a small export (up to EXPORT_AT_ONCE_ROWS rows, by default
+ * EXPORT_AT_ONCE_MAX_ROWS) as the file at once, as
  * before; a bigger one is queued for the download centre and answered `{ queued: true, id }` in the
  * envelope. The route is `raw` (it answers a file), so the envelope is written here.
  */
@@ -86,8 +87,9 @@ export async function answerExport<P>(
   const user = currentUser(request);
   const language = request.language;
   const source = await kind.source(app.database.reader, user, params, language);
-  const total = await source.count(EXPORT_AT_ONCE_MAX_ROWS + 1);
-  if (total <= EXPORT_AT_ONCE_MAX_ROWS) {
+  const atOnce = app.config.EXPORT_AT_ONCE_ROWS;
+  const total = await source.count(atOnce + 1);
+  if (total <= atOnce) {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Sheet1');
     startSheet(sheet, source.columns);
