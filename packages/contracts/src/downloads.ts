@@ -24,6 +24,8 @@ export const EXPORT_KINDS = [
   'account-details',
   'account-log',
   'account-deductions',
+  'operation-log',
+  'work-orders',
 ] as const;
 export type ExportKindName = (typeof EXPORT_KINDS)[number];
 

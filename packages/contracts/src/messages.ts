@@ -383,6 +383,8 @@ const zhCN = {
   'download.kind.account-details': '账户明细',
   'download.kind.account-log': '账户日志',
   'download.kind.account-deductions': '补扣明细',
+  'download.kind.operation-log': '操作日志',
+  'download.kind.work-orders': '工单',
   ...expressZhCN,
 } as const;
 
@@ -787,6 +789,8 @@ const enUS: Record<MessageKey, string> = {
   'download.kind.account-details': 'Account details',
   'download.kind.account-log': 'Account log',
   'download.kind.account-deductions': 'Deduction details',
+  'download.kind.operation-log': 'Operation log',
+  'download.kind.work-orders': 'Work orders',
   ...expressEnUS,
 };
 
