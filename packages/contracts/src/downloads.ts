@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { dayField, idField } from './fields.ts';
-import { pageOf, rawResponse, timestamp, XLSX_TYPE } from './responses.ts';
+import { okResponse, pageOf, rawResponse, timestamp, XLSX_TYPE } from './responses.ts';
 
 /**
  * The download centre (`/downloadCenter`): every export the user asked for that was too big to answer
@@ -79,7 +79,11 @@ export const exportQueuedView = z.object({ queued: z.literal(true), id: z.number
  * An export call's answer: the .xlsx when the rows are few enough to answer at once, else the envelope
  * with `exportQueuedView` (the file is being written in the download centre).
  */
-export const exportResponse = rawResponse(
-  [XLSX_TYPE, 'application/json'],
+const xlsxAnswer = rawResponse(
+  XLSX_TYPE,
   'An .xlsx workbook; or, when the export is queued for the download centre, the envelope with { queued: true, id }',
 );
+export const exportResponse = {
+  ...xlsxAnswer,
+  content: { ...xlsxAnswer.content, 'application/json': { schema: okResponse(exportQueuedView) } },
+};
