@@ -22,7 +22,9 @@ export const jobsPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onReady', async () => {
     await start();
   });
+  // Half the shutdown grace: what is still running then is failed (and retried elsewhere) before the
+  // process's own grace timer ends it.
   app.addHook('onClose', async () => {
-    await stop(app.config.SHUTDOWN_TIMEOUT_SECONDS * 1000);
+    await stop((app.config.SHUTDOWN_TIMEOUT_SECONDS * 1000) / 2);
   });
 });
