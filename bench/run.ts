@@ -12,6 +12,7 @@ import { testConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
+import { benchExport } from './export.ts';
 import { benchExpress } from './express.ts';
 import { benchMoney } from './money.ts';
 import { benchReports } from './reports.ts';
@@ -107,6 +108,7 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   const tariffRead = await benchTruck(kind, database);
   await benchExpress(kind, database, tariffRead);
   await benchReports(kind, database);
+  await benchExport(kind, database);
   await database.close();
 
   const row = (name: string, value: number) =>

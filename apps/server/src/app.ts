@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Config, responseCheckOf } from './config.ts';
 import type { Database } from './db/client.ts';
+import { jobsPlugin } from './jobs/plugin.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { modules, shipmentModules } from './modules/index.ts';
 import { rateLimitPlugin } from './modules/limits/plugin.ts';
@@ -104,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditPlugin);
   await app.register(rateLimitPlugin);
   await app.register(afterAnswerPlugin);
+  await app.register(jobsPlugin);
 
   for (const module of modules) await app.register(module, { prefix: '/api' });
   for (const module of shipmentModules) await app.register(module, { prefix: '/shipment' });

@@ -1,3 +1,4 @@
+import { EXPORT_AT_ONCE_MAX_ROWS } from '@freight/contracts/downloads';
 import { z } from 'zod';
 
 const configSchema = z.object({
@@ -57,6 +58,16 @@ const configSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
   /** How long SIGTERM waits for requests in flight before the process exits anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  /**
+   * How often an idle job worker asks the database for work, in seconds (pg-boss's minimum is 0.5). A
+   * job sent by this process wakes its workers at once; this bounds the wait for one sent by another.
+   */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  /**
+   * An export of at most this many rows is answered at once; a bigger one is written by a job in the
+   * download centre. Tests lower it to send small exports through the queue.
+   */
+  EXPORT_AT_ONCE_ROWS: z.coerce.number().int().min(0).max(100_000).default(EXPORT_AT_ONCE_MAX_ROWS),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])
@@ -92,6 +103,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       SEED_DEMO: 'false',
       // The suite signs in hundreds of times from one address; the limits' own tests set it back to 1.
       RATE_LIMIT_SCALE: '1000',
+      JOB_POLL_SECONDS: '0.5',
     }),
     ...overrides,
   };

@@ -27,6 +27,10 @@ export interface Database {
    */
   reader: Db;
   kind: 'pglite' | 'postgres';
+  /** The PostgreSQL server's URL: the job queue opens a small pool of its own on it. */
+  url?: string;
+  /** The embedded database's one session: the job queue runs its SQL there. */
+  pglite?: PGlite;
   close(): Promise<void>;
   /** Where the reader reports the replica going away and coming back (nowhere until told). */
   logTo?(log: DatabaseLog): void;
@@ -71,6 +75,7 @@ export async function openDatabase(options: {
       db,
       reader,
       kind: 'postgres',
+      url: options.url,
       close: async () => {
         await Promise.all([pool.end(), replicaPool?.end()]);
       },
@@ -88,7 +93,7 @@ export async function openDatabase(options: {
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
-  return { db, reader: db, kind: 'pglite', close: () => client.close() };
+  return { db, reader: db, kind: 'pglite', pglite: client, close: () => client.close() };
 }
 
 function openPool(connectionString: string, sizing: { max: number; acquireTimeoutMs: number }): pg.Pool {

@@ -5,6 +5,7 @@ export * from '../modules/auth/schema.ts';
 export * from '../modules/bounce-bills/schema.ts';
 export * from '../modules/changelog/schema.ts';
 export * from '../modules/customers/schema.ts';
+export * from '../modules/downloads/schema.ts';
 export * from '../modules/express-channels/schema.ts';
 export * from '../modules/express-quotes/schema.ts';
 export * from '../modules/express-waybills/schema.ts';

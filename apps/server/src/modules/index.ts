@@ -7,6 +7,7 @@ import bounceBillRoutes from './bounce-bills/routes.ts';
 import changelogRoutes from './changelog/routes.ts';
 import commonRoutes from './common/routes.ts';
 import customerRoutes from './customers/routes.ts';
+import downloadRoutes from './downloads/routes.ts';
 import expressChannelRoutes from './express-channels/routes.ts';
 import expressQuoteRoutes from './express-quotes/routes.ts';
 import expressBatchRoutes from './express-waybills/batch-routes.ts';
@@ -65,6 +66,7 @@ export const modules: FastifyPluginAsync[] = [
   reportRoutes,
   tenantRoutes,
   changelogRoutes,
+  downloadRoutes,
 ];
 
 /** Calls of external systems, mounted under /shipment (SPEC section 7: `/shipment/uploadapi`). */

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Database, Db } from '../db/client.ts';
 import type { BatchOptions } from '../lib/batched-delete.ts';
 import { sweepLoginFailures, sweepPasswordResets, sweepVerificationCodes } from '../modules/auth/service.ts';
+import { sweepExpiredExports } from '../modules/downloads/service.ts';
 import { sweepExpiredHits } from '../modules/limits/service.ts';
 import { sweepOldMail } from '../modules/mail/service.ts';
 import { localUploadStore, sweepPendingLicences, type UploadStore } from '../modules/uploads/service.ts';
@@ -19,8 +20,11 @@ export interface Sweep {
   run(db: Db, options: BatchOptions): Promise<number>;
 }
 
-/** Every module's sweep. Each deletes only its own module's rows, through its own service. */
-export function moduleSweeps(store: UploadStore): Sweep[] {
+/**
+ * Every module's sweep. Each deletes only its own module's rows, through its own service. With
+ * `dataDir`, also the download centre's files past their keeping time.
+ */
+export function moduleSweeps(store: UploadStore, dataDir?: string): Sweep[] {
   return [
     { name: 'rate limit windows', run: (db, o) => sweepExpiredHits(db, o) },
     { name: 'sign-in failures', run: sweepLoginFailures },
@@ -28,6 +32,9 @@ export function moduleSweeps(store: UploadStore): Sweep[] {
     { name: 'password resets', run: sweepPasswordResets },
     { name: 'mail', run: sweepOldMail },
     { name: 'pending licences', run: (db, o) => sweepPendingLicences(db, store, o) },
+    ...(dataDir
+      ? [{ name: 'expired exports', run: (db: Db, o: BatchOptions) => sweepExpiredExports(db, dataDir, o) }]
+      : []),
   ];
 }
 
@@ -84,7 +91,7 @@ export async function runHousekeeping(
  * after its current batch; the rest waits for the next pass.
  */
 export const housekeepingPlugin = fp(async (app: FastifyInstance) => {
-  const sweeps = moduleSweeps(localUploadStore(app.config.DATA_DIR));
+  const sweeps = moduleSweeps(localUploadStore(app.config.DATA_DIR), app.config.DATA_DIR);
   const stop = new AbortController();
   let current: Promise<Record<string, number> | null> | null = null;
 

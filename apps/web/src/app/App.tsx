@@ -1,7 +1,9 @@
-import { App as AntApp, Spin } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { App as AntApp, Spin, Typography } from 'antd';
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from '../features/downloads/public.tsx';
 import { ApiError, setHttpHooks } from '../lib/http.ts';
 import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
 import type { Branding } from './branding.ts';
@@ -30,14 +32,34 @@ function HttpBridge() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { message } = AntApp.useApp();
+  const queryClient = useQueryClient();
   const [masked, setMasked] = useState(false);
   useEffect(() => {
     setHttpHooks({
       navigate: (path) => navigate(path),
       error: (text) => void message.error(text),
       loading: setMasked,
+      // A big export is written in the download centre: say where, and count it on the top bar.
+      exportQueued: () => {
+        void queryClient.invalidateQueries({ queryKey: DOWNLOAD_COUNT_KEY });
+        void message.info({
+          key: 'export-queued',
+          duration: 6,
+          content: (
+            <span data-testid="export-queued">
+              {t('downloads.queued')}{' '}
+              <Typography.Link
+                onClick={() => navigate(DOWNLOAD_CENTER_PATH)}
+                data-testid="export-queued-link"
+              >
+                {t('downloads.openCenter')}
+              </Typography.Link>
+            </span>
+          ),
+        });
+      },
     });
-  }, [navigate, message]);
+  }, [navigate, message, queryClient, t]);
   return <Spin fullscreen spinning={masked} description={t('app.loading')} />;
 }
 

@@ -47,6 +47,7 @@ function lazyViews(
  */
 export const VIEWS: Record<string, ComponentType> = {
   Home: page(() => import('../features/home/HomePage.tsx')),
+  DownloadCenter: page(() => import('../features/downloads/DownloadCenterPage.tsx')),
   Profile: page(() => import('../features/profile/ProfilePage.tsx')),
   RoleManagement: page(() => import('../features/roles/RoleManagementPage.tsx')),
   StaffManagement: page(() => import('../features/staff/StaffManagementPage.tsx')),

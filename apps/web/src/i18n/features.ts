@@ -3,6 +3,7 @@ import { addressMessages } from '../features/addresses/messages.ts';
 import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
 import { changelogMessages } from '../features/changelog/messages.ts';
 import { customerMessages } from '../features/customers/messages.ts';
+import { downloadMessages } from '../features/downloads/messages.ts';
 import { expressChannelMessages } from '../features/express-channels/messages.ts';
 import { expressQuoteMessages } from '../features/express-quotes/messages.ts';
 import { waybillMessages } from '../features/express-waybills/messages.ts';
@@ -39,4 +40,5 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   tenantMessages,
   changelogMessages,
   noticeMessages,
+  downloadMessages,
 ];

@@ -34,6 +34,8 @@ interface Hooks {
   error(text: string): void;
   loading(on: boolean): void;
   onApiError?(entry: { url: string; message: string; details: string }): void;
+  /** An export too big to answer at once was queued for the download centre under this id. */
+  exportQueued?(id: number): void;
 }
 let hooks: Hooks = {
   navigate: (path) => window.location.assign(path),
@@ -179,9 +181,15 @@ export function fileNameFrom(disposition: string | null, fallback: string): stri
 
 /**
  * Posts filters and saves the file the server answers with (exports). A JSON answer instead of a file
- * is an envelope, so a refusal surfaces like any other call's.
+ * is an envelope: a refusal surfaces like any other call's, and `{ queued: true, id }` means the export
+ * is too big to answer at once and is being written in the download centre (the shell says so and
+ * refreshes the top bar's count). Answers whether it was queued.
  */
-export async function download(url: string, payload: unknown, fallbackName: string): Promise<void> {
+export async function download(
+  url: string,
+  payload: unknown,
+  fallbackName: string,
+): Promise<{ queued: boolean }> {
   const response = await send(url, {
     method: 'POST',
     headers: headers(true),
@@ -189,10 +197,15 @@ export async function download(url: string, payload: unknown, fallbackName: stri
   });
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('application/json') || !response.ok) {
-    await unwrap(url, response);
-    return;
+    const data = await unwrap<{ queued?: boolean; id?: number } | null>(url, response);
+    if (data?.queued && typeof data.id === 'number') {
+      hooks.exportQueued?.(data.id);
+      return { queued: true };
+    }
+    return { queued: false };
   }
   saveBlob(await response.blob(), fileNameFrom(response.headers.get('content-disposition'), fallbackName));
+  return { queued: false };
 }
 
 /** Saves a file the server answers a GET with (templates, tariff exports). */

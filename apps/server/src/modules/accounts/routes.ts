@@ -1,34 +1,38 @@
 import {
-  ACCOUNT_LOG_TYPES,
   accountView,
   adjustmentView,
-  type BusinessLine,
   balanceQuery,
   balanceTotalView,
-  DEDUCTION_TYPES,
-  type LedgerType,
   ledgerListView,
   ledgerQuery,
 } from '@freight/contracts/accounts';
 import { type Language, ResultCode } from '@freight/contracts/api';
 import { accountActionBody, adjustmentBody, creditLimitBody } from '@freight/contracts/customers';
-import { isMessageKey, translate } from '@freight/contracts/messages';
+import { exportResponse } from '@freight/contracts/downloads';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
-import { okResponse, xlsxResponse } from '@freight/contracts/responses';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { AppError, badField, forbidden, notFound } from '../../lib/errors.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { usersByIds } from '../auth/service.ts';
 import {
   canSeeOrganisation,
-  organisationIdsMatching,
   organisationNames,
   organisationScope,
   visibleOrganisationIds,
 } from '../customers/service.ts';
+import { answerExport } from '../downloads/runner.ts';
+import {
+  DEDUCTIONS_VIEW,
+  DETAILS_VIEW,
+  type LedgerView,
+  LOG_VIEW,
+  ledgerDeductionsExport,
+  ledgerDetailsExport,
+  ledgerLogExport,
+  ledgerScope,
+  presentLedger,
+} from './export.ts';
 import {
   type AccountRow,
   accountActions,
@@ -69,7 +73,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return account;
   }
 
-  const DETAILS_PAGES = { truck: '/accountDetails', express: '/deliveryAccountDetails' } as const;
   const BALANCE_PAGES = { truck: '/balanceTotal', express: '/deliveryBalanceTotal' } as const;
 
   /**
@@ -85,44 +88,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     language: Language,
     user: RequestUser,
     query: typeof ledgerQuery._output,
-    paged: boolean,
-    pages: Record<BusinessLine, string> = DETAILS_PAGES,
-    types?: readonly LedgerType[],
-    // Exports read the replica (app.database.reader) when one is configured; the pages read the primary.
-    from: Db = db,
+    view: LedgerView = DETAILS_VIEW,
   ) => {
-    if (!user.grants.has(pages[query.line])) throw forbidden();
-    const { page, limit, keyword, ...rest } = query;
-    // The details list money; events that move none (rejected recharges, freezes) are the log's.
-    const filter = { ...rest, ...(types ? { types } : {}), moneyOnly: pages === DETAILS_PAGES };
-    // A keyword narrows the accounts to the organisations in scope whose name or contact matches.
-    const visible = keyword
-      ? organisationIdsMatching(from, await organisationScope(from, user), keyword)
-      : (await visibleScope(user, from)).ids;
-    const result = await listLedger(from, user.tenantId, visible, filter, paged ? { page, limit } : null);
-    const names = await organisationNames(from, user.tenantId, [
-      ...new Set(result.list.map((r) => r.organisationId)),
-    ]);
-    // Staff see who made each movement; customers are not shown the operator's staff e-mail.
-    const operatorIds = [...new Set(result.list.map((r) => r.operatorId).filter((id) => id !== null))];
-    const operators = new Map(
-      user.identity === 'employee'
-        ? (await usersByIds(from, user.tenantId, operatorIds)).map((u) => [u.id, u.email])
-        : [],
-    );
+    const { filter, visible } = await ledgerScope(db, user, query, view);
+    const { page, limit } = query;
+    const result = await listLedger(db, user.tenantId, visible, filter, { page, limit });
     return {
-      list: result.list.map(({ operatorId, ...r }) => ({
-        ...r,
-        operator: (operatorId !== null && operators.get(operatorId)) || '',
-        // A freeze or credit change refers to the account itself: an internal id nobody looks up.
-        refId: r.refType === 'account' ? '' : r.refId,
-        // Notes the system writes are message keys, read in the caller's language.
-        note:
-          r.note.startsWith('ledger.note.') && isMessageKey(r.note) ? translate(language, r.note) : r.note,
-        organisationName: names.get(r.organisationId) ?? '',
-        amount: formatMoney(r.amount),
-        balanceAfter: formatMoney(r.balanceAfter),
-      })),
+      list: await presentLedger(db, user, language, result.list),
       total: result.total,
       page,
       limit,
@@ -133,115 +105,56 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/account/details',
     {
-      config: { permission: Object.values(DETAILS_PAGES) },
+      config: { permission: Object.values(DETAILS_VIEW.pages) },
       schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: okResponse(ledgerListView) } },
     },
-    async (request) => ledgerRows(request.language, currentUser(request), request.body, true),
+    async (request) => ledgerRows(request.language, currentUser(request), request.body),
   );
 
-  /** The ledger rows of a view (details, log, deductions) as a spreadsheet. */
-  async function sendLedger(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    pages: Record<BusinessLine, string>,
-    types: readonly LedgerType[] | undefined,
-    names: { en: string; zh: string },
-  ) {
-    const query = request.body as typeof ledgerQuery._output;
-    const { list } = await ledgerRows(
-      request.language,
-      currentUser(request),
-      query,
-      false,
-      pages,
-      types,
-      app.database.reader,
-    );
-    const en = request.language === 'en-US';
-    const t = (key: string) => translate(request.language, key as never);
-    return sendXlsx(
-      reply,
-      en ? names.en : names.zh,
-      [
-        { header: en ? 'Time' : '时间', value: (r) => r.createdAt },
-        { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
-        { header: en ? 'Type' : '类型', value: (r) => t(`ledger.type.${r.type}`) },
-        { header: en ? 'Amount' : '金额', value: (r) => r.amount },
-        { header: en ? 'Balance after' : '变动后余额', value: (r) => r.balanceAfter },
-        { header: en ? 'Reference' : '关联单号', value: (r) => r.refId, width: 24 },
-        { header: en ? 'Note' : '备注', value: (r) => r.note, width: 30 },
-        { header: en ? 'Operator' : '操作人', value: (r) => r.operator, width: 26 },
-      ],
-      list,
-    );
-  }
-
+  // The ledger views' exports (export.ts): few rows at once, more written by a job in the download centre.
   app.post(
     '/admin/account/detailsExport',
     {
       config: { permission: ['account:export', 'express-account:export'], raw: true },
-      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: exportResponse } },
     },
-    (request, reply) =>
-      sendLedger(request, reply, DETAILS_PAGES, undefined, {
-        en: 'account-details.xlsx',
-        zh: '账户明细.xlsx',
-      }),
+    (request, reply) => answerExport(app, request, reply, ledgerDetailsExport, request.body),
   );
 
   /** The account log: what happened to accounts other than orders and recharges (SPEC section 2). */
-  const LOG_PAGES = { truck: '/accountLog', express: '/deliveryAccountLog' } as const;
-  // Reviewed recharges are account events too: an approval is the credit it made, the other
-  // outcomes are zero rows the recharge module writes through recordAccountEvent.
-  const LOG_TYPES: readonly LedgerType[] = ACCOUNT_LOG_TYPES;
   app.post(
     '/admin/account/log',
     {
-      config: { permission: Object.values(LOG_PAGES) },
+      config: { permission: Object.values(LOG_VIEW.pages) },
       schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: okResponse(ledgerListView) } },
     },
-    async (request) =>
-      ledgerRows(request.language, currentUser(request), request.body, true, LOG_PAGES, LOG_TYPES),
+    async (request) => ledgerRows(request.language, currentUser(request), request.body, LOG_VIEW),
   );
   app.post(
     '/admin/account/logExport',
     {
-      config: { permission: Object.values(LOG_PAGES), raw: true },
-      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: xlsxResponse } },
+      config: { permission: Object.values(LOG_VIEW.pages), raw: true },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: exportResponse } },
     },
-    (request, reply) =>
-      sendLedger(request, reply, LOG_PAGES, LOG_TYPES, { en: 'account-log.xlsx', zh: '账户日志.xlsx' }),
+    (request, reply) => answerExport(app, request, reply, ledgerLogExport, request.body),
   );
 
   /** Supplementary deduction details: surcharges and work-order deductions, a view over the ledger. */
-  const DEDUCTION_PAGES = { truck: '/deductionDetails', express: '/deductionDetails' } as const;
   app.post(
     '/admin/account/deductions',
     {
       config: { permission: '/deductionDetails' },
       schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: okResponse(ledgerListView) } },
     },
-    async (request) =>
-      ledgerRows(
-        request.language,
-        currentUser(request),
-        request.body,
-        true,
-        DEDUCTION_PAGES,
-        DEDUCTION_TYPES,
-      ),
+    async (request) => ledgerRows(request.language, currentUser(request), request.body, DEDUCTIONS_VIEW),
   );
   app.post(
     '/admin/account/deductionsExport',
     {
       config: { permission: '/deductionDetails', raw: true },
-      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['accounts'], body: ledgerQuery, response: { 200: exportResponse } },
     },
-    (request, reply) =>
-      sendLedger(request, reply, DEDUCTION_PAGES, DEDUCTION_TYPES, {
-        en: 'deductions.xlsx',
-        zh: '补扣明细.xlsx',
-      }),
+    (request, reply) => answerExport(app, request, reply, ledgerDeductionsExport, request.body),
   );
 
   app.post(

@@ -10,6 +10,7 @@ import { formatMoney } from '@freight/contracts/money';
 import { and, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict } from '../../lib/errors.ts';
+import { keysetPages } from '../../lib/keyset.ts';
 import type { visibleOrganisationIds } from '../customers/service.ts';
 import { accounts, ledgerEntries } from './schema.ts';
 
@@ -373,41 +374,8 @@ export async function listLedger(
   filter: LedgerFilter,
   page: { page: number; limit: number } | null,
 ) {
-  const condition = and(
-    eq(ledgerEntries.tenantId, tenantId),
-    visibleOrganisations ? inArray(accounts.organisationId, visibleOrganisations) : undefined,
-    filter.line ? eq(accounts.line, filter.line) : undefined,
-    filter.type ? eq(ledgerEntries.type, filter.type) : undefined,
-    filter.types ? inArray(ledgerEntries.type, [...filter.types]) : undefined,
-    filter.organisationId ? eq(accounts.organisationId, filter.organisationId) : undefined,
-    filter.reference ? eq(ledgerEntries.refId, filter.reference) : undefined,
-    filter.moneyOnly ? ne(ledgerEntries.amount, 0n) : undefined,
-    filter.from ? gte(ledgerEntries.createdAt, filter.from) : undefined,
-    filter.to ? lt(ledgerEntries.createdAt, filter.to) : undefined,
-  );
-  const joined = () =>
-    db
-      .select({
-        id: ledgerEntries.id,
-        accountId: ledgerEntries.accountId,
-        organisationId: accounts.organisationId,
-        line: accounts.line,
-        type: ledgerEntries.type,
-        amount: ledgerEntries.amount,
-        balanceAfter: ledgerEntries.balanceAfter,
-        refType: ledgerEntries.refType,
-        refId: ledgerEntries.refId,
-        operatorId: ledgerEntries.operatorId,
-        note: ledgerEntries.note,
-        createdAt: ledgerEntries.createdAt,
-      })
-      .from(ledgerEntries)
-      .innerJoin(
-        accounts,
-        and(eq(accounts.tenantId, ledgerEntries.tenantId), eq(accounts.id, ledgerEntries.accountId)),
-      )
-      .where(condition)
-      .orderBy(desc(ledgerEntries.id));
+  const condition = ledgerCondition(tenantId, visibleOrganisations, filter);
+  const joined = () => ledgerJoined(db).where(condition).orderBy(desc(ledgerEntries.id));
   const [list, [totals]] = await Promise.all([
     page
       ? joined()
@@ -432,6 +400,86 @@ export async function listLedger(
     total: totals?.n ?? 0,
     credits: BigInt(totals?.credits ?? '0'),
     debits: BigInt(totals?.debits ?? '0'),
+  };
+}
+
+function ledgerCondition(
+  tenantId: number,
+  visibleOrganisations: VisibleOrganisations | null,
+  filter: LedgerFilter,
+) {
+  return and(
+    eq(ledgerEntries.tenantId, tenantId),
+    visibleOrganisations ? inArray(accounts.organisationId, visibleOrganisations) : undefined,
+    filter.line ? eq(accounts.line, filter.line) : undefined,
+    filter.type ? eq(ledgerEntries.type, filter.type) : undefined,
+    filter.types ? inArray(ledgerEntries.type, [...filter.types]) : undefined,
+    filter.organisationId ? eq(accounts.organisationId, filter.organisationId) : undefined,
+    filter.reference ? eq(ledgerEntries.refId, filter.reference) : undefined,
+    filter.moneyOnly ? ne(ledgerEntries.amount, 0n) : undefined,
+    filter.from ? gte(ledgerEntries.createdAt, filter.from) : undefined,
+    filter.to ? lt(ledgerEntries.createdAt, filter.to) : undefined,
+  );
+}
+
+function ledgerJoined(db: DbOrTx) {
+  return db
+    .select({
+      id: ledgerEntries.id,
+      accountId: ledgerEntries.accountId,
+      organisationId: accounts.organisationId,
+      line: accounts.line,
+      type: ledgerEntries.type,
+      amount: ledgerEntries.amount,
+      balanceAfter: ledgerEntries.balanceAfter,
+      refType: ledgerEntries.refType,
+      refId: ledgerEntries.refId,
+      operatorId: ledgerEntries.operatorId,
+      note: ledgerEntries.note,
+      createdAt: ledgerEntries.createdAt,
+    })
+    .from(ledgerEntries)
+    .innerJoin(
+      accounts,
+      and(eq(accounts.tenantId, ledgerEntries.tenantId), eq(accounts.id, ledgerEntries.accountId)),
+    );
+}
+
+export type LedgerListRow = Awaited<ReturnType<typeof listLedger>>['list'][number];
+
+/**
+ * The ledger rows of a filter for an export, newest first, a keyset page at a time (by id, the list's
+ * order), and their count up to a cap.
+ */
+export function ledgerExportPages(
+  db: DbOrTx,
+  tenantId: number,
+  visibleOrganisations: VisibleOrganisations | null,
+  filter: LedgerFilter,
+) {
+  const condition = ledgerCondition(tenantId, visibleOrganisations, filter);
+  return {
+    async count(cap: number) {
+      const matching = db
+        .select({ one: sql`1` })
+        .from(ledgerEntries)
+        .innerJoin(
+          accounts,
+          and(eq(accounts.tenantId, ledgerEntries.tenantId), eq(accounts.id, ledgerEntries.accountId)),
+        )
+        .where(condition)
+        .limit(cap + 1)
+        .as('matching');
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(matching);
+      return row?.n ?? 0;
+    },
+    pages: (size: number) =>
+      keysetPages<LedgerListRow>(size, (after, limit) =>
+        ledgerJoined(db)
+          .where(and(condition, after ? lt(ledgerEntries.id, after.id) : undefined))
+          .orderBy(desc(ledgerEntries.id))
+          .limit(limit),
+      ),
   };
 }
 

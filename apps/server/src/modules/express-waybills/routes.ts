@@ -1,3 +1,4 @@
+import { exportResponse } from '@freight/contracts/downloads';
 import {
   trackingAddBody,
   trackingAddedView,
@@ -19,17 +20,17 @@ import {
   waybillStatusView,
   waybillTransitionBody,
 } from '@freight/contracts/express-waybills';
-import { translate } from '@freight/contracts/messages';
-import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { formatMoney } from '@freight/contracts/money';
 import { okResponse, rawResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField } from '../../lib/errors.ts';
-import { sendFile, sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
+import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { answerExport } from '../downloads/runner.ts';
+import { waybillExport } from './export.ts';
 import { createReturnFor } from './returns.ts';
 import {
   createWaybillFor,
-  exportWaybillsFor,
   listWaybillsFor,
   payVisibleWaybill,
   payWaybillsFor,
@@ -42,8 +43,6 @@ import {
 import { addTrackingEventFor, importTrackingFor, listTrackingFor, trackingTemplate } from './tracking.ts';
 
 const MAX_SHEET_BYTES = 10 * 1024 * 1024;
-const sumMoneyStrings = (values: readonly string[]) =>
-  formatMoney(values.reduce((sum, v) => sum + parseMoney(v), 0n));
 
 /** Pages from which waybills are booked and paid, and those that list and move them. */
 const BOOKING_PAGES = ['/onlineQuotation', '/queryQuotation', '/waybillValuation'];
@@ -191,57 +190,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => waybillPaymentInfoFor(db, currentUser(request), request.body.id),
   );
 
-  /** The list's filters as a spreadsheet in the caller's language; staff also get the operator's cost. */
+  /**
+   * The list's filters as a spreadsheet in the caller's language (export.ts): few rows at once, more
+   * written by a job in the download centre.
+   */
   app.post(
     '/express/order/export',
     {
       config: { permission: ['express-order:export', 'express-return:export'], raw: true },
-      schema: { tags: ['express'], body: waybillExportQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['express'], body: waybillExportQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const me = currentUser(request);
-      const t = (key: string, params?: Record<string, string | number>) =>
-        translate(request.language, key as never, params);
-      // A report: read from the replica when one is configured.
-      const rows = await exportWaybillsFor(app.database.reader, me, request.body);
-      type Row = (typeof rows)[number];
-      const en = request.language === 'en-US';
-      const staff = me.identity === 'employee';
-      const address = (a: Row['shipment']['recipient']) =>
-        [a.name, a.city, a.state, a.zipcode, a.country].filter(Boolean).join(', ');
-      const columns: XlsxColumn<Row>[] = [
-        { header: t('waybillField.waybillNo'), value: (w) => w.waybillNo, width: 22 },
-        { header: t('waybillField.trackingNo'), value: (w) => w.trackingNo, width: 22 },
-        { header: t('waybillField.reference'), value: (w) => w.reference },
-        { header: t('waybillField.status'), value: (w) => t(`waybillField.statusName.${w.status}`) },
-        { header: t('waybillField.customer'), value: (w) => w.organisationName, width: 24 },
-        {
-          header: t('waybillField.channel'),
-          value: (w) =>
-            en
-              ? `${w.channel.productNameEn} · ${w.channel.nameEn}`
-              : `${w.channel.productName} · ${w.channel.name}`,
-          width: 32,
-        },
-        { header: t('waybillField.sender'), value: (w) => address(w.shipment.sender), width: 32 },
-        { header: t('waybillField.recipient'), value: (w) => address(w.shipment.recipient), width: 32 },
-        { header: t('waybillField.zone'), value: (w) => w.zone, width: 8 },
-        { header: t('waybillField.billableWeight'), value: (w) => w.billableWeight, width: 10 },
-        { header: t('waybillField.freight'), value: (w) => Number(w.freight) },
-        { header: t('waybillField.fuel'), value: (w) => Number(w.fuel) },
-        {
-          header: t('waybillField.surcharges'),
-          value: (w) => Number(sumMoneyStrings(w.surcharges.map((s) => s.fee))),
-        },
-        { header: t('waybillField.total'), value: (w) => Number(w.total) },
-        ...(staff
-          ? [{ header: t('waybillField.cost'), value: (w: Row) => Number(w.levels[0]?.total ?? 0) }]
-          : []),
-        { header: t('waybillField.paid'), value: (w) => Number(w.paid) },
-        { header: t('waybillField.createdAt'), value: (w) => w.createdAt.toISOString(), width: 24 },
-      ];
-      return sendXlsx(reply, en ? 'express-waybills.xlsx' : '快递运单.xlsx', columns, rows);
-    },
+    (request, reply) => answerExport(app, request, reply, waybillExport, request.body),
   );
 
   /** A return waybill: the parcel comes back from a waybill's recipient to a return address. */

@@ -31,6 +31,7 @@ import {
 } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import {
@@ -601,23 +602,45 @@ async function waybillFilters(
 }
 
 /** An export holds at most this many waybills, newest first; filters narrow a larger list. */
-export const WAYBILL_EXPORT_MAX = 10_000;
-
-/** `order/export`: the waybills of the list's filters as the caller may see them, newest first. */
-export async function exportWaybillsFor(
+/**
+ * `order/export`: the waybills of the list's filters as the caller may see them, newest first, a keyset
+ * page at a time (the download centre streams them into the file, however many there are).
+ */
+export async function waybillExportRows(
   db: DbOrTx,
   caller: Viewer,
   query: Omit<WaybillListQuery, 'page' | 'limit'>,
 ) {
   const base = await waybillFilters(db, caller, query);
-  const rows = await db
-    .select()
-    .from(expressWaybills)
-    .where(and(...base, query.status ? eq(expressWaybills.status, query.status) : undefined))
-    .orderBy(desc(expressWaybills.id))
-    .limit(WAYBILL_EXPORT_MAX);
-  const names = await organisationNames(db, caller.tenantId, [...new Set(rows.map((r) => r.organisationId))]);
-  return rows.map((r) => waybillForCaller(r, caller, names.get(r.organisationId) ?? ''));
+  const condition = and(...base, query.status ? eq(expressWaybills.status, query.status) : undefined);
+  return {
+    async count(cap: number) {
+      const matching = db
+        .select({ one: sql`1` })
+        .from(expressWaybills)
+        .where(condition)
+        .limit(cap + 1)
+        .as('matching');
+      const [row] = await db.select({ n: count() }).from(matching);
+      return row?.n ?? 0;
+    },
+    async *pages(size: number) {
+      const raw = keysetPages<typeof expressWaybills.$inferSelect>(size, (after, limit) =>
+        db
+          .select()
+          .from(expressWaybills)
+          .where(and(condition, after ? lt(expressWaybills.id, after.id) : undefined))
+          .orderBy(desc(expressWaybills.id))
+          .limit(limit),
+      );
+      for await (const rows of raw) {
+        const names = await organisationNames(db, caller.tenantId, [
+          ...new Set(rows.map((r) => r.organisationId)),
+        ]);
+        yield rows.map((r) => waybillForCaller(r, caller, names.get(r.organisationId) ?? ''));
+      }
+    },
+  };
 }
 
 /** `/expressOrderList`: a page of the waybills the caller may see, and each status's count. */

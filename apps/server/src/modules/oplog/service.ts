@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gte, ilike, lt, ne, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { keysetPages, olderThanRow } from '../../lib/keyset.ts';
 import { operationLogs } from './schema.ts';
 
 export type OperationLogEntry = Omit<typeof operationLogs.$inferInsert, 'id' | 'createdAt'>;
@@ -72,16 +73,28 @@ export async function listOperationLogs(
   return { list, total: total?.n ?? 0, ...page };
 }
 
-export async function allOperationLogs(
-  db: DbOrTx,
-  tenantId: number,
-  filter: OperationLogFilter,
-  max = 50_000,
-) {
-  return db
-    .select()
-    .from(operationLogs)
-    .where(where(tenantId, filter))
-    .orderBy(desc(operationLogs.createdAt))
-    .limit(max);
+/** The log of a filter for an export, newest first, a keyset page at a time, and its count up to a cap. */
+export function operationLogExportRows(db: DbOrTx, tenantId: number, filter: OperationLogFilter) {
+  const condition = where(tenantId, filter);
+  return {
+    async count(cap: number) {
+      const matching = db
+        .select({ one: sql`1` })
+        .from(operationLogs)
+        .where(condition)
+        .limit(cap + 1)
+        .as('matching');
+      const [row] = await db.select({ n: count() }).from(matching);
+      return row?.n ?? 0;
+    },
+    pages: (size: number) =>
+      keysetPages<typeof operationLogs.$inferSelect>(size, (after, limit) =>
+        db
+          .select()
+          .from(operationLogs)
+          .where(and(condition, after ? olderThanRow(operationLogs, tenantId, after.id) : undefined))
+          .orderBy(desc(operationLogs.createdAt), desc(operationLogs.id))
+          .limit(limit),
+      ),
+  };
 }

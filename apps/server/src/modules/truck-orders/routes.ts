@@ -1,5 +1,5 @@
-import { translate } from '@freight/contracts/messages';
-import { okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { exportResponse } from '@freight/contracts/downloads';
+import { okResponse } from '@freight/contracts/responses';
 import {
   type OrderAction,
   orderBulkPayBody,
@@ -21,14 +21,14 @@ import {
 } from '@freight/contracts/truck-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { forbidden } from '../../lib/errors.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
+import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
+import { truckOrderExport } from './export.ts';
 import {
   attachUploadedFile,
   bookQuote,
   editVisibleAddresses,
-  exportOrdersFor,
   listOrdersFor,
   orderActionButton,
   orderDetail,
@@ -130,40 +130,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** Few rows: the file at once; more: a job writes it in the download centre (modules/downloads). */
   app.post(
     '/admin/order/export',
     {
       config: { permission: 'order:export', raw: true },
-      schema: { tags: ['orders'], body: orderListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['orders'], body: orderListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const me = currentUser(request);
-      const t = (key: string) => translate(request.language, key as never);
-      // A report: read from the replica when one is configured.
-      const rows = await exportOrdersFor(app.database.reader, me, request.body);
-      type Row = (typeof rows)[number];
-      const staff = me.identity === 'employee';
-      const columns: { header: string; value: (o: Row) => string | number | null; width?: number }[] = [
-        { header: t('orderField.orderNo'), value: (o) => o.orderNo, width: 22 },
-        { header: t('orderField.customerOrderNo'), value: (o) => o.customerOrderNo },
-        { header: t('orderField.queryCode'), value: (o) => o.queryCode },
-        { header: t('orderField.status'), value: (o) => t(`orderStatus.${o.status}`) },
-        { header: t('orderField.mode'), value: (o) => o.mode, width: 8 },
-        { header: t('orderField.carrier'), value: (o) => o.carrier },
-        { header: t('orderField.origin'), value: (o) => o.origin, width: 28 },
-        { header: t('orderField.destination'), value: (o) => o.destination, width: 28 },
-        { header: t('orderField.freight'), value: (o) => o.freight },
-        { header: t('orderField.fuel'), value: (o) => o.fuel },
-        { header: t('orderField.surcharge'), value: (o) => o.surcharge },
-        { header: t('orderField.premium'), value: (o) => o.premium },
-        { header: t('orderField.total'), value: (o) => o.total },
-        ...(staff ? [{ header: t('orderField.costPrice'), value: (o: Row) => o.costPrice }] : []),
-        { header: t('orderField.agentPrice'), value: (o) => o.agentPrice },
-        { header: t('orderField.branchPrice'), value: (o) => o.branchPrice },
-        { header: t('orderField.createdAt'), value: (o) => o.createdAt.toISOString(), width: 24 },
-      ];
-      return sendXlsx(reply, 'truck-orders.xlsx', columns, rows);
-    },
+    (request, reply) => answerExport(app, request, reply, truckOrderExport, request.body),
   );
 
   app.post(

@@ -20,6 +20,7 @@ import { and, count, desc, eq, gte, inArray, isNotNull, like, or, type SQL, sql 
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
+import { keysetPages, olderThanRow } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
@@ -799,15 +800,31 @@ export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, 
   };
 }
 
-/** Every order of a filter, newest first, for the export (capped so a file stays openable). */
-export async function exportOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, max = 50_000) {
+/**
+ * The export's rows as the caller may see them: the list's filter, newest first, a keyset page at a
+ * time (the download centre streams them into the file, however many there are).
+ */
+export async function orderExportRows(
+  db: DbOrTx,
+  caller: OrderViewer,
+  q: Omit<OrderListQuery, 'page' | 'limit'>,
+) {
   const scope = await organisationScope(db, caller);
-  return db
-    .select()
-    .from(truckOrders)
-    .where(listCondition(db, caller, scope, q))
-    .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
-    .limit(max);
+  const condition = listCondition(db, caller, scope, { ...q, page: 1, limit: 1 });
+  return {
+    count: (cap: number) => cappedCount(db, condition, cap),
+    async *pages(size: number) {
+      const raw = keysetPages<OrderRow>(size, (after, limit) =>
+        db
+          .select()
+          .from(truckOrders)
+          .where(and(condition, after ? olderThanRow(truckOrders, caller.tenantId, after.id) : undefined))
+          .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
+          .limit(limit),
+      );
+      for await (const page of raw) yield page.map((o) => orderForCaller(o, caller));
+    },
+  };
 }
 
 /** The order list's page as the caller may see it, with the paging it was asked for. */
@@ -822,11 +839,6 @@ export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderLis
     page: q.page,
     limit: q.limit,
   };
-}
-
-/** Every order of a filter as the caller may see it, for the export. */
-export async function exportOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
-  return (await exportOrders(db, caller, q)).map((o) => orderForCaller(o, caller));
 }
 
 /**

@@ -1,8 +1,7 @@
-import { translate } from '@freight/contracts/messages';
-import { okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { exportResponse } from '@freight/contracts/downloads';
+import { okResponse } from '@freight/contracts/responses';
 import {
   WORK_ORDER_PAGES,
-  type WorkOrderListQuery,
   workOrderActionBody,
   workOrderInfoView,
   workOrderListQuery,
@@ -14,11 +13,11 @@ import {
   workOrderView,
 } from '@freight/contracts/work-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { answerExport } from '../downloads/runner.ts';
+import { workOrderExport } from './export.ts';
 import {
   actOnWorkOrderFor,
-  exportWorkOrdersFor,
   listWorkOrdersFor,
   openWorkOrderFor,
   postWorkOrderMessageFor,
@@ -51,56 +50,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** Few rows at once; more written by a job in the download centre (export.ts). */
   app.post(
     '/admin/workOrder/export',
     {
       config: { ...page, raw: true },
-      schema: { tags: ['work-orders'], body: workOrderListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['work-orders'], body: workOrderListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const query = request.body as WorkOrderListQuery;
-      const rows = await exportWorkOrdersFor(db, currentUser(request), query);
-      const language = request.language;
-      const en = language === 'en-US';
-      const express = query.line === 'express';
-      return sendXlsx(
-        reply,
-        express ? (en ? 'express-work-orders.xlsx' : '快递工单.xlsx') : en ? 'work-orders.xlsx' : '工单.xlsx',
-        [
-          { header: en ? 'Work order' : '工单号', value: (r) => r.workOrderNo, width: 22 },
-          {
-            header: express ? (en ? 'Waybill number' : '运单号') : en ? 'Order number' : '订单号',
-            value: (r) => r.orderNo,
-            width: 22,
-          },
-          { header: en ? 'Customer' : '客户', value: (r) => r.organisationName, width: 26 },
-          {
-            header: en ? 'Transaction item' : '交易项目',
-            value: (r) => translate(language, `workOrder.item.${r.transactionItem}`),
-          },
-          {
-            header: en ? 'Category' : '工单类别',
-            value: (r) => translate(language, `workOrder.category.${r.category}`),
-          },
-          { header: en ? 'Transaction amount' : '交易金额', value: (r) => r.amount },
-          {
-            header: en ? 'Status' : '状态',
-            value: (r) => translate(language, `workOrder.status.${r.status}`),
-          },
-          {
-            header: en ? 'Consumption type' : '消费类型',
-            value: (r) => translate(language, `workOrder.consumption.${r.consumptionType}`),
-          },
-          { header: en ? 'Add/deduct/refund amount' : '加扣退金额', value: (r) => r.resultAmount },
-          { header: en ? 'Remark' : '处理说明', value: (r) => r.remark, width: 30 },
-          { header: en ? 'Operator' : '操作人', value: (r) => r.operator, width: 26 },
-          { header: en ? 'Processing time' : '处理时间', value: (r) => r.processedAt ?? '' },
-          { header: en ? 'Proof files' : '凭证文件', value: (r) => r.proofUrls.join('\n'), width: 30 },
-          { header: en ? 'Created at' : '创建时间', value: (r) => r.createdAt },
-        ],
-        rows,
-      );
-    },
+    (request, reply) => answerExport(app, request, reply, workOrderExport, request.body),
   );
 
   app.post(

@@ -20,11 +20,27 @@ import {
   type workOrderMessageBody,
   type workOrderSaveBody,
 } from '@freight/contracts/work-orders';
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, like, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  like,
+  lt,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
+import { keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { debitOrRefuse, ensureAccount, moveMoney, netChargedFor } from '../accounts/service.ts';
 import { usersByIds } from '../auth/service.ts';
@@ -429,10 +445,20 @@ export async function listWorkOrders(
   q: Omit<WorkOrderListQuery, 'page' | 'limit'>,
   page?: { page: number; limit: number },
 ) {
+  const condition = await workOrderCondition(db, caller, q);
+  const query = db.select().from(workOrders).where(condition).orderBy(desc(workOrders.id));
+  const [list, [total]] = await Promise.all([
+    page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
+    db.select({ n: count() }).from(workOrders).where(condition),
+  ]);
+  return { list, total: total?.n ?? 0 };
+}
+
+async function workOrderCondition(db: DbOrTx, caller: Viewer, q: Omit<WorkOrderListQuery, 'page' | 'limit'>) {
   if (!seesWorkOrdersOf(caller, q.line)) throw forbidden();
   const scope = await organisationScope(db, caller);
   const prefix = q.keyword ? numberPrefix(q.keyword) : null;
-  const condition: SQL | undefined = and(
+  return and(
     eq(workOrders.tenantId, caller.tenantId),
     eq(workOrders.line, q.line),
     scope.kind === 'subtree'
@@ -444,12 +470,38 @@ export async function listWorkOrders(
     q.orderId ? eq(workOrders.orderId, q.orderId) : undefined,
     ...dayRange(workOrders.createdAt, q.from, q.to),
   );
-  const query = db.select().from(workOrders).where(condition).orderBy(desc(workOrders.id));
-  const [list, [total]] = await Promise.all([
-    page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
-    db.select({ n: count() }).from(workOrders).where(condition),
-  ]);
-  return { list, total: total?.n ?? 0 };
+}
+
+/**
+ * The export's work orders as the caller sees them: the list's filter, newest first, a keyset page
+ * at a time, and their count up to a cap.
+ */
+export async function workOrderExportRows(db: DbOrTx, viewer: Viewer, query: WorkOrderListQuery) {
+  const { page: _p, limit: _l, ...filter } = query;
+  const condition = await workOrderCondition(db, viewer, filter);
+  return {
+    async count(cap: number) {
+      const matching = db
+        .select({ one: sql`1` })
+        .from(workOrders)
+        .where(condition)
+        .limit(cap + 1)
+        .as('matching');
+      const [row] = await db.select({ n: count() }).from(matching);
+      return row?.n ?? 0;
+    },
+    async *pages(size: number) {
+      const raw = keysetPages<typeof workOrders.$inferSelect>(size, (after, limit) =>
+        db
+          .select()
+          .from(workOrders)
+          .where(and(condition, after ? lt(workOrders.id, after.id) : undefined))
+          .orderBy(desc(workOrders.id))
+          .limit(limit),
+      );
+      for await (const rows of raw) yield await presentWorkOrders(db, viewer, rows);
+    },
+  };
 }
 
 /** A line's work orders still open (pending or processing) in the caller's scope, for the dashboards. */
@@ -578,12 +630,6 @@ export async function listWorkOrdersFor(db: DbOrTx, viewer: Viewer, query: WorkO
   const { page, limit, ...filter } = query;
   const { list, total } = await listWorkOrders(db, viewer, filter, { page, limit });
   return { list: await presentWorkOrders(db, viewer, list), total, page, limit };
-}
-
-/** Every work order of a filter as the caller sees it, for the export. */
-export async function exportWorkOrdersFor(db: DbOrTx, viewer: Viewer, query: WorkOrderListQuery) {
-  const { page: _p, limit: _l, ...filter } = query;
-  return presentWorkOrders(db, viewer, (await listWorkOrders(db, viewer, filter)).list);
 }
 
 /** Opens a work order from the form (money as a decimal string) and shows it. */

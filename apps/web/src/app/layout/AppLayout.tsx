@@ -1,7 +1,6 @@
 import {
   BgColorsOutlined,
   CarOutlined,
-  DownloadOutlined,
   ExpandOutlined,
   FileExcelOutlined,
   MenuFoldOutlined,
@@ -36,6 +35,7 @@ import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
 import { PrivateAvatar } from '../../components/PrivateFile.tsx';
 import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
+import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
 import { ExpressBatchDialog } from '../../features/express-waybills/ExpressBatchDialog.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
 import { TruckBatchDialog } from '../../features/truck-orders/TruckBatchDialog.tsx';
@@ -440,9 +440,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             aria-label={t('shell.language')}
           />
         </Dropdown>
-        <Tooltip title={t('shell.downloadCenter')}>
-          <Button type="text" icon={<DownloadOutlined />} onClick={() => go('/downloadCenter')} />
-        </Tooltip>
+        <DownloadCenterButton label={t('shell.downloadCenter')} onOpen={() => go(DOWNLOAD_CENTER_PATH)} />
         <Tooltip title={t('shell.fullscreen')}>
           <Button type="text" icon={<ExpandOutlined />} onClick={() => void toggleFullscreen()} />
         </Tooltip>
