@@ -385,6 +385,7 @@ const zhCN = {
   'download.kind.account-deductions': '补扣明细',
   'download.kind.operation-log': '操作日志',
   'download.kind.work-orders': '工单',
+  'download.kind.addresses': '地址簿',
   ...expressZhCN,
 } as const;
 
@@ -791,6 +792,7 @@ const enUS: Record<MessageKey, string> = {
   'download.kind.account-deductions': 'Deduction details',
   'download.kind.operation-log': 'Operation log',
   'download.kind.work-orders': 'Work orders',
+  'download.kind.addresses': 'Address book',
   ...expressEnUS,
 };
 
