@@ -26,6 +26,7 @@ export const EXPORT_KINDS = [
   'account-deductions',
   'operation-log',
   'work-orders',
+  'addresses',
 ] as const;
 export type ExportKindName = (typeof EXPORT_KINDS)[number];
 

@@ -1,7 +1,4 @@
 import {
-  ADDRESS_COLUMNS,
-  ADDRESS_TYPE_LABELS,
-  type AddressBookEntry,
   addressDefaultBody,
   addressImportedView,
   addressImportQuery,
@@ -18,15 +15,18 @@ import {
   zipPlacesView,
 } from '@freight/contracts/addresses';
 import { ResultCode } from '@freight/contracts/api';
+import { exportResponse } from '@freight/contracts/downloads';
 import { findFbaWarehouses } from '@freight/contracts/fba-warehouses';
 import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
 import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, badField, notFound } from '../../lib/errors.ts';
-import { readWorkbook, sendFile, sendXlsx } from '../../lib/xlsx.ts';
+import { readWorkbook, sendFile } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { canSeeOrganisation, organisationScope, parentOptions } from '../customers/service.ts';
+import { answerExport } from '../downloads/runner.ts';
+import { addressExport } from './export.ts';
 import {
   addressTemplate,
   defaultPickup,
@@ -220,37 +220,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** Few rows at once; more written by a job in the download centre (export.ts). */
   app.post(
     '/admin/address/export',
     {
       config: { permission: '/addressmanagement', raw: true },
-      schema: { tags: ['addresses'], body: addressListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['addresses'], body: addressListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const me = currentUser(request);
-      const { page: _p, limit: _l, ...filter } = request.body;
-      const { list } = await listAddresses(db, await organisationScope(db, me), filter);
-      const language = request.language;
-      const en = language === 'en-US';
-      return sendXlsx<AddressBookEntry>(
-        reply,
-        en ? 'addresses.xlsx' : '地址簿.xlsx',
-        [
-          ...ADDRESS_COLUMNS.map((c) => ({
-            header: c.label[language],
-            width: c.field === 'address1' || c.field === 'name' ? 30 : 16,
-            value: (r: AddressBookEntry) =>
-              c.field === 'addressType' ? ADDRESS_TYPE_LABELS[r.addressType][language] : r[c.field],
-          })),
-          { header: en ? 'Organisation' : '所属机构', width: 26, value: (r) => r.organisationName },
-          {
-            header: en ? 'Default pickup' : '默认提货地址',
-            value: (r) => (r.isDefaultPickup ? (en ? 'Yes' : '是') : ''),
-          },
-        ],
-        list,
-      );
-    },
+    (request, reply) => answerExport(app, request, reply, addressExport, request.body),
   );
 
   app.post(

@@ -13,11 +13,12 @@ import type { Language } from '@freight/contracts/api';
 import { translate } from '@freight/contracts/messages';
 import { ADDRESS_TYPES, shipmentAddress } from '@freight/contracts/truck-shipment';
 import { localizeIssues } from '@freight/contracts/validation';
-import { and, count, desc, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import zipcodes from 'zipcodes';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict, isUniqueViolation } from '../../lib/errors.ts';
+import { keysetPages } from '../../lib/keyset.ts';
 import { importCell } from '../../lib/xlsx.ts';
 import { type OrganisationScope, organisationNames, visibleOrganisationIds } from '../customers/service.ts';
 import { addressBook } from './schema.ts';
@@ -86,6 +87,48 @@ export async function listAddresses(
     db.select({ n: count() }).from(addressBook).where(condition),
   ]);
   return { list: await present(db, scope.tenantId, rows), total: total?.n ?? 0 };
+}
+
+/**
+ * The book of a filter for an export, default first then newest, a keyset page at a time (on the
+ * list's own order), and its count up to a cap.
+ */
+export function addressExportRows(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  filter: Omit<AddressListQuery, 'page' | 'limit'>,
+) {
+  const condition = listCondition(db, scope, filter);
+  return {
+    async count(cap: number) {
+      const matching = db
+        .select({ one: sql`1` })
+        .from(addressBook)
+        .where(condition)
+        .limit(cap + 1)
+        .as('matching');
+      const [row] = await db.select({ n: count() }).from(matching);
+      return row?.n ?? 0;
+    },
+    async *pages(size: number) {
+      const raw = keysetPages<typeof addressBook.$inferSelect>(size, (after, limit) =>
+        db
+          .select()
+          .from(addressBook)
+          .where(
+            and(
+              condition,
+              after
+                ? sql`(${addressBook.isDefaultPickup}, ${addressBook.id}) < (${after.isDefaultPickup}, ${after.id})`
+                : undefined,
+            ),
+          )
+          .orderBy(desc(addressBook.isDefaultPickup), desc(addressBook.id))
+          .limit(limit),
+      );
+      for await (const rows of raw) yield await present(db, scope.tenantId, rows);
+    },
+  };
 }
 
 /** An address the scope covers, or null: another organisation's id reveals nothing. */

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { type Caller, useTestApp } from '../../../test/fixture.ts';
 import { call } from '../../../test/helpers.ts';
 import { ensureAccount } from '../accounts/service.ts';
+import { addressExportRows } from '../addresses/service.ts';
 import { users } from '../auth/schema.ts';
+import { organisationScope } from '../customers/service.ts';
 import { EXPORT_QUEUE, queueExport } from './runner.ts';
 import { createExportFile, findExportFile } from './service.ts';
 
@@ -96,5 +98,41 @@ describe('the ledger views through the download centre', () => {
     } finally {
       await f.db.update(users).set({ enabled: true }).where(eq(users.id, customerId));
     }
+  });
+});
+
+describe('the address book through the download centre', () => {
+  it('writes the book in the list order, default first, however the keyset pages fall', async () => {
+    const customer = f.as('customer').in('en-US');
+    for (const [i, name] of ['Dock A', 'Dock B', 'Dock C', 'Dock D', 'Dock E'].entries())
+      await customer.ok('/api/admin/address/save', {
+        name,
+        address1: `${100 + i} Main St`,
+        zipcode: '92551',
+        city: 'Moreno Valley',
+        state: 'CA',
+        contact: 'Jane Doe',
+        phone: '9095551234',
+        email: 'jane@acme.example.com',
+        isDefaultPickup: name === 'Dock B',
+      });
+    const shown = (await customer.ok('/api/admin/address/list', { page: 1, limit: 100 })).list.map(
+      (a: { name: string }) => a.name,
+    );
+    expect(shown[0]).toBe('Dock B');
+    // Pages of two: a boundary falls right after the default address and between the others.
+    const me = { tenantId: f.t.tenant.id, id: await f.userOf('customer') };
+    const scope = await organisationScope(f.db, {
+      ...me,
+      identity: 'customer',
+      organisationId: await f.orgOf('customer'),
+    });
+    const paged: string[] = [];
+    for await (const page of addressExportRows(f.db, scope, {}).pages(2))
+      paged.push(...page.map((a) => a.name));
+    expect(paged).toEqual(shown);
+
+    const rows = await exportThroughQueue(customer, '/api/admin/address/export', {});
+    expect(rows.slice(1).map((r) => r[0])).toEqual(shown);
   });
 });
