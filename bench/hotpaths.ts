@@ -19,8 +19,8 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { testConfig } from '../apps/server/src/config.ts';
 import type { Database } from '../apps/server/src/db/client.ts';
 import { seedTenant } from '../apps/server/src/db/seed.ts';
-import { findUserByEmail } from '../apps/server/src/modules/auth/service.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
+import { findUserByEmail } from '../apps/server/src/modules/auth/service.ts';
 import { findOrganisation } from '../apps/server/src/modules/customers/service.ts';
 import { chooseResult } from '../apps/server/src/modules/truck-orders/batch.ts';
 import { bookOrder } from '../apps/server/src/modules/truck-orders/service.ts';
@@ -126,7 +126,9 @@ async function generateOrders(
 ) {
   const db = database.db;
   const [have] = (
-    (await db.execute(sql`select count(*)::int as n from truck_orders where tenant_id = ${tenantId}`)) as unknown as {
+    (await db.execute(
+      sql`select count(*)::int as n from truck_orders where tenant_id = ${tenantId}`,
+    )) as unknown as {
       rows: { n: number }[];
     }
   ).rows;
@@ -136,7 +138,8 @@ async function generateOrders(
   // The demo tariffs (a no-op when the tenant has products) price the model order.
   await seedDemoTariffs(db, tenantId);
   const chosen = chooseResult(await truckPricer(db, tenantId, organisation).priceAll(shipment), '');
-  if ('reason' in chosen) throw new Error(`the demo tariffs did not price the bench shipment: ${chosen.reason}`);
+  if ('reason' in chosen)
+    throw new Error(`the demo tariffs did not price the bench shipment: ${chosen.reason}`);
   const model = await bookOrder(db, {
     tenantId,
     organisationId: organisation.id,
@@ -239,7 +242,11 @@ export async function benchHotPaths(kind: 'pglite' | 'postgres', database: Datab
   const floor = await routeSelectOne(database);
   const waitNum = await rps(`${base}/api/admin/recharge/waitNum`, { headers: admin });
   const menuRate = await rps(`${base}/api/menu/navigate`, { method: 'POST', headers: admin, body: '{}' });
-  const list = await rps(`${base}/api/admin/order/list`, { method: 'POST', headers: shipper, body: firstPage });
+  const list = await rps(`${base}/api/admin/order/list`, {
+    method: 'POST',
+    headers: shipper,
+    body: firstPage,
+  });
   await app.close();
 
   const row = (name: string, value: number) =>

@@ -398,7 +398,8 @@ export async function waitingCounts(
   tenantId: number,
   lines: readonly BusinessLine[],
 ): Promise<Record<BusinessLine, number>> {
-  if (lines.length === 0) return Object.fromEntries(BUSINESS_LINES.map((l) => [l, 0])) as Record<BusinessLine, number>;
+  if (lines.length === 0)
+    return Object.fromEntries(BUSINESS_LINES.map((l) => [l, 0])) as Record<BusinessLine, number>;
   return waitingCache.through(`${handleKey(db)}:${tenantId}:${lines.join(',')}`, () =>
     countWaiting(db, tenantId, lines),
   );

@@ -823,7 +823,9 @@ export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, 
       totalCapped: total > cap,
       counts:
         q.page === 1
-          ? Object.fromEntries([...kept].filter(([, n]) => n > 0).map(([status, n]) => [status, Math.min(n, cap + 1)]))
+          ? Object.fromEntries(
+              [...kept].filter(([, n]) => n > 0).map(([status, n]) => [status, Math.min(n, cap + 1)]),
+            )
           : null,
       countCap: cap,
     };
