@@ -14,6 +14,7 @@ import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
 import { benchExport } from './export.ts';
 import { benchExpress } from './express.ts';
+import { benchHotPaths } from './hotpaths.ts';
 import { benchMoney } from './money.ts';
 import { benchReports } from './reports.ts';
 import { benchTruck } from './truck.ts';
@@ -100,10 +101,10 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   }
   const signInPerSecond = logins / ((performance.now() - started) / 1000);
 
-  const headers = { accesstoken: token, 'content-type': 'application/json' };
-  const menu = await rps(`${base}/api/menu/navigate`, { method: 'POST', headers, body: '{}' });
-  const waitNum = await rps(`${base}/api/admin/recharge/waitNum`, { headers });
+  if (!token) throw new Error('the bench could not sign in');
   await app.close();
+  // The signed-in pages' calls over HTTP, next to `route + select 1` (bench/hotpaths.ts).
+  await benchHotPaths(kind, database);
   await benchMoney(kind, database);
   const tariffRead = await benchTruck(kind, database);
   await benchExpress(kind, database, tariffRead);
@@ -116,8 +117,6 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
       `${kind.padEnd(9)} ${name.padEnd(26)} ${value.toFixed(0).padStart(8)} req/s   ${(value / baseline).toFixed(3)} × bare`,
     );
   row('sign-in (argon2id, 1 conn)', signInPerSecond);
-  row('menu fetch', menu);
-  row('waitNum poll', waitNum);
 }
 
 const baseline = await bareBaseline();

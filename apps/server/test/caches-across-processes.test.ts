@@ -5,13 +5,14 @@ import { CACHE_LISTENER_NAME } from '../src/db/cache-events.ts';
 import type { Database } from '../src/db/client.ts';
 import { tenants } from '../src/db/schema.ts';
 import { useTestApp } from './fixture.ts';
-import { addUser, signIn } from './helpers.ts';
+import { addUser, allowNewCode, signIn } from './helpers.ts';
 
 /**
  * Two copies of the server on one database. The second is built from a fresh load of the server's
  * modules, as a second process would be, so no cache in memory is shared: it hears of the first's
  * changes only through the database. The caches keep entries for 5 seconds; every change must show
- * in the other copy well before.
+ * in the other copy well before. Each test first has the other copy cache what the change then
+ * revokes, so a pass proves the cache was dropped, not that it was never filled.
  */
 const f = useTestApp({ signIn: ['admin'] });
 let other: { app: FastifyInstance; close(): Promise<void> };
@@ -162,5 +163,105 @@ describe('caches across processes', () => {
       buttonKeys: [],
     });
     await within(SOON_MS, async () => (await toOther('/api/admin/site/info', {}, token)).json().code === 401);
+  });
+
+  /** Who the other copy says the token belongs to: the user info's code (200, or 300 when refused). */
+  const infoCodeAtOther = async (token: string) =>
+    (await toOther('/api/admin/auth/getInfo', {}, token)).json().code as number;
+
+  /** A user with a live session, already cached by the other copy. */
+  async function cachedSession(role = 'editor') {
+    const user = await addUser(f.ctx, f.t, { role });
+    const token = await signIn(f.ctx, f.t, user.email);
+    expect(await infoCodeAtOther(token)).toBe(200);
+    expect(await infoCodeAtOther(token)).toBe(200);
+    return { ...user, token };
+  }
+
+  it('refuses a signed-out session in the other copy as soon as the sign-out answers', async () => {
+    const { token } = await cachedSession();
+    const out = await f.ctx.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { host: f.t.host, accesstoken: token },
+    });
+    expect(out.json().code).toBe(200);
+    expect(await within(SOON_MS, async () => (await infoCodeAtOther(token)) === 300)).toBeLessThan(SOON_MS);
+    // And it stays refused: no read from before the sign-out comes back.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await infoCodeAtOther(token)).toBe(300);
+  });
+
+  it("refuses a user's other sessions in the other copy once the password is changed", async () => {
+    const { email, token: kept } = await cachedSession();
+    await allowNewCode(f.ctx, f.t.tenant.id, email);
+    const other = await signIn(f.ctx, f.t, email);
+    expect(await infoCodeAtOther(other)).toBe(200);
+    const changed = await f.ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/admin/changePassword',
+      headers: { host: f.t.host, accesstoken: kept },
+      payload: { oldPassword: f.t.password, password: 'New-secret-1', confirmPassword: 'New-secret-1' },
+    });
+    expect(changed.json().code).toBe(200);
+    await within(SOON_MS, async () => (await infoCodeAtOther(other)) === 300);
+    // The session that changed it goes on.
+    expect(await infoCodeAtOther(kept)).toBe(200);
+  });
+
+  it('refuses a disabled user in the other copy, and lets nobody back in by the old token', async () => {
+    const { id, token } = await cachedSession();
+    await f.as('admin').ok('/api/admin/staff/setStatus', { id, enabled: false });
+    await within(SOON_MS, async () => (await infoCodeAtOther(token)) === 300);
+    await f.as('admin').ok('/api/admin/staff/setStatus', { id, enabled: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await infoCodeAtOther(token)).toBe(300);
+  });
+
+  it("shows the other copy's menu without a page as soon as the user's role loses it", async () => {
+    const admin = f.as('admin');
+    const save = (menuIds: number[]) =>
+      admin.ok('/api/admin/role/save', {
+        ...(roleId ? { id: roleId } : {}),
+        name: 'Menu probe',
+        nameEn: 'Menu probe',
+        menuIds,
+        buttonKeys: [],
+      });
+    let roleId = 0;
+    roleId = (await save([20, 100])).id as number;
+    const user = await addUser(f.ctx, f.t);
+    await admin.ok('/api/admin/staff/save', {
+      id: user.id,
+      email: user.email,
+      name: 'Menu probe',
+      roleIds: [roleId],
+    });
+    const token = await signIn(f.ctx, f.t, user.email);
+    const pagesAtOther = async () => {
+      const menu = (await toOther('/api/menu/navigate', {}, token)).json().data as {
+        id: number;
+        subList: unknown;
+      }[];
+      const ids: number[] = [];
+      const walk = (nodes: { id: number; subList: unknown }[]) => {
+        for (const node of nodes) {
+          ids.push(node.id);
+          if (
+            Array.isArray(node.subList) &&
+            node.subList.every((n) => typeof n === 'object' && n && 'id' in n)
+          )
+            walk(node.subList as { id: number; subList: unknown }[]);
+        }
+      };
+      walk(menu);
+      return ids;
+    };
+    expect(await pagesAtOther()).toContain(100);
+    expect(await pagesAtOther()).toContain(100);
+    await save([20]);
+    await within(SOON_MS, async () => !(await pagesAtOther()).includes(100));
+    // The grant it guarded goes with it.
+    expect((await toOther('/api/admin/site/info', {}, token)).json().code).toBe(401);
   });
 });

@@ -5,15 +5,16 @@ import type { Database, DbOrTx } from './client.ts';
 
 /**
  * Caches every server process keeps for a few seconds (ARCHITECTURE section 9): the tenants looked up
- * by host (plugins/tenant.ts) and the users' grants (roles/service.ts). A change is announced on one
- * PostgreSQL channel; every process listens and drops that cache at once, its own included.
+ * by host (plugins/tenant.ts), the users' grants (roles/service.ts) and the signed-in sessions with their
+ * users (auth/service.ts). A change is announced on one PostgreSQL channel; every process listens and
+ * drops that cache at once, its own included.
  */
-export type CacheName = 'tenants' | 'grants';
+export type CacheName = 'tenants' | 'grants' | 'sessions';
 
 const CHANNEL = 'cache_changes';
 /** How the listening connection shows in pg_stat_activity. */
 export const CACHE_LISTENER_NAME = 'cache listener';
-const CACHES: readonly CacheName[] = ['tenants', 'grants'];
+const CACHES: readonly CacheName[] = ['tenants', 'grants', 'sessions'];
 
 /**
  * Tells every process that a cache's data changed. Inside a transaction PostgreSQL delivers it at the

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { safeEncode, type z } from 'zod';
+import { safeEncode, z } from 'zod';
 
 /**
  * How a route's answer is held to its response schema (ARCHITECTURE section 3).
@@ -43,12 +43,31 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+const builtOnce = new WeakSet<object>();
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) deepFreeze(inner);
+}
+
+/**
+ * Marks an answer's data that is built once and shared by many calls (a menu tree per grant set): each
+ * route checks and encodes it the first time and sends the same text after. It is frozen, so nobody
+ * can change it under the text kept for it.
+ */
+export function answerOnce<T extends object>(value: T): T {
+  deepFreeze(value);
+  builtOnce.add(value);
+  return value;
+}
+
 /** The serializer compiler: zod encodes the answer against its schema, then JSON. */
 export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBaseLogger) {
   return ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
     const zodSchema = schema as z.ZodType;
-    return (data: unknown): string => {
-      const result = safeEncode(zodSchema, data);
+    const encode = (target: z.ZodType, data: unknown): string => {
+      const result = safeEncode(target, data);
       const problem = result.success
         ? (() => {
             const extra = undeclaredFields(data, result.data);
@@ -65,5 +84,34 @@ export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBase
       log.warn({ route: `${method} ${url}` }, message);
       return JSON.stringify(data);
     };
+    // The envelope's data part, for data built once (`answerOnce`): its text is kept per route.
+    const dataSchema = (zodSchema as unknown as { shape?: { data?: z.ZodType } }).shape?.data;
+    const encodedOnce = new WeakMap<object, string>();
+    return (data: unknown): string => {
+      if (dataSchema && isEnvelope(data) && builtOnce.has(data.data)) {
+        let text = encodedOnce.get(data.data);
+        if (text === undefined) {
+          text = encode(dataSchema, data.data);
+          encodedOnce.set(data.data, text);
+        }
+        const head = encode(envelopeHead, { code: data.code, msg: data.msg });
+        return `${head.slice(0, -1)},"data":${text}}`;
+      }
+      return encode(zodSchema, data);
+    };
   };
+}
+
+const envelopeHead = z.object({ code: z.number().int(), msg: z.string() });
+
+function isEnvelope(value: unknown): value is { code: number; msg: string; data: object } {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return (
+    keys.length === 3 &&
+    'code' in value &&
+    'msg' in value &&
+    typeof value.data === 'object' &&
+    value.data !== null
+  );
 }

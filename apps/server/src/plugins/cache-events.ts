@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { listenForCacheChanges } from '../db/cache-events.ts';
+import { forgetCachedSessions } from '../modules/auth/service.ts';
 import { forgetCachedGrants } from '../modules/roles/service.ts';
 
 /**
@@ -13,6 +14,7 @@ export const cacheEventsPlugin = fp(async (app: FastifyInstance) => {
     app.database,
     (cache) => {
       if (cache === 'tenants') app.forgetTenant();
+      else if (cache === 'sessions') forgetCachedSessions();
       else forgetCachedGrants();
     },
     app.log,

@@ -45,6 +45,7 @@ import {
   requestVerificationCode,
   resetPassword,
   revokeSession,
+  sessionsChanged,
   setLocale,
 } from './service.ts';
 
@@ -371,6 +372,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
             ...(avatarUrl !== undefined ? { avatarUrl } : {}),
           })
           .where(and(eq(users.tenantId, me.tenantId), eq(users.id, me.id)));
+        // The signed-in user carries the name and the company.
+        await sessionsChanged(tx);
       });
       request.auditTarget = `user:${me.id}`;
       return null;

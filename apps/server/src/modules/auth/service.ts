@@ -2,6 +2,7 @@ import { type Language, localeFromLanguage, ResultCode } from '@freight/contract
 import type { Identity } from '@freight/contracts/identity';
 import { translate } from '@freight/contracts/messages';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm';
+import { announceCacheChange } from '../../db/cache-events.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../../lib/crypto.ts';
 import { AppError, badField, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import { handleKey, ShortCache } from '../../lib/short-cache.ts';
 import type { Later } from '../../plugins/after-answer.ts';
 import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import type { Mailer } from '../mail/service.ts';
@@ -326,7 +328,7 @@ export async function createSession(
 
 function prepareFindSession(db: Db) {
   return db
-    .select({ user: users, tokenHash: sessions.tokenHash })
+    .select({ user: users, tokenHash: sessions.tokenHash, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
     .where(
@@ -343,20 +345,55 @@ function prepareFindSession(db: Db) {
 }
 // Every authenticated request runs this lookup, so it is planned once per database handle.
 const findSessionStatements = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
+type SessionRow = { user: UserRow; tokenHash: string; expiresAt: Date };
+
+/**
+ * Live sessions with their users, kept a few seconds per process so a signed-in request costs no
+ * round trip before its own work. Whatever ends a session or changes its user (sign-out, a password
+ * change, a disabled user or tenant, a profile change) drops the cache here and, once committed, in
+ * every process (`sessionsChanged`). A process that missed the notice drops the entry when it expires:
+ * that life is the longest a revoked session can still be served (docs/decisions.md, "Session cache").
+ */
+export const SESSION_CACHE_MS = 5_000;
+const sessionCache = new ShortCache<string, SessionRow | null>(SESSION_CACHE_MS);
+
+export function forgetCachedSessions(): void {
+  sessionCache.clear();
+}
+
+/**
+ * Says that sessions or users changed: this process forgets them now, every process (this one too)
+ * when the change commits. Inside a transaction the caller need do nothing more.
+ */
+export async function sessionsChanged(db: DbOrTx): Promise<void> {
+  forgetCachedSessions();
+  await announceCacheChange(db, 'sessions');
+}
 
 /** The live session behind a token, within this tenant, with its enabled user. */
-export async function findSession(db: Db, tenantId: number, token: string) {
-  let statement = findSessionStatements.get(db);
-  if (!statement) {
-    statement = prepareFindSession(db);
-    findSessionStatements.set(db, statement);
-  }
-  const [row] = await statement.execute({ tokenHash: sha256Hex(token), tenantId });
-  return row ?? null;
+export async function findSession(db: Db, tenantId: number, token: string): Promise<SessionRow | null> {
+  const tokenHash = sha256Hex(token);
+  const row = await sessionCache.through(
+    `${handleKey(db)}:${tenantId}:${tokenHash}`,
+    async () => {
+      let statement = findSessionStatements.get(db);
+      if (!statement) {
+        statement = prepareFindSession(db);
+        findSessionStatements.set(db, statement);
+      }
+      const [found] = await statement.execute({ tokenHash, tenantId });
+      return found ?? null;
+    },
+    // Unknown tokens are not kept: anyone may send any number of them.
+    (found) => found !== null,
+  );
+  // A session that ran out while cached is over, as the query would say.
+  return row && row.expiresAt.getTime() > Date.now() ? row : null;
 }
 
 export async function revokeSession(db: DbOrTx, tokenHash: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.tokenHash, tokenHash));
+  await sessionsChanged(db);
 }
 
 /** Ends every session of a user, or every one but `keepHash` (the caller's own, after a password change). */
@@ -372,6 +409,7 @@ export async function revokeUserSessions(db: DbOrTx, tenantId: number, userId: n
         keepHash ? sql`${sessions.tokenHash} <> ${keepHash}` : undefined,
       ),
     );
+  await sessionsChanged(db);
 }
 
 /** Ends every session of a tenant at once (the tenant was disabled). */
@@ -381,6 +419,7 @@ export async function revokeTenantSessions(db: DbOrTx, tenantId: number): Promis
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt)))
     .returning({ tokenHash: sessions.tokenHash });
+  await sessionsChanged(db);
   return ended.length;
 }
 
@@ -657,6 +696,8 @@ export async function setLocale(db: DbOrTx, tenantId: number, userId: number, la
     .update(users)
     .set({ locale: localeFromLanguage(language) })
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  // The signed-in user carries the locale.
+  await sessionsChanged(db);
 }
 
 export async function setUserEnabled(db: DbOrTx, tenantId: number, userId: number, enabled: boolean) {
@@ -667,6 +708,7 @@ export async function setUserEnabled(db: DbOrTx, tenantId: number, userId: numbe
     .returning({ id: users.id });
   if (!row) return false;
   if (!enabled) await revokeUserSessions(db, tenantId, userId);
+  await sessionsChanged(db);
   return true;
 }
 
@@ -760,6 +802,7 @@ export async function setOrganisationUsersEnabled(
     .where(and(eq(users.tenantId, tenantId), eq(users.organisationId, organisationId)))
     .returning({ id: users.id });
   if (!enabled) for (const u of changed) await revokeUserSessions(db, tenantId, u.id);
+  await sessionsChanged(db);
 }
 
 export async function updateUserProfile(
@@ -772,6 +815,8 @@ export async function updateUserProfile(
     .update(users)
     .set({ ...fields, ...(fields.email ? { email: normEmail(fields.email) } : {}) })
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  // The signed-in user carries the e-mail and the name.
+  await sessionsChanged(db);
 }
 
 /** A few users whose e-mail, name or company matches, for pickers. */

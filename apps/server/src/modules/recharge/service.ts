@@ -14,6 +14,7 @@ import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import { handleKey, ShortCache } from '../../lib/short-cache.ts';
 import { ensureAccount, moveMoney, recordAccountEvent } from '../accounts/service.ts';
 import {
   type OrganisationScope,
@@ -128,7 +129,7 @@ export interface SubmitRecharge {
 
 /** Records a recharge for review; its currency is that of the enabled receiving account paid into. */
 export async function submitRecharge(db: DbOrTx, input: SubmitRecharge): Promise<RechargeRow> {
-  return db.transaction(async (tx) => {
+  const submitted = await db.transaction(async (tx) => {
     const [account] = await tx
       .select()
       .from(receivingAccounts)
@@ -159,6 +160,9 @@ export async function submitRecharge(db: DbOrTx, input: SubmitRecharge): Promise
     });
     return row;
   });
+  // The submitter's next look at the counts shows it (other processes within a second).
+  forgetWaitingCounts();
+  return submitted;
 }
 
 /* ---------- lists ---------- */
@@ -281,7 +285,7 @@ const NOTICE_TEXT: Partial<Record<RechargeAction, MessageKey>> = {
  * their own language. Settling (`settle`) moves no money and tells nobody.
  */
 export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<RechargeRow> {
-  return db.transaction(async (tx) => {
+  const reviewed = await db.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(recharges)
@@ -370,9 +374,23 @@ export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<Re
       });
     return updated;
   });
+  forgetWaitingCounts();
+  return reviewed;
 }
 
 /* ---------- waiting counts ---------- */
+
+/**
+ * Every signed-in page polls the counts (every 10 s, every user), so one count per tenant and set of
+ * lines serves every poll of that second in this process. This process forgets them as soon as it
+ * submits or reviews a recharge; another process may show the old figure for up to that second.
+ */
+export const WAITING_COUNTS_MS = 1_000;
+const waitingCache = new ShortCache<string, Record<BusinessLine, number>>(WAITING_COUNTS_MS);
+
+export function forgetWaitingCounts(): void {
+  waitingCache.clear();
+}
 
 /** Recharges waiting for review on each line, counted only for the lines given (those the caller reviews). */
 export async function waitingCounts(
@@ -380,8 +398,19 @@ export async function waitingCounts(
   tenantId: number,
   lines: readonly BusinessLine[],
 ): Promise<Record<BusinessLine, number>> {
+  if (lines.length === 0)
+    return Object.fromEntries(BUSINESS_LINES.map((l) => [l, 0])) as Record<BusinessLine, number>;
+  return waitingCache.through(`${handleKey(db)}:${tenantId}:${lines.join(',')}`, () =>
+    countWaiting(db, tenantId, lines),
+  );
+}
+
+async function countWaiting(
+  db: DbOrTx,
+  tenantId: number,
+  lines: readonly BusinessLine[],
+): Promise<Record<BusinessLine, number>> {
   const counts = Object.fromEntries(BUSINESS_LINES.map((l) => [l, 0])) as Record<BusinessLine, number>;
-  if (lines.length === 0) return counts;
   // One grouped count on the (tenant_id, line, status) index: every signed-in page polls this.
   const rows = await db
     .select({ line: recharges.line, n: count() })

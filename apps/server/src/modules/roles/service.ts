@@ -8,6 +8,8 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { announceCacheChange } from '../../db/cache-events.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { answerOnce } from '../../lib/response-serializer.ts';
+import { handleKey, ShortCache } from '../../lib/short-cache.ts';
 import { BUILTIN_ROLES } from './builtin-roles.ts';
 import { menuItems, roleGrants, roles, userRoles } from './schema.ts';
 
@@ -68,21 +70,11 @@ const parentById = new Map(flattenMenu().map((m) => [m.id, m.parentId]));
 
 /**
  * Grants are read on every request, so they are kept for a few seconds per user. A role change clears
- * the cache in this process at once, and in every process when it commits (db/cache-events.ts).
+ * the cache in this process at once, and in every process when it commits (db/cache-events.ts); a
+ * read under way when it is cleared is not kept (lib/short-cache.ts).
  */
 const GRANTS_TTL_MS = 5_000;
-// Keyed by database handle too, so two databases in one process never share an entry.
-const grantsCache = new Map<string, { grants: UserGrants; until: number }>();
-const databaseKeys = new WeakMap<object, number>();
-let nextDatabaseKey = 1;
-function databaseKey(db: object): number {
-  let key = databaseKeys.get(db);
-  if (!key) {
-    key = nextDatabaseKey++;
-    databaseKeys.set(db, key);
-  }
-  return key;
-}
+const grantsCache = new ShortCache<string, UserGrants>(GRANTS_TTL_MS);
 
 export function forgetCachedGrants(): void {
   grantsCache.clear();
@@ -98,13 +90,8 @@ export async function grantsForUser(
   userId: number,
   platform: boolean,
 ): Promise<UserGrants> {
-  const key = `${databaseKey(db)}:${tenantId}:${userId}:${platform ? 'p' : ''}`;
-  const hit = grantsCache.get(key);
-  if (hit && hit.until > Date.now()) return hit.grants;
-  const grants = await readGrants(db, tenantId, userId, platform);
-  if (grantsCache.size > 10_000) grantsCache.clear();
-  grantsCache.set(key, { grants, until: Date.now() + GRANTS_TTL_MS });
-  return grants;
+  const key = `${handleKey(db)}:${tenantId}:${userId}:${platform ? 'p' : ''}`;
+  return grantsCache.through(key, () => readGrants(db, tenantId, userId, platform));
 }
 
 const platformPages = new Set(PLATFORM_MENU_IDS);
@@ -174,8 +161,31 @@ const menuRows = flattenMenu().map((item) => ({
   buttons: [...(item.buttons ?? [])],
 }));
 
+/**
+ * The menu trees built, one per grant set: a grant set lives as long as its cache entry (a role change
+ * replaces it), so its tree goes with it. Users holding the same roles share one tree, and its answer
+ * is encoded once (`answerOnce`).
+ */
+const menuTrees = new WeakMap<UserGrants, MenuNode[]>();
+const sharedTrees = new Map<string, MenuNode[]>();
+
 /** The menu tree as this user may see it; the menu is part of the release, so it is read from code. */
 export function menuTreeFor(grants: UserGrants): MenuNode[] {
+  let tree = menuTrees.get(grants);
+  if (tree) return tree;
+  const signature = `${[...grants.menuIds].sort((a, b) => a - b).join(',')}|${[...grants.buttonKeys].sort().join(',')}`;
+  tree = sharedTrees.get(signature);
+  if (!tree) {
+    // Grant sets are few (one per combination of roles); the bound only keeps a bug from growing it.
+    if (sharedTrees.size > 1_000) sharedTrees.clear();
+    tree = answerOnce(buildMenuTree(grants));
+    sharedTrees.set(signature, tree);
+  }
+  menuTrees.set(grants, tree);
+  return tree;
+}
+
+function buildMenuTree(grants: UserGrants): MenuNode[] {
   const visible = menuRows.filter((i) => grants.menuIds.has(i.id));
   const build = (parentId: number | null): MenuNode[] =>
     visible

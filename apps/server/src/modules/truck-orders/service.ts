@@ -31,7 +31,7 @@ import { type ReportFact, recordSale, type SaleMove } from '../reports/service.t
 import { truckCarriers } from '../truck-products/carriers.ts';
 import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../truck-quotes/service.ts';
 import { claimUpload, recordOf } from '../uploads/service.ts';
-import { truckOrderEvents, truckOrders } from './schema.ts';
+import { truckOrderCounts, truckOrderEvents, truckOrders } from './schema.ts';
 
 export type OrderRow = typeof truckOrders.$inferSelect;
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
@@ -765,21 +765,75 @@ function cappedCount(db: DbOrTx, condition: SQL | undefined, cap: number) {
 }
 
 /**
+ * The status counts from `truck_order_counts` (kept by triggers), for a list filtered at most by
+ * status and organisation: one read of a few rows per organisation, however many orders there are.
+ */
+async function keptCounts(
+  db: DbOrTx,
+  caller: Caller,
+  scope: Awaited<ReturnType<typeof organisationScope>>,
+  q: OrderListQuery,
+): Promise<Map<OrderStatus, number>> {
+  const rows = await db
+    .select({
+      status: truckOrderCounts.status,
+      n: sql<number>`sum(${truckOrderCounts.n})`.mapWith(Number),
+    })
+    .from(truckOrderCounts)
+    .where(
+      and(
+        eq(truckOrderCounts.tenantId, caller.tenantId),
+        scope.kind === 'subtree'
+          ? inArray(truckOrderCounts.organisationId, visibleOrganisationIds(db, scope))
+          : undefined,
+        q.organisationId ? eq(truckOrderCounts.organisationId, q.organisationId) : undefined,
+        sql`${truckOrderCounts.n} <> 0`,
+      ),
+    )
+    .groupBy(truckOrderCounts.status);
+  return new Map(rows.map((r) => [r.status, r.n]));
+}
+
+/** Whether the list asks for nothing the kept counts cannot answer: a status and an organisation at most. */
+const countsKept = (q: OrderListQuery) =>
+  !q.keyword && !q.mode && !q.productId && !q.orderType && !q.from && !q.to;
+
+/**
  * A page of the order list. The total is exact up to `cap`; beyond it, it is `cap` with `totalCapped`.
  * The status tabs' counts, with the first page only, are exact up to `cap`; `cap + 1` means more.
+ * Filtered by status or organisation alone (the list as it opens, and its tabs), every count comes
+ * from the kept counts; under any other filter they are counted, stopping at `cap + 1`.
  */
 export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, cap = ORDER_COUNT_CAP) {
   const scope = await organisationScope(db, caller);
   const condition = listCondition(db, caller, scope, q);
+  const page = db
+    .select()
+    .from(truckOrders)
+    .where(condition)
+    .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  if (countsKept(q)) {
+    const [rows, kept] = await Promise.all([page, keptCounts(db, caller, scope, q)]);
+    let total = 0;
+    for (const [status, n] of kept) if (!q.status || status === q.status) total += n;
+    return {
+      rows,
+      total: Math.min(total, cap),
+      totalCapped: total > cap,
+      counts:
+        q.page === 1
+          ? Object.fromEntries(
+              [...kept].filter(([, n]) => n > 0).map(([status, n]) => [status, Math.min(n, cap + 1)]),
+            )
+          : null,
+      countCap: cap,
+    };
+  }
   const unfiltered = listCondition(db, caller, scope, { ...q, status: undefined });
   const [rows, total, byStatus] = await Promise.all([
-    db
-      .select()
-      .from(truckOrders)
-      .where(condition)
-      .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit),
+    page,
     cappedCount(db, condition, cap),
     q.page === 1
       ? Promise.all(
