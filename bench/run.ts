@@ -14,6 +14,7 @@ import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
 import { benchExpress } from './express.ts';
 import { benchMoney } from './money.ts';
+import { benchQuoteHttp } from './quote.ts';
 import { benchReports } from './reports.ts';
 import { benchTruck } from './truck.ts';
 
@@ -105,6 +106,7 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   await app.close();
   await benchMoney(kind, database);
   const tariffRead = await benchTruck(kind, database);
+  await benchQuoteHttp(kind, database);
   await benchExpress(kind, database, tariffRead);
   await benchReports(kind, database);
   await database.close();
