@@ -16,6 +16,7 @@ import { benchExport } from './export.ts';
 import { benchExpress } from './express.ts';
 import { benchHotPaths } from './hotpaths.ts';
 import { benchMoney } from './money.ts';
+import { benchQuoteHttp } from './quote.ts';
 import { benchReports } from './reports.ts';
 import { benchTruck } from './truck.ts';
 
@@ -107,6 +108,7 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   await benchHotPaths(kind, database);
   await benchMoney(kind, database);
   const tariffRead = await benchTruck(kind, database);
+  await benchQuoteHttp(kind, database);
   await benchExpress(kind, database, tariffRead);
   await benchReports(kind, database);
   await benchExport(kind, database);

@@ -8,13 +8,16 @@ import type { Database, DbOrTx } from './client.ts';
  * by host (plugins/tenant.ts), the users' grants (roles/service.ts) and the signed-in sessions with their
  * users (auth/service.ts). A change is announced on one PostgreSQL channel; every process listens and
  * drops that cache at once, its own included.
+ * The pricing caches (truck tariffs, express channels, markups: lib/tenant-cache.ts) are announced by
+ * the database itself, a trigger on each table they read, as `<cache>:<tenant id>`,
+ * so every write drops only that tenant's entry, whoever made it.
  */
-export type CacheName = 'tenants' | 'grants' | 'sessions';
+export type CacheName = 'tenants' | 'grants' | 'sessions' | 'tariffs' | 'channels' | 'markups';
 
 const CHANNEL = 'cache_changes';
 /** How the listening connection shows in pg_stat_activity. */
 export const CACHE_LISTENER_NAME = 'cache listener';
-const CACHES: readonly CacheName[] = ['tenants', 'grants', 'sessions'];
+const CACHES: readonly CacheName[] = ['tenants', 'grants', 'sessions', 'tariffs', 'channels', 'markups'];
 
 /**
  * Tells every process that a cache's data changed. Inside a transaction PostgreSQL delivers it at the
@@ -38,12 +41,19 @@ export interface CacheListener {
  */
 export function listenForCacheChanges(
   database: Database,
-  forget: (cache: CacheName) => void,
+  /** Drops a cache: one tenant's entries when `tenantId` is given, else all of them. */
+  forget: (cache: CacheName, tenantId?: number) => void,
   log: { warn(obj: object, msg: string): void },
 ): CacheListener {
   const client = (database.db as unknown as { $client: unknown }).$client;
   const heard = (payload: string) => {
-    if ((CACHES as readonly string[]).includes(payload)) forget(payload as CacheName);
+    const [name = '', tenant] = payload.split(':');
+    const tenantId = tenant === undefined ? undefined : Number(tenant);
+    if (
+      (CACHES as readonly string[]).includes(name) &&
+      (tenantId === undefined || Number.isSafeInteger(tenantId))
+    )
+      forget(name as CacheName, tenantId);
     else for (const cache of CACHES) forget(cache);
   };
   if (database.kind === 'pglite') {
@@ -53,7 +63,14 @@ export function listenForCacheChanges(
       close: () => listening.then((stop) => stop()).catch(() => {}),
     };
   }
-  return listenOnPostgres((client as pg.Pool).options, heard, () => CACHES.forEach(forget), log);
+  return listenOnPostgres(
+    (client as pg.Pool).options,
+    heard,
+    () => {
+      for (const cache of CACHES) forget(cache);
+    },
+    log,
+  );
 }
 
 function listenOnPostgres(

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { listenForCacheChanges } from '../db/cache-events.ts';
 import { forgetCachedSessions } from '../modules/auth/service.ts';
+import { forgetMarkups } from '../modules/customers/service.ts';
+import { forgetChannels } from '../modules/express-channels/service.ts';
 import { forgetCachedGrants } from '../modules/roles/service.ts';
+import { forgetTariffs } from '../modules/truck-products/service.ts';
 
 /**
  * Keeps this process's caches in step with every other process's writes (db/cache-events.ts). The
@@ -12,10 +15,13 @@ import { forgetCachedGrants } from '../modules/roles/service.ts';
 export const cacheEventsPlugin = fp(async (app: FastifyInstance) => {
   const listener = listenForCacheChanges(
     app.database,
-    (cache) => {
+    (cache, tenantId) => {
       if (cache === 'tenants') app.forgetTenant();
       else if (cache === 'sessions') forgetCachedSessions();
-      else forgetCachedGrants();
+      else if (cache === 'grants') forgetCachedGrants();
+      else if (cache === 'tariffs') forgetTariffs(tenantId);
+      else if (cache === 'channels') forgetChannels(tenantId);
+      else forgetMarkups(tenantId);
     },
     app.log,
   );

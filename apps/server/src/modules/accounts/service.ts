@@ -8,8 +8,9 @@ import {
 import type { MessageKey } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import { and, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
-import { conflict } from '../../lib/errors.ts';
+import { conflict, isUniqueViolation } from '../../lib/errors.ts';
 import { keysetPages } from '../../lib/keyset.ts';
 import type { visibleOrganisationIds } from '../customers/service.ts';
 import { accounts, ledgerEntries } from './schema.ts';
@@ -22,7 +23,16 @@ export async function ensureAccount(
   organisationId: number,
   line: BusinessLine,
 ) {
+  // An account is made once and read on every payment: read first, insert only when missing.
+  const existing = await accountOf(db, tenantId, organisationId, line);
+  if (existing) return existing;
   await db.insert(accounts).values({ tenantId, organisationId, line }).onConflictDoNothing();
+  const row = await accountOf(db, tenantId, organisationId, line);
+  if (!row) throw new Error('account vanished after insert');
+  return row;
+}
+
+async function accountOf(db: DbOrTx, tenantId: number, organisationId: number, line: BusinessLine) {
   const [row] = await db
     .select()
     .from(accounts)
@@ -34,8 +44,7 @@ export async function ensureAccount(
       ),
     )
     .limit(1);
-  if (!row) throw new Error('account vanished after insert');
-  return row;
+  return row ?? null;
 }
 
 export async function findAccount(
@@ -110,88 +119,79 @@ export async function debitOrRefuse<T>(
 }
 
 /**
- * Moves money on one account and writes its ledger row, in one transaction. A debit is a single
- * conditional UPDATE (available funds checked by the database under the row lock), never
- * read-then-write, so concurrent debits cannot overdraw. Throws InsufficientFundsError, or a 409
- * when the account is frozen.
+ * Moves money on one account and writes its ledger row, as ONE statement: a conditional UPDATE ...
+ * RETURNING and the ledger INSERT fed by it, in a data-modifying CTE. A statement is atomic, so the
+ * balance change and its ledger row commit together or not at all whether or not the caller holds a
+ * transaction, and one round trip holds the account's row lock only as long as the statement. A debit
+ * is conditional on the available funds and the account's status, checked by the database under the
+ * row lock (re-checked on the newest row when it waited), never read-then-write, so concurrent debits
+ * cannot overdraw. With an idempotency key, a movement already made under it changes nothing and is
+ * answered as `repeated`; two made at the same moment meet on the key's unique index, and the loser's
+ * whole statement (its balance change included) fails: outside a transaction it is answered as the
+ * repeat, inside one the caller's transaction fails with a 409 and nothing of it commits. Throws
+ * InsufficientFundsError, or a 409 when the account is frozen; only a refusal reads the account again.
  */
 export async function moveMoney(db: DbOrTx, movement: Movement): Promise<MovementResult> {
-  return db
-    .transaction(async (tx) => {
-      if (movement.idempotencyKey) {
-        const [done] = await tx
-          .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
-          .from(ledgerEntries)
-          .where(
-            and(
-              eq(ledgerEntries.tenantId, movement.tenantId),
-              eq(ledgerEntries.idempotencyKey, movement.idempotencyKey),
-            ),
-          )
-          .limit(1);
-        if (done) return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
-      }
-      const isDebit = movement.amount < 0n;
-      const [updated] = await tx
-        .update(accounts)
-        .set({ balance: sql`${accounts.balance} + ${movement.amount}`, updatedAt: new Date() })
-        .where(
-          and(
-            eq(accounts.tenantId, movement.tenantId),
-            eq(accounts.id, movement.accountId),
-            isDebit ? eq(accounts.status, 'normal') : undefined,
-            isDebit
-              ? sql`${accounts.balance} + ${accounts.creditLimit} - ${accounts.frozen} + ${movement.amount} >= 0`
-              : undefined,
-          ),
-        )
-        .returning({ balance: accounts.balance });
-      if (!updated) {
-        const account = await findAccount(tx, movement.tenantId, movement.accountId);
-        if (!account) throw new Error(`account ${movement.accountId} not found`);
-        if (account.status !== 'normal') throw conflict('accounts.frozen');
-        throw new InsufficientFundsError();
-      }
-      const inserted = await tx
-        .insert(ledgerEntries)
-        .values({
-          tenantId: movement.tenantId,
-          accountId: movement.accountId,
-          type: movement.type,
-          amount: movement.amount,
-          balanceAfter: updated.balance,
-          refType: movement.refType ?? '',
-          refId: movement.refId ?? '',
-          operatorId: movement.operatorId ?? null,
-          note: movement.note ?? '',
-          idempotencyKey: movement.idempotencyKey ?? null,
-        })
-        .onConflictDoNothing()
-        .returning({ id: ledgerEntries.id });
-      if (!inserted[0]) {
-        // A concurrent call with the same key committed first: undo this one, report theirs.
-        throw new RepeatedMovement();
-      }
-      return { entryId: inserted[0].id, balanceAfter: updated.balance, repeated: false };
-    })
-    .catch(async (error) => {
-      if (!(error instanceof RepeatedMovement) || !movement.idempotencyKey) throw error;
-      const [done] = await db
-        .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
-        .from(ledgerEntries)
-        .where(
-          and(
-            eq(ledgerEntries.tenantId, movement.tenantId),
-            eq(ledgerEntries.idempotencyKey, movement.idempotencyKey),
-          ),
-        )
-        .limit(1);
-      if (!done) throw error;
-      return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
-    });
+  const { tenantId, accountId, amount } = movement;
+  const key = movement.idempotencyKey ?? null;
+  const isDebit = amount < 0n;
+  const prior = key
+    ? sql`select id, balance_after_cents from ledger_entries
+           where tenant_id = ${tenantId} and idempotency_key = ${key}`
+    : sql`select null::bigint as id, null::bigint as balance_after_cents where false`;
+  const statement = sql`
+    with prior as (${prior}),
+    moved as (
+      update accounts set balance_cents = balance_cents + ${amount}::bigint, updated_at = now()
+       where tenant_id = ${tenantId} and id = ${accountId}
+         ${isDebit ? sql`and status = 'normal' and balance_cents + credit_limit_cents - frozen_cents + ${amount}::bigint >= 0` : sql``}
+         and not exists (select 1 from prior)
+      returning balance_cents
+    ),
+    entry as (
+      insert into ledger_entries (tenant_id, account_id, type, amount_cents, balance_after_cents, ref_type,
+        ref_id, operator_id, note, idempotency_key)
+      select ${tenantId}::bigint, ${accountId}::bigint, ${movement.type}::text, ${amount}::bigint, balance_cents,
+        ${movement.refType ?? ''}::text, ${movement.refId ?? ''}::text, ${movement.operatorId ?? null}::bigint,
+        ${movement.note ?? ''}::text, ${key}::text
+        from moved
+      returning id, balance_after_cents
+    )
+    select id, balance_after_cents, false as repeated from entry
+    union all
+    select id, balance_after_cents, true from prior`;
+  let row: { id: unknown; balance_after_cents: unknown; repeated: boolean } | undefined;
+  try {
+    row = rowsOf<NonNullable<typeof row>>(await db.execute(statement))[0];
+  } catch (error) {
+    if (!key || !isUniqueViolation(error)) throw error;
+    // The same movement committed meanwhile. In the caller's transaction, that transaction is spoilt:
+    // it fails whole and its retry will see the repeat.
+    if (db instanceof PgTransaction) throw conflict();
+    const [done] = await db
+      .select({ id: ledgerEntries.id, balanceAfter: ledgerEntries.balanceAfter })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.tenantId, tenantId), eq(ledgerEntries.idempotencyKey, key)))
+      .limit(1);
+    if (!done) throw error;
+    return { entryId: done.id, balanceAfter: done.balanceAfter, repeated: true };
+  }
+  if (row)
+    return {
+      entryId: Number(row.id),
+      balanceAfter: BigInt(String(row.balance_after_cents)),
+      repeated: row.repeated === true || String(row.repeated) === 'true',
+    };
+  const account = await findAccount(db, tenantId, accountId);
+  if (!account) throw new Error(`account ${accountId} not found`);
+  if (isDebit && account.status !== 'normal') throw conflict('accounts.frozen');
+  throw new InsufficientFundsError();
 }
 
-class RepeatedMovement extends Error {}
+/** The rows of a raw statement, as either driver answers them. */
+function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
 
 /** Accounts whose balance differs from the sum of their ledger rows (the money invariant); empty when sound. */
 export async function ledgerMismatches(db: DbOrTx, tenantId?: number) {

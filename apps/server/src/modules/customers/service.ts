@@ -15,6 +15,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import { tenantCache } from '../../lib/tenant-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { ensureAccount } from '../accounts/service.ts';
 import {
@@ -568,7 +569,50 @@ export async function markupChain(
 
 export type MarkupChain = { organisationId: number; type: OrganisationType; markup: Markup }[];
 
-/** The markup chains of several products at once: two queries however many products are quoted. */
+/**
+ * What an organisation's markups on a line come from: the organisations from the top down to it, their
+ * types, and every price level they have on the line (all products).
+ */
+interface MarkupSource {
+  ids: number[];
+  typeOf: Map<number, OrganisationType>;
+  levels: (typeof priceLevels.$inferSelect)[];
+}
+
+/**
+ * Held per tenant, by organisation and line, until a write to the tenant's price levels or a change
+ * of its organisation tree is announced (migration 0028).
+ */
+const markupCache = tenantCache<{ organisationId: number; line: 'truck' | 'express' }, MarkupSource | null>(
+  async (db, tenantId, { organisationId, line }) => {
+    const org = await findOrganisation(db, tenantId, organisationId);
+    if (!org) return null;
+    const ids = org.path.split('/').filter(Boolean).map(Number);
+    const [orgs, levels] = await Promise.all([
+      db
+        .select({ id: organisations.id, type: organisations.type })
+        .from(organisations)
+        .where(and(eq(organisations.tenantId, tenantId), inArray(organisations.id, ids))),
+      db
+        .select()
+        .from(priceLevels)
+        .where(
+          and(
+            eq(priceLevels.tenantId, tenantId),
+            inArray(priceLevels.organisationId, ids),
+            eq(priceLevels.line, line),
+          ),
+        ),
+    ]);
+    return { ids, typeOf: new Map(orgs.map((o) => [o.id, o.type])), levels };
+  },
+  { keyOf: ({ organisationId, line }) => `${organisationId}:${line}` },
+);
+
+/** Drops the markups held for a tenant (or all): a change was announced. */
+export const forgetMarkups = (tenantId?: number) => markupCache.forget(tenantId);
+
+/** The markup chains of several products at once, from this process's memory when held. */
 export async function markupChains(
   db: DbOrTx,
   tenantId: number,
@@ -576,27 +620,9 @@ export async function markupChains(
   line: 'truck' | 'express',
   productKeys: readonly string[],
 ): Promise<Map<string, MarkupChain>> {
-  const org = await findOrganisation(db, tenantId, organisationId);
-  if (!org) return new Map();
-  const ids = org.path.split('/').filter(Boolean).map(Number);
-  const [orgs, levels] = await Promise.all([
-    db
-      .select({ id: organisations.id, type: organisations.type })
-      .from(organisations)
-      .where(and(eq(organisations.tenantId, tenantId), inArray(organisations.id, ids))),
-    db
-      .select()
-      .from(priceLevels)
-      .where(
-        and(
-          eq(priceLevels.tenantId, tenantId),
-          inArray(priceLevels.organisationId, ids),
-          eq(priceLevels.line, line),
-          inArray(priceLevels.productKey, ['', ...productKeys.filter(Boolean)]),
-        ),
-      ),
-  ]);
-  const typeOf = new Map(orgs.map((o) => [o.id, o.type]));
+  const source = await markupCache.get(db, tenantId, { organisationId, line });
+  if (!source) return new Map();
+  const { ids, typeOf, levels } = source;
   const chainFor = (productKey: string): MarkupChain =>
     ids.map((id) => {
       const level = levelForProduct(

@@ -1,7 +1,7 @@
 import type { ExpressBreakdown, ExpressRefusal, ExpressShipment } from '@freight/contracts/express-rating';
 import { rateExpress } from '@freight/contracts/express-rating';
 import { BUILTIN_PROVIDER, type CarrierProvider, carrierRegistry } from '../carriers/provider.ts';
-import { type ChannelRow, channelTerms, zoneChartsOf } from './service.ts';
+import { type ChannelRow, cachedZoneCharts, channelTerms, zoneChartsOf } from './service.ts';
 
 export type ExpressCarrierProvider = CarrierProvider<
   ChannelRow,
@@ -18,14 +18,14 @@ export type ExpressCarrierProvider = CarrierProvider<
 export const tenantTablesProvider: ExpressCarrierProvider = {
   name: BUILTIN_PROVIDER,
   async rater(db, tenantId, channels) {
-    const charts = await zoneChartsOf(
-      db,
-      tenantId,
-      channels.map((c) => c.id),
-    );
+    // Held charts cover the enabled channels; a channel priced outside them reads its own.
+    const held = await cachedZoneCharts(db, tenantId);
+    const missing = channels.filter((c) => !held.has(c.id)).map((c) => c.id);
+    const charts = missing.length > 0 ? await zoneChartsOf(db, tenantId, missing) : held;
     return {
       async rate(channel, shipment) {
-        const rated = rateExpress(channelTerms(channel, charts.get(channel.id) ?? []), shipment);
+        const chart = held.get(channel.id) ?? charts.get(channel.id) ?? [];
+        const rated = rateExpress(channelTerms(channel, chart), shipment);
         return rated.ok ? { ok: true, cost: rated.breakdown } : rated;
       },
     };

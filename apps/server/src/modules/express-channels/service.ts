@@ -1,6 +1,7 @@
 import type { ChannelTerms, ZoneRow } from '@freight/contracts/express-rating';
 import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { tenantCache } from '../../lib/tenant-cache.ts';
 import { expressChannels, expressProducts, expressZoneRows } from './schema.ts';
 
 export type ProductRow = typeof expressProducts.$inferSelect;
@@ -68,13 +69,39 @@ export async function channelsForOrganisation(
   tenantId: number,
   pathIds: readonly number[] | null,
 ): Promise<QuotableChannel[]> {
+  return keepOpen((await tenantChannels(db, tenantId)).rows, pathIds);
+}
+
+/** A tenant's enabled channels with their products' names and zone charts: what express rates read. */
+interface TenantChannels {
+  rows: { channel: ChannelRow; product: { name: string; nameEn: string; organisationIds: number[] } }[];
+  charts: Map<number, ZoneRow[]>;
+}
+
+/** Held per tenant until a write to its products, channels or zone rows is announced (migration 0028). */
+const channelCache = tenantCache<'all', TenantChannels>(async (db, tenantId) => {
   const rows = await db
     .select({ channel: expressChannels, product: productNames })
     .from(expressChannels)
     .innerJoin(expressProducts, productOfChannel)
     .where(enabledIn(tenantId))
     .orderBy(asc(expressProducts.id), asc(expressChannels.id));
-  return keepOpen(rows, pathIds);
+  const charts = await zoneChartsOf(
+    db,
+    tenantId,
+    rows.map((r) => r.channel.id),
+  );
+  return { rows, charts };
+});
+
+const tenantChannels = (db: DbOrTx, tenantId: number) => channelCache.get(db, tenantId, 'all');
+
+/** Drops the channels held for a tenant (or all): a change was announced. */
+export const forgetChannels = (tenantId?: number) => channelCache.forget(tenantId);
+
+/** The zone charts of the tenant's enabled channels, from this process's memory when held. */
+export async function cachedZoneCharts(db: DbOrTx, tenantId: number): Promise<Map<number, ZoneRow[]>> {
+  return (await tenantChannels(db, tenantId)).charts;
 }
 
 /**

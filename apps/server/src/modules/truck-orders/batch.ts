@@ -21,7 +21,7 @@ import { AppError, badField } from '../../lib/errors.ts';
 import { readWorkbook } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { visibleAddress } from '../addresses/service.ts';
-import { findOrganisation, organisationScope } from '../customers/service.ts';
+import { findOrganisation, type OrganisationRow, organisationScope } from '../customers/service.ts';
 import { enabledProducts, productOpenTo } from '../truck-products/service.ts';
 import { quoteOrganisation, truckPricer } from '../truck-quotes/service.ts';
 import { type BookInput, bookOrders } from './service.ts';
@@ -394,6 +394,26 @@ export async function bookBatch(db: Db, request: BatchRequest): Promise<BatchOut
 
   const workbook = await readWorkbook(request.bytes);
   if (!workbook) throw badField('file', 'import.notXlsx');
+  return bookSheet(db, { caller, language, organisation, pickup, workbook, commit: request.commit });
+}
+
+/**
+ * The read file's part of `bookBatch`: checks and prices every row against what was loaded once for
+ * the file, and with `commit` books them all in one transaction, or none.
+ */
+export async function bookSheet(
+  db: Db,
+  input: {
+    caller: Caller;
+    language: Language;
+    organisation: OrganisationRow;
+    pickup: ShipmentAddress | null;
+    workbook: ExcelJS.Workbook;
+    commit: boolean;
+  },
+): Promise<BatchOutcome> {
+  const { caller, language, organisation, pickup, workbook, commit } = input;
+  const organisationId = organisation.id;
   const today = new Date().toISOString().slice(0, 10);
   const sheet = readBatchSheet(workbook, language, today, pickup);
   if (!sheet.ok)
@@ -431,11 +451,11 @@ export async function bookBatch(db: Db, request: BatchRequest): Promise<BatchOut
   );
   const failed = [...answers.values()].filter((v) => v !== 'success').length;
   if (failed > 0) {
-    if (request.commit)
+    if (commit)
       throw new AppError(ResultCode.BadInput, 'batch.rowsFailed', { count: failed }, undefined, rows);
     return { rows, failed, ok: inputs.length };
   }
-  if (!request.commit) return { rows, failed: 0, ok: inputs.length };
+  if (!commit) return { rows, failed: 0, ok: inputs.length };
   const orders = await db.transaction((tx) => bookOrders(tx, caller.tenantId, inputs, 'batch'));
   return { rows, failed: 0, ok: orders.length, orders };
 }

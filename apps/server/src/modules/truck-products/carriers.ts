@@ -1,7 +1,7 @@
 import type { RatingBreakdown, RatingRefusal } from '@freight/contracts/truck-rating';
 import type { Shipment } from '@freight/contracts/truck-shipment';
 import { BUILTIN_PROVIDER, type CarrierProvider, carrierRegistry } from '../carriers/provider.ts';
-import { lanesByProduct, type ProductRow, rateFromTables } from './service.ts';
+import { lanesByProduct, type ProductRow, rateFromTables, tenantTariffs } from './service.ts';
 
 /** Why a truck provider cannot carry a shipment with a product. */
 export type TruckRefusal = RatingRefusal | 'no_lane';
@@ -16,14 +16,15 @@ export type TruckCarrierProvider = CarrierProvider<ProductRow, Shipment, RatingB
 export const tenantTablesProvider: TruckCarrierProvider = {
   name: BUILTIN_PROVIDER,
   async rater(db, tenantId, products) {
-    const lanes = await lanesByProduct(
-      db,
-      tenantId,
-      products.map((p) => p.id),
-    );
+    // Held lanes cover the enabled products; a product priced outside them reads its own.
+    const held = (await tenantTariffs(db, tenantId)).lanes;
+    const enabled = new Set((await tenantTariffs(db, tenantId)).products.map((p) => p.id));
+    const missing = products.filter((p) => !enabled.has(p.id)).map((p) => p.id);
+    const own = missing.length > 0 ? await lanesByProduct(db, tenantId, missing) : new Map();
     return {
       async rate(product, shipment) {
-        const rated = rateFromTables(product, lanes.get(product.id) ?? [], shipment);
+        const lanes = (enabled.has(product.id) ? held.get(product.id) : own.get(product.id)) ?? [];
+        const rated = rateFromTables(product, lanes, shipment);
         return rated.ok ? { ok: true, cost: rated.breakdown } : rated;
       },
     };

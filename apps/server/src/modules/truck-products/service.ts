@@ -10,6 +10,7 @@ import { impliedAccessorials, ratingLine, type Shipment } from '@freight/contrac
 import { and, eq, inArray } from 'drizzle-orm';
 import zipcodes from 'zipcodes';
 import type { DbOrTx } from '../../db/client.ts';
+import { tenantCache } from '../../lib/tenant-cache.ts';
 import { type LaneFtl, truckLanes, truckProducts } from './schema.ts';
 
 export type ProductRow = typeof truckProducts.$inferSelect;
@@ -81,18 +82,35 @@ export function productOpenTo(product: Pick<ProductRow, 'organisationIds'>, orga
   return product.organisationIds.some((id) => ancestors.has(id));
 }
 
-export async function enabledProducts(db: DbOrTx, tenantId: number, mode: 'LTL' | 'FTL') {
-  return db
+/** A tenant's enabled products (in id order) and their lanes: everything a truck quote reads. */
+export interface TenantTariffs {
+  products: ProductRow[];
+  lanes: Map<number, LaneRow[]>;
+}
+
+/** Held per tenant until a write to its products or lanes is announced (migration 0028). */
+const tariffCache = tenantCache<'all', TenantTariffs>(async (db, tenantId) => {
+  const products = await db
     .select()
     .from(truckProducts)
-    .where(
-      and(
-        eq(truckProducts.tenantId, tenantId),
-        eq(truckProducts.enabled, true),
-        eq(truckProducts.mode, mode),
-      ),
-    )
+    .where(and(eq(truckProducts.tenantId, tenantId), eq(truckProducts.enabled, true)))
     .orderBy(truckProducts.id);
+  const lanes = await lanesByProduct(
+    db,
+    tenantId,
+    products.map((p) => p.id),
+  );
+  return { products, lanes };
+});
+
+/** The tenant's tariffs, from this process's memory when held. */
+export const tenantTariffs = (db: DbOrTx, tenantId: number) => tariffCache.get(db, tenantId, 'all');
+
+/** Drops the tariffs held for a tenant (or all): a change was announced. */
+export const forgetTariffs = (tenantId?: number) => tariffCache.forget(tenantId);
+
+export async function enabledProducts(db: DbOrTx, tenantId: number, mode: 'LTL' | 'FTL') {
+  return (await tenantTariffs(db, tenantId)).products.filter((p) => p.mode === mode);
 }
 
 export async function lanesOfProducts(db: DbOrTx, tenantId: number, productIds: number[]) {

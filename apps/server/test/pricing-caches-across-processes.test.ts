@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Database } from '../src/db/client.ts';
+import { parcelShipment, useExpressLine } from './express-fixtures.ts';
+import { useTestApp } from './fixture.ts';
+import { partsShipment } from './truck-fixtures.ts';
+
+/**
+ * Two copies of the server on one database, each holding the tenant's tariffs, channels and markups in
+ * memory (lib/tenant-cache.ts). The second is built from a fresh load of the server's modules, as a
+ * second process would be, so it shares no cache with the first and hears of changes only through
+ * the database. Every change here is written straight to the tables, as no route of either copy
+ * would announce it: the database's own triggers do. The first quote the other copy answers after the
+ * change has committed must use it, round after round.
+ */
+const f = useTestApp({ signIn: ['admin', 'customer'], truck: true, language: 'en-US' });
+const express = useExpressLine(f);
+let other: { app: FastifyInstance; close(): Promise<void> };
+const ROUNDS = 4;
+
+beforeAll(async () => {
+  vi.resetModules();
+  const { buildApp } = await import('../src/app.ts');
+  const { openDatabase } = await import('../src/db/client.ts');
+  const { testConfig } = await import('../src/config.ts');
+  let database: Database = f.ctx.database;
+  let ownDatabase = false;
+  if (f.ctx.database.kind === 'postgres') {
+    const [row] = (
+      (await f.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] }
+    ).rows;
+    const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+    url.pathname = `/${row?.name}`;
+    database = await openDatabase({ url: url.toString() });
+    ownDatabase = true;
+  }
+  const app = await buildApp({
+    config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),
+    database,
+    mailer: null,
+    serveWeb: false,
+  });
+  await app.ready();
+  other = {
+    app,
+    async close() {
+      await app.close();
+      if (ownDatabase) await database.close();
+    },
+  };
+});
+
+afterAll(async () => {
+  await other?.close();
+});
+
+type Line = { type: string; results?: { code: string; ok: boolean; levels: { total: string }[] }[] };
+
+/** Prices a quote through the other copy and answers what the customer pays with one product or channel. */
+async function otherPrice(url: string, id: number, code: string): Promise<string> {
+  const res = await other.app.inject({
+    method: 'POST',
+    url,
+    headers: { host: f.t.host, accesstoken: f.truck.tokens.customer as string, 'accept-language': 'en-US' },
+    payload: { id },
+  });
+  const done = res.body
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Line)
+    .at(-1);
+  const result = done?.results?.find((r) => r.code === code);
+  expect(result?.ok, `${code} priced: ${res.body.slice(0, 300)}`).toBe(true);
+  return result?.levels.at(-1)?.total as string;
+}
+
+/** Changes the data `change` writes several times, each time asking the other copy at once. */
+async function everyChangeSeenAtOnce(price: () => Promise<string>, change: (round: number) => Promise<void>) {
+  const seen = [await price()];
+  // The other copy holds the price now: asking again answers the same.
+  expect(await price()).toBe(seen[0]);
+  for (let round = 1; round <= ROUNDS; round++) {
+    await change(round);
+    const now = await price();
+    expect(seen, `round ${round}: an old price was served after the change committed`).not.toContain(now);
+    seen.push(now);
+  }
+}
+
+describe('pricing caches across processes', () => {
+  it('prices a truck quote with the new tariff as soon as the change commits', async () => {
+    const { id } = await f.truck.ok('/api/admin/quotation/save', partsShipment(), 'customer');
+    await everyChangeSeenAtOnce(
+      () => otherPrice('/api/admin/quotation/rates', id, 'LTL-T'),
+      async (round) => {
+        await f.db.execute(sql`
+          update truck_lanes set ltl = jsonb_set(ltl, '{rates,70}', ${JSON.stringify([5_000 + round * 700])}::jsonb)
+           where tenant_id = ${f.t.tenant.id} and ltl is not null`);
+      },
+    );
+  });
+
+  it('prices express rates with the new channel terms as soon as the change commits', async () => {
+    const { id } = await f.as('customer').ok('/api/express/quotation/getQuotas', parcelShipment());
+    await everyChangeSeenAtOnce(
+      () => otherPrice('/api/express/quotation/rates', id, 'USG-STD'),
+      async (round) => {
+        await f.db.execute(sql`
+          update express_channels set surcharges = jsonb_set(surcharges, '{fuelBp}', to_jsonb(${1_000 + round * 450}::int))
+           where tenant_id = ${f.t.tenant.id}`);
+      },
+    );
+  });
+
+  it('prices with the new markup as soon as the change commits', async () => {
+    const { id } = await f.as('customer').ok('/api/express/quotation/getQuotas', parcelShipment());
+    await everyChangeSeenAtOnce(
+      () => otherPrice('/api/express/quotation/rates', id, 'USG-STD'),
+      async (round) => {
+        await f.db.execute(sql`
+          update price_levels set markup_percent_bp = ${1_000 + round * 300}
+           where tenant_id = ${f.t.tenant.id} and organisation_id = ${express.orgs.customer as number}
+             and line = 'express'`);
+      },
+    );
+  });
+
+  it('keeps the price when a change is rolled back', async () => {
+    const { id } = await f.as('customer').ok('/api/express/quotation/getQuotas', parcelShipment());
+    const before = await otherPrice('/api/express/quotation/rates', id, 'USG-STD');
+    // A rollback announces nothing and changes nothing.
+    await f.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`update express_channels set surcharges = jsonb_set(surcharges, '{fuelBp}', '9999')
+           where tenant_id = ${f.t.tenant.id}`);
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    expect(await otherPrice('/api/express/quotation/rates', id, 'USG-STD')).toBe(before);
+  });
+});

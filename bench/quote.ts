@@ -1,0 +1,133 @@
+/**
+ * A truck quote over HTTP, as a signed-in customer's quote form asks for it: `quotation/rates` for a
+ * 3-line shipment against 20 products (tariffs, markups, rating of every product, the results stored
+ * on the quote and streamed back), next to `route + select 1`, a bare Fastify route making one
+ * `select 1` on the same pool, both measured here at the same concurrency.
+ */
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { and, eq, sql } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { buildApp } from '../apps/server/src/app.ts';
+import { testConfig } from '../apps/server/src/config.ts';
+import type { Database } from '../apps/server/src/db/client.ts';
+import { truckProducts, verificationCodes } from '../apps/server/src/db/schema.ts';
+import { DEMO_PASSWORD, seedTenant } from '../apps/server/src/db/seed.ts';
+import { addBenchProducts, shipment } from './truck.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+/** Quotes the calls go round, so ten callers do not queue on one quote's row. */
+const QUOTES = 50;
+const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
+
+async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...options });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/** `route + select 1`: a bare route making one round trip on the pool the portal uses. */
+export async function routeSelectOne(database: Database): Promise<number> {
+  const bare = Fastify();
+  bare.get('/ping', async () => {
+    await database.db.execute(sql`select 1`);
+    return { code: 200, msg: 'ok', data: null };
+  });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = bare.server.address() as AddressInfo;
+  const value = await rps(`http://127.0.0.1:${port}/ping`);
+  await bare.close();
+  return value;
+}
+
+export async function benchQuoteHttp(kind: string, database: Database) {
+  const db = database.db;
+  const host = `benchq${process.pid}.test`;
+  const domain = `benchq${process.pid}.example.com`;
+  const { tenant } = await seedTenant(db, {
+    code: host.replace(/\./g, '-'),
+    name: 'Bench quotes',
+    emailDomain: domain,
+  });
+  // Exactly the bench's 20 products: the demo tariffs are switched off.
+  await db.update(truckProducts).set({ enabled: false }).where(eq(truckProducts.tenantId, tenant.id));
+  await addBenchProducts(db, tenant.id);
+
+  const app = await buildApp({
+    config: testConfig(process.env.BENCH_LOG ? { LOG_LEVEL: 'error' } : {}),
+    database,
+    mailer: null,
+    serveWeb: false,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const email = `customer@${domain}`;
+  const code = '246810';
+  await db.insert(verificationCodes).values({
+    tenantId: tenant.id,
+    email,
+    purpose: 'login',
+    codeHash: sha256(`${email}:${code}`),
+    expiresAt: new Date(Date.now() + 600_000),
+  });
+  // Set-up calls go in-process (fetch would not send the tenant's host); the measured ones over HTTP.
+  const post = async (path: string, body: unknown, token?: string) =>
+    app.inject({
+      method: 'POST',
+      url: path,
+      headers: { host, 'content-type': 'application/json', ...(token ? { accesstoken: token } : {}) },
+      payload: JSON.stringify(body),
+    });
+  const login = (
+    await post('/api/admin/auth/login', { email, password: sha256(DEMO_PASSWORD), code })
+  ).json() as { data: { token: string } | null };
+  if (!login.data?.token) throw new Error(`bench sign-in failed: ${JSON.stringify(login)}`);
+  const token = login.data.token;
+  const ids: number[] = [];
+  for (let i = 0; i < QUOTES; i++) {
+    const saved = (await post('/api/admin/quotation/save', shipment, token)).json() as {
+      data: { id: number };
+    };
+    ids.push(saved.data.id);
+  }
+  // The stream's last line carries every result: the bench shipment must price with all 20.
+  const first = (await post('/api/admin/quotation/rates', { id: ids[0] }, token)).body
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .at(-1);
+  const priced = (first?.results ?? []).filter((r: { ok: boolean }) => r.ok).length;
+  if (priced !== 20) throw new Error(`bench quote priced ${priced} of 20 products`);
+
+  let next = 0;
+  const quotes = await rps(`${base}/api/admin/quotation/rates`, {
+    method: 'POST',
+    headers: { host, accesstoken: token, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ id: ids[next++ % ids.length] }),
+        }),
+      },
+    ],
+  });
+  await app.close();
+  const baseline = await routeSelectOne(database);
+  const stored = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(truckProducts)
+    .where(and(eq(truckProducts.tenantId, tenant.id), eq(truckProducts.enabled, true)));
+  if (stored[0]?.n !== 20) throw new Error('bench tenant lost its products');
+
+  const row = (name: string, value: number) =>
+    console.log(
+      `${kind.padEnd(9)} ${name.padEnd(34)} ${value.toFixed(0).padStart(8)} req/s   ${(value / baseline).toFixed(3)} × route + select 1`,
+    );
+  // The `route + select 1` row itself is printed once, by the hot paths (bench/hotpaths.ts); this
+  // ratio uses the same route measured again right after the quotes, under the same load.
+  row('quote, 3 lines × 20 products', quotes);
+}
