@@ -154,9 +154,18 @@ test('the theme drawer keeps its choices in this browser: tabs off, header not f
   expect(reset).toBe('#ff6d1f');
 });
 
-test('below 992 px the side menu shows, then folds itself after 2 s', async ({ page }) => {
+test('the side menu is 200 px, 70 px folded; below 992 px it shows, then folds itself after 2 s', async ({
+  page,
+}) => {
   await session(page, 'admin@example.com');
-  await expect(page.locator('.app-sider')).toBeVisible();
+  const sider = page.locator('.app-sider');
+  await expect(sider).toBeVisible();
+  await expect.poll(async () => (await sider.boundingBox())?.width).toBe(200);
+  await page.getByTestId('menu-toggle').click();
+  await expect.poll(async () => (await sider.boundingBox())?.width).toBe(70);
+  await page.getByTestId('menu-toggle').click();
+  await expect.poll(async () => (await sider.boundingBox())?.width).toBe(200);
+
   const drawerMenu = page.locator('.ant-drawer').getByTestId('side-menu');
   await page.setViewportSize({ width: 991, height: 800 });
   const narrowed = Date.now();
@@ -235,7 +244,9 @@ test('the bell opens the notices and counts the unread ones', async ({ page }) =
   }
 });
 
-test('a route change runs the top progress bar, 500 ms a step', async ({ page }) => {
+test('a route change runs the top progress bar, 500 ms a step; the reload icon pulses 1 s', async ({
+  page,
+}) => {
   await session(page, 'admin@example.com');
   const bar = page.getByTestId('top-progress');
   await expect(bar).toHaveCount(0);
@@ -243,6 +254,29 @@ test('a route change runs the top progress bar, 500 ms a step', async ({ page })
   await expect(bar).toHaveCount(1);
   expect(await bar.evaluate((el) => el.style.transition)).toContain('500ms');
   await expect(bar).toHaveCount(0, { timeout: 10_000 });
+
+  // How long the reload icon spins, timed in the page.
+  const spun = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const button = document.querySelector<HTMLElement>('[data-testid="reload-route"]');
+        if (!button) return resolve(-1);
+        let started = 0;
+        const observer = new MutationObserver(() => {
+          const spinning = button.querySelector('.anticon-spin') !== null;
+          if (spinning && !started) started = performance.now();
+          if (!spinning && started) {
+            observer.disconnect();
+            resolve(performance.now() - started);
+          }
+        });
+        observer.observe(button, { subtree: true, attributes: true, childList: true });
+        button.click();
+      }),
+  );
+  expect(spun).toBeGreaterThanOrEqual(950);
+  expect(spun).toBeLessThan(3_000);
+  await expect(page.locator('.page-card')).toBeVisible();
 });
 
 test('public routes answer without a session; unknown ones go to 404; IE users are told to update', async ({
