@@ -83,6 +83,12 @@ test('every list pages by 10, 20, 50, 100 or 200 with total, sizes, prev, pager,
   const balances = page.locator('.page-card .ant-pagination');
   await expect(balances.locator('.ant-pagination-total-text')).toBeVisible();
   await expect(balances.locator('.ant-pagination-options-size-changer')).toContainText('10 条/页');
+  // Its columns follow their content: text plus 20 px each side.
+  const padding = await page
+    .locator('.page-card .ant-table-thead th')
+    .first()
+    .evaluate((th) => [getComputedStyle(th).paddingLeft, getComputedStyle(th).paddingRight]);
+  expect(padding).toEqual(['20px', '20px']);
 });
 
 test('tabs close to the left, to the right and all; the pinned home tab stays', async ({ page }) => {
