@@ -8,6 +8,7 @@ import { ApiError, setHttpHooks } from '../lib/http.ts';
 import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
 import type { Branding } from './branding.ts';
 import { AppLayout } from './layout/AppLayout.tsx';
+import { progressPulse, TopProgress, useProgressWhile } from './progress.tsx';
 import { useSession } from './session.tsx';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
@@ -18,6 +19,7 @@ const ErrorPage = lazy(() => import('../features/errors/ErrorPage.tsx'));
 
 function Loading() {
   const { t } = useTranslation();
+  useProgressWhile();
   return (
     <div style={{ display: 'grid', placeItems: 'center', height: '100vh' }}>
       <Spin size="large" description={t('app.loading')}>
@@ -61,6 +63,14 @@ function HttpBridge() {
     });
   }, [navigate, message, queryClient, t]);
   return <Spin fullscreen spinning={masked} description={t('app.loading')} />;
+}
+
+/** SPEC section 9: each route change runs the top progress bar; a page still loading holds it. */
+function RouteProgress() {
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
+  useEffect(() => progressPulse(), [pathname]);
+  return <TopProgress />;
 }
 
 /** SPEC section 4, session guard: no token goes to login; with one, user info and menus load first. */
@@ -108,6 +118,7 @@ export function AppRoutes({ branding }: { branding: Branding | undefined }) {
   return (
     <BrowserRouter>
       <HttpBridge />
+      <RouteProgress />
       <Suspense fallback={<Loading />}>
         <Routes>
           <Route
@@ -126,6 +137,7 @@ export function AppRoutes({ branding }: { branding: Branding | undefined }) {
           <Route path="/401" element={<ErrorPage code={401} />} />
           <Route path="/404" element={<ErrorPage code={404} />} />
           <Route path="/error">
+            <Route index element={<Navigate to="/404" replace />} />
             <Route path="401" element={<ErrorPage code={401} />} />
             <Route path="404" element={<ErrorPage code={404} />} />
           </Route>

@@ -62,8 +62,9 @@ export function ErrorLogButton() {
         open={open}
         size={720}
         onClose={() => setOpen(false)}
+        data-testid="error-log-panel"
         extra={
-          <Button danger onClick={clear} disabled={entries.length === 0}>
+          <Button danger onClick={clear} disabled={entries.length === 0} data-testid="error-log-clear">
             {t('shell.errorLogClear')}
           </Button>
         }

@@ -1,9 +1,10 @@
-import { PAGE_SIZES } from '@freight/contracts/api';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@freight/contracts/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TablePaginationConfig } from 'antd';
 import { Button, Card, Form, type FormInstance, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { type ReactNode, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../lib/http.ts';
 
@@ -29,12 +30,34 @@ export const periodInstants = (period: Period) => ({
 });
 
 /**
+ * The pager every list shows (SPEC section 9): sizes 10 to 200, total, jumper. The stylesheet puts its
+ * parts in the SPEC's order (total, sizes, prev, pager, next, jumper) and gives a table that carries it
+ * the list's height and sticky header (the `list-pager` class marks it).
+ */
+export function listPager(t: TFunction, capped = false): TablePaginationConfig {
+  return {
+    className: 'list-pager',
+    showSizeChanger: true,
+    showQuickJumper: true,
+    pageSizeOptions: PAGE_SIZES.map(String),
+    // A list that stops counting at a cap says so rather than give a wrong total.
+    showTotal: (total) => (capped ? t('common.totalAtLeast', { total }) : t('common.total', { total })),
+  };
+}
+
+/** The pager of a list the page holds whole (the table pages it itself), 10 rows first. */
+export function useLocalPager(): TablePaginationConfig {
+  const { t } = useTranslation();
+  return { ...listPager(t), defaultPageSize: DEFAULT_PAGE_SIZE };
+}
+
+/**
  * The one list-page pattern: filters posted with page and limit, the answer's page shown in a table
  * with the SPEC's pager (sizes 10 to 200, default 10, total, jumper).
  */
 export function useServerList<T>(url: string, filters: object) {
   const { t, i18n } = useTranslation();
-  const [paging, setPaging] = useState({ page: 1, limit: 10 });
+  const [paging, setPaging] = useState({ page: 1, limit: DEFAULT_PAGE_SIZE });
   const query = useQuery({
     // The server words some of what it lists (notes it wrote itself): a new language reads it again.
     queryKey: [url, filters, paging, i18n.language],
@@ -42,17 +65,10 @@ export function useServerList<T>(url: string, filters: object) {
     placeholderData: keepPreviousData,
   });
   const pagination: TablePaginationConfig = {
+    ...listPager(t, (query.data as { totalCapped?: boolean } | undefined)?.totalCapped === true),
     current: paging.page,
     pageSize: paging.limit,
     total: query.data?.total ?? 0,
-    showSizeChanger: true,
-    showQuickJumper: true,
-    pageSizeOptions: PAGE_SIZES.map(String),
-    // A list that stops counting at a cap says so rather than give a wrong total.
-    showTotal: (total) =>
-      (query.data as { totalCapped?: boolean } | undefined)?.totalCapped
-        ? t('common.totalAtLeast', { total })
-        : t('common.total', { total }),
     onChange: (page, limit) => setPaging({ page: limit === paging.limit ? page : 1, limit }),
   };
   return {
@@ -75,6 +91,29 @@ export function listTableProps(minWidth: number) {
   return { scroll: { x: minWidth }, tableLayout: 'auto', className: 'nowrap-table' } as const;
 }
 
+/**
+ * SPEC section 9: a list's table is 50 px shorter for each row its filters wrap onto beyond the first.
+ * The filter bar counts its rows as they wrap and tells the list beside it through a CSS variable.
+ */
+function useFilterRows(card: { current: HTMLDivElement | null }) {
+  useEffect(() => {
+    const element = card.current;
+    const holder = element?.parentElement;
+    const form = element?.querySelector('form');
+    if (!holder || !form) return;
+    const measure = () => {
+      const tops = new Set(
+        Array.from(form.children, (child) => Math.round((child as HTMLElement).offsetTop)),
+      );
+      holder.style.setProperty('--filter-extra-rows', String(Math.max(tops.size - 1, 0)));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(form);
+    return () => observer.disconnect();
+  }, [card]);
+}
+
 export function FilterBar<T>({
   form,
   onSearch,
@@ -87,8 +126,10 @@ export function FilterBar<T>({
   extra?: ReactNode;
 }) {
   const { t } = useTranslation();
+  const card = useRef<HTMLDivElement>(null);
+  useFilterRows(card);
   return (
-    <Card size="small" className="filter-bar" style={{ marginBottom: 12 }}>
+    <Card size="small" className="filter-bar" style={{ marginBottom: 12 }} ref={card}>
       <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
         {children}
         <Form.Item>

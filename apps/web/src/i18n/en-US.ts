@@ -326,6 +326,8 @@ export const enUS: Record<MessageKey, string> = {
   'site.filingHostsTip': 'Type a host and press Enter; only these hosts show the filing number in the footer',
   'shell.tabActions': 'Tab actions',
   'shell.mobileMenu': 'Menu',
+  'shell.notices': 'Notices',
+  'shell.unreadNotices': 'Unread notices: {{count}}',
   'boundary.title': 'This page ran into a problem',
   'boundary.retry': 'Try again',
   'boundary.chunkTitle': 'The page could not be loaded',

@@ -322,6 +322,8 @@ export const zhCN = {
   'site.filingHostsTip': '输入域名后回车,只有这些域名的页脚显示备案号',
   'shell.tabActions': '标签操作',
   'shell.mobileMenu': '菜单',
+  'shell.notices': '公告列表',
+  'shell.unreadNotices': '{{count}} 条未读公告',
   'boundary.title': '页面出错了',
   'boundary.retry': '重试',
   'boundary.chunkTitle': '页面文件加载失败',

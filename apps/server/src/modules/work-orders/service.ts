@@ -33,7 +33,6 @@ import {
   lt,
   ne,
   or,
-  type SQL,
   sql,
 } from 'drizzle-orm';
 import type { z } from 'zod';

@@ -43,6 +43,7 @@ import { FreightRulesEntry } from '../../features/truck-products/ProductsDrawer.
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
 import { PageContext } from '../page-context.tsx';
+import { useProgressWhile } from '../progress.tsx';
 import {
   allowedMenus,
   flattenPages,
@@ -54,10 +55,18 @@ import {
 import { useTheme } from '../theme.tsx';
 import { VIEWS } from '../views.ts';
 import { AdStrip } from './AdStrip.tsx';
+import { NoticeBell } from './NoticeBell.tsx';
 import { TabsBar, type VisitedTab } from './TabsBar.tsx';
 import { ThemeDrawer } from './ThemeDrawer.tsx';
 
 const { Header, Sider, Content, Footer } = Layout;
+
+/** A page whose code is still on its way: the loading text, and the top bar held open. */
+function PageLoading() {
+  const { t } = useTranslation();
+  useProgressWhile();
+  return <Spin style={{ display: 'block', margin: 48 }} description={t('app.loading')} />;
+}
 const HOME = '/home';
 const KEEP_ALIVE_MAX = 99;
 const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
@@ -294,9 +303,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
     return (
       <PageContext.Provider value={{ path: tab.path, search: tab.search, title: label(page.node), buttons }}>
         <ErrorBoundary>
-          <Suspense
-            fallback={<Spin style={{ display: 'block', margin: 48 }} description={t('app.loading')} />}
-          >
+          <Suspense fallback={<PageLoading />}>
             {View ? <View /> : <ComingSoon title={label(page.node)} />}
           </Suspense>
         </ErrorBoundary>
@@ -440,6 +447,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             aria-label={t('shell.language')}
           />
         </Dropdown>
+        <NoticeBell path={path} onOpen={() => go('/notification')} />
         <DownloadCenterButton label={t('shell.downloadCenter')} onOpen={() => go(DOWNLOAD_CENTER_PATH)} />
         <Tooltip title={t('shell.fullscreen')}>
           <Button type="text" icon={<ExpandOutlined />} onClick={() => void toggleFullscreen()} />
@@ -525,7 +533,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             onClose={closeTabs}
           />
         ) : null}
-        <Content className="app-content">
+        <Content className={`app-content${vertical ? '' : ' top-menu'}`}>
           {/* The horizontal top bar has no room for the breadcrumb: it heads the page instead. */}
           {vertical ? null : <div className="content-breadcrumb">{breadcrumb}</div>}
           {content}

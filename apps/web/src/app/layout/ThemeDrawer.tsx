@@ -34,7 +34,11 @@ export function ThemeDrawer({ open, onClose }: { open: boolean; onClose: () => v
           ]}
         />
         <Space>
-          <Switch checked={settings.fixedHeader} onChange={(fixedHeader) => update({ fixedHeader })} />
+          <Switch
+            checked={settings.fixedHeader}
+            onChange={(fixedHeader) => update({ fixedHeader })}
+            data-testid="theme-fixed-header-switch"
+          />
           {t('theme.fixedHeader')}
         </Space>
         <Space>
@@ -45,7 +49,9 @@ export function ThemeDrawer({ open, onClose }: { open: boolean; onClose: () => v
           />
           {t('theme.tabs')}
         </Space>
-        <Button onClick={reset}>{t('theme.reset')}</Button>
+        <Button onClick={reset} data-testid="theme-reset">
+          {t('theme.reset')}
+        </Button>
       </Space>
     </Drawer>
   );

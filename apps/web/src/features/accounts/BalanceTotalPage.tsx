@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useLocalPager } from '../../components/list.tsx';
 import { post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 
@@ -20,6 +21,7 @@ type Totals = Omit<AccountRow, 'id' | 'organisationName' | 'status'>;
 /** Every account of a line in scope with balance, credit, frozen, available, and grand totals. */
 export function BalanceTotalPage({ line }: { line: 'truck' | 'express' }) {
   const { t } = useTranslation();
+  const pager = useLocalPager();
   const { data, isFetching } = useQuery({
     queryKey: ['balance-total', line],
     queryFn: () => post<{ list: AccountRow[]; totals: Totals }>('/admin/account/balanceTotal', { line }),
@@ -37,11 +39,7 @@ export function BalanceTotalPage({ line }: { line: 'truck' | 'express' }) {
         loading={isFetching}
         dataSource={data?.list ?? []}
         scroll={{ x: 'max-content' }}
-        pagination={{
-          defaultPageSize: 10,
-          showSizeChanger: true,
-          pageSizeOptions: ['10', '20', '50', '100', '200'],
-        }}
+        pagination={pager}
         className="nowrap-table"
         columns={[
           { title: t('customers.name'), dataIndex: 'organisationName' },

@@ -32,7 +32,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth, useAuth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, periodDays, useServerList } from '../../components/list.tsx';
+import { FilterBar, listPager, listTableProps, periodDays, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ANNOUNCEMENT_LIST_URL, type Announcement, announcementApi } from './api.ts';
 
@@ -172,11 +172,10 @@ function ReadersDrawer({
           ),
         }}
         pagination={{
+          ...listPager(t),
           current: paging.page,
           pageSize: paging.limit,
           total: readers.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
           onChange: (page, limit) => setPaging({ page: limit === paging.limit ? page : 1, limit }),
         }}
         columns={[

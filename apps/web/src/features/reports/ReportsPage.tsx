@@ -20,6 +20,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ChartOption, EChart } from '../../components/EChart.tsx';
+import { useLocalPager } from '../../components/list.tsx';
 import { money } from '../../lib/money.ts';
 import { REPORT_SUMMARY_URL, type ReportFilters, type ReportRow, reportApi } from './api.ts';
 
@@ -72,6 +73,7 @@ function marginRate(revenue: string, margin: string): string {
  */
 export default function ReportsPage() {
   const { t } = useTranslation();
+  const pager = useLocalPager();
   const [form] = Form.useForm<FormValues>();
   const [filters, setFilters] = useState<ReportFilters>(initialFilters);
   const [exporting, setExporting] = useState(false);
@@ -242,7 +244,8 @@ export default function ReportsPage() {
         rowKey={(r) => `${r.line ?? ''}:${r.id ?? 'none'}`}
         loading={report.isLoading}
         dataSource={data?.rows ?? []}
-        pagination={false}
+        // The report's table sits under its chart, so it keeps the page's height (no list height).
+        pagination={{ ...pager, className: undefined }}
         size="middle"
         scroll={{ x: 'max-content' }}
         data-testid="reports-table"

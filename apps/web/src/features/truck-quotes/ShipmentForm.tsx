@@ -1,4 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { DEFAULT_DIAL_CODE } from '@freight/contracts/countries';
 import { ACCESSORIALS, classForDensity, densityOf, FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
 import type { Shipment } from '@freight/contracts/truck-shipment';
 import { ADDRESS_TYPES, PALLET_TYPES } from '@freight/contracts/truck-shipment';
@@ -37,7 +38,7 @@ export type ShipmentFormValues = Omit<Shipment, 'quoteDate' | 'deliveryDate'> & 
 
 export const emptyAddress = {
   country: 'US',
-  dialCode: '1',
+  dialCode: DEFAULT_DIAL_CODE,
   windowStart: '09:00',
   windowEnd: '17:00',
   addressType: 'business',
