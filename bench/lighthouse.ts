@@ -3,7 +3,7 @@
  * mobile profile in Debian's Chromium against the built web app as the real server sends it (compressed
  * copies, cache headers), on a scratch data folder: the sign-in page, and the home page signed in as the
  * demo administrator. Prints the scores and the metrics behind them; exits 1 when performance,
- * accessibility or best practices is below 90 on either page. Reports: bench/artifacts/lighthouse-*.html.
+ * accessibility or best practices is below 90 on either page. Reports: bench/artifacts/lighthouse-*.html and .json.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -96,7 +96,7 @@ interface PageResult {
 async function audit(name: string, url: string, page: Page, port: number, signedIn: boolean) {
   const flags: Flags = {
     port,
-    output: 'html',
+    output: ['html', 'json'],
     logLevel: 'error',
     onlyCategories: [...CATEGORIES],
     // The signed-in run keeps the token set below; the browser cache is emptied by hand instead.
@@ -104,7 +104,9 @@ async function audit(name: string, url: string, page: Page, port: number, signed
   };
   const result = await lighthouse(url, flags, undefined, page);
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-  writeFileSync(join(artifacts, `lighthouse-${name}.html`), result.report as string);
+  const [html, json] = result.report as string[];
+  writeFileSync(join(artifacts, `lighthouse-${name}.html`), html ?? '');
+  writeFileSync(join(artifacts, `lighthouse-${name}.json`), json ?? '');
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((result.lhr.categories[c]?.score ?? 0) * 100)]),
   ) as PageResult['scores'];
