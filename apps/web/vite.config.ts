@@ -13,7 +13,6 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    minify: process.env.NO_MINIFY ? false : undefined,
     // No hand-made vendor chunks: the bundler splits by what each page imports, so the sign-in page
     // gets the few antd components it uses and the shell's pages their own (charts, editor) on demand.
   },

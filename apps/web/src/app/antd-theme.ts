@@ -1,19 +1,5 @@
-import { presetPalettes } from '@ant-design/colors';
 import type { ThemeConfig } from 'antd';
-import { contrast, DARK_TEXT, readableShade, TEXT_CONTRAST, textOn } from './theme.tsx';
-
-/**
- * Tag text in each preset colour: antd's shade 7 on shade 1 reads below 4.5:1 for several colours
- * (orange 3.3:1), so the first darker shade that reads is used instead.
- */
-const PRESET_TEXT: Record<string, string> = Object.fromEntries(
-  Object.entries(presetPalettes).flatMap(([name, shades]) => {
-    if (!Array.isArray(shades) || shades.length < 10) return [];
-    const background = shades[0] as string;
-    const text = shades.slice(6).find((s) => contrast(s, background) >= TEXT_CONTRAST) ?? DARK_TEXT;
-    return [[`${name}7`, text]];
-  }),
-);
+import { readableShade, textOn } from './theme.tsx';
 
 /**
  * The antd theme for a primary colour (docs/decisions.md, "Brand colour and contrast"): the brand
@@ -32,7 +18,6 @@ export function antdTheme(primary: string): ThemeConfig {
       colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
       colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
       colorTextDescription: 'rgba(0, 0, 0, 0.6)',
-      ...PRESET_TEXT,
     },
     components: {
       Button: { primaryColor: textOn(primary) },
