@@ -13,21 +13,7 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    chunkSizeWarningLimit: 2000,
-    rollupOptions: {
-      output: {
-        manualChunks(id: string) {
-          if (
-            id.includes('node_modules/antd') ||
-            id.includes('node_modules/@ant-design') ||
-            id.includes('node_modules/rc-')
-          )
-            return 'antd';
-          if (id.includes('node_modules/echarts') || id.includes('node_modules/zrender')) return 'echarts';
-          if (id.includes('node_modules/react') || id.includes('node_modules/scheduler')) return 'react';
-          return undefined;
-        },
-      },
-    },
+    // No hand-made vendor chunks: the bundler splits by what each page imports, so the sign-in page
+    // gets the few antd components it uses and the shell's pages their own (charts, editor) on demand.
   },
 });

@@ -8,4 +8,6 @@ var ieNotice =
   '<p>您的浏览器版本过低,无法正常使用本系统,请升级或更换为最新版的 Chrome、Edge 或 Firefox 浏览器。</p>' +
   '<p>Your browser is out of date and cannot run this portal. Please update to the latest Chrome, Edge or Firefox.</p>' +
   '</div>';
-if (/MSIE |Trident\//.test(window.navigator.userAgent)) document.write(ieNotice);
+// Loaded with `defer` (it must not hold up the page's first paint), so the notice is added to the body.
+if (/MSIE |Trident\//.test(window.navigator.userAgent))
+  document.body.insertAdjacentHTML('beforeend', ieNotice);

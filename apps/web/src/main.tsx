@@ -1,13 +1,15 @@
+import './app/zod-csp.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import { AppRoutes } from './app/App.tsx';
+import { antdTheme } from './app/antd-theme.ts';
 import { useBranding } from './app/branding.ts';
 import { ErrorLogProvider } from './app/error-log.tsx';
 import { SessionProvider } from './app/session.tsx';
@@ -25,16 +27,14 @@ function Root() {
   const { primaryFor } = useTheme();
   const primary = primaryFor(branding?.buttonColor);
   const en = i18n.language === 'en-US';
+  const theme = useMemo(() => antdTheme(primary), [primary]);
   useEffect(() => applyShades(primary), [primary]);
   useEffect(() => {
     dayjs.locale(en ? 'en' : 'zh-cn');
     document.documentElement.lang = en ? 'en' : 'zh-CN';
   }, [en]);
   return (
-    <ConfigProvider
-      locale={en ? enUS : zhCN}
-      theme={{ token: { colorPrimary: primary, colorLink: primary, borderRadius: 6 } }}
-    >
+    <ConfigProvider locale={en ? enUS : zhCN} theme={theme}>
       <AntApp message={{ duration: 3 }}>
         <ErrorLogProvider>
           <SessionProvider>
@@ -47,13 +47,17 @@ function Root() {
 }
 
 const container = document.getElementById('root');
+// A transition lets React render in slices that give the main thread back every few milliseconds,
+// so a slow phone stays responsive while the first page builds.
 if (container)
-  createRoot(container).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <ThemeProvider>
-          <Root />
-        </ThemeProvider>
-      </QueryClientProvider>
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <ThemeProvider>
+            <Root />
+          </ThemeProvider>
+        </QueryClientProvider>
+      </StrictMode>,
+    ),
   );

@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App as AntApp, Spin, Typography } from 'antd';
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from '../features/downloads/public.tsx';
+import { loadFeatureMessages } from '../i18n/index.ts';
 import { ApiError, setHttpHooks } from '../lib/http.ts';
 import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
 import type { Branding } from './branding.ts';
-import { AppLayout } from './layout/AppLayout.tsx';
 import { progressPulse, TopProgress, useProgressWhile } from './progress.tsx';
 import { useSession } from './session.tsx';
 
@@ -16,6 +16,24 @@ const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
 const StatusPage = lazy(() => import('../features/status/StatusPage.tsx'));
 const ErrorPage = lazy(() => import('../features/errors/ErrorPage.tsx'));
+
+/**
+ * The signed-in shell (layout, menu, views) and every feature's strings, in their own chunks: the
+ * public pages never load them. Started as soon as there is a token, alongside the session calls.
+ */
+let shell: Promise<{ default: typeof import('./layout/AppLayout.tsx').AppLayout }> | undefined;
+function loadShell() {
+  if (!shell) {
+    shell = Promise.all([import('./layout/AppLayout.tsx'), loadFeatureMessages()]).then(([m]) => ({
+      default: m.AppLayout,
+    }));
+    shell.catch(() => {
+      shell = undefined;
+    });
+  }
+  return shell;
+}
+const AppLayout = lazy(loadShell);
 
 function Loading() {
   const { t } = useTranslation();
@@ -77,13 +95,16 @@ function RouteProgress() {
 function Guard({ branding }: { branding: Branding | undefined }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const { loaded, loadSession } = useSession();
+  const { loaded: sessionLoaded, loadSession } = useSession();
+  // The shell's first render is the largest of the app: deferred, React renders it in slices.
+  const loaded = useDeferredValue(sessionLoaded);
   const location = useLocation();
   const [failed, setFailed] = useState(false);
   const loading = useRef(false);
   const token = getToken();
+  if (token) void loadShell();
   useEffect(() => {
-    if (!token || loaded || failed || loading.current) return;
+    if (!token || sessionLoaded || failed || loading.current) return;
     loading.current = true;
     loadSession()
       .catch((error: unknown) => {
@@ -95,7 +116,7 @@ function Guard({ branding }: { branding: Branding | undefined }) {
       .finally(() => {
         loading.current = false;
       });
-  }, [token, loaded, failed, loadSession, message, t]);
+  }, [token, sessionLoaded, failed, loadSession, message, t]);
   if (!token || failed) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   if (!loaded) return <Loading />;
   return <AppLayout branding={branding} />;

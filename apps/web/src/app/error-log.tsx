@@ -1,7 +1,14 @@
-import { BugOutlined } from '@ant-design/icons';
-import { Button, Drawer, FloatButton, Table } from 'antd';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import {
+  createContext,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { setHttpHooks } from '../lib/http.ts';
 
 export interface ErrorEntry {
@@ -42,46 +49,16 @@ export function ErrorLogProvider({ children }: { children: ReactNode }) {
   return <ErrorLogContext.Provider value={value}>{children}</ErrorLogContext.Provider>;
 }
 
+// The panel (a table in a drawer) is only needed once something has gone wrong: its own chunk.
+const ErrorLogPanel = lazy(() => import('./layout/ErrorLogPanel.tsx'));
+
 export function ErrorLogButton() {
-  const { t } = useTranslation();
   const { entries, clear } = useContext(ErrorLogContext);
   const [open, setOpen] = useState(false);
   if (entries.length === 0 && !open) return null;
   return (
-    <>
-      <FloatButton
-        icon={<BugOutlined />}
-        badge={{ count: entries.length, size: 'small' }}
-        tooltip={t('shell.errorLog')}
-        style={{ insetInlineEnd: 24, insetBlockEnd: 96 }}
-        onClick={() => setOpen(true)}
-        data-testid="error-log-open"
-      />
-      <Drawer
-        title={t('shell.errorLog')}
-        open={open}
-        size={720}
-        onClose={() => setOpen(false)}
-        data-testid="error-log-panel"
-        extra={
-          <Button danger onClick={clear} disabled={entries.length === 0} data-testid="error-log-clear">
-            {t('shell.errorLogClear')}
-          </Button>
-        }
-      >
-        <Table
-          rowKey="id"
-          size="small"
-          dataSource={entries}
-          pagination={false}
-          locale={{ emptyText: t('shell.errorLogEmpty') }}
-          columns={[
-            { title: t('shell.errorRoute'), dataIndex: 'route', width: 140 },
-            { title: t('shell.errorMessage'), dataIndex: 'message', width: 220 },
-            { title: t('shell.errorDetails'), dataIndex: 'details', ellipsis: true },
-          ]}
-        />
-      </Drawer>
-    </>
+    <Suspense fallback={null}>
+      <ErrorLogPanel entries={entries} clear={clear} open={open} setOpen={setOpen} />
+    </Suspense>
   );
 }

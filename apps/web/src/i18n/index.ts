@@ -3,7 +3,6 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE } from '../lib/storage.ts';
 import { enUS } from './en-US.ts';
-import { FEATURE_MESSAGES } from './features.ts';
 import { zhCN } from './zh-CN.ts';
 
 export type UiLanguage = 'zh-CN' | 'en-US';
@@ -14,15 +13,12 @@ export function storedLanguage(): UiLanguage {
   return raw === 'en-US' || raw === '"en-US"' ? 'en-US' : 'zh-CN';
 }
 
-// Flat keys with dots in them ('error.network'), shared with the server's catalogue.
+// Flat keys with dots in them ('error.network'), shared with the server's catalogue. The features'
+// own strings come with the signed-in shell (loadFeatureMessages), so the public pages never carry them.
 void i18n.use(initReactI18next).init({
   resources: {
-    'zh-CN': {
-      translation: Object.assign({}, messages['zh-CN'], zhCN, ...FEATURE_MESSAGES.map((m) => m['zh-CN'])),
-    },
-    'en-US': {
-      translation: Object.assign({}, messages['en-US'], enUS, ...FEATURE_MESSAGES.map((m) => m['en-US'])),
-    },
+    'zh-CN': { translation: Object.assign({}, messages['zh-CN'], zhCN) },
+    'en-US': { translation: Object.assign({}, messages['en-US'], enUS) },
   },
   lng: storedLanguage(),
   fallbackLng: 'zh-CN',
@@ -30,5 +26,27 @@ void i18n.use(initReactI18next).init({
   nsSeparator: false,
   interpolation: { escapeValue: false },
 });
+
+let featureMessages: Promise<void> | undefined;
+
+/** Loads every feature's strings (i18n/features.ts) into both languages, once; the shell waits for it. */
+export function loadFeatureMessages(): Promise<void> {
+  if (featureMessages) return featureMessages;
+  featureMessages = import('./features.ts').then(({ FEATURE_MESSAGES }) => {
+    for (const language of ['zh-CN', 'en-US'] as const)
+      i18n.addResourceBundle(
+        language,
+        'translation',
+        Object.assign({}, ...FEATURE_MESSAGES.map((m) => m[language])),
+        true,
+        true,
+      );
+  });
+  // A failed download is tried again the next time the shell asks.
+  featureMessages.catch(() => {
+    featureMessages = undefined;
+  });
+  return featureMessages;
+}
 
 export default i18n;

@@ -27,7 +27,7 @@ import {
   Spin,
   Tooltip,
 } from 'antd';
-import { Activity, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
+import { Activity, lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
@@ -36,9 +36,7 @@ import { MenuIcon } from '../../components/MenuIcon.tsx';
 import { PrivateAvatar } from '../../components/PrivateFile.tsx';
 import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
 import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
-import { ExpressBatchDialog } from '../../features/express-waybills/ExpressBatchDialog.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
-import { TruckBatchDialog } from '../../features/truck-orders/TruckBatchDialog.tsx';
 import { FreightRulesEntry } from '../../features/truck-products/ProductsDrawer.tsx';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
@@ -67,6 +65,15 @@ function PageLoading() {
   useProgressWhile();
   return <Spin style={{ display: 'block', margin: 48 }} description={t('app.loading')} />;
 }
+// The batch dialogs (sheets, tables, uploads) load when first opened, not with every page of the shell.
+const TruckBatchDialog = lazy(() =>
+  import('../../features/truck-orders/TruckBatchDialog.tsx').then((m) => ({ default: m.TruckBatchDialog })),
+);
+const ExpressBatchDialog = lazy(() =>
+  import('../../features/express-waybills/ExpressBatchDialog.tsx').then((m) => ({
+    default: m.ExpressBatchDialog,
+  })),
+);
 const HOME = '/home';
 const KEEP_ALIVE_MAX = 99;
 const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
@@ -546,8 +553,10 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       <FloatButton.BackTop visibilityHeight={200} />
       <ErrorLogButton />
       <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
-      <TruckBatchDialog open={batch === 'truck'} onClose={() => setBatch(null)} />
-      <ExpressBatchDialog open={batch === 'express'} onClose={() => setBatch(null)} />
+      <Suspense fallback={null}>
+        {batch === 'truck' ? <TruckBatchDialog open onClose={() => setBatch(null)} /> : null}
+        {batch === 'express' ? <ExpressBatchDialog open onClose={() => setBatch(null)} /> : null}
+      </Suspense>
     </Layout>
   );
 }

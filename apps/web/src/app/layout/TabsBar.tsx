@@ -83,18 +83,17 @@ export function TabsBar({
           closable: !tab.pinned,
           closeIcon: <CloseOutlined data-testid={`tab-close-${tab.path}`} />,
         }))}
-        tabBarExtraContent={
-          <Dropdown menu={menuFor(active)} trigger={['click']}>
-            <Button
-              type="text"
-              size="small"
-              icon={<DownOutlined />}
-              aria-label={t('shell.tabActions')}
-              data-testid="tabs-actions"
-            />
-          </Dropdown>
-        }
       />
+      {/* Beside the tabs rather than in antd's extra slot: a tab list may hold only tabs. */}
+      <Dropdown menu={menuFor(active)} trigger={['click']}>
+        <Button
+          type="text"
+          size="small"
+          icon={<DownOutlined />}
+          aria-label={t('shell.tabActions')}
+          data-testid="tabs-actions"
+        />
+      </Dropdown>
     </div>
   );
 }

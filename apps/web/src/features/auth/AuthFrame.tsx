@@ -46,7 +46,8 @@ export function AuthFrame({
             <Button
               type="text"
               icon={<TranslationOutlined />}
-              aria-label={t('shell.language')}
+              // The accessible name starts with the visible text, as speech input expects.
+              aria-label={`${language === 'en-US' ? 'English' : '简体中文'} - ${t('shell.language')}`}
               data-testid="lang-switch"
             >
               {language === 'en-US' ? 'English' : '简体中文'}
