@@ -289,6 +289,9 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   location: { 'zh-CN': '地点', 'en-US': 'Location' },
   returnAddressId: { 'zh-CN': '退货地址', 'en-US': 'Return address' },
   scopes: { 'zh-CN': '允许的接口', 'en-US': 'Allowed calls' },
+  // Data reports.
+  period: { 'zh-CN': '统计周期', 'en-US': 'Period' },
+  dimension: { 'zh-CN': '分组方式', 'en-US': 'Group by' },
   // Tenants (scope `tenant`), ads and feature updates (scope `changelog`).
   'tenant:code': { 'zh-CN': '租户代码', 'en-US': 'Tenant code' },
   'tenant:name': { 'zh-CN': '租户名称', 'en-US': 'Tenant name' },
