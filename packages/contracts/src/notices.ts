@@ -76,7 +76,7 @@ export const ANNOUNCEMENT_TYPES = [1, 2] as const;
 /** Only a draft or a withdrawn announcement may be deleted: a published one is withdrawn first. */
 export const DELETABLE_STATUSES: readonly AnnouncementStatus[] = ['draft', 'withdrawn'];
 
-export const MAX_ANNOUNCEMENT_HTML = 100_000;
+export const MAX_ANNOUNCEMENT_HTML = 50_000;
 
 export const announcementSaveBody = z
   .object({
