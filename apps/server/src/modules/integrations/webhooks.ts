@@ -12,6 +12,7 @@ import {
   type WebhookUpdateBody,
 } from '@freight/contracts/integrations';
 import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Config } from '../../config.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Job, JobQueue } from '../../jobs/queue.ts';
@@ -254,7 +255,9 @@ async function enqueue(db: DbOrTx, rows: DeliveryRow[]) {
       { deliveryId: row.id },
       {
         tenantId: row.tenantId,
-        tx: db,
+        // In the caller's transaction when there is one (the job exists only if the change commits);
+        // a change made without one is already committed, so the queue's own connection will do.
+        ...(db instanceof PgTransaction ? { tx: db } : {}),
         retryLimit: WEBHOOK_RETRY_LIMIT,
         retryDelaySeconds: sender.retrySeconds,
         retryBackoff: true,
