@@ -68,6 +68,16 @@ const configSchema = z.object({
    * download centre. Tests lower it to send small exports through the queue.
    */
   EXPORT_AT_ONCE_ROWS: z.coerce.number().int().min(0).max(100_000).default(EXPORT_AT_ONCE_MAX_ROWS),
+  /** Seconds before a failed webhook delivery is tried again (doubling each time); tests lower it. */
+  WEBHOOK_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * Whether webhook URLs may point to loopback or private addresses. Off in production (a customer's
+   * URL must not reach the portal's own network), on by default elsewhere so local receivers work.
+   */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])

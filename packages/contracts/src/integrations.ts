@@ -86,3 +86,105 @@ export const uploadApiView = z.object({
   rows: z.record(z.string(), z.string()),
   orders: z.array(z.object({ id: z.number().int(), orderNo: z.string() })),
 });
+
+/* ----- webhooks ----- */
+
+/** The page that keeps webhook endpoints and shows their deliveries (menu id 152). */
+export const WEBHOOKS_PAGE = '/webhooks';
+
+/** What an endpoint may subscribe to; `ping` is only ever sent by the test button. */
+export const WEBHOOK_EVENTS = ['order.status', 'waybill.status'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'ping';
+
+/** The headers of every delivery. The signature is `sha256=` and the hex HMAC of `timestamp.body`. */
+export const WEBHOOK_HEADERS = {
+  id: 'x-webhook-id',
+  timestamp: 'x-webhook-timestamp',
+  signature: 'x-webhook-signature',
+} as const;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/** An organisation keeps at most this many endpoints. */
+export const MAX_WEBHOOKS_PER_ORGANISATION = 10;
+
+const webhookUrl = str()
+  .trim()
+  .min(1, { error: 'validation.required' })
+  .max(500)
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '' && !u.username;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'webhook.urlInvalid' },
+  );
+
+const webhookEvents = z
+  .array(z.enum(WEBHOOK_EVENTS))
+  .min(1, { error: 'validation.required' })
+  .max(WEBHOOK_EVENTS.length)
+  .refine((list) => new Set(list).size === list.length, { error: 'validation.invalid' });
+
+export const webhookListQuery = pageQuery.extend({ keyword: str().trim().max(100).optional() });
+export type WebhookListQuery = z.infer<typeof webhookListQuery>;
+
+export const webhookCreateBody = z.object({
+  url: webhookUrl,
+  events: webhookEvents,
+  enabled: z.boolean().default(true),
+});
+export type WebhookCreateBody = z.infer<typeof webhookCreateBody>;
+
+export const webhookUpdateBody = z.object({
+  id: idField(),
+  url: webhookUrl.optional(),
+  events: webhookEvents.optional(),
+  enabled: z.boolean().optional(),
+});
+export type WebhookUpdateBody = z.infer<typeof webhookUpdateBody>;
+
+export const webhookIdBody = z.object({ id: idField() });
+
+export const webhookDeliveryListQuery = pageQuery.extend({
+  endpointId: idField().optional(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
+});
+export type WebhookDeliveryListQuery = z.infer<typeof webhookDeliveryListQuery>;
+
+export const webhookView = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  enabled: z.boolean(),
+  organisationId: z.number().int().nullable(),
+  organisationName: z.string(),
+  /** The secret's first characters, so its owner can tell which one a receiver holds. */
+  secretPrefix: z.string(),
+  createdAt: timestamp,
+});
+export const webhookListView = pageOf(webhookView);
+
+/** The answer of create: the signing secret, shown this once. */
+export const webhookCreatedView = webhookView.extend({ secret: z.string() });
+
+export const webhookDeliveryView = z.object({
+  id: z.number().int(),
+  endpointId: z.number().int(),
+  url: z.string(),
+  event: z.string(),
+  payload: z.unknown(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: timestamp.nullable(),
+  deliveredAt: timestamp.nullable(),
+  createdAt: timestamp,
+});
+export const webhookDeliveryListView = pageOf(webhookDeliveryView);

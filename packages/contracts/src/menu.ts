@@ -410,9 +410,10 @@ export const MENU: readonly MenuDefinition[] = [
       keepAlive: false,
     }),
   ]),
-  // Integrations (ids 150-159): API keys now; webhooks join this group later.
+  // Integrations (ids 150-159): API keys and webhooks.
   group(150, '/area-integrations', '开放接口', 'Integrations', 'ApiOutlined', [
     page(151, '/apiKeys', 'ApiKeys', 'API 密钥', 'API keys', 'KeyOutlined'),
+    page(152, '/webhooks', 'Webhooks', 'Webhook', 'Webhooks', 'SendOutlined'),
   ]),
   page(13, '/downloadCenter', 'DownloadCenter', '下载中心', 'Download center', 'DownloadOutlined'),
   // Every signed-in user reads their own notices here, so it carries no role restriction and sits at the

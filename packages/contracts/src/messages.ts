@@ -435,6 +435,15 @@ const zhCN = {
   'report.line.truck': '卡车',
   'report.line.express': '快递',
   'report.line.all': '全部',
+  'webhook.urlInvalid': '{{field}}须为以 http:// 或 https:// 开头的完整网址',
+  'webhook.urlPrivate': '{{field}}不能指向内网或本机地址',
+  'webhook.tooMany': '每个组织最多 {{max}} 个 Webhook 地址',
+  'webhook.created': 'Webhook 已创建,请立即复制签名密钥,关闭后将无法再次查看',
+  'webhook.updated': 'Webhook 已保存',
+  'webhook.deleted': 'Webhook 已删除',
+  'webhook.pingQueued': '测试事件已加入发送队列',
+  'webhook.redeliverQueued': '已重新加入发送队列',
+  'webhook.disabled': '该 Webhook 已停用,请先启用',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;
@@ -892,6 +901,15 @@ const enUS: Record<MessageKey, string> = {
   'report.line.truck': 'Truck',
   'report.line.express': 'Express',
   'report.line.all': 'All',
+  'webhook.urlInvalid': '{{field}} must be a full address starting with http:// or https://',
+  'webhook.urlPrivate': '{{field}} may not point to a private or local address',
+  'webhook.tooMany': 'An organisation keeps at most {{max}} webhook endpoints',
+  'webhook.created': 'Webhook created: copy the signing secret now, it will not be shown again',
+  'webhook.updated': 'Webhook saved',
+  'webhook.deleted': 'Webhook deleted',
+  'webhook.pingQueued': 'Test event queued',
+  'webhook.redeliverQueued': 'Queued for delivery again',
+  'webhook.disabled': 'This webhook is disabled; enable it first',
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, 'en-US': enUS };

@@ -28,6 +28,9 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   code: { 'zh-CN': '验证码', 'en-US': 'Code' },
   // The catalogue pages (truck products, express products and channels) name things by their code.
   'catalogue:code': { 'zh-CN': '代码', 'en-US': 'Code' },
+  // The webhooks page: `url` is where deliveries go, not an uploaded file.
+  'webhook:url': { 'zh-CN': 'Webhook 地址', 'en-US': 'Webhook URL' },
+  'webhook:events': { 'zh-CN': '订阅事件', 'en-US': 'Events' },
   token: { 'zh-CN': '令牌', 'en-US': 'Token' },
   locale: { 'zh-CN': '语言', 'en-US': 'Language' },
   name: { 'zh-CN': '名称', 'en-US': 'Name' },

@@ -15,6 +15,7 @@ import expressWaybillRoutes from './express-waybills/routes.ts';
 import homeRoutes from './home/routes.ts';
 import integrationRoutes from './integrations/routes.ts';
 import uploadApiRoutes from './integrations/upload-routes.ts';
+import webhookRoutes from './integrations/webhook-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
 import noticeRoutes from './notices/routes.ts';
@@ -63,6 +64,7 @@ export const modules: FastifyPluginAsync[] = [
   bounceBillRoutes,
   workOrderRoutes,
   integrationRoutes,
+  webhookRoutes,
   reportRoutes,
   tenantRoutes,
   changelogRoutes,

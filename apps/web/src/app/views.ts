@@ -57,6 +57,7 @@ export const VIEWS: Record<string, ComponentType> = {
   ChangelogManagement: page(() => import('../features/changelog/ChangelogManagementPage.tsx')),
   Invoices: page(() => import('../features/invoices/InvoicesPage.tsx')),
   ApiKeys: page(() => import('../features/integrations/ApiKeysPage.tsx')),
+  Webhooks: page(() => import('../features/integrations/WebhooksPage.tsx')),
   NoticeList: page(() => import('../features/notices/NoticeListPage.tsx')),
   NoticeManagement: page(() => import('../features/notices/NoticeManagementPage.tsx')),
   TruckQuote: page(() => import('../features/truck-quotes/QuotePage.tsx')),

@@ -45,6 +45,7 @@ import {
   markExpressQuoteBooked,
   visibleExpressQuote,
 } from '../express-quotes/service.ts';
+import { emitStatusEvent } from '../integrations/webhooks.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerials } from '../numbering/service.ts';
 import { type ReportFact, recordSale, type SaleMove } from '../reports/service.ts';
@@ -67,7 +68,7 @@ export function waybillActionButton(action: WaybillAction): string | null {
 
 export async function addEvent(
   db: DbOrTx,
-  waybill: Pick<WaybillRow, 'tenantId' | 'id'>,
+  waybill: Pick<WaybillRow, 'tenantId' | 'id' | 'organisationId' | 'waybillNo'>,
   action: WaybillAction | 'create',
   from: WaybillStatus | null,
   to: WaybillStatus,
@@ -83,6 +84,14 @@ export async function addEvent(
     actorId,
     note,
   });
+  if (from && from !== to)
+    await emitStatusEvent(db, {
+      ...waybill,
+      kind: 'waybill.status',
+      sn: waybill.waybillNo,
+      from,
+      status: to,
+    });
 }
 
 /** Moves the booking user hears of: where the parcel ended up, and money given back by someone else. */

@@ -1,5 +1,16 @@
-import type { ApiKeyScope } from '@freight/contracts/integrations';
-import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { ApiKeyScope, WebhookDeliveryStatus, WebhookEvent } from '@freight/contracts/integrations';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId } from '../../db/columns.ts';
 
 /**
@@ -34,5 +45,52 @@ export const apiKeys = pgTable(
     uniqueIndex('api_keys_hash').on(t.keyHash),
     index('api_keys_organisation').on(t.tenantId, t.organisationId, t.createdAt),
     index('api_keys_user').on(t.tenantId, t.userId),
+  ],
+);
+
+/**
+ * Webhook endpoints: where an organisation (or staff, for the whole tenant) hears of status changes.
+ * The secret is kept as it is, since every delivery is signed with it; it is shown once at creation.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    /** Whose orders it hears of; null for a staff endpoint, which hears of every order of the tenant. */
+    organisationId: bigint('organisation_id', { mode: 'number' }),
+    createdBy: bigint('created_by', { mode: 'number' }).notNull(),
+    url: text('url').notNull(),
+    secret: text('secret').notNull(),
+    events: jsonb('events').$type<WebhookEvent[]>().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('webhook_endpoints_organisation').on(t.tenantId, t.organisationId),
+  ],
+);
+
+/** One event for one endpoint, and how its delivery went; the job that sends it updates the row. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    endpointId: bigint('endpoint_id', { mode: 'number' }).notNull(),
+    event: text('event').$type<WebhookEvent>().notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('webhook_deliveries_endpoint').on(t.tenantId, t.endpointId, t.id),
   ],
 );

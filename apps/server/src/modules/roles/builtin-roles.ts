@@ -13,6 +13,8 @@ const customerPages = [
   51, 60, 61, 62, 63, 90, 92,
   // API keys (`/apiKeys`): a shipper's own system books through a key acting as the user.
   151,
+  // Webhooks (`/webhooks`): the same shipper's system hears of its orders' status changes.
+  152,
 ];
 const customerButtons = [
   'order:cancel',

@@ -25,6 +25,7 @@ import type { RequestUser } from '../../plugins/context.ts';
 import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import { emitStatusEvent } from '../integrations/webhooks.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial, nextSerials } from '../numbering/service.ts';
 import { type ReportFact, recordSale, type SaleMove } from '../reports/service.ts';
@@ -190,7 +191,7 @@ export async function bookOrders(db: DbOrTx, tenantId: number, inputs: BookInput
 
 async function addEvent(
   db: DbOrTx,
-  order: Pick<OrderRow, 'tenantId' | 'id'>,
+  order: Pick<OrderRow, 'tenantId' | 'id' | 'organisationId' | 'orderNo'>,
   action: OrderAction | 'book' | 'edit_address' | 'upload_file',
   from: OrderStatus | null,
   to: OrderStatus | null,
@@ -206,6 +207,8 @@ async function addEvent(
     actorId,
     note,
   });
+  if (from && to && from !== to)
+    await emitStatusEvent(db, { ...order, kind: 'order.status', sn: order.orderNo, from, status: to });
 }
 
 export async function findOrder(db: DbOrTx, tenantId: number, id: number) {

@@ -1,0 +1,236 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/fixture.ts';
+import { isPrivateAddress } from './webhooks.ts';
+
+// One-second retries (doubling): a delivery that fails twice lands within a few seconds.
+const f = useTestApp({
+  tenants: 2,
+  truck: true,
+  signIn: [['admin', 'customer', 'direct'], ['customer']],
+  language: 'en-US',
+  app: { config: { WEBHOOK_RETRY_SECONDS: 1 } },
+});
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver on loopback: `/flaky` answers 500 twice and then 200, every other path 200 at once. */
+const received: Received[] = [];
+let flakyCalls = 0;
+let server: Server;
+let base = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const path = req.url ?? '';
+      received.push({ path, headers: req.headers, body });
+      if (path === '/flaky' && ++flakyCalls <= 2) {
+        res.writeHead(500).end('try later');
+        return;
+      }
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Books an order as the customer and pays it: the status change every endpoint here listens for. */
+async function paidOrder() {
+  await f.truck.setBalance('customer', 1_000_000n);
+  // With the funds there, booking pays at once (unpaid, then paid: one status change).
+  const booked = await f.truck.order('customer', []);
+  expect(booked.status).not.toBe('unpaid');
+  return booked;
+}
+
+const deliveries = (endpointId: number, who: 'customer' | 'admin' = 'customer') =>
+  f.as(who).ok('/api/admin/webhook/deliveries', { page: 1, limit: 50, endpointId });
+
+describe('webhooks', () => {
+  it('posts a signed event when an order is paid', async () => {
+    const made = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: `${base}/paid`,
+      events: ['order.status'],
+    });
+    expect(made.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(made).toMatchObject({
+      enabled: true,
+      events: ['order.status'],
+      secretPrefix: made.secret.slice(0, 12),
+    });
+    const listed = await f.as('customer').ok('/api/admin/webhook/list', { page: 1, limit: 10 });
+    expect(JSON.stringify(listed)).not.toContain(made.secret);
+
+    const order = await paidOrder();
+    const hit = await until(() => received.find((r) => r.path === '/paid'));
+    const body = JSON.parse(hit.body);
+    expect(hit.headers['content-type']).toBe('application/json');
+    expect(body).toMatchObject({ event: 'order.status', data: { sn: order.orderNo, from: 'unpaid' } });
+    expect(body.data.status).toBe(order.status);
+    expect(hit.headers['x-webhook-id']).toBe(String(body.id));
+    const timestamp = hit.headers['x-webhook-timestamp'] as string;
+    expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    const expected = createHmac('sha256', made.secret).update(`${timestamp}.${hit.body}`).digest('hex');
+    expect(hit.headers['x-webhook-signature']).toBe(`sha256=${expected}`);
+
+    const log = await until(async () => {
+      const page = await deliveries(made.id);
+      return page.list[0]?.status === 'delivered' ? page : undefined;
+    });
+    expect(log.list[0]).toMatchObject({
+      attempts: 1,
+      lastStatusCode: 200,
+      lastError: null,
+      event: 'order.status',
+    });
+    await f.as('customer').ok('/api/admin/webhook/update', { id: made.id, enabled: false });
+  });
+
+  it('retries a failing endpoint with backoff and logs each attempt; other tenants hear nothing', async () => {
+    const flaky = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: `${base}/flaky`,
+      events: ['order.status', 'waybill.status'],
+    });
+    const theirs = await f.as('customer', f.tenant(1)).ok('/api/admin/webhook/create', {
+      url: `${base}/other-tenant`,
+      events: ['order.status'],
+    });
+    // Another organisation of the same tenant hears nothing of this customer's orders either.
+    const direct = await f.as('direct').ok('/api/admin/webhook/create', {
+      url: `${base}/other-org`,
+      events: ['order.status'],
+    });
+
+    await paidOrder();
+    const failing = await until(async () => {
+      const page = await deliveries(flaky.id);
+      return page.list[0]?.attempts >= 1 ? page.list[0] : undefined;
+    });
+    expect(failing).toMatchObject({
+      status: 'pending',
+      lastStatusCode: 500,
+      lastError: 'HTTP 500: try later',
+    });
+    expect(failing.nextAttemptAt).not.toBeNull();
+
+    const done = await until(async () => {
+      const page = await deliveries(flaky.id);
+      return page.list[0]?.status === 'delivered' ? page.list[0] : undefined;
+    }, 30_000);
+    expect(done).toMatchObject({ attempts: 3, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
+    expect(done.deliveredAt).not.toBeNull();
+    expect(received.filter((r) => r.path === '/flaky')).toHaveLength(3);
+    // Every try of one delivery carries the same id.
+    expect(
+      new Set(received.filter((r) => r.path === '/flaky').map((r) => r.headers['x-webhook-id'])).size,
+    ).toBe(1);
+
+    expect(received.some((r) => r.path === '/other-tenant' || r.path === '/other-org')).toBe(false);
+    const otherLog = await f
+      .as('customer', f.tenant(1))
+      .ok('/api/admin/webhook/deliveries', { page: 1, limit: 10, endpointId: theirs.id });
+    expect(otherLog.list).toEqual([]);
+    expect((await deliveries(direct.id, 'customer')).list).toEqual([]);
+
+    // Staff see the customer's log too, and filter it by status.
+    const staff = await f
+      .as('admin')
+      .ok('/api/admin/webhook/deliveries', { page: 1, limit: 10, status: 'delivered', endpointId: flaky.id });
+    expect(staff.list.map((d: { id: number }) => d.id)).toContain(done.id);
+
+    // Redeliver sends the same delivery again and counts the attempt.
+    await f.as('customer').ok('/api/admin/webhook/redeliver', { id: done.id });
+    await until(async () => {
+      const page = await deliveries(flaky.id);
+      return page.list[0]?.attempts === 4 && page.list[0]?.status === 'delivered' ? true : undefined;
+    });
+    await f.as('customer').ok('/api/admin/webhook/update', { id: flaky.id, enabled: false });
+  });
+
+  it('keeps endpoints to their organisation and tenant: others get 404', async () => {
+    const mine = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: 'https://example.com/hooks',
+      events: ['waybill.status'],
+      enabled: false,
+    });
+    await f.as('direct').fail('/api/admin/webhook/update', { id: mine.id, enabled: true }, 404);
+    await f.as('direct').fail('/api/admin/webhook/delete', { id: mine.id }, 404);
+    await f.as('customer', f.tenant(1)).fail('/api/admin/webhook/test', { id: mine.id }, 404);
+    const theirs = await f.as('customer', f.tenant(1)).ok('/api/admin/webhook/list', { page: 1, limit: 50 });
+    expect(theirs.list.some((w: { id: number }) => w.id === mine.id)).toBe(false);
+    const staff = await f.as('admin').ok('/api/admin/webhook/list', { page: 1, limit: 50 });
+    expect(staff.list.find((w: { id: number }) => w.id === mine.id)?.organisationName).not.toBe('');
+    await f.as('customer').ok('/api/admin/webhook/delete', { id: mine.id });
+    await f.as('customer').fail('/api/admin/webhook/update', { id: mine.id, enabled: true }, 404);
+  });
+
+  it('sends a ping from the test button', async () => {
+    const made = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: `${base}/ping`,
+      events: ['order.status'],
+    });
+    await f.as('customer').ok('/api/admin/webhook/test', { id: made.id });
+    const hit = await until(() => received.find((r) => r.path === '/ping'));
+    expect(JSON.parse(hit.body)).toMatchObject({ event: 'ping', data: { message: 'ping' } });
+    await f.as('customer').ok('/api/admin/webhook/delete', { id: made.id });
+  });
+
+  it('refuses a bad URL naming the field, in both languages', async () => {
+    const en = await f
+      .as('customer')
+      .fail('/api/admin/webhook/create', { url: 'ftp://example.com/x', events: ['order.status'] }, 400);
+    expect(en.msg).toBe('Webhook URL must be a full address starting with http:// or https://');
+    expect(en.data.fields[0].field).toBe('url');
+    const zh = await f
+      .as('customer')
+      .in('zh-CN')
+      .fail('/api/admin/webhook/create', { url: 'not a url', events: ['order.status'] }, 400);
+    expect(zh.msg).toBe('Webhook 地址须为以 http:// 或 https:// 开头的完整网址');
+    const none = await f
+      .as('customer')
+      .fail('/api/admin/webhook/create', { url: 'https://example.com', events: [] }, 400);
+    expect(none.data.fields[0].field).toBe('events');
+  });
+
+  it('knows private and loopback addresses (refused in production)', () => {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '192.168.0.1',
+      '172.20.0.1',
+      '169.254.169.254',
+      '::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+    ])
+      expect(isPrivateAddress(a), a).toBe(true);
+    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '8.8.8.8'])
+      expect(isPrivateAddress(a), a).toBe(false);
+  });
+});

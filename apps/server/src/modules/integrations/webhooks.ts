@@ -1,0 +1,490 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import {
+  MAX_WEBHOOKS_PER_ORGANISATION,
+  WEBHOOK_EVENTS,
+  WEBHOOK_HEADERS,
+  type WebhookCreateBody,
+  type WebhookDeliveryListQuery,
+  type WebhookEvent,
+  type WebhookListQuery,
+  type WebhookUpdateBody,
+} from '@freight/contracts/integrations';
+import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Config } from '../../config.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Job, JobQueue } from '../../jobs/queue.ts';
+import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { containing } from '../../lib/filters.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import { organisationNames } from '../customers/service.ts';
+import { webhookDeliveries, webhookEndpoints } from './schema.ts';
+
+type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+/** Tries after the first: with a 30 s start and doubling, the last is about two hours after the event. */
+export const WEBHOOK_RETRY_LIMIT = 8;
+/** A receiver that takes longer has failed this try. */
+const WEBHOOK_TIMEOUT_MS = 10_000;
+/** What of a receiver's error answer is kept in the log. */
+const ERROR_TEXT_MAX = 500;
+
+/**
+ * The queue and settings deliveries are sent with. Set by the routes plugin when the app starts: the
+ * status changes happen deep in other modules' services, which get a transaction and nothing more.
+ * Without it (scripts that use the services alone) the delivery rows are written and wait for a redeliver.
+ */
+let sender: { jobs: JobQueue; retrySeconds: number } | null = null;
+
+export function useWebhookSender(jobs: JobQueue | null, config?: Pick<Config, 'WEBHOOK_RETRY_SECONDS'>) {
+  sender = jobs ? { jobs, retrySeconds: config?.WEBHOOK_RETRY_SECONDS ?? 30 } : null;
+}
+
+const isStaff = (caller: Caller) => caller.identity === 'employee';
+
+/** Endpoints a caller may see: staff every one of the tenant, anyone else its organisation's. */
+function visibleTo(caller: Caller): SQL | undefined {
+  const tenant = eq(webhookEndpoints.tenantId, caller.tenantId);
+  if (isStaff(caller)) return tenant;
+  if (!caller.organisationId) return sql`false`;
+  return and(tenant, eq(webhookEndpoints.organisationId, caller.organisationId));
+}
+
+/* ---------- addresses ---------- */
+
+const privateRanges = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 3],
+] as const)
+  privateRanges.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  privateRanges.addSubnet(net, bits, 'ipv6');
+
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 one.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return privateRanges.check(mapped[1], 'ipv4');
+  return privateRanges.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Whether a URL's host is a private or local address (every address it resolves to is checked; a name
+ * that does not resolve is refused too). Checked on save and again before each delivery, since a name
+ * can be pointed elsewhere after it was saved.
+ */
+async function reachesPrivate(url: string): Promise<boolean> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return isPrivateAddress(host);
+  try {
+    const found = await lookup(host, { all: true });
+    return found.length === 0 || found.some((a) => isPrivateAddress(a.address));
+  } catch {
+    return true;
+  }
+}
+
+async function checkUrl(url: string, allowPrivate: boolean) {
+  if (!allowPrivate && (await reachesPrivate(url))) throw badField('url', 'webhook.urlPrivate');
+}
+
+/* ---------- endpoints ---------- */
+
+/** A signing secret: `whsec_` and 32 random bytes. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+async function present(db: DbOrTx, tenantId: number, rows: EndpointRow[]) {
+  const orgIds = [...new Set(rows.map((r) => r.organisationId).filter((id): id is number => id != null))];
+  const names = await organisationNames(db, tenantId, orgIds);
+  return rows.map((r) => ({
+    id: r.id,
+    url: r.url,
+    events: r.events.filter((e): e is (typeof WEBHOOK_EVENTS)[number] => e !== 'ping'),
+    enabled: r.enabled,
+    organisationId: r.organisationId,
+    organisationName: r.organisationId == null ? '' : (names.get(r.organisationId) ?? ''),
+    secretPrefix: r.secret.slice(0, 12),
+    createdAt: r.createdAt,
+  }));
+}
+
+export async function listWebhooksFor(db: DbOrTx, caller: Caller, query: WebhookListQuery) {
+  const { page, limit, keyword } = query;
+  const where = and(
+    visibleTo(caller),
+    keyword ? ilike(webhookEndpoints.url, containing(keyword)) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(where)
+      .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(webhookEndpoints).where(where),
+  ]);
+  return { list: await present(db, caller.tenantId, rows), total: total?.n ?? 0, page, limit };
+}
+
+async function visibleEndpoint(db: DbOrTx, caller: Caller, id: number) {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(visibleTo(caller), eq(webhookEndpoints.id, id)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Makes an endpoint for the caller's organisation (staff: for the tenant); answers its secret this once. */
+export async function createWebhookFor(
+  db: DbOrTx,
+  caller: Caller,
+  body: WebhookCreateBody,
+  allowPrivate: boolean,
+) {
+  if (!isStaff(caller) && !caller.organisationId) throw forbidden();
+  await checkUrl(body.url, allowPrivate);
+  const organisationId = isStaff(caller) ? null : caller.organisationId;
+  const [existing] = await db
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.tenantId, caller.tenantId),
+        organisationId == null
+          ? isNull(webhookEndpoints.organisationId)
+          : eq(webhookEndpoints.organisationId, organisationId),
+      ),
+    );
+  if ((existing?.n ?? 0) >= MAX_WEBHOOKS_PER_ORGANISATION)
+    throw conflict('webhook.tooMany', { max: MAX_WEBHOOKS_PER_ORGANISATION });
+  const secret = newSecret();
+  const [row] = await db
+    .insert(webhookEndpoints)
+    .values({
+      tenantId: caller.tenantId,
+      organisationId,
+      createdBy: caller.id,
+      url: body.url,
+      secret,
+      events: WEBHOOK_EVENTS.filter((e) => body.events.includes(e)),
+      enabled: body.enabled,
+    })
+    .returning();
+  if (!row) throw new Error('webhook insert returned nothing');
+  const [view] = await present(db, caller.tenantId, [row]);
+  return { ...(view as NonNullable<typeof view>), secret };
+}
+
+export async function updateWebhookFor(
+  db: DbOrTx,
+  caller: Caller,
+  body: WebhookUpdateBody,
+  allowPrivate: boolean,
+) {
+  const row = await visibleEndpoint(db, caller, body.id);
+  if (body.url !== undefined) await checkUrl(body.url, allowPrivate);
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set({
+      ...(body.url !== undefined ? { url: body.url } : {}),
+      ...(body.events !== undefined
+        ? { events: WEBHOOK_EVENTS.filter((e) => body.events?.includes(e)) }
+        : {}),
+      ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+    })
+    .where(and(eq(webhookEndpoints.tenantId, caller.tenantId), eq(webhookEndpoints.id, row.id)))
+    .returning();
+  const [view] = await present(db, caller.tenantId, [updated ?? row]);
+  return view as NonNullable<typeof view>;
+}
+
+/** Deletes an endpoint and its log (nothing else refers to them). */
+export async function deleteWebhookFor(db: DbOrTx, caller: Caller, id: number) {
+  const row = await visibleEndpoint(db, caller, id);
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.tenantId, row.tenantId), eq(webhookDeliveries.endpointId, row.id)));
+    await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.tenantId, row.tenantId), eq(webhookEndpoints.id, row.id)));
+  });
+  return { id: row.id };
+}
+
+/* ---------- events ---------- */
+
+export interface StatusEvent {
+  tenantId: number;
+  /** The organisation that owns the order or waybill. */
+  organisationId: number;
+  kind: 'order.status' | 'waybill.status';
+  /** The order or waybill number. */
+  sn: string;
+  from: string | null;
+  status: string;
+  at?: Date;
+}
+
+async function enqueue(db: DbOrTx, rows: DeliveryRow[]) {
+  if (!sender) return;
+  for (const row of rows)
+    await sender.jobs.send(
+      WEBHOOK_QUEUE,
+      { deliveryId: row.id },
+      {
+        tenantId: row.tenantId,
+        // In the caller's transaction when there is one (the job exists only if the change commits);
+        // a change made without one is already committed, so the queue's own connection will do.
+        ...(db instanceof PgTransaction ? { tx: db } : {}),
+        retryLimit: WEBHOOK_RETRY_LIMIT,
+        retryDelaySeconds: sender.retrySeconds,
+        retryBackoff: true,
+        // Ten-second tries: a job still running after a minute is stuck, not slow.
+        expireInSeconds: 60,
+      },
+    );
+}
+
+/**
+ * A status change of an order or waybill, in the caller's transaction: one delivery row per enabled
+ * endpoint that subscribed to it (the owning organisation's and the tenant's staff endpoints) and its
+ * job, both there only if the change commits.
+ */
+export async function emitStatusEvent(db: DbOrTx, event: StatusEvent) {
+  const endpoints = await db
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.tenantId, event.tenantId),
+        eq(webhookEndpoints.enabled, true),
+        or(
+          eq(webhookEndpoints.organisationId, event.organisationId),
+          isNull(webhookEndpoints.organisationId),
+        ),
+      ),
+    );
+  const matching = endpoints.filter((e) => e.events.includes(event.kind));
+  if (matching.length === 0) return;
+  const payload = {
+    sn: event.sn,
+    from: event.from,
+    status: event.status,
+    at: (event.at ?? new Date()).toISOString(),
+  };
+  const rows = await db
+    .insert(webhookDeliveries)
+    .values(matching.map((e) => ({ tenantId: event.tenantId, endpointId: e.id, event: event.kind, payload })))
+    .returning();
+  await enqueue(db, rows);
+}
+
+/** The test button: a `ping` to one endpoint, delivered like any event. */
+export async function pingWebhookFor(db: DbOrTx, caller: Caller, id: number) {
+  const endpoint = await visibleEndpoint(db, caller, id);
+  if (!endpoint.enabled) throw conflict('webhook.disabled');
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(webhookDeliveries)
+      .values({
+        tenantId: endpoint.tenantId,
+        endpointId: endpoint.id,
+        event: 'ping' as WebhookEvent,
+        payload: { message: 'ping', at: new Date().toISOString() },
+      })
+      .returning();
+    await enqueue(tx, rows);
+    return { id: rows[0]?.id ?? 0 };
+  });
+}
+
+/** Sends a delivery again from the start of the retry policy; its attempts keep counting. */
+export async function redeliverWebhookFor(db: DbOrTx, caller: Caller, deliveryId: number) {
+  const [found] = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(
+      webhookEndpoints,
+      and(
+        eq(webhookEndpoints.tenantId, webhookDeliveries.tenantId),
+        eq(webhookEndpoints.id, webhookDeliveries.endpointId),
+      ),
+    )
+    .where(and(visibleTo(caller), eq(webhookDeliveries.id, deliveryId)))
+    .limit(1);
+  if (!found) throw notFound();
+  if (!found.endpoint.enabled) throw conflict('webhook.disabled');
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(webhookDeliveries)
+      .set({ status: 'pending', nextAttemptAt: null, deliveredAt: null })
+      .where(and(eq(webhookDeliveries.tenantId, caller.tenantId), eq(webhookDeliveries.id, deliveryId)))
+      .returning();
+    await enqueue(tx, rows);
+    return { id: deliveryId };
+  });
+}
+
+export async function listDeliveriesFor(db: DbOrTx, caller: Caller, query: WebhookDeliveryListQuery) {
+  const { page, limit, endpointId, status } = query;
+  const where = and(
+    visibleTo(caller),
+    endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined,
+    status ? eq(webhookDeliveries.status, status) : undefined,
+  );
+  const joined = and(
+    eq(webhookEndpoints.tenantId, webhookDeliveries.tenantId),
+    eq(webhookEndpoints.id, webhookDeliveries.endpointId),
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ delivery: webhookDeliveries, url: webhookEndpoints.url })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, joined)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(webhookDeliveries).innerJoin(webhookEndpoints, joined).where(where),
+  ]);
+  return {
+    list: rows.map(({ delivery: d, url }) => ({
+      id: d.id,
+      endpointId: d.endpointId,
+      url,
+      event: d.event,
+      payload: d.payload,
+      status: d.status,
+      attempts: d.attempts,
+      lastStatusCode: d.lastStatusCode,
+      lastError: d.lastError,
+      nextAttemptAt: d.nextAttemptAt,
+      deliveredAt: d.deliveredAt,
+      createdAt: d.createdAt,
+    })),
+    total: total?.n ?? 0,
+    page,
+    limit,
+  };
+}
+
+/* ---------- delivery ---------- */
+
+/** `sha256=` and the hex HMAC-SHA256 of `timestamp.body` with the endpoint's secret. */
+export function signWebhook(secret: string, timestamp: string, body: string) {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+class DeliveryFailed extends Error {}
+
+/**
+ * The delivery job: one POST; a 2xx answer is delivered, anything else (or no answer in 10 s) is noted
+ * on the row and thrown, so the queue tries again after its backoff, until the tries run out.
+ */
+export async function deliverWebhook(
+  db: DbOrTx,
+  job: Pick<Job<{ deliveryId: number }>, 'data' | 'tenantId' | 'retryCount'>,
+  options: { allowPrivate: boolean; retrySeconds: number },
+) {
+  const tenantId = job.tenantId;
+  if (tenantId === null) return;
+  const [found] = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(
+      webhookEndpoints,
+      and(
+        eq(webhookEndpoints.tenantId, webhookDeliveries.tenantId),
+        eq(webhookEndpoints.id, webhookDeliveries.endpointId),
+      ),
+    )
+    .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, job.data.deliveryId)))
+    .limit(1);
+  // Deleted with its endpoint, or delivered by an earlier job: nothing to do.
+  if (!found || found.delivery.status === 'delivered') return;
+  const { delivery, endpoint } = found;
+  const last = job.retryCount >= WEBHOOK_RETRY_LIMIT;
+  const note = async (patch: Partial<DeliveryRow>) => {
+    await db
+      .update(webhookDeliveries)
+      .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, ...patch })
+      .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, delivery.id)));
+  };
+  if (!endpoint.enabled) {
+    await note({ status: 'failed', lastError: 'endpoint disabled', nextAttemptAt: null });
+    return;
+  }
+  const body = JSON.stringify({
+    id: delivery.id,
+    event: delivery.event,
+    createdAt: delivery.createdAt.toISOString(),
+    data: delivery.payload,
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    if (!options.allowPrivate && (await reachesPrivate(endpoint.url)))
+      throw new DeliveryFailed('the address is private or local');
+    const res = await fetch(endpoint.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'freight-webhooks/1',
+        [WEBHOOK_HEADERS.id]: String(delivery.id),
+        [WEBHOOK_HEADERS.timestamp]: timestamp,
+        [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.secret, timestamp, body),
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+    statusCode = res.status;
+    const text = await res.text().catch(() => '');
+    if (res.status < 200 || res.status > 299)
+      error = `HTTP ${res.status}${text ? `: ${text.slice(0, ERROR_TEXT_MAX)}` : ''}`;
+  } catch (e) {
+    error = (e instanceof Error ? e.message : String(e)).slice(0, ERROR_TEXT_MAX);
+  }
+  if (error === null) {
+    await note({
+      status: 'delivered',
+      lastStatusCode: statusCode,
+      lastError: null,
+      nextAttemptAt: null,
+      deliveredAt: new Date(),
+    });
+    return;
+  }
+  // The queue doubles the delay each try; the time shown is its estimate.
+  const delay = options.retrySeconds * 2 ** job.retryCount;
+  await note({
+    status: last ? 'failed' : 'pending',
+    lastStatusCode: statusCode,
+    lastError: error,
+    nextAttemptAt: last ? null : new Date(Date.now() + delay * 1000),
+  });
+  throw new DeliveryFailed(error);
+}

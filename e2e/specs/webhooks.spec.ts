@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import { screenshotDir, session } from '../fixtures.ts';
+
+test('a customer registers a webhook, sees its secret once, edits, views deliveries and deletes it', async ({
+  page,
+}) => {
+  await session(page, 'customer@example.com');
+  const menu = page.getByTestId('side-menu');
+  await menu.getByTestId('menu-/area-integrations').click();
+  await menu.getByTestId('menu-/webhooks').click();
+  await page.waitForURL(/\/webhooks/);
+
+  await page.getByTestId('webhook-new').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('webhook-url').fill('ftp://example.com');
+  await dialog.getByTestId('webhook-save').click();
+  // The server names the field.
+  await expect(dialog.getByText('Webhook 地址须为以 http:// 或 https:// 开头的完整网址')).toBeVisible();
+  await dialog.getByTestId('webhook-url').fill('https://erp.example.com/hooks/freight');
+  await dialog.getByTestId('webhook-save').click();
+
+  const secret = page.getByTestId('webhook-secret');
+  await expect(secret).toHaveValue(/^whsec_[A-Za-z0-9_-]{43}$/);
+  const value = await secret.inputValue();
+  await expect(page.getByText('这是唯一一次显示签名密钥')).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Webhook 已创建' })).toBeVisible();
+  await page.waitForTimeout(400); // the dialog's opening animation
+  await page.screenshot({ path: `${screenshotDir}webhooks-created-zh.png` });
+  await page.getByTestId('webhook-done').click();
+  await expect(secret).toHaveCount(0);
+
+  const row = page.getByRole('row', { name: /erp\.example\.com/ });
+  await expect(row).toContainText(value.slice(0, 12));
+  await expect(row).toContainText('卡车订单状态变化');
+  expect(await page.content()).not.toContain(value);
+  await page.screenshot({ path: `${screenshotDir}webhooks-list-zh.png`, fullPage: true });
+
+  // Edit: disable it.
+  await row.getByRole('button', { name: /编\s?辑/ }).click();
+  await page.getByRole('dialog').getByTestId('webhook-switch').click();
+  await page.getByRole('dialog').getByTestId('webhook-save').click();
+  await expect(row).toContainText('已停用');
+
+  await row.getByRole('button', { name: '发送记录' }).click();
+  await expect(page.getByText('暂无发送记录')).toBeVisible();
+  await page.screenshot({ path: `${screenshotDir}webhooks-deliveries-zh.png` });
+  await page.keyboard.press('Escape');
+
+  await row.getByRole('button', { name: /删\s?除/ }).click();
+  await page.getByTestId('webhook-delete-ok').click();
+  await expect(page.getByRole('row', { name: /erp\.example\.com/ })).toHaveCount(0);
+});
