@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
@@ -17,7 +16,6 @@ import { sweepLoginFailures } from '../src/modules/auth/service.ts';
 import { localUploadStore, PENDING_LICENCE } from '../src/modules/uploads/service.ts';
 import {
   HOUSEKEEPING_EVERY_MS,
-  HOUSEKEEPING_LOCK,
   moduleSweeps,
   runHousekeeping,
   type Sweep,
@@ -252,36 +250,6 @@ describe('one pass at a time', () => {
     expect(results.filter((r) => r !== null)).toEqual([{ slow: 0 }]);
     expect(results.filter((r) => r === null)).toHaveLength(1);
     expect(most).toBe(1);
-  });
-
-  it.runIf(onPostgres)('skips while another process holds the lock, and runs once it is let go', async () => {
-    const t = tag();
-    await f.db.insert(rateLimitHits).values({ key: `hk:${t}:held`, windowStart: ago(2 * HOUR), count: 1 });
-    const holder = new pg.Client({ connectionString: await ownDatabaseUrl() });
-    await holder.connect();
-    try {
-      const held = await holder.query('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [
-        HOUSEKEEPING_LOCK,
-      ]);
-      expect(held.rows[0]?.locked).toBe(true);
-      const sweeps = moduleSweeps(localUploadStore(f.ctx.app.config.DATA_DIR));
-      expect(await runHousekeeping(f.ctx.database, sweeps)).toBeNull();
-      const stillThere = await f.db
-        .select()
-        .from(rateLimitHits)
-        .where(eq(rateLimitHits.key, `hk:${t}:held`));
-      expect(stillThere).toHaveLength(1);
-
-      await holder.query('select pg_advisory_unlock(hashtextextended($1, 0))', [HOUSEKEEPING_LOCK]);
-      expect(await runHousekeeping(f.ctx.database, sweeps)).not.toBeNull();
-      const gone = await f.db
-        .select()
-        .from(rateLimitHits)
-        .where(eq(rateLimitHits.key, `hk:${t}:held`));
-      expect(gone).toHaveLength(0);
-    } finally {
-      await holder.end();
-    }
   });
 
   it("schedules a pass on an unref'd timer that the app clears on close", async () => {

@@ -146,7 +146,31 @@ beforeAll(async () => {
   await f.db.execute(sql.raw(`grant usage, select on all sequences in schema public to ${role}`));
 });
 
+/** Hands the job queue's schema and everything in it to `owner` (an SQL expression naming a role). */
+function pgbossOwnedBy(owner: string) {
+  return `DO $$
+    DECLARE r record;
+    BEGIN
+      IF to_regnamespace('pgboss') IS NULL THEN RETURN; END IF;
+      EXECUTE format('ALTER SCHEMA pgboss OWNER TO %I', ${owner});
+      FOR r IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'pgboss' AND c.relkind IN ('r', 'p', 'S', 'v') LOOP
+        EXECUTE format('ALTER TABLE pgboss.%I OWNER TO %I', r.relname, ${owner});
+      END LOOP;
+      FOR r IN SELECT p.oid::regprocedure AS sig FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'pgboss' LOOP
+        EXECUTE format('ALTER FUNCTION %s OWNER TO %I', r.sig, ${owner});
+      END LOOP;
+      FOR r IN SELECT t.typname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+        WHERE n.nspname = 'pgboss' AND t.typtype = 'e' LOOP
+        EXECUTE format('ALTER TYPE pgboss.%I OWNER TO %I', r.typname, ${owner});
+      END LOOP;
+    END $$`;
+}
+
 afterAll(async () => {
+  // The queue's schema goes back to the superuser before the role's grants and objects are dropped.
+  if (onPostgres) await f.db.execute(sql.raw(pgbossOwnedBy('current_user')));
   // Roles belong to the whole server, not to the test's database: leave none behind (`drop owned`
   // takes back its grants, on the database too).
   await f.db.execute(sql.raw(`drop owned by ${role}`));
@@ -229,6 +253,9 @@ describe("a request's own tenant, below the application's filters", () => {
     await f.db.execute(sql.raw(`grant usage, create on schema drizzle to ${role}`));
     await f.db.execute(sql.raw(`grant select on all tables in schema drizzle to ${role}`));
     await f.db.execute(sql.raw(`grant create on database "${row?.name}" to ${role}`));
+    // In production the role owns the database, so the job queue's schema is its own: here the queue
+    // was installed by the test's superuser app, and is handed over the same way.
+    await f.db.execute(sql.raw(pgbossOwnedBy(`'${role}'`)));
     const database = await openDatabase({ url: url.toString() });
     const app = await buildApp({
       config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),

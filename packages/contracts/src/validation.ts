@@ -292,6 +292,9 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   location: { 'zh-CN': '地点', 'en-US': 'Location' },
   returnAddressId: { 'zh-CN': '退货地址', 'en-US': 'Return address' },
   scopes: { 'zh-CN': '允许的接口', 'en-US': 'Allowed calls' },
+  // Webhooks: what an endpoint hears, and whose deliveries a list shows.
+  events: { 'zh-CN': '订阅事件', 'en-US': 'Events' },
+  endpointId: { 'zh-CN': 'Webhook 地址', 'en-US': 'Webhook endpoint' },
   // Data reports.
   period: { 'zh-CN': '统计周期', 'en-US': 'Period' },
   dimension: { 'zh-CN': '分组方式', 'en-US': 'Group by' },
