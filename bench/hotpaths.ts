@@ -9,38 +9,25 @@
  *   1,000,000 orders (PostgreSQL; a smaller tenant on PGlite), half of them the customer's.
  */
 
-import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Shipment } from '@freight/contracts/truck-shipment';
-import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { testConfig } from '../apps/server/src/config.ts';
 import type { Database } from '../apps/server/src/db/client.ts';
 import { seedTenant } from '../apps/server/src/db/seed.ts';
-import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
 import { findUserByEmail } from '../apps/server/src/modules/auth/service.ts';
 import { findOrganisation } from '../apps/server/src/modules/customers/service.ts';
 import { chooseResult } from '../apps/server/src/modules/truck-orders/batch.ts';
 import { bookOrder } from '../apps/server/src/modules/truck-orders/service.ts';
 import { seedDemoTariffs } from '../apps/server/src/modules/truck-products/service.ts';
 import { truckPricer } from '../apps/server/src/modules/truck-quotes/service.ts';
+import { routeSelectOne, rps, sha256, storeSignInCode } from './http.ts';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 10;
 const ORDERS = {
   postgres: Number(process.env.BENCH_ORDERS ?? 1_000_000),
   pglite: Number(process.env.BENCH_PGLITE_ORDERS ?? 100_000),
 };
-const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
-
-async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...options });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
 
 /** Every answer must be the envelope with code 200: a refused call is fast and would flatter the row. */
 async function checked(url: string, init: RequestInit) {
@@ -48,20 +35,6 @@ async function checked(url: string, init: RequestInit) {
   const body = (await res.json()) as { code: number; msg: string; data: unknown };
   if (body.code !== 200) throw new Error(`${url}: ${body.code} ${body.msg}`);
   return body.data;
-}
-
-/** The floor: one `select 1` on the same pool behind a bare route, over HTTP with the same client. */
-async function routeSelectOne(database: Database): Promise<number> {
-  const bare = Fastify();
-  bare.get('/select1', async () => {
-    await database.db.execute(sql`select 1`);
-    return { code: 200, msg: 'ok', data: null };
-  });
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = bare.server.address() as AddressInfo;
-  const value = await rps(`http://127.0.0.1:${port}/select1`);
-  await bare.close();
-  return value;
 }
 
 const address = (zipcode: string, state: string, city: string) => ({
@@ -206,13 +179,7 @@ export async function benchHotPaths(kind: 'pglite' | 'postgres', database: Datab
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const signIn = async (email: string) => {
     const code = '424242';
-    await db.insert(verificationCodes).values({
-      tenantId: tenant.id,
-      email,
-      purpose: 'login',
-      codeHash: sha256(`${email}:${code}`),
-      expiresAt: new Date(Date.now() + 600_000),
-    });
+    await storeSignInCode(db, tenant.id, email, code);
     const data = (await checked(`${base}/api/admin/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -4,44 +4,19 @@
  * on the quote and streamed back), next to `route + select 1`, a bare Fastify route making one
  * `select 1` on the same pool, both measured here at the same concurrency.
  */
-import { createHash } from 'node:crypto';
+
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { and, eq, sql } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { testConfig } from '../apps/server/src/config.ts';
 import type { Database } from '../apps/server/src/db/client.ts';
-import { truckProducts, verificationCodes } from '../apps/server/src/db/schema.ts';
+import { truckProducts } from '../apps/server/src/db/schema.ts';
 import { DEMO_PASSWORD, seedTenant } from '../apps/server/src/db/seed.ts';
+import { routeSelectOne, rps, sha256, storeSignInCode } from './http.ts';
 import { addBenchProducts, shipment } from './truck.ts';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 10;
 /** Quotes the calls go round, so ten callers do not queue on one quote's row. */
 const QUOTES = 50;
-const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
-
-async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...options });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
-
-/** `route + select 1`: a bare route making one round trip on the pool the portal uses. */
-export async function routeSelectOne(database: Database): Promise<number> {
-  const bare = Fastify();
-  bare.get('/ping', async () => {
-    await database.db.execute(sql`select 1`);
-    return { code: 200, msg: 'ok', data: null };
-  });
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = bare.server.address() as AddressInfo;
-  const value = await rps(`http://127.0.0.1:${port}/ping`);
-  await bare.close();
-  return value;
-}
 
 export async function benchQuoteHttp(kind: string, database: Database) {
   const db = database.db;
@@ -66,13 +41,7 @@ export async function benchQuoteHttp(kind: string, database: Database) {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const email = `customer@${domain}`;
   const code = '246810';
-  await db.insert(verificationCodes).values({
-    tenantId: tenant.id,
-    email,
-    purpose: 'login',
-    codeHash: sha256(`${email}:${code}`),
-    expiresAt: new Date(Date.now() + 600_000),
-  });
+  await storeSignInCode(db, tenant.id, email, code);
   // Set-up calls go in-process (fetch would not send the tenant's host); the measured ones over HTTP.
   const post = async (path: string, body: unknown, token?: string) =>
     app.inject({

@@ -2,6 +2,7 @@
  * `npm run bench`: throughput of the platform's hot calls, each next to a bare Fastify route measured
  * in the same run on the same machine, so the printed ratios mean something anywhere.
  */
+
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -11,10 +12,10 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { testConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
-import { verificationCodes } from '../apps/server/src/modules/auth/schema.ts';
 import { benchExport } from './export.ts';
 import { benchExpress } from './express.ts';
 import { benchHotPaths } from './hotpaths.ts';
+import { storeSignInCode } from './http.ts';
 import { benchMoney } from './money.ts';
 import { benchQuoteHttp } from './quote.ts';
 import { benchReports } from './reports.ts';
@@ -85,13 +86,7 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   const started = performance.now();
   let token = '';
   for (const code of codes) {
-    await database.db.insert(verificationCodes).values({
-      tenantId: tenant.id,
-      email,
-      purpose: 'login',
-      codeHash: sha256(`${email}:${code}`),
-      expiresAt: new Date(Date.now() + 600_000),
-    });
+    await storeSignInCode(database.db, tenant.id, email, code);
     const res = await fetch(`${base}/api/admin/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

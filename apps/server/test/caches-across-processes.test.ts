@@ -1,11 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CACHE_LISTENER_NAME } from '../src/db/cache-events.ts';
-import type { Database } from '../src/db/client.ts';
 import { tenants } from '../src/db/schema.ts';
 import { useTestApp } from './fixture.ts';
 import { addUser, allowNewCode, signIn } from './helpers.ts';
+import { useSecondCopy } from './second-copy.ts';
 
 /**
  * Two copies of the server on one database. The second is built from a fresh load of the server's
@@ -15,44 +14,8 @@ import { addUser, allowNewCode, signIn } from './helpers.ts';
  * revokes, so a pass proves the cache was dropped, not that it was never filled.
  */
 const f = useTestApp({ signIn: ['admin'] });
-let other: { app: FastifyInstance; close(): Promise<void> };
+const other = useSecondCopy(f);
 const SOON_MS = 1_500;
-
-beforeAll(async () => {
-  vi.resetModules();
-  const { buildApp } = await import('../src/app.ts');
-  const { openDatabase } = await import('../src/db/client.ts');
-  const { testConfig } = await import('../src/config.ts');
-  let database: Database = f.ctx.database;
-  let ownDatabase = false;
-  if (f.ctx.database.kind === 'postgres') {
-    const [row] = (
-      (await f.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] }
-    ).rows;
-    const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-    url.pathname = `/${row?.name}`;
-    database = await openDatabase({ url: url.toString() });
-    ownDatabase = true;
-  }
-  const app = await buildApp({
-    config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),
-    database,
-    mailer: null,
-    serveWeb: false,
-  });
-  await app.ready();
-  other = {
-    app,
-    async close() {
-      await app.close();
-      if (ownDatabase) await database.close();
-    },
-  };
-});
-
-afterAll(async () => {
-  await other?.close();
-});
 
 /** POSTs to the second copy. */
 function toOther(url: string, body: unknown, token?: string) {

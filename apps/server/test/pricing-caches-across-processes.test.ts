@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../src/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { parcelShipment, useExpressLine } from './express-fixtures.ts';
 import { useTestApp } from './fixture.ts';
+import { useSecondCopy } from './second-copy.ts';
 import { partsShipment } from './truck-fixtures.ts';
 
 /**
@@ -16,44 +15,8 @@ import { partsShipment } from './truck-fixtures.ts';
  */
 const f = useTestApp({ signIn: ['admin', 'customer'], truck: true, language: 'en-US' });
 const express = useExpressLine(f);
-let other: { app: FastifyInstance; close(): Promise<void> };
+const other = useSecondCopy(f);
 const ROUNDS = 4;
-
-beforeAll(async () => {
-  vi.resetModules();
-  const { buildApp } = await import('../src/app.ts');
-  const { openDatabase } = await import('../src/db/client.ts');
-  const { testConfig } = await import('../src/config.ts');
-  let database: Database = f.ctx.database;
-  let ownDatabase = false;
-  if (f.ctx.database.kind === 'postgres') {
-    const [row] = (
-      (await f.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] }
-    ).rows;
-    const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-    url.pathname = `/${row?.name}`;
-    database = await openDatabase({ url: url.toString() });
-    ownDatabase = true;
-  }
-  const app = await buildApp({
-    config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),
-    database,
-    mailer: null,
-    serveWeb: false,
-  });
-  await app.ready();
-  other = {
-    app,
-    async close() {
-      await app.close();
-      if (ownDatabase) await database.close();
-    },
-  };
-});
-
-afterAll(async () => {
-  await other?.close();
-});
 
 type Line = { type: string; results?: { code: string; ok: boolean; levels: { total: string }[] }[] };
 

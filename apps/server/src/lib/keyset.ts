@@ -1,5 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { count, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../db/client.ts';
 
 /**
  * Reads a whole result a page at a time by key (never by offset, which reads every skipped row again):
@@ -34,4 +35,24 @@ export function olderThanRow(
   // The first half is what an index on (tenant_id, created_at) can start from; the row comparison
   // then settles the rows of the same instant.
   return sql`${table.createdAt} <= (select k.created_at ${key}) and (${table.createdAt}, ${table.id}) < (select k.created_at, k.id ${key})`;
+}
+
+/**
+ * Rows of `table` matching `condition`, counted up to `cap + 1`: an index range that stops early, so
+ * the count costs the same for a tenant of a hundred rows as for one of millions.
+ */
+export async function cappedCount(
+  db: DbOrTx,
+  table: PgTable,
+  condition: SQL | undefined,
+  cap: number,
+): Promise<number> {
+  const matching = db
+    .select({ one: sql`1` })
+    .from(table)
+    .where(condition)
+    .limit(cap + 1)
+    .as('matching');
+  const [row] = await db.select({ n: count() }).from(matching);
+  return row?.n ?? 0;
 }

@@ -5,6 +5,7 @@ import { findSession, type UserRow } from '../modules/auth/service.ts';
 import { apiKeyHeaders, authenticateApiKey } from '../modules/integrations/key-auth.ts';
 import { grantsForUser } from '../modules/roles/service.ts';
 import { isPlatformTenant } from '../modules/site/service.ts';
+import { requestUserOf } from './context.ts';
 import { languageOf } from './envelope.ts';
 
 /**
@@ -55,18 +56,6 @@ async function readSession(app: FastifyInstance, request: FastifyRequest) {
 /** The request acts as this user, with the user's grants. */
 async function signIn(app: FastifyInstance, request: FastifyRequest, user: UserRow, sessionHash: string) {
   const grants = await grantsForUser(app.db, user.tenantId, user.id, isPlatformTenant(request.tenant));
-  request.user = {
-    id: user.id,
-    tenantId: user.tenantId,
-    email: user.email,
-    name: user.name,
-    company: user.company,
-    identity: user.identity,
-    organisationId: user.organisationId,
-    locale: user.locale,
-    roles: grants.roleCodes.length > 0 ? grants.roleCodes : [user.identity],
-    grants: grants.keys,
-    sessionHash,
-  };
+  request.user = requestUserOf(user, grants, sessionHash);
   request.language = languageOf(request);
 }

@@ -3,6 +3,8 @@ import type { Identity } from '@freight/contracts/identity';
 import type { MessageKey } from '@freight/contracts/messages';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
+import type { UserRow } from '../modules/auth/service.ts';
+import type { UserGrants } from '../modules/roles/service.ts';
 import type { TenantBranding, TenantSettings } from '../modules/site/schema.ts';
 
 export interface RequestTenant {
@@ -27,6 +29,26 @@ export interface RequestUser {
   /** Granted menu paths and button keys. */
   grants: Set<string>;
   sessionHash: string;
+}
+
+/**
+ * A user as a request acts: the user's row and grants. A request signed in by session carries the
+ * session's hash; one by API key, or work done later for the user (an export job), carries none.
+ */
+export function requestUserOf(user: UserRow, grants: UserGrants, sessionHash = ''): RequestUser {
+  return {
+    id: user.id,
+    tenantId: user.tenantId,
+    email: user.email,
+    name: user.name,
+    company: user.company,
+    identity: user.identity,
+    organisationId: user.organisationId,
+    locale: user.locale,
+    roles: grants.roleCodes.length > 0 ? grants.roleCodes : [user.identity],
+    grants: grants.keys,
+    sessionHash,
+  };
 }
 
 declare module 'fastify' {

@@ -18,7 +18,7 @@ import ExcelJS from 'exceljs';
 import zipcodes from 'zipcodes';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict, isUniqueViolation } from '../../lib/errors.ts';
-import { keysetPages } from '../../lib/keyset.ts';
+import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import { importCell } from '../../lib/xlsx.ts';
 import { type OrganisationScope, organisationNames, visibleOrganisationIds } from '../customers/service.ts';
 import { addressBook } from './schema.ts';
@@ -100,16 +100,7 @@ export function addressExportRows(
 ) {
   const condition = listCondition(db, scope, filter);
   return {
-    async count(cap: number) {
-      const matching = db
-        .select({ one: sql`1` })
-        .from(addressBook)
-        .where(condition)
-        .limit(cap + 1)
-        .as('matching');
-      const [row] = await db.select({ n: count() }).from(matching);
-      return row?.n ?? 0;
-    },
+    count: (cap: number) => cappedCount(db, addressBook, condition, cap),
     async *pages(size: number) {
       const raw = keysetPages<typeof addressBook.$inferSelect>(size, (after, limit) =>
         db

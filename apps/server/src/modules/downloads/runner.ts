@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { currentUser, type RequestUser } from '../../plugins/context.ts';
+import { currentUser, type RequestUser, requestUserOf } from '../../plugins/context.ts';
 import { findUser } from '../auth/service.ts';
 import { grantsForUser } from '../roles/service.ts';
 import {
@@ -153,19 +153,7 @@ async function requester(db: Db, tenantId: number, userId: number): Promise<Requ
   if (!user?.enabled) return null;
   // No export belongs to the platform's own pages (tenants), so their grants never matter here.
   const grants = await grantsForUser(db, tenantId, userId, false);
-  return {
-    id: user.id,
-    tenantId: user.tenantId,
-    email: user.email,
-    name: user.name,
-    company: user.company,
-    identity: user.identity,
-    organisationId: user.organisationId,
-    locale: user.locale,
-    roles: grants.roleCodes.length > 0 ? grants.roleCodes : [user.identity],
-    grants: grants.keys,
-    sessionHash: '',
-  };
+  return requestUserOf(user, grants);
 }
 
 class ExportRefused extends Error {}

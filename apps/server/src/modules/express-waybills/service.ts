@@ -31,7 +31,7 @@ import {
 } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { keysetPages } from '../../lib/keyset.ts';
+import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import {
@@ -623,16 +623,7 @@ export async function waybillExportRows(
   const base = await waybillFilters(db, caller, query);
   const condition = and(...base, query.status ? eq(expressWaybills.status, query.status) : undefined);
   return {
-    async count(cap: number) {
-      const matching = db
-        .select({ one: sql`1` })
-        .from(expressWaybills)
-        .where(condition)
-        .limit(cap + 1)
-        .as('matching');
-      const [row] = await db.select({ n: count() }).from(matching);
-      return row?.n ?? 0;
-    },
+    count: (cap: number) => cappedCount(db, expressWaybills, condition, cap),
     async *pages(size: number) {
       const raw = keysetPages<typeof expressWaybills.$inferSelect>(size, (after, limit) =>
         db

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
+import { useSecondCopy } from '../../../test/second-copy.ts';
 
 /**
  * Two copies of the server on one PostgreSQL database, the second built from a fresh load of the
@@ -9,38 +9,7 @@ import { useTestApp } from '../../../test/fixture.ts';
  * through one copy is refused by the other on the very next call, with no wait.
  */
 const f = useTestApp({ signIn: ['customer'], language: 'en-US' });
-let other: { app: FastifyInstance; close(): Promise<void> };
-
-beforeAll(async () => {
-  vi.resetModules();
-  const { buildApp } = await import('../../app.ts');
-  const { openDatabase } = await import('../../db/client.ts');
-  const { testConfig } = await import('../../config.ts');
-  const [row] = (
-    (await f.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] }
-  ).rows;
-  const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  url.pathname = `/${row?.name}`;
-  const database = await openDatabase({ url: url.toString() });
-  const app = await buildApp({
-    config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),
-    database,
-    mailer: null,
-    serveWeb: false,
-  });
-  await app.ready();
-  other = {
-    app,
-    async close() {
-      await app.close();
-      await database.close();
-    },
-  };
-});
-
-afterAll(async () => {
-  await other?.close();
-});
+const other = useSecondCopy(f);
 
 const quoteCall = (app: FastifyInstance, key: { prefix: string; key: string }) =>
   app.inject({

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, ilike, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { keysetPages, olderThanRow } from '../../lib/keyset.ts';
+import { cappedCount, keysetPages, olderThanRow } from '../../lib/keyset.ts';
 import { operationLogs } from './schema.ts';
 
 export type OperationLogEntry = Omit<typeof operationLogs.$inferInsert, 'id' | 'createdAt'>;
@@ -77,16 +77,7 @@ export async function listOperationLogs(
 export function operationLogExportRows(db: DbOrTx, tenantId: number, filter: OperationLogFilter) {
   const condition = where(tenantId, filter);
   return {
-    async count(cap: number) {
-      const matching = db
-        .select({ one: sql`1` })
-        .from(operationLogs)
-        .where(condition)
-        .limit(cap + 1)
-        .as('matching');
-      const [row] = await db.select({ n: count() }).from(matching);
-      return row?.n ?? 0;
-    },
+    count: (cap: number) => cappedCount(db, operationLogs, condition, cap),
     pages: (size: number) =>
       keysetPages<typeof operationLogs.$inferSelect>(size, (after, limit) =>
         db

@@ -20,7 +20,7 @@ import { and, count, desc, eq, gte, inArray, isNotNull, like, or, type SQL, sql 
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
-import { keysetPages, olderThanRow } from '../../lib/keyset.ts';
+import { cappedCount, keysetPages, olderThanRow } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
@@ -751,23 +751,6 @@ function listCondition(
 }
 
 /**
- * At most `cap + 1` matching rows, counted: an index range that stops early, so the count costs the
- * same for a tenant of a hundred orders as for one of millions.
- */
-function cappedCount(db: DbOrTx, condition: SQL | undefined, cap: number) {
-  const matching = db
-    .select({ one: sql`1` })
-    .from(truckOrders)
-    .where(condition)
-    .limit(cap + 1)
-    .as('matching');
-  return db
-    .select({ n: count() })
-    .from(matching)
-    .then(([row]) => row?.n ?? 0);
-}
-
-/**
  * The status counts from `truck_order_counts` (kept by triggers), for a list filtered at most by
  * status and organisation: one read of a few rows per organisation, however many orders there are.
  */
@@ -837,11 +820,11 @@ export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, 
   const unfiltered = listCondition(db, caller, scope, { ...q, status: undefined });
   const [rows, total, byStatus] = await Promise.all([
     page,
-    cappedCount(db, condition, cap),
+    cappedCount(db, truckOrders, condition, cap),
     q.page === 1
       ? Promise.all(
           ORDER_STATUSES.map((status) =>
-            cappedCount(db, and(unfiltered, eq(truckOrders.status, status)), cap).then(
+            cappedCount(db, truckOrders, and(unfiltered, eq(truckOrders.status, status)), cap).then(
               (n) => [status, n] as const,
             ),
           ),
@@ -869,7 +852,7 @@ export async function orderExportRows(
   const scope = await organisationScope(db, caller);
   const condition = listCondition(db, caller, scope, { ...q, page: 1, limit: 1 });
   return {
-    count: (cap: number) => cappedCount(db, condition, cap),
+    count: (cap: number) => cappedCount(db, truckOrders, condition, cap),
     async *pages(size: number) {
       const raw = keysetPages<OrderRow>(size, (after, limit) =>
         db

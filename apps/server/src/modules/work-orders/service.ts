@@ -25,7 +25,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
-import { keysetPages } from '../../lib/keyset.ts';
+import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { debitOrRefuse, ensureAccount, moveMoney, netChargedFor } from '../accounts/service.ts';
 import { usersByIds } from '../auth/service.ts';
@@ -465,16 +465,7 @@ export async function workOrderExportRows(db: DbOrTx, viewer: Viewer, query: Wor
   const { page: _p, limit: _l, ...filter } = query;
   const condition = await workOrderCondition(db, viewer, filter);
   return {
-    async count(cap: number) {
-      const matching = db
-        .select({ one: sql`1` })
-        .from(workOrders)
-        .where(condition)
-        .limit(cap + 1)
-        .as('matching');
-      const [row] = await db.select({ n: count() }).from(matching);
-      return row?.n ?? 0;
-    },
+    count: (cap: number) => cappedCount(db, workOrders, condition, cap),
     async *pages(size: number) {
       const raw = keysetPages<typeof workOrders.$inferSelect>(size, (after, limit) =>
         db

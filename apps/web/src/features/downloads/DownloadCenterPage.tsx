@@ -115,6 +115,7 @@ export default function DownloadCenterPage() {
         <Form.Item name="status" label={t('downloads.status')}>
           <Select
             allowClear
+            placeholder={t('common.all')}
             style={{ width: 130 }}
             options={DOWNLOAD_STATUSES.map((s) => ({ value: s, label: t(`downloads.status.${s}`) }))}
             data-testid="dl-filter-status"
@@ -123,6 +124,7 @@ export default function DownloadCenterPage() {
         <Form.Item name="kind" label={t('downloads.kind')}>
           <Select
             allowClear
+            placeholder={t('common.all')}
             style={{ width: 160 }}
             options={EXPORT_KINDS.map((k) => ({ value: k, label: t(`downloads.kind.${k}`) }))}
             data-testid="dl-filter-kind"

@@ -8,7 +8,6 @@ import {
 } from '@freight/contracts/integrations';
 import { useMutation } from '@tanstack/react-query';
 import {
-  Alert,
   App,
   Button,
   Card,
@@ -18,7 +17,6 @@ import {
   Input,
   Modal,
   Select,
-  Space,
   Table,
   Tag,
   Tooltip,
@@ -31,6 +29,7 @@ import { useSession } from '../../app/session.tsx';
 import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { API_KEY_LIST_URL, type ApiKeyRow, apiKeyApi, type CreatedApiKey } from './api.ts';
+import { ShownOnceDialog } from './ShownOnceDialog.tsx';
 
 interface Filters {
   keyword?: string;
@@ -94,12 +93,6 @@ export default function ApiKeysPage() {
     setCreating(true);
   };
 
-  const copy = (text: string) =>
-    navigator.clipboard?.writeText(text).then(
-      () => message.success(t('apiKeys.copied')),
-      () => message.warning(t('apiKeys.copyFailed')),
-    ) ?? message.warning(t('apiKeys.copyFailed'));
-
   const origin = window.location.origin;
   const curl = [
     `curl -X POST '${origin}${UPLOAD_API_PATH}' \\`,
@@ -129,6 +122,7 @@ export default function ApiKeysPage() {
         <Form.Item name="status" label={t('common.status')}>
           <Select
             allowClear
+            placeholder={t('common.all')}
             style={{ width: 120 }}
             options={API_KEY_STATUSES.map((s) => ({ value: s, label: t(`apiKeys.status.${s}`) }))}
             data-testid="api-key-filter-status"
@@ -248,53 +242,24 @@ export default function ApiKeysPage() {
         </Form>
       </Modal>
 
-      <Modal
-        open={created !== null}
+      <ShownOnceDialog
+        value={created?.key ?? null}
         title={t('apiKeys.createdTitle')}
-        closable={false}
-        maskClosable={false}
-        keyboard={false}
-        footer={
-          <Button
-            type="primary"
-            onClick={() => {
-              // Nothing keeps the key once the dialog closes: not the page, not the mutation's answer.
-              setCreated(null);
-              create.reset();
-            }}
-            data-testid="api-key-done"
-          >
-            {t('apiKeys.done')}
-          </Button>
-        }
-        width={640}
-        destroyOnHidden
+        warning={t('apiKeys.createdWarning')}
+        copyLabel={t('apiKeys.copy')}
+        testId="api-key"
+        onDone={() => {
+          // Nothing keeps the key once the dialog closes: not the page, not the mutation's answer.
+          setCreated(null);
+          create.reset();
+        }}
       >
-        {created ? (
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Alert type="warning" showIcon message={t('apiKeys.createdWarning')} />
-            <div>
-              <Typography.Text type="secondary">{API_KEY_HEADERS.apiId}</Typography.Text>
-              <Input readOnly value={created.prefix} data-testid="api-key-created-id" />
-            </div>
-            <div>
-              <Typography.Text type="secondary">{API_KEY_HEADERS.userKey}</Typography.Text>
-              <Space.Compact style={{ width: '100%' }}>
-                <Input
-                  readOnly
-                  value={created.key}
-                  onFocus={(e) => e.target.select()}
-                  style={{ fontFamily: 'monospace' }}
-                  data-testid="api-key-secret"
-                />
-                <Button type="primary" onClick={() => copy(created.key)} data-testid="api-key-copy">
-                  {t('apiKeys.copy')}
-                </Button>
-              </Space.Compact>
-            </div>
-          </Space>
-        ) : null}
-      </Modal>
+        <div>
+          <Typography.Text type="secondary">{API_KEY_HEADERS.apiId}</Typography.Text>
+          <Input readOnly value={created?.prefix} data-testid="api-key-created-id" />
+        </div>
+        <Typography.Text type="secondary">{API_KEY_HEADERS.userKey}</Typography.Text>
+      </ShownOnceDialog>
     </div>
   );
 }

@@ -6,7 +6,6 @@ import {
 } from '@freight/contracts/integrations';
 import { useMutation } from '@tanstack/react-query';
 import {
-  Alert,
   App,
   Button,
   Card,
@@ -38,6 +37,7 @@ import {
   type WebhookRow,
   webhookApi,
 } from './api.ts';
+import { ShownOnceDialog } from './ShownOnceDialog.tsx';
 
 type Event = (typeof WEBHOOK_EVENTS)[number];
 
@@ -220,12 +220,6 @@ export default function WebhooksPage() {
       (error: unknown) => reportError(error),
     );
 
-  const copy = (text: string) =>
-    navigator.clipboard?.writeText(text).then(
-      () => message.success(t('apiKeys.copied')),
-      () => message.warning(t('apiKeys.copyFailed')),
-    ) ?? message.warning(t('apiKeys.copyFailed'));
-
   return (
     <div className="page-card">
       <FilterBar<Filters>
@@ -362,46 +356,18 @@ export default function WebhooksPage() {
         </Form>
       </Modal>
 
-      <Modal
-        open={created !== null}
+      <ShownOnceDialog
+        value={created?.secret ?? null}
         title={t('webhooks.createdTitle')}
-        closable={false}
-        maskClosable={false}
-        keyboard={false}
-        footer={
-          <Button
-            type="primary"
-            onClick={() => {
-              // Nothing keeps the secret once the dialog closes.
-              setCreated(null);
-              save.reset();
-            }}
-            data-testid="webhook-done"
-          >
-            {t('apiKeys.done')}
-          </Button>
-        }
-        width={640}
-        destroyOnHidden
-      >
-        {created ? (
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Alert type="warning" showIcon message={t('webhooks.createdWarning')} />
-            <Space.Compact style={{ width: '100%' }}>
-              <Input
-                readOnly
-                value={created.secret}
-                onFocus={(e) => e.target.select()}
-                style={{ fontFamily: 'monospace' }}
-                data-testid="webhook-secret"
-              />
-              <Button type="primary" onClick={() => copy(created.secret)} data-testid="webhook-copy">
-                {t('webhooks.copySecret')}
-              </Button>
-            </Space.Compact>
-          </Space>
-        ) : null}
-      </Modal>
+        warning={t('webhooks.createdWarning')}
+        copyLabel={t('webhooks.copySecret')}
+        testId="webhook"
+        onDone={() => {
+          // Nothing keeps the secret once the dialog closes.
+          setCreated(null);
+          save.reset();
+        }}
+      />
 
       <Drawer
         open={viewing !== null}

@@ -19,7 +19,7 @@ type TenantForm = TenantCreateInput;
 
 /** The platform's tenants (default tenant's administrators only): search, create, edit, disable. */
 export default function TenantManagementPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const reportError = useReportError();
   const [filterForm] = Form.useForm<TenantFilters>();
@@ -96,6 +96,7 @@ export default function TenantManagementPage() {
         <Form.Item name="enabled" label={t('common.status')}>
           <Select
             allowClear
+            placeholder={t('common.all')}
             style={{ width: 120 }}
             options={[
               { value: true, label: t('common.enabled') },
@@ -120,7 +121,12 @@ export default function TenantManagementPage() {
               </Space>
             ),
           },
-          { title: t('tenants.name'), dataIndex: 'name' },
+          {
+            title: t('tenants.name'),
+            dataIndex: 'name',
+            // The English name where the interface is English and one is set.
+            render: (name: string, row) => (i18n.language === 'en-US' && row.nameEn ? row.nameEn : name),
+          },
           {
             title: t('tenants.hosts'),
             render: (_, r) =>
