@@ -22,6 +22,10 @@ import { benchReports } from './reports.ts';
 import { benchTruck } from './truck.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/** `BENCH_ONLY=quote,truck` runs those parts alone; `BENCH_DB=postgres` one database alone. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
+const DATABASES = (process.env.BENCH_DB ?? 'pglite,postgres').split(',');
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 
 async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
@@ -100,13 +104,14 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
   if (!token) throw new Error('the bench could not sign in');
   await app.close();
   // The signed-in pages' calls over HTTP, next to `route + select 1` (bench/hotpaths.ts).
-  await benchHotPaths(kind, database);
-  await benchMoney(kind, database);
-  const tariffRead = await benchTruck(kind, database);
-  await benchQuoteHttp(kind, database);
-  await benchExpress(kind, database, tariffRead);
-  await benchReports(kind, database);
-  await benchExport(kind, database);
+  if (runs('hotpaths')) await benchHotPaths(kind, database);
+  if (runs('money')) await benchMoney(kind, database);
+  // The express rows are also set next to the truck tariff read.
+  const tariffRead = runs('truck') || runs('express') ? await benchTruck(kind, database) : 0;
+  if (runs('quote')) await benchQuoteHttp(kind, database);
+  if (runs('express')) await benchExpress(kind, database, tariffRead);
+  if (runs('reports')) await benchReports(kind, database);
+  if (runs('export')) await benchExport(kind, database);
   await database.close();
 
   const row = (name: string, value: number) =>
@@ -118,5 +123,5 @@ async function benchPortal(kind: 'pglite' | 'postgres', baseline: number) {
 
 const baseline = await bareBaseline();
 console.log(`baseline  bare Fastify route          ${baseline.toFixed(0).padStart(8)} req/s   1.000 × bare`);
-await benchPortal('pglite', baseline);
-await benchPortal('postgres', baseline);
+if (DATABASES.includes('pglite')) await benchPortal('pglite', baseline);
+if (DATABASES.includes('postgres')) await benchPortal('postgres', baseline);
