@@ -239,10 +239,16 @@ export const orderView = z.object({
 });
 
 /**
+ * An order as a list row: what the list shows and acts on. The shipment's addresses and goods lines,
+ * the rated lines and the accessorials are the order page's (`/admin/order/info`), not every row's.
+ */
+export const orderListItem = orderView.omit({ shipment: true, lines: true, accessorials: true });
+
+/**
  * A page of orders. `total` and each status's count stop at `countCap`; `totalCapped` says the total
  * is more than that. `counts` is null when the list is filtered by status.
  */
-export const orderListView = pageOf(orderView).extend({
+export const orderListView = pageOf(orderListItem).extend({
   totalCapped: z.boolean(),
   counts: z.partialRecord(z.enum(ORDER_STATUSES), z.number().int()).nullable(),
   countCap: z.number().int(),

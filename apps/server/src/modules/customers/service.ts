@@ -317,14 +317,31 @@ export type OrganisationScope =
   | { kind: 'tenant'; tenantId: number }
   | { kind: 'subtree'; tenantId: number; path: string };
 
+/**
+ * Organisation paths by `tenant:id`. A path is written once, when its organisation is created, and never
+ * changes (an organisation is not moved in the tree), so a path read is good for the life of the
+ * process and every list call of the customer side saves its round trip. Bounded: cleared when full.
+ */
+const pathOf = new Map<string, string>();
+const PATHS_KEPT = 50_000;
+
 export async function organisationScope(
   db: DbOrTx,
   user: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>,
 ): Promise<OrganisationScope> {
   if (user.identity === 'employee') return { kind: 'tenant', tenantId: user.tenantId };
-  const own = user.organisationId ? await findOrganisation(db, user.tenantId, user.organisationId) : null;
   // A user without an organisation sees nothing: a path no organisation has.
-  return { kind: 'subtree', tenantId: user.tenantId, path: own?.path ?? '/none/' };
+  if (!user.organisationId) return { kind: 'subtree', tenantId: user.tenantId, path: '/none/' };
+  const key = `${user.tenantId}:${user.organisationId}`;
+  let path = pathOf.get(key);
+  if (path === undefined) {
+    const own = await findOrganisation(db, user.tenantId, user.organisationId);
+    if (!own) return { kind: 'subtree', tenantId: user.tenantId, path: '/none/' };
+    if (pathOf.size >= PATHS_KEPT) pathOf.clear();
+    path = own.path;
+    pathOf.set(key, path);
+  }
+  return { kind: 'subtree', tenantId: user.tenantId, path };
 }
 
 /** Condition on `organisations` for a scope. */

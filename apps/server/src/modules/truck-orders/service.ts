@@ -16,7 +16,20 @@ import {
 } from '@freight/contracts/truck-orders';
 import { type PriceLevel, type QuoteResult, visibleLevels } from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
-import { and, count, desc, eq, gte, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNotNull,
+  like,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
@@ -688,14 +701,33 @@ export function orderActions(order: Pick<OrderRow, 'status'>, caller: OrderViewe
 type OrderViewer = Caller & Pick<RequestUser, 'grants'>;
 
 /**
- * An order as the caller may see it: staff see every level's price; an agent or branch sees its own
- * price and those below it; a customer sees only what it pays.
+ * The columns of a list row: every column but the shipment and the stored quote, of which only the
+ * product's names and service level are read. A page of rows then carries no JSON the list does not show.
  */
-export function orderForCaller(order: OrderRow, caller: OrderViewer) {
+const listColumns = (() => {
+  const { shipment: _s, quote: _q, ...columns } = getTableColumns(truckOrders);
+  return {
+    ...columns,
+    serviceLevel: sql<string>`coalesce(${truckOrders.quote}->>'serviceLevel', '')`,
+    productName: sql<string>`coalesce(${truckOrders.quote}->>'name', '')`,
+    productNameEn: sql<string>`coalesce(${truckOrders.quote}->>'nameEn', '')`,
+  };
+})();
+type OrderListRow = Omit<OrderRow, 'shipment' | 'quote'> & {
+  serviceLevel: string;
+  productName: string;
+  productNameEn: string;
+};
+
+/**
+ * An order as a row of the list, as the caller may see it: staff see every level's price; an agent or
+ * branch sees its own price and those below it; a customer sees only what it pays.
+ */
+function listItemForCaller(order: OrderListRow, caller: OrderViewer) {
   const staff = isStaff(caller);
   const levels = staff ? order.levels : visibleLevels(order.levels, caller.organisationId);
   const sees = (type: PriceLevel['type']) => levels.some((l) => l.type === type);
-  const { tenantId: _t, quote, levels: _l, ...rest } = order;
+  const { tenantId: _t, levels: _l, ...rest } = order;
   return {
     ...rest,
     total: formatMoney(order.total),
@@ -709,15 +741,25 @@ export function orderForCaller(order: OrderRow, caller: OrderViewer) {
     branchPrice: sees('branch') ? money(order.branchPrice) : null,
     agentPrice: sees('agent') ? money(order.agentPrice) : null,
     customerPrice: formatMoney(order.total),
+    actions: orderActions(order, caller),
+  };
+}
+
+/** An order as the caller may see it, whole: the list row with its shipment, accessorials and rated lines. */
+export function orderForCaller(order: OrderRow, caller: OrderViewer) {
+  const { shipment, quote, ...row } = order;
+  const levels = isStaff(caller) ? order.levels : visibleLevels(order.levels, caller.organisationId);
+  return {
+    ...listItemForCaller(
+      { ...row, serviceLevel: quote.serviceLevel, productName: quote.name, productNameEn: quote.nameEn },
+      caller,
+    ),
+    shipment,
     accessorials: (levels[levels.length - 1]?.accessorials ?? []).map((a) => ({
       code: a.code,
       fee: formatMoney(BigInt(a.fee)),
     })),
-    serviceLevel: quote.serviceLevel,
-    productName: quote.name,
-    productNameEn: quote.nameEn,
     lines: quote.ok ? quote.breakdown.lines.map(({ rate: _r, charge: _c, ...line }) => line) : [],
-    actions: orderActions(order, caller),
   };
 }
 
@@ -794,7 +836,7 @@ export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, 
   const scope = await organisationScope(db, caller);
   const condition = listCondition(db, caller, scope, q);
   const page = db
-    .select()
+    .select(listColumns)
     .from(truckOrders)
     .where(condition)
     .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
@@ -854,15 +896,15 @@ export async function orderExportRows(
   return {
     count: (cap: number) => cappedCount(db, truckOrders, condition, cap),
     async *pages(size: number) {
-      const raw = keysetPages<OrderRow>(size, (after, limit) =>
+      const raw = keysetPages<OrderListRow>(size, (after, limit) =>
         db
-          .select()
+          .select(listColumns)
           .from(truckOrders)
           .where(and(condition, after ? olderThanRow(truckOrders, caller.tenantId, after.id) : undefined))
           .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
           .limit(limit),
       );
-      for await (const page of raw) yield page.map((o) => orderForCaller(o, caller));
+      for await (const page of raw) yield page.map((o) => listItemForCaller(o, caller));
     },
   };
 }
@@ -871,7 +913,7 @@ export async function orderExportRows(
 export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
   const { rows, total, totalCapped, counts, countCap } = await listOrders(db, caller, q);
   return {
-    list: rows.map((o) => orderForCaller(o, caller)),
+    list: rows.map((o) => listItemForCaller(o, caller)),
     total,
     totalCapped,
     counts,

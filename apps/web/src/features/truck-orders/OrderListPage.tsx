@@ -11,7 +11,7 @@ import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
 import { money, sumMoney } from '../../lib/money.ts';
-import { ORDER_LIST_URL, type OrderView, truckOrderApi } from './api.ts';
+import { ORDER_LIST_URL, type OrderListItem, truckOrderApi } from './api.ts';
 import { OrderStatusTag } from './OrderStatusTag.tsx';
 
 /** A money column's cell. */
@@ -45,7 +45,7 @@ export default function OrderListPage() {
   }, [noticed, filterForm]);
   const [status, setStatus] = useState<OrderStatus | 'all'>('all');
   const query = { ...filters, status: status === 'all' ? undefined : status };
-  const list = useServerList<OrderView>(ORDER_LIST_URL, query);
+  const list = useServerList<OrderListItem>(ORDER_LIST_URL, query);
   // Counts come with the first page; later pages keep the ones already shown.
   const lastCounts = useRef<Record<string, number>>({});
   if (list.extra?.counts) lastCounts.current = list.extra.counts as Record<string, number>;
@@ -192,7 +192,7 @@ export default function OrderListPage() {
           ) : null}
         </Space>
       ) : null}
-      <Table<OrderView>
+      <Table<OrderListItem>
         rowKey="id"
         loading={list.loading}
         dataSource={list.rows}

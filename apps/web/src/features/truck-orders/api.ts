@@ -3,6 +3,7 @@ import type {
   OrderAction,
   orderBulkView,
   orderDetailView,
+  orderListItem,
   orderPaidView,
   orderPaymentInfoView,
   orderSavedView,
@@ -20,6 +21,8 @@ export const orderInfoPath = (orderId: number) => `/orderInfo?id=${orderId}`;
 
 /** An order; `actions` are what this user may do with it now, as the server decides. */
 export type OrderView = Wire<typeof orderView>;
+/** An order as a row of the list. */
+export type OrderListItem = Wire<typeof orderListItem>;
 export type OrderInfo = Wire<typeof orderDetailView>;
 /** Counts and sums the dashboards show, over the orders this user may see. */
 export type OrderStats = Wire<typeof orderStatsView>;
