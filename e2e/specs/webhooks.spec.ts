@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { screenshotDir, session } from '../fixtures.ts';
 
-test('a customer registers a webhook, sees its secret once, edits, views deliveries and deletes it', async ({
+test('a customer registers a webhook, sees its secret once, rotates it, edits, views deliveries and deletes it', async ({
   page,
 }) => {
   await session(page, 'customer@example.com');
@@ -34,6 +34,19 @@ test('a customer registers a webhook, sees its secret once, edits, views deliver
   await expect(row).toContainText('卡车订单状态变化');
   expect(await page.content()).not.toContain(value);
   await page.screenshot({ path: `${screenshotDir}webhooks-list-zh.png`, fullPage: true });
+
+  // Rotate the secret: confirmed, the new one shown once, the old one said to sign for a day.
+  await row.getByRole('button', { name: '更换密钥' }).click();
+  await page.getByTestId('webhook-rotate-ok').click();
+  await expect(page.getByRole('dialog', { name: '新的签名密钥' })).toBeVisible();
+  await expect(secret).toHaveValue(/^whsec_[A-Za-z0-9_-]{43}$/);
+  const rotated = await secret.inputValue();
+  expect(rotated).not.toBe(value);
+  await page.getByTestId('webhook-done').click();
+  await expect(row).toContainText(rotated.slice(0, 12));
+  await expect(row).toContainText('旧密钥签名至');
+  expect(await page.content()).not.toContain(rotated);
+  await page.screenshot({ path: `${screenshotDir}webhooks-rotated-zh.png`, fullPage: true });
 
   // Edit: disable it.
   await row.getByRole('button', { name: /编\s?辑/ }).click();

@@ -96,12 +96,21 @@ export const WEBHOOKS_PAGE = '/webhooks';
 export const WEBHOOK_EVENTS = ['order.status', 'waybill.status'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | 'ping';
 
-/** The headers of every delivery. The signature is `sha256=` and the hex HMAC of `timestamp.body`. */
+/**
+ * The headers of every delivery. The signature is `sha256=` and the hex HMAC of `timestamp.body`; for a
+ * day after the secret is rotated it holds two, comma-separated, the new secret's first, and a receiver
+ * accepts the delivery when one of them matches.
+ */
 export const WEBHOOK_HEADERS = {
   id: 'x-webhook-id',
   timestamp: 'x-webhook-timestamp',
   signature: 'x-webhook-signature',
 } as const;
+
+/** How long the secret a rotation replaced still signs deliveries, so receivers can switch over. */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
+/** Deliveries (and their log) are kept this many days, then swept. */
+export const WEBHOOK_DELIVERY_KEEP_DAYS = 30;
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
@@ -166,11 +175,13 @@ export const webhookView = z.object({
   organisationName: z.string(),
   /** The secret's first characters, so its owner can tell which one a receiver holds. */
   secretPrefix: z.string(),
+  /** After a rotation, until when deliveries are also signed with the secret it replaced. */
+  previousSecretUntil: timestamp.nullable(),
   createdAt: timestamp,
 });
 export const webhookListView = pageOf(webhookView);
 
-/** The answer of create: the signing secret, shown this once. */
+/** The answer of create and of a rotation: the signing secret, shown this once. */
 export const webhookCreatedView = webhookView.extend({ secret: z.string() });
 
 export const webhookDeliveryView = z.object({

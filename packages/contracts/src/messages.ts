@@ -443,6 +443,7 @@ const zhCN = {
   'webhook.deleted': 'Webhook 已删除',
   'webhook.pingQueued': '测试事件已加入发送队列',
   'webhook.redeliverQueued': '已重新加入发送队列',
+  'webhook.secretRotated': '签名密钥已更换,请立即复制新密钥;旧密钥在 24 小时内仍会一并签名',
   'webhook.disabled': '该 Webhook 已停用,请先启用',
 } as const;
 
@@ -909,6 +910,8 @@ const enUS: Record<MessageKey, string> = {
   'webhook.deleted': 'Webhook deleted',
   'webhook.pingQueued': 'Test event queued',
   'webhook.redeliverQueued': 'Queued for delivery again',
+  'webhook.secretRotated':
+    'Signing secret replaced. Copy the new one now; the old one still signs deliveries for 24 hours',
   'webhook.disabled': 'This webhook is disabled; enable it first',
 };
 

@@ -5,6 +5,7 @@ import type { Database, Db } from '../db/client.ts';
 import type { BatchOptions } from '../lib/batched-delete.ts';
 import { sweepLoginFailures, sweepPasswordResets, sweepVerificationCodes } from '../modules/auth/service.ts';
 import { sweepExpiredExports } from '../modules/downloads/service.ts';
+import { sweepOldDeliveries } from '../modules/integrations/webhooks.ts';
 import { sweepExpiredHits } from '../modules/limits/service.ts';
 import { sweepOldMail } from '../modules/mail/service.ts';
 import { localUploadStore, sweepPendingLicences, type UploadStore } from '../modules/uploads/service.ts';
@@ -32,6 +33,7 @@ export function moduleSweeps(store: UploadStore, dataDir?: string): Sweep[] {
     { name: 'password resets', run: sweepPasswordResets },
     { name: 'mail', run: sweepOldMail },
     { name: 'pending licences', run: (db, o) => sweepPendingLicences(db, store, o) },
+    { name: 'webhook deliveries', run: sweepOldDeliveries },
     ...(dataDir
       ? [{ name: 'expired exports', run: (db: Db, o: BatchOptions) => sweepExpiredExports(db, dataDir, o) }]
       : []),

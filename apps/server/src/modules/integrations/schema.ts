@@ -62,6 +62,9 @@ export const webhookEndpoints = pgTable(
     createdBy: bigint('created_by', { mode: 'number' }).notNull(),
     url: text('url').notNull(),
     secret: text('secret').notNull(),
+    /** The secret before the last rotation: deliveries are signed with it too until `previousSecretUntil`. */
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
     events: jsonb('events').$type<WebhookEvent[]>().notNull(),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: createdAt(),
@@ -92,5 +95,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('webhook_deliveries_endpoint').on(t.tenantId, t.endpointId, t.id),
+    // The housekeeping sweep finds old deliveries of every tenant by their age.
+    index('webhook_deliveries_created').on(t.createdAt),
   ],
 );

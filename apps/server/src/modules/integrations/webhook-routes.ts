@@ -22,6 +22,7 @@ import {
   listWebhooksFor,
   pingWebhookFor,
   redeliverWebhookFor,
+  rotateWebhookSecretFor,
   updateWebhookFor,
   useWebhookSender,
   WEBHOOK_QUEUE,
@@ -92,6 +93,26 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       request.auditTarget = `webhook:${updated.id}`;
       reply.messageKey = 'webhook.updated';
       return updated;
+    },
+  );
+
+  app.post(
+    '/admin/webhook/rotateSecret',
+    {
+      config: { ...page, audit: 'webhook.rotate' },
+      schema: {
+        tags: ['integrations'],
+        body: webhookIdBody,
+        response: { 200: okResponse(webhookCreatedView) },
+      },
+    },
+    async (request, reply) => {
+      const rotated = await rotateWebhookSecretFor(db, currentUser(request), request.body.id);
+      request.auditTarget = `webhook:${rotated.id}`;
+      reply.messageKey = 'webhook.secretRotated';
+      // The one other answer that holds the secret: no cache may keep it.
+      reply.header('cache-control', 'no-store');
+      return rotated;
     },
   );
 

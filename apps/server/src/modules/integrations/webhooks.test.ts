@@ -1,9 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { isPrivateAddress } from './webhooks.ts';
+import { moduleSweeps } from '../../plugins/housekeeping.ts';
+import { localUploadStore } from '../uploads/service.ts';
+import { webhookDeliveries, webhookEndpoints } from './schema.ts';
+import { isPrivateAddress, sweepOldDeliveries } from './webhooks.ts';
 
 // One-second retries (doubling): a delivery that fails twice lands within a few seconds.
 const f = useTestApp({
@@ -216,6 +220,87 @@ describe('webhooks', () => {
       .as('customer')
       .fail('/api/admin/webhook/create', { url: 'https://example.com', events: [] }, 400);
     expect(none.data.fields[0].field).toBe('events');
+  });
+
+  it('rotates the secret: shown once, the old one signs beside it for a day, then the new alone', async () => {
+    const made = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: `${base}/rotated`,
+      events: ['order.status'],
+    });
+    await f.as('direct').fail('/api/admin/webhook/rotateSecret', { id: made.id }, 404);
+    await f.as('customer', f.tenant(1)).fail('/api/admin/webhook/rotateSecret', { id: made.id }, 404);
+    const res = await f.as('customer').post('/api/admin/webhook/rotateSecret', { id: made.id });
+    expect(res.headers['cache-control']).toBe('no-store');
+    const rotated = res.json().data;
+    expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(rotated.secret).not.toBe(made.secret);
+    expect(rotated.secretPrefix).toBe(rotated.secret.slice(0, 12));
+    const overlapEnd = new Date(rotated.previousSecretUntil).getTime();
+    expect(Math.abs(overlapEnd - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
+    const listed = await f.as('customer').ok('/api/admin/webhook/list', { page: 1, limit: 50 });
+    expect(JSON.stringify(listed)).not.toContain(rotated.secret);
+
+    const sign = (secret: string, hit: Received) =>
+      `sha256=${createHmac('sha256', secret)
+        .update(`${hit.headers['x-webhook-timestamp']}.${hit.body}`)
+        .digest('hex')}`;
+    await paidOrder();
+    const first = await until(() => received.find((r) => r.path === '/rotated'));
+    expect(first.headers['x-webhook-signature']).toBe(
+      `${sign(rotated.secret, first)},${sign(made.secret, first)}`,
+    );
+
+    // A day later the old secret signs nothing.
+    await f.db
+      .update(webhookEndpoints)
+      .set({ previousSecretUntil: new Date(Date.now() - 1000) })
+      .where(eq(webhookEndpoints.id, made.id));
+    await paidOrder();
+    const second = await until(() => received.filter((r) => r.path === '/rotated')[1]);
+    expect(second.headers['x-webhook-signature']).toBe(sign(rotated.secret, second));
+    const after = await f.as('customer').ok('/api/admin/webhook/list', { page: 1, limit: 50 });
+    expect(after.list.find((w: { id: number }) => w.id === made.id)?.previousSecretUntil).toBeNull();
+    await f.as('customer').ok('/api/admin/webhook/delete', { id: made.id });
+  });
+
+  it('sweeps deliveries past their keeping time with the housekeeping pass, and keeps newer ones', async () => {
+    expect(moduleSweeps(localUploadStore(f.ctx.app.config.DATA_DIR)).map((s) => s.name)).toContain(
+      'webhook deliveries',
+    );
+    const made = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: 'https://example.com/kept',
+      events: ['order.status'],
+      enabled: false,
+    });
+    const day = 86_400_000;
+    const rows = await f.db
+      .insert(webhookDeliveries)
+      .values(
+        [31, 29, 0].map((days) => ({
+          tenantId: f.t.tenant.id,
+          endpointId: made.id,
+          event: 'order.status' as const,
+          payload: { days },
+          status: 'delivered' as const,
+          createdAt: new Date(Date.now() - days * day),
+        })),
+      )
+      .returning({ id: webhookDeliveries.id });
+    expect(await sweepOldDeliveries(f.db)).toBeGreaterThanOrEqual(1);
+    const left = await f.db
+      .select({ payload: webhookDeliveries.payload })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, made.id),
+          inArray(
+            webhookDeliveries.id,
+            rows.map((r) => r.id),
+          ),
+        ),
+      );
+    expect(left.map((r) => r.payload.days).sort()).toEqual([0, 29]);
+    await f.as('customer').ok('/api/admin/webhook/delete', { id: made.id });
   });
 
   it('knows private and loopback addresses (refused in production)', () => {

@@ -3,19 +3,22 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import {
   MAX_WEBHOOKS_PER_ORGANISATION,
+  WEBHOOK_DELIVERY_KEEP_DAYS,
   WEBHOOK_EVENTS,
   WEBHOOK_HEADERS,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
   type WebhookCreateBody,
   type WebhookDeliveryListQuery,
   type WebhookEvent,
   type WebhookListQuery,
   type WebhookUpdateBody,
 } from '@freight/contracts/integrations';
-import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Config } from '../../config.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Job, JobQueue } from '../../jobs/queue.ts';
+import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -122,6 +125,8 @@ async function present(db: DbOrTx, tenantId: number, rows: EndpointRow[]) {
     organisationId: r.organisationId,
     organisationName: r.organisationId == null ? '' : (names.get(r.organisationId) ?? ''),
     secretPrefix: r.secret.slice(0, 12),
+    previousSecretUntil:
+      r.previousSecretUntil && r.previousSecretUntil > new Date() ? r.previousSecretUntil : null,
     createdAt: r.createdAt,
   }));
 }
@@ -217,6 +222,33 @@ export async function updateWebhookFor(
     .returning();
   const [view] = await present(db, caller.tenantId, [updated ?? row]);
   return view as NonNullable<typeof view>;
+}
+
+/**
+ * Gives an endpoint a new secret and answers it this once. The old one keeps signing deliveries beside
+ * it for WEBHOOK_SECRET_OVERLAP_HOURS, so the receiver can be switched over without losing any.
+ */
+export async function rotateWebhookSecretFor(db: DbOrTx, caller: Caller, id: number) {
+  const row = await visibleEndpoint(db, caller, id);
+  const secret = newSecret();
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set({
+      secret,
+      previousSecret: row.secret,
+      previousSecretUntil: new Date(Date.now() + WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000),
+    })
+    .where(and(eq(webhookEndpoints.tenantId, caller.tenantId), eq(webhookEndpoints.id, row.id)))
+    .returning();
+  if (!updated) throw notFound();
+  const [view] = await present(db, caller.tenantId, [updated]);
+  return { ...(view as NonNullable<typeof view>), secret };
+}
+
+/** Deletes deliveries older than WEBHOOK_DELIVERY_KEEP_DAYS, of every tenant (the housekeeping pass). */
+export function sweepOldDeliveries(db: DbOrTx, options?: BatchOptions): Promise<number> {
+  const before = new Date(Date.now() - WEBHOOK_DELIVERY_KEEP_DAYS * 86_400_000);
+  return deleteInBatches(db, webhookDeliveries, lt(webhookDeliveries.createdAt, before), options);
 }
 
 /** Deletes an endpoint and its log (nothing else refers to them). */
@@ -397,6 +429,20 @@ export function signWebhook(secret: string, timestamp: string, body: string) {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
+/** The signature header: the secret's, and the replaced secret's while it still overlaps. */
+function signatures(
+  endpoint: Pick<EndpointRow, 'secret' | 'previousSecret' | 'previousSecretUntil'>,
+  timestamp: string,
+  body: string,
+) {
+  const current = signWebhook(endpoint.secret, timestamp, body);
+  const overlapping =
+    endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date();
+  return overlapping
+    ? `${current},${signWebhook(endpoint.previousSecret as string, timestamp, body)}`
+    : current;
+}
+
 class DeliveryFailed extends Error {}
 
 /**
@@ -455,7 +501,7 @@ export async function deliverWebhook(
         'user-agent': 'freight-webhooks/1',
         [WEBHOOK_HEADERS.id]: String(delivery.id),
         [WEBHOOK_HEADERS.timestamp]: timestamp,
-        [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.secret, timestamp, body),
+        [WEBHOOK_HEADERS.signature]: signatures(endpoint, timestamp, body),
       },
       body,
       redirect: 'manual',

@@ -169,7 +169,7 @@ export default function WebhooksPage() {
   const [filters, setFilters] = useState<Filters>({});
   const list = useServerList<WebhookRow>(WEBHOOK_LIST_URL, filters);
   const [editing, setEditing] = useState<WebhookRow | 'new' | null>(null);
-  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  const [created, setCreated] = useState<(CreatedWebhook & { rotated?: boolean }) | null>(null);
   const [viewing, setViewing] = useState<WebhookRow | null>(null);
   const [form] = Form.useForm<EndpointForm>();
 
@@ -208,6 +208,23 @@ export default function WebhooksPage() {
         webhookApi.remove(row.id).then(
           () => {
             message.success(t('webhooks.deleted'));
+            void list.refetch();
+          },
+          (error: unknown) => reportError(error),
+        ),
+    });
+
+  const rotate = (row: WebhookRow) =>
+    modal.confirm({
+      title: t('shell.dialogTitle'),
+      content: t('webhooks.rotateConfirm', { url: row.url }),
+      okText: t('webhooks.rotate'),
+      cancelText: t('shell.cancel'),
+      okButtonProps: { 'data-testid': 'webhook-rotate-ok' },
+      onOk: () =>
+        webhookApi.rotateSecret(row.id).then(
+          (rotated) => {
+            setCreated({ ...rotated, rotated: true });
             void list.refetch();
           },
           (error: unknown) => reportError(error),
@@ -263,7 +280,16 @@ export default function WebhooksPage() {
           },
           {
             title: t('webhooks.secret'),
-            render: (_, r) => <Typography.Text code>{`${r.secretPrefix}…`}</Typography.Text>,
+            render: (_, r) => (
+              <Space direction="vertical" size={0}>
+                <Typography.Text code>{`${r.secretPrefix}…`}</Typography.Text>
+                {r.previousSecretUntil ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t('webhooks.previousUntil', { time: time(r.previousSecretUntil) })}
+                  </Typography.Text>
+                ) : null}
+              </Space>
+            ),
           },
           ...(staff
             ? [
@@ -285,7 +311,7 @@ export default function WebhooksPage() {
           {
             title: t('common.actions'),
             fixed: 'right',
-            width: 300,
+            width: 360,
             render: (_, r) => (
               <Space size={4} wrap>
                 <Button size="small" onClick={() => openEdit(r)} data-testid={`webhook-edit-${r.id}`}>
@@ -296,6 +322,9 @@ export default function WebhooksPage() {
                 </Button>
                 <Button size="small" disabled={!r.enabled} onClick={() => void test(r)}>
                   {t('webhooks.test')}
+                </Button>
+                <Button size="small" onClick={() => rotate(r)} data-testid={`webhook-rotate-${r.id}`}>
+                  {t('webhooks.rotate')}
                 </Button>
                 <Button size="small" danger onClick={() => remove(r)} data-testid={`webhook-delete-${r.id}`}>
                   {t('webhooks.delete')}
@@ -358,7 +387,7 @@ export default function WebhooksPage() {
 
       <ShownOnceDialog
         value={created?.secret ?? null}
-        title={t('webhooks.createdTitle')}
+        title={created?.rotated ? t('webhooks.rotatedTitle') : t('webhooks.createdTitle')}
         warning={t('webhooks.createdWarning')}
         copyLabel={t('webhooks.copySecret')}
         testId="webhook"

@@ -34,4 +34,5 @@ export const webhookApi = {
   remove: (id: number) => post<{ id: number }>('/admin/webhook/delete', { id }),
   test: (id: number) => post<{ id: number }>('/admin/webhook/test', { id }),
   redeliver: (id: number) => post<{ id: number }>('/admin/webhook/redeliver', { id }),
+  rotateSecret: (id: number) => post<CreatedWebhook>('/admin/webhook/rotateSecret', { id }),
 };

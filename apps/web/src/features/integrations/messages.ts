@@ -69,9 +69,14 @@ export const integrationMessages = defineMessages(
     'webhooks.createdWarning':
       '这是唯一一次显示签名密钥。请立即复制并保存到接收系统中,用它校验每个请求的签名。',
     'webhooks.copySecret': '复制密钥',
+    'webhooks.rotate': '更换密钥',
+    'webhooks.rotatedTitle': '新的签名密钥',
+    'webhooks.rotateConfirm':
+      '为 {{url}} 生成新的签名密钥?新密钥只显示一次;旧密钥在 24 小时内仍会一并签名,请在此期间把接收方换成新密钥。',
+    'webhooks.previousUntil': '旧密钥签名至 {{time}}',
     'webhooks.helpTitle': '如何校验',
     'webhooks.help':
-      '每次状态变化会以 JSON POST 到你的地址,请求头带 {{id}}(发送记录 ID)、{{timestamp}}(Unix 秒)和 {{signature}}:sha256= 加上用签名密钥对“时间戳.请求体”计算的 HMAC-SHA256(十六进制)。返回 2xx 即视为送达,否则会按退避间隔重试。',
+      '每次状态变化会以 JSON POST 到你的地址,请求头带 {{id}}(发送记录 ID)、{{timestamp}}(Unix 秒)和 {{signature}}:sha256= 加上用签名密钥对“时间戳.请求体”计算的 HMAC-SHA256(十六进制);更换密钥后的 24 小时内,{{signature}} 含两个以逗号分隔的签名(新密钥的在前),任一匹配即可。返回 2xx 即视为送达,否则会按退避间隔重试。',
   },
   {
     'apiKeys.new': 'New key',
@@ -143,8 +148,13 @@ export const integrationMessages = defineMessages(
     'webhooks.createdWarning':
       'This is the only time the signing secret is shown. Copy it now into the receiving system, which checks every request’s signature with it.',
     'webhooks.copySecret': 'Copy secret',
+    'webhooks.rotate': 'Rotate secret',
+    'webhooks.rotateConfirm':
+      'Make a new signing secret for {{url}}? It is shown once; the old one still signs deliveries for 24 hours, time to switch your receiver over.',
+    'webhooks.previousUntil': 'Old secret signs until {{time}}',
+    'webhooks.rotatedTitle': 'New signing secret',
     'webhooks.helpTitle': 'How to check a delivery',
     'webhooks.help':
-      'Each status change is POSTed to your URL as JSON with the headers {{id}} (the delivery ID), {{timestamp}} (Unix seconds) and {{signature}}: sha256= and the hex HMAC-SHA256 of "timestamp.body" with the signing secret. A 2xx answer counts as delivered; anything else is retried with growing pauses.',
+      'Each status change is POSTed to your URL as JSON with the headers {{id}} (the delivery ID), {{timestamp}} (Unix seconds) and {{signature}}: sha256= and the hex HMAC-SHA256 of "timestamp.body" with the signing secret; for 24 hours after the secret is rotated it holds two, comma-separated (the new secret’s first), and either matching will do. A 2xx answer counts as delivered; anything else is retried with growing pauses.',
   },
 );
