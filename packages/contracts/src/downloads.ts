@@ -27,6 +27,12 @@ export const EXPORT_KINDS = [
   'operation-log',
   'work-orders',
   'addresses',
+  'customers',
+  'recharges',
+  'invoices',
+  'bounce-bills',
+  'staff',
+  'reports',
 ] as const;
 export type ExportKindName = (typeof EXPORT_KINDS)[number];
 

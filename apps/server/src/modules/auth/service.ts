@@ -14,6 +14,7 @@ import {
 } from '../../lib/crypto.ts';
 import { AppError, badField, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import { handleKey, ShortCache } from '../../lib/short-cache.ts';
 import type { Later } from '../../plugins/after-answer.ts';
 import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
@@ -731,27 +732,49 @@ function staffWhere(tenantId: number, f: StaffFilter) {
   );
 }
 
-/** The tenant's staff accounts, oldest first; one page of them, or up to 50,000 for an export. */
+const staffColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  phone: users.phone,
+  enabled: users.enabled,
+  lastLoginAt: users.lastLoginAt,
+  createdAt: users.createdAt,
+};
+
+/** A page of the tenant's staff accounts, oldest first. */
 export async function listStaffUsers(
   db: DbOrTx,
   tenantId: number,
   filter: StaffFilter,
-  page?: { page: number; limit: number },
+  page: { page: number; limit: number },
 ) {
-  const query = db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      phone: users.phone,
-      enabled: users.enabled,
-      lastLoginAt: users.lastLoginAt,
-      createdAt: users.createdAt,
-    })
+  return db
+    .select(staffColumns)
     .from(users)
     .where(staffWhere(tenantId, filter))
-    .orderBy(users.id);
-  return page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000);
+    .orderBy(users.id)
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit);
+}
+
+export type StaffUserRow = Awaited<ReturnType<typeof listStaffUsers>>[number];
+
+/** The tenant's staff accounts for an export: the list's filter and order, a keyset page at a time. */
+export function staffUserRows(db: DbOrTx, tenantId: number, filter: StaffFilter) {
+  const condition = staffWhere(tenantId, filter);
+  return {
+    count: (cap: number) => cappedCount(db, users, condition, cap),
+    pages: (size: number) =>
+      keysetPages<StaffUserRow>(size, (after, limit) =>
+        db
+          .select(staffColumns)
+          .from(users)
+          .where(and(condition, after ? gt(users.id, after.id) : undefined))
+          .orderBy(users.id)
+          .limit(limit),
+      ),
+  };
 }
 
 export async function countStaffUsers(db: DbOrTx, tenantId: number, filter: StaffFilter): Promise<number> {

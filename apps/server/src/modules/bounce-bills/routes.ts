@@ -1,7 +1,6 @@
 import {
   BILL_PAGES,
   BILL_SAVE_KEY,
-  type BounceBillListQuery,
   bounceBillCancelBody,
   bounceBillIdBody,
   bounceBillListQuery,
@@ -9,46 +8,23 @@ import {
   bounceBillSaveBody,
   bounceBillView,
 } from '@freight/contracts/bounce-bills';
-import { translate } from '@freight/contracts/messages';
+import { exportResponse } from '@freight/contracts/downloads';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
-import { okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { organisationNames } from '../customers/service.ts';
+import { answerExport } from '../downloads/runner.ts';
+import { bounceBillExport } from './export.ts';
 import {
   type BillRow,
-  billActions,
   cancelBill,
   LINE_WORDS,
   listBills,
   payBill,
+  presentBills,
   raiseBillOnOrder,
   visibleBill,
 } from './service.ts';
-
-/** A bill as the API shows it; `actions` are what the caller may do with it now. */
-const present = (b: BillRow, viewer: RequestUser, organisationName = '') => ({
-  id: b.id,
-  billNo: b.billNo,
-  line: b.line,
-  orderId: b.orderId,
-  orderNo: b.orderNo,
-  organisationId: b.organisationId,
-  organisationName,
-  type: b.type,
-  amount: formatMoney(b.amount),
-  declared: b.declared,
-  actual: b.actual,
-  description: b.description,
-  proofUrl: b.proofUrl,
-  status: b.status,
-  chargedAt: b.chargedAt,
-  cancelReason: b.cancelReason,
-  workOrderNo: b.workOrderNo,
-  createdAt: b.createdAt,
-  actions: billActions(b, viewer),
-});
 
 /**
  * Bounce bills: surcharges found once the carrier has the goods, charged to the balance of their line.
@@ -60,10 +36,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const page = { permission: [...BILL_PAGES.truck, ...BILL_PAGES.express] } as const;
   const save = { permission: Object.values(BILL_SAVE_KEY) } as const;
 
-  async function presentAll(user: RequestUser, rows: BillRow[]) {
-    const names = await organisationNames(db, user.tenantId, [...new Set(rows.map((r) => r.organisationId))]);
-    return rows.map((r) => present(r, user, names.get(r.organisationId)));
-  }
+  /** One bill as the API shows it to the caller. */
+  const presentOne = async (user: RequestUser, bill: BillRow) =>
+    (await presentBills(db, user, [bill]))[0] as Awaited<ReturnType<typeof presentBills>>[number];
 
   app.post(
     '/admin/bounceBill/list',
@@ -79,7 +54,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const me = currentUser(request);
       const { page: p, limit, ...filter } = request.body;
       const { list, total } = await listBills(db, me, filter, { page: p, limit });
-      return { list: await presentAll(me, list), total, page: p, limit };
+      return { list: await presentBills(db, me, list), total, page: p, limit };
     },
   );
 
@@ -87,49 +62,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/bounceBill/export',
     {
       config: { ...page, raw: true },
-      schema: { tags: ['bounce-bills'], body: bounceBillListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['bounce-bills'], body: bounceBillListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const me = currentUser(request);
-      const { page: _p, limit: _l, ...filter } = request.body as BounceBillListQuery;
-      const rows = await presentAll(me, (await listBills(db, me, filter)).list);
-      const language = request.language;
-      const en = language === 'en-US';
-      const express = filter.line === 'express';
-      return sendXlsx(
-        reply,
-        express
-          ? en
-            ? 'abnormal-billing.xlsx'
-            : '异常计费.xlsx'
-          : en
-            ? 'bounce-bills.xlsx'
-            : '异常账单.xlsx',
-        [
-          { header: en ? 'Bill number' : '账单号', value: (r) => r.billNo, width: 22 },
-          {
-            header: express ? (en ? 'Waybill number' : '运单号') : en ? 'Order number' : '订单号',
-            value: (r) => r.orderNo,
-            width: 22,
-          },
-          { header: en ? 'Customer' : '客户', value: (r) => r.organisationName, width: 26 },
-          { header: en ? 'Type' : '类型', value: (r) => translate(language, `bounceBill.type.${r.type}`) },
-          { header: en ? 'Amount' : '金额', value: (r) => r.amount },
-          { header: en ? 'Declared' : '申报值', value: (r) => r.declared },
-          { header: en ? 'Found' : '实际值', value: (r) => r.actual },
-          { header: en ? 'Description' : '说明', value: (r) => r.description, width: 40 },
-          {
-            header: en ? 'Status' : '状态',
-            value: (r) => translate(language, `bounceBill.status.${r.status}`),
-          },
-          { header: en ? 'Charged at' : '扣款时间', value: (r) => r.chargedAt ?? '' },
-          { header: en ? 'Work order' : '工单', value: (r) => r.workOrderNo ?? '', width: 22 },
-          { header: en ? 'Cancel reason' : '取消原因', value: (r) => r.cancelReason, width: 26 },
-          { header: en ? 'Created at' : '创建时间', value: (r) => r.createdAt },
-        ],
-        rows,
-      );
-    },
+    (request, reply) => answerExport(app, request, reply, bounceBillExport, request.body),
   );
 
   app.post(
@@ -152,7 +87,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       reply.messageKey =
         bill.status === 'charged' ? LINE_WORDS[bill.line].charged : 'bounceBill.awaitingPayment';
       reply.messageParams = { billNo: bill.billNo, amount: formatMoney(bill.amount) };
-      return (await presentAll(me, [bill]))[0];
+      return presentOne(me, bill);
     },
   );
 
@@ -171,7 +106,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const bill = await payBill(db, me, await visibleBill(db, me, request.body.id));
       request.auditTarget = `bounce-bill:${bill.billNo}`;
       reply.messageKey = 'bounceBill.paid';
-      return (await presentAll(me, [bill]))[0];
+      return presentOne(me, bill);
     },
   );
 
@@ -191,7 +126,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const row = await cancelBill(db, me, bill, request.body.reason);
       request.auditTarget = `bounce-bill:${bill.billNo}`;
       reply.messageKey = 'bounceBill.cancelled';
-      return (await presentAll(me, [row]))[0];
+      return presentOne(me, row);
     },
   );
 };

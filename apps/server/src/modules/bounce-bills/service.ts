@@ -15,13 +15,19 @@ import type { WaybillStatus } from '@freight/contracts/express-waybills';
 import type { MessageKey } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import type { OrderStatus } from '@freight/contracts/truck-orders';
-import { and, count, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, like, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
+import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { debitOrRefuse, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
-import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import {
+  canSeeOrganisation,
+  organisationNames,
+  organisationScope,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
 import { findWaybill, visibleWaybillByNo, type WaybillRow } from '../express-waybills/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
@@ -385,17 +391,16 @@ export async function moveBill(
   return row;
 }
 
-/** A page of one line's bills in the caller's scope; a line whose bill pages it lacks is refused. */
-export async function listBills(
+/** The list's rows: one line's bills in the caller's scope; a line whose bill pages it lacks is refused. */
+async function billCondition(
   db: DbOrTx,
   caller: Viewer,
   q: Omit<BounceBillListQuery, 'page' | 'limit'>,
-  page?: { page: number; limit: number },
-) {
+): Promise<SQL | undefined> {
   if (!seesBillsOf(caller, q.line)) throw forbidden();
   const scope = await organisationScope(db, caller);
   const prefix = q.keyword ? numberPrefix(q.keyword) : null;
-  const condition: SQL | undefined = and(
+  return and(
     eq(bounceBills.tenantId, caller.tenantId),
     eq(bounceBills.line, q.line),
     scope.kind === 'subtree'
@@ -407,12 +412,74 @@ export async function listBills(
     q.orderId ? eq(bounceBills.orderId, q.orderId) : undefined,
     ...dayRange(bounceBills.createdAt, q.from, q.to),
   );
-  const query = db.select().from(bounceBills).where(condition).orderBy(desc(bounceBills.id));
+}
+
+/** A page of one line's bills in the caller's scope, newest first. */
+export async function listBills(
+  db: DbOrTx,
+  caller: Viewer,
+  q: Omit<BounceBillListQuery, 'page' | 'limit'>,
+  page: { page: number; limit: number },
+) {
+  const condition = await billCondition(db, caller, q);
   const [list, [total]] = await Promise.all([
-    page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
+    db
+      .select()
+      .from(bounceBills)
+      .where(condition)
+      .orderBy(desc(bounceBills.id))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit),
     db.select({ n: count() }).from(bounceBills).where(condition),
   ]);
   return { list, total: total?.n ?? 0 };
+}
+
+/** The export's bills: the list's filter and order, a keyset page at a time, counted up to a cap. */
+export async function billExportRows(
+  db: DbOrTx,
+  caller: Viewer,
+  q: Omit<BounceBillListQuery, 'page' | 'limit'>,
+) {
+  const condition = await billCondition(db, caller, q);
+  return {
+    count: (cap: number) => cappedCount(db, bounceBills, condition, cap),
+    pages: (size: number) =>
+      keysetPages<BillRow>(size, (after, limit) =>
+        db
+          .select()
+          .from(bounceBills)
+          .where(and(condition, after ? lt(bounceBills.id, after.id) : undefined))
+          .orderBy(desc(bounceBills.id))
+          .limit(limit),
+      ),
+  };
+}
+
+/** Bills as the API shows them; `actions` are what the viewer may do with each now. */
+export async function presentBills(db: DbOrTx, viewer: Viewer, rows: BillRow[]) {
+  const names = await organisationNames(db, viewer.tenantId, [...new Set(rows.map((r) => r.organisationId))]);
+  return rows.map((b) => ({
+    id: b.id,
+    billNo: b.billNo,
+    line: b.line,
+    orderId: b.orderId,
+    orderNo: b.orderNo,
+    organisationId: b.organisationId,
+    organisationName: names.get(b.organisationId) ?? '',
+    type: b.type,
+    amount: formatMoney(b.amount),
+    declared: b.declared,
+    actual: b.actual,
+    description: b.description,
+    proofUrl: b.proofUrl,
+    status: b.status,
+    chargedAt: b.chargedAt,
+    cancelReason: b.cancelReason,
+    workOrderNo: b.workOrderNo,
+    createdAt: b.createdAt,
+    actions: billActions(b, viewer),
+  }));
 }
 
 /** Bills of a line waiting to be paid in the caller's scope, for the dashboards. */

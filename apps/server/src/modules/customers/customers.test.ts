@@ -1,4 +1,5 @@
 import { applyMarkup, priceChain } from '@freight/contracts/customers';
+import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, call, signIn, uploadFor, type Who } from '../../../test/helpers.ts';
@@ -96,6 +97,28 @@ describe('organisation lists and visibility', () => {
     expect(res.json().code).toBe(404);
     const theirList = await post('/api/admin/customer/list', { kind: 'allCustomer' }, 'admin', f.tenant(1));
     expect(theirList.json().data.list.map((o: any) => o.name)).not.toContain('Rival Shipper');
+  });
+
+  it("exports an agent's customers at once as the list shows them, with their accounts", async () => {
+    const shown = (await list('agent', 'agentCustomer')).data.list;
+    expect(shown.length).toBeGreaterThan(0);
+    const res = await post('/api/admin/customer/export', { kind: 'agentCustomer', line: 'truck' }, 'agent');
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(res.headers['content-disposition']).toContain('organisations.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const rows = (book.worksheets[0]?.getSheetValues() ?? []).slice(1) as unknown[][];
+    expect(rows[0]?.slice(1, 3)).toEqual(['ID', 'Name']);
+    expect(rows.slice(1).map((r) => [r[1], r[2], r[8], r[10]])).toEqual(
+      shown.map((o: any) => [o.id, o.name, o.account?.balance ?? '0.00', o.account?.available ?? '0.00']),
+    );
+    // The button without the list's page is refused, as the list is.
+    const refused = await post(
+      '/api/admin/customer/export',
+      { kind: 'directCustomer', line: 'truck' },
+      'agent',
+    );
+    expect(refused.json().code).toBe(401);
   });
 });
 

@@ -1,7 +1,5 @@
-import type { BusinessLine } from '@freight/contracts/accounts';
 import {
   CHILD_TYPES,
-  type CustomerListKind,
   customerListQuery,
   formatPercentBp,
   invitationCreateBody,
@@ -19,26 +17,30 @@ import {
   priceLevelSaveBody,
   priceLevelsView,
 } from '@freight/contracts/customers';
+import { exportResponse } from '@freight/contracts/downloads';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
-import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badField, forbidden, notFound } from '../../lib/errors.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { accountActions, accountsOfOrganisations, available } from '../accounts/service.ts';
 import { countUsersByOrganisation, findUser, setUserEnabled, usersOfOrganisation } from '../auth/service.ts';
+import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
+import { customerExport } from './export.ts';
 import {
   addOrganisation,
+  CUSTOMER_LIST_PAGES,
   canSeeOrganisation,
   createInvitationCode,
   deletePriceLevel,
   findOrganisation,
   listInvitationCodes,
   listOrganisations,
+  mayListOrganisations,
   type OrganisationRow,
   organisationScope,
   parentOptions,
@@ -50,15 +52,7 @@ import {
   updateOrganisation,
 } from './service.ts';
 
-/** The page behind each list, per business line: holding it is what lets a user read that list. */
-const PAGE_OF: Record<CustomerListKind, Record<BusinessLine, string>> = {
-  branch: { truck: '/branchManagement', express: '/expressBranchManagement' },
-  agent: { truck: '/branchManagement', express: '/expressBranchManagement' },
-  agentCustomer: { truck: '/general-customer-management', express: '/deliveryAgentCustomerManagement' },
-  directCustomer: { truck: '/directCustomerManagement', express: '/deliveryDirectCustomerManagement' },
-  allCustomer: { truck: '/allCustomer', express: '/expressAllCustomer' },
-};
-const ANY_CUSTOMER_PAGE = [...new Set(Object.values(PAGE_OF).flatMap((p) => Object.values(p)))];
+const ANY_CUSTOMER_PAGE = [...new Set(Object.values(CUSTOMER_LIST_PAGES).flatMap((p) => Object.values(p)))];
 const SAVE_KEYS = ['branch:save', 'customer:save'];
 /** Setting what an organisation pays: the customer pages' price button, or staff's `/setPrice` page. */
 const PRICE_KEYS = ['customer:price', '/setPrice'];
@@ -88,20 +82,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return org;
   }
 
-  const listRows = async (
-    request: FastifyRequest,
-    query: z.infer<typeof customerListQuery>,
-    paged: boolean,
-  ) => {
+  const listRows = async (request: FastifyRequest, query: z.infer<typeof customerListQuery>) => {
     const me = currentUser(request);
-    if (!me.grants.has(PAGE_OF[query.kind][query.line])) throw forbidden();
+    if (!mayListOrganisations(me, query)) throw forbidden();
     const scope = await organisationScope(db, me);
     const { page, limit, line, kind, keyword, enabled, parentId } = query;
     const { list, total } = await listOrganisations(
       db,
       scope,
       { kind, keyword, enabled, parentId },
-      paged ? { page, limit } : undefined,
+      { page, limit },
     );
     const ids = list.map((o) => o.id);
     const [accounts, userCounts] = await Promise.all([
@@ -140,43 +130,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponse(organisationListView) },
       },
     },
-    async (request) => listRows(request, request.body, true),
+    async (request) => listRows(request, request.body),
   );
 
   app.post(
     '/admin/customer/export',
     {
       config: { permission: 'customer:export', raw: true },
-      schema: { tags: ['customers'], body: customerListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['customers'], body: customerListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const { list } = await listRows(request, request.body, false);
-      const en = request.language === 'en-US';
-      const typeName = (t: string) =>
-        en ? t : (({ branch: '分公司', agent: '代理', customer: '客户' } as Record<string, string>)[t] ?? t);
-      return sendXlsx(
-        reply,
-        en ? 'organisations.xlsx' : '客户.xlsx',
-        [
-          { header: 'ID', value: (r) => r.id, width: 8 },
-          { header: en ? 'Name' : '名称', value: (r) => r.name, width: 30 },
-          { header: en ? 'Type' : '类型', value: (r) => typeName(r.type), width: 10 },
-          { header: en ? 'Parent' : '上级', value: (r) => r.parentName ?? '', width: 26 },
-          { header: en ? 'Contact' : '联系人', value: (r) => r.contactName },
-          { header: en ? 'E-mail' : '邮箱', value: (r) => r.contactEmail, width: 28 },
-          { header: en ? 'Phone' : '电话', value: (r) => r.contactPhone },
-          { header: en ? 'Balance' : '余额', value: (r) => r.account?.balance ?? '0.00' },
-          { header: en ? 'Credit limit' : '授信额度', value: (r) => r.account?.creditLimit ?? '0.00' },
-          { header: en ? 'Available' : '可用余额', value: (r) => r.account?.available ?? '0.00' },
-          {
-            header: en ? 'Status' : '状态',
-            value: (r) => (r.enabled ? (en ? 'Enabled' : '启用') : en ? 'Disabled' : '禁用'),
-          },
-          { header: en ? 'Created' : '创建时间', value: (r) => r.createdAt },
-        ],
-        list,
-      );
-    },
+    (request, reply) => answerExport(app, request, reply, customerExport, request.body),
   );
 
   /** Where the caller may put a new organisation of a type: visible, enabled parents of an allowed type. */

@@ -1,4 +1,4 @@
-import { BUSINESS_LINES } from '@freight/contracts/accounts';
+import { BUSINESS_LINES, type BusinessLine } from '@freight/contracts/accounts';
 import type { Language } from '@freight/contracts/api';
 import type { RegisterBody } from '@freight/contracts/auth';
 import {
@@ -8,13 +8,14 @@ import {
   type organisationUserSaveBody,
 } from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
-import { and, count, desc, eq, gt, ilike, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNull, like, lt, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import { keysetPages } from '../../lib/keyset.ts';
 import { tenantCache } from '../../lib/tenant-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { ensureAccount } from '../accounts/service.ts';
@@ -398,6 +399,20 @@ export async function canSeeOrganisation(
 
 export type ListKind = import('@freight/contracts/customers').CustomerListKind;
 
+/** The page behind each list, per business line: holding it is what lets a user read that list. */
+export const CUSTOMER_LIST_PAGES: Record<ListKind, Record<BusinessLine, string>> = {
+  branch: { truck: '/branchManagement', express: '/expressBranchManagement' },
+  agent: { truck: '/branchManagement', express: '/expressBranchManagement' },
+  agentCustomer: { truck: '/general-customer-management', express: '/deliveryAgentCustomerManagement' },
+  directCustomer: { truck: '/directCustomerManagement', express: '/deliveryDirectCustomerManagement' },
+  allCustomer: { truck: '/allCustomer', express: '/expressAllCustomer' },
+};
+
+export const mayListOrganisations = (
+  user: Pick<RequestUser, 'grants'>,
+  list: { kind: ListKind; line: BusinessLine },
+) => user.grants.has(CUSTOMER_LIST_PAGES[list.kind][list.line]);
+
 const parentOrg = alias(organisations, 'parent_org');
 
 /** Rows of one customer page, within the caller's scope. */
@@ -432,46 +447,79 @@ export function organisationListCondition(
   );
 }
 
+/** The list's columns: the organisation with its parent's name and type. */
+const listColumns = {
+  id: organisations.id,
+  type: organisations.type,
+  name: organisations.name,
+  parentId: organisations.parentId,
+  parentName: parentOrg.name,
+  parentType: parentOrg.type,
+  contactName: organisations.contactName,
+  contactEmail: organisations.contactEmail,
+  contactPhone: organisations.contactPhone,
+  enabled: organisations.enabled,
+  createdAt: organisations.createdAt,
+};
+const parentJoin = and(
+  eq(parentOrg.tenantId, organisations.tenantId),
+  eq(parentOrg.id, organisations.parentId),
+);
+
+/** Organisations with their parent, as the lists read them. */
+const selectListed = (db: DbOrTx) =>
+  db.select(listColumns).from(organisations).leftJoin(parentOrg, parentJoin);
+export type OrganisationListRow = Awaited<ReturnType<typeof selectListed>>[number];
+
+/** A page of one customer page's rows, newest first. */
 export async function listOrganisations(
   db: DbOrTx,
   scope: OrganisationScope,
   filter: Parameters<typeof organisationListCondition>[1],
-  page?: { page: number; limit: number },
+  page: { page: number; limit: number },
 ) {
   const condition = organisationListCondition(scope, filter);
-  const base = db
-    .select({
-      id: organisations.id,
-      type: organisations.type,
-      name: organisations.name,
-      parentId: organisations.parentId,
-      parentName: parentOrg.name,
-      parentType: parentOrg.type,
-      contactName: organisations.contactName,
-      contactEmail: organisations.contactEmail,
-      contactPhone: organisations.contactPhone,
-      enabled: organisations.enabled,
-      createdAt: organisations.createdAt,
-    })
-    .from(organisations)
-    .leftJoin(
-      parentOrg,
-      and(eq(parentOrg.tenantId, organisations.tenantId), eq(parentOrg.id, organisations.parentId)),
-    )
-    .where(condition)
-    .orderBy(desc(organisations.id));
-  const list = page
-    ? await base.limit(page.limit).offset((page.page - 1) * page.limit)
-    : await base.limit(50_000);
-  const [total] = await db
-    .select({ n: count() })
-    .from(organisations)
-    .leftJoin(
-      parentOrg,
-      and(eq(parentOrg.tenantId, organisations.tenantId), eq(parentOrg.id, organisations.parentId)),
-    )
-    .where(condition);
+  const [list, [total]] = await Promise.all([
+    selectListed(db)
+      .where(condition)
+      .orderBy(desc(organisations.id))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit),
+    db.select({ n: count() }).from(organisations).leftJoin(parentOrg, parentJoin).where(condition),
+  ]);
   return { list, total: total?.n ?? 0 };
+}
+
+/**
+ * The export's rows of one customer page: the list's filter and order, a keyset page at a time, and
+ * their count up to a cap (an index range that stops early).
+ */
+export function organisationExportRows(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  filter: Parameters<typeof organisationListCondition>[1],
+) {
+  const condition = organisationListCondition(scope, filter);
+  return {
+    async count(cap: number) {
+      const matching = db
+        .select({ one: sql`1` })
+        .from(organisations)
+        .leftJoin(parentOrg, parentJoin)
+        .where(condition)
+        .limit(cap + 1)
+        .as('matching');
+      const [row] = await db.select({ n: count() }).from(matching);
+      return row?.n ?? 0;
+    },
+    pages: (size: number) =>
+      keysetPages<OrganisationListRow>(size, (after, limit) =>
+        selectListed(db)
+          .where(and(condition, after ? lt(organisations.id, after.id) : undefined))
+          .orderBy(desc(organisations.id))
+          .limit(limit),
+      ),
+  };
 }
 
 export async function updateOrganisation(

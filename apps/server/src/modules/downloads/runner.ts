@@ -46,6 +46,8 @@ export interface ExportKind<P> {
   name: ExportKindName;
   /** The download's file name in each language. */
   fileName: Record<Language, string>;
+  /** The name of a file answered at once, when the filters name it (a report's dimension and days). */
+  attachmentName?: (params: P, language: Language) => string;
   /** The export call's body schema: a queued export's filters are read with it again when its job runs. */
   params: z.ZodType<P>;
   /** Grants of which the user must still hold one when the job runs (the route's own permission). */
@@ -100,7 +102,7 @@ export async function answerExport<P>(
       .header('content-type', XLSX_TYPE)
       .header(
         'content-disposition',
-        `attachment; filename*=UTF-8''${encodeURIComponent(kind.fileName[language])}`,
+        `attachment; filename*=UTF-8''${encodeURIComponent(kind.attachmentName?.(params, language) ?? kind.fileName[language])}`,
       )
       .send(buffer);
   }

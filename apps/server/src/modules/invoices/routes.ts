@@ -1,68 +1,29 @@
+import { exportResponse } from '@freight/contracts/downloads';
 import {
-  type InvoiceListQuery,
   invoiceIssueBody,
   invoiceListQuery,
   invoiceListView,
-  invoiceMachine,
   invoiceRefuseBody,
   invoiceRequestBody,
   invoiceView,
 } from '@freight/contracts/invoices';
-import { translate } from '@freight/contracts/messages';
-import { formatMoney } from '@freight/contracts/money';
-import { okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { conflict, forbidden } from '../../lib/errors.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { organisationNames, organisationScope } from '../customers/service.ts';
-import { decideInvoice, type InvoiceRow, listInvoices, requestInvoice } from './service.ts';
-
-/** An invoice request as the API shows it; `actions` are what the caller may do with it now. */
-const present = (r: InvoiceRow, viewer: RequestUser, organisationName = '') => ({
-  id: r.id,
-  organisationId: r.organisationId,
-  organisationName,
-  line: r.line,
-  periodFrom: r.periodFrom,
-  periodTo: r.periodTo,
-  amount: formatMoney(r.amount),
-  title: r.title,
-  taxNumber: r.taxNumber,
-  email: r.email,
-  note: r.note,
-  status: r.status,
-  invoiceNumber: r.invoiceNumber,
-  fileUrl: r.fileUrl,
-  refusalReason: r.refusalReason,
-  decidedAt: r.decidedAt,
-  createdAt: r.createdAt,
-  actions: viewer.identity === 'employee' ? invoiceMachine.actions(r.status, 'staff') : [],
-});
+import { organisationScope } from '../customers/service.ts';
+import { answerExport } from '../downloads/runner.ts';
+import { invoiceExport } from './export.ts';
+import { decideInvoice, type InvoiceRow, listInvoices, presentInvoices, requestInvoice } from './service.ts';
 
 /** Invoices (SPEC section 1 menu): a customer requests one for a period, staff issue or refuse it. */
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
   const page = { permission: '/invoices' } as const;
 
-  async function invoiceRows(user: RequestUser, query: InvoiceListQuery, paged: boolean) {
-    const { page: p, limit, ...filter } = query;
-    const result = await listInvoices(
-      db,
-      await organisationScope(db, user),
-      filter,
-      paged ? { page: p, limit } : undefined,
-    );
-    const names = await organisationNames(db, user.tenantId, [
-      ...new Set(result.list.map((r) => r.organisationId)),
-    ]);
-    return {
-      list: result.list.map((r) => present(r, user, names.get(r.organisationId))),
-      total: result.total,
-      page: p,
-      limit,
-    };
-  }
+  /** Invoices as the caller sees them; one row, as the API shows it. */
+  const presentOne = async (user: RequestUser, row: InvoiceRow) =>
+    (await presentInvoices(db, user, [row]))[0] as Awaited<ReturnType<typeof presentInvoices>>[number];
 
   app.post(
     '/admin/invoice/list',
@@ -70,42 +31,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: page,
       schema: { tags: ['invoices'], body: invoiceListQuery, response: { 200: okResponse(invoiceListView) } },
     },
-    async (request) => invoiceRows(currentUser(request), request.body, true),
+    async (request) => {
+      const me = currentUser(request);
+      const { page: p, limit, ...filter } = request.body;
+      const result = await listInvoices(db, await organisationScope(db, me), filter, { page: p, limit });
+      return { list: await presentInvoices(db, me, result.list), total: result.total, page: p, limit };
+    },
   );
 
   app.post(
     '/admin/invoice/export',
     {
       config: { ...page, raw: true },
-      schema: { tags: ['invoices'], body: invoiceListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['invoices'], body: invoiceListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const { list } = await invoiceRows(currentUser(request), request.body, false);
-      const language = request.language;
-      const en = language === 'en-US';
-      return sendXlsx(
-        reply,
-        en ? 'invoices.xlsx' : '发票.xlsx',
-        [
-          { header: en ? 'Request' : '申请编号', value: (r) => r.id },
-          { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
-          { header: en ? 'Line' : '业务', value: (r) => r.line },
-          { header: en ? 'Period from' : '开始时间', value: (r) => r.periodFrom },
-          { header: en ? 'Period to' : '结束时间', value: (r) => r.periodTo },
-          { header: en ? 'Amount' : '金额', value: (r) => r.amount },
-          { header: en ? 'Title' : '发票抬头', value: (r) => r.title, width: 26 },
-          { header: en ? 'Tax number' : '税号', value: (r) => r.taxNumber, width: 22 },
-          {
-            header: en ? 'Status' : '状态',
-            value: (r) => translate(language, `invoices.status.${r.status}`),
-          },
-          { header: en ? 'Invoice number' : '发票号', value: (r) => r.invoiceNumber ?? '', width: 22 },
-          { header: en ? 'Refusal reason' : '拒绝原因', value: (r) => r.refusalReason ?? '', width: 26 },
-          { header: en ? 'Requested at' : '申请时间', value: (r) => r.createdAt },
-        ],
-        list,
-      );
-    },
+    (request, reply) => answerExport(app, request, reply, invoiceExport, request.body),
   );
 
   app.post(
@@ -126,8 +66,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       });
       request.auditTarget = `invoice:${row.id}`;
       reply.messageKey = 'invoices.requested';
-      const names = await organisationNames(db, me.tenantId, [row.organisationId]);
-      return present(row, me, names.get(row.organisationId));
+      return presentOne(me, row);
     },
   );
 
@@ -150,8 +89,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       scope: await organisationScope(db, me),
       staffId: me.id,
     });
-    const names = await organisationNames(db, me.tenantId, [row.organisationId]);
-    return present(row, me, names.get(row.organisationId));
+    return presentOne(me, row);
   }
 
   app.post(

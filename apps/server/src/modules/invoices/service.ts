@@ -4,11 +4,14 @@ import { formatMoney } from '@freight/contracts/money';
 import { and, count, desc, eq, gt, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
+import { cappedCount, keysetPages } from '../../lib/keyset.ts';
+import type { RequestUser } from '../../plugins/context.ts';
 import { invoiceableAmount } from '../accounts/service.ts';
 import {
   canSeeOrganisation,
   type OrganisationScope,
   organisationIdsMatching,
+  organisationNames,
   organisationScope,
   visibleOrganisationIds,
 } from '../customers/service.ts';
@@ -28,14 +31,9 @@ export interface InvoiceFilter {
   to?: Date;
 }
 
-/** Invoice requests in the caller's scope, newest first. */
-export async function listInvoices(
-  db: DbOrTx,
-  scope: OrganisationScope,
-  filter: InvoiceFilter,
-  page?: { page: number; limit: number },
-) {
-  const condition: SQL | undefined = and(
+/** The list's rows: invoice requests in the caller's scope and the filter. */
+function invoiceCondition(db: DbOrTx, scope: OrganisationScope, filter: InvoiceFilter): SQL | undefined {
+  return and(
     eq(invoices.tenantId, scope.tenantId),
     scope.kind === 'subtree'
       ? inArray(invoices.organisationId, visibleOrganisationIds(db, scope))
@@ -49,12 +47,73 @@ export async function listInvoices(
     filter.from ? gte(invoices.createdAt, filter.from) : undefined,
     filter.to ? lt(invoices.createdAt, filter.to) : undefined,
   );
-  const query = db.select().from(invoices).where(condition).orderBy(desc(invoices.id));
+}
+
+/** A page of invoice requests in the caller's scope, newest first. */
+export async function listInvoices(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  filter: InvoiceFilter,
+  page: { page: number; limit: number },
+) {
+  const condition = invoiceCondition(db, scope, filter);
   const [list, [total]] = await Promise.all([
-    page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
+    db
+      .select()
+      .from(invoices)
+      .where(condition)
+      .orderBy(desc(invoices.id))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit),
     db.select({ n: count() }).from(invoices).where(condition),
   ]);
   return { list, total: total?.n ?? 0 };
+}
+
+/** The export's requests: the list's filter and order, a keyset page at a time, counted up to a cap. */
+export function invoiceExportRows(db: DbOrTx, scope: OrganisationScope, filter: InvoiceFilter) {
+  const condition = invoiceCondition(db, scope, filter);
+  return {
+    count: (cap: number) => cappedCount(db, invoices, condition, cap),
+    pages: (size: number) =>
+      keysetPages<InvoiceRow>(size, (after, limit) =>
+        db
+          .select()
+          .from(invoices)
+          .where(and(condition, after ? lt(invoices.id, after.id) : undefined))
+          .orderBy(desc(invoices.id))
+          .limit(limit),
+      ),
+  };
+}
+
+/** Invoice requests as the API shows them; `actions` are what the viewer may do with each now. */
+export async function presentInvoices(
+  db: DbOrTx,
+  viewer: Pick<RequestUser, 'tenantId' | 'identity'>,
+  rows: InvoiceRow[],
+) {
+  const names = await organisationNames(db, viewer.tenantId, [...new Set(rows.map((r) => r.organisationId))]);
+  return rows.map((r) => ({
+    id: r.id,
+    organisationId: r.organisationId,
+    organisationName: names.get(r.organisationId) ?? '',
+    line: r.line,
+    periodFrom: r.periodFrom,
+    periodTo: r.periodTo,
+    amount: formatMoney(r.amount),
+    title: r.title,
+    taxNumber: r.taxNumber,
+    email: r.email,
+    note: r.note,
+    status: r.status,
+    invoiceNumber: r.invoiceNumber,
+    fileUrl: r.fileUrl,
+    refusalReason: r.refusalReason,
+    decidedAt: r.decidedAt,
+    createdAt: r.createdAt,
+    actions: viewer.identity === 'employee' ? invoiceMachine.actions(r.status, 'staff') : [],
+  }));
 }
 
 export interface InvoiceRequest {

@@ -1,35 +1,41 @@
 import { BUSINESS_LINES, type BusinessLine } from '@freight/contracts/accounts';
 import { type Language, ResultCode } from '@freight/contracts/api';
-import { type MessageKey, translate } from '@freight/contracts/messages';
+import { exportResponse } from '@freight/contracts/downloads';
+import { translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import {
   type RechargeAction,
-  type RechargeListQuery,
   receivingAccountBody,
   receivingAccountsView,
   rechargeInfoView,
   rechargeListQuery,
   rechargeListResponse,
-  rechargeMachine,
   rechargeReviewBody,
   rechargeSubmitBody,
   rechargeView,
   rechargeWaitingView,
 } from '@freight/contracts/recharge';
-import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { canSeeOrganisation, organisationNames, organisationScope } from '../customers/service.ts';
+import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
+import { rechargeExport } from './export.ts';
 import {
   deleteReceivingAccount,
   findRecharge,
+  linesListable,
   listReceivingAccounts,
   listRecharges,
+  mayReview,
+  presentRecharge,
+  RECHARGE_LINE_LABEL,
+  RECHARGE_LIST_PAGES,
+  RECHARGE_REVIEW_KEY,
   type ReceivingAccountRow,
   type RechargeRow,
   reviewRecharge,
@@ -41,61 +47,11 @@ import {
 
 /** The page that submits a recharge on each line (SPEC section 2: /recharge, /expressrecharge). */
 const SUBMIT_PAGE: Record<BusinessLine, string> = { truck: '/recharge', express: '/expressrecharge' };
-/** The button that reviews a line's recharges (menu ids 26 and 122). */
-const REVIEW_KEY: Record<BusinessLine, string> = {
-  truck: 'recharge:review',
-  express: 'express-recharge:review',
-};
-/** Any of these pages shows a line's recharges: submitting, managing, reviewing. */
-const LIST_PAGES: Record<BusinessLine, string[]> = {
-  truck: ['/recharge', '/rechargeMGT', '/rechargeReview'],
-  express: ['/expressrecharge', '/deliveryRechargeMGT', '/deliveryRechargeReview'],
-};
-const ANY_LIST_PAGE = Object.values(LIST_PAGES).flat();
+const ANY_LIST_PAGE = Object.values(RECHARGE_LIST_PAGES).flat();
 /** Staff keep the receiving accounts from the recharge management pages. */
 const MANAGE_PAGES = ['/rechargeMGT', '/deliveryRechargeMGT'];
 
-const LINE_LABEL: Record<BusinessLine, MessageKey> = {
-  truck: 'recharge.lineTruck',
-  express: 'recharge.lineExpress',
-};
-
-const linesListable = (user: RequestUser) =>
-  BUSINESS_LINES.filter((line) => LIST_PAGES[line].some((page) => user.grants.has(page)));
-const mayReview = (user: RequestUser, line: BusinessLine) =>
-  user.identity === 'employee' && user.grants.has(REVIEW_KEY[line]);
-
-/** Card numbers in lists show only their last four digits. */
-const maskCard = (card: string) => `${'*'.repeat(Math.max(0, card.length - 4))}${card.slice(-4)}`;
 const money = (cents: bigint | null) => (cents === null ? null : formatMoney(cents));
-
-/** A recharge as the API shows it; `actions` are the review steps the caller may take now. */
-function present(row: RechargeRow, viewer: RequestUser, organisationName = '', fullCard = false) {
-  return {
-    id: row.id,
-    serial: row.serial,
-    organisationId: row.organisationId,
-    organisationName,
-    line: row.line,
-    amount: formatMoney(row.amount),
-    currency: row.currency,
-    method: row.method,
-    receivingAccountId: row.receivingAccountId,
-    payerName: row.payerName,
-    payerCardNumber: fullCard ? row.payerCardNumber : maskCard(row.payerCardNumber),
-    screenshotUrl: row.screenshotUrl,
-    note: row.note,
-    status: row.status,
-    creditedAmount: money(row.creditedAmount),
-    fee: money(row.fee),
-    reviewNote: row.reviewNote,
-    reviewedAt: row.reviewedAt,
-    settledAt: row.settledAt,
-    submittedAt: row.createdAt,
-    createdAt: row.createdAt,
-    actions: mayReview(viewer, row.line) ? rechargeMachine.actions(row.status, 'reviewer') : [],
-  };
-}
 
 const presentReceivingAccount = (r: ReceivingAccountRow) => ({
   id: r.id,
@@ -136,7 +92,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   function requireReviewer(user: RequestUser, line: BusinessLine, language: Language) {
     if (!mayReview(user, line))
       throw new AppError(ResultCode.Forbidden, 'recharge.noReviewGrant', {
-        line: translate(language, LINE_LABEL[line]),
+        line: translate(language, RECHARGE_LINE_LABEL[line]),
       });
   }
 
@@ -217,7 +173,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { line } = request.body;
       if (!me.grants.has(SUBMIT_PAGE[line]))
         throw new AppError(ResultCode.Forbidden, 'recharge.lineNotAllowed', {
-          line: translate(request.language, LINE_LABEL[line]),
+          line: translate(request.language, RECHARGE_LINE_LABEL[line]),
         });
       // Staff have no organisation, hence no account to top up.
       if (!me.organisationId) throw conflict('recharge.staffCannotSubmit');
@@ -231,31 +187,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       request.auditTarget = `recharge:${row.serial}`;
       reply.messageKey = 'recharge.submitted';
       const names = await organisationNames(db, me.tenantId, [row.organisationId]);
-      return present(row, me, names.get(row.organisationId));
+      return presentRecharge(row, me, names.get(row.organisationId));
     },
   );
 
   /* ----- list, export, info ----- */
-
-  async function rechargeRows(user: RequestUser, query: RechargeListQuery, paged: boolean) {
-    const scope = await organisationScope(db, user);
-    const { page, limit, ...filter } = query;
-    const result = await listRecharges(
-      db,
-      scope,
-      { ...filter, lines: linesListable(user) },
-      paged ? { page, limit } : undefined,
-    );
-    const names = await organisationNames(db, user.tenantId, [
-      ...new Set(result.list.map((r) => r.organisationId)),
-    ]);
-    return {
-      list: result.list.map((r) => present(r, user, names.get(r.organisationId))),
-      total: result.total,
-      page,
-      limit,
-    };
-  }
 
   app.post(
     '/admin/recharge/list',
@@ -267,42 +203,35 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponse(rechargeListResponse) },
       },
     },
-    async (request) => rechargeRows(currentUser(request), request.body, true),
+    async (request) => {
+      const user = currentUser(request);
+      const { page, limit, ...filter } = request.body;
+      const scope = await organisationScope(db, user);
+      const result = await listRecharges(
+        db,
+        scope,
+        { ...filter, lines: linesListable(user) },
+        { page, limit },
+      );
+      const names = await organisationNames(db, user.tenantId, [
+        ...new Set(result.list.map((r) => r.organisationId)),
+      ]);
+      return {
+        list: result.list.map((r) => presentRecharge(r, user, names.get(r.organisationId))),
+        total: result.total,
+        page,
+        limit,
+      };
+    },
   );
 
   app.post(
     '/admin/recharge/export',
     {
       config: { permission: ANY_LIST_PAGE, raw: true },
-      schema: { tags: ['recharge'], body: rechargeListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['recharge'], body: rechargeListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const { list } = await rechargeRows(currentUser(request), request.body, false);
-      const language = request.language;
-      const en = language === 'en-US';
-      const t = (key: MessageKey) => translate(language, key);
-      return sendXlsx(
-        reply,
-        en ? 'recharges.xlsx' : '充值记录.xlsx',
-        [
-          { header: en ? 'Serial' : '流水号', value: (r) => r.serial, width: 22 },
-          { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
-          { header: en ? 'Line' : '业务', value: (r) => t(LINE_LABEL[r.line]) },
-          { header: en ? 'Submitted amount' : '提交金额', value: (r) => r.amount },
-          { header: en ? 'Currency' : '币种', value: (r) => r.currency },
-          { header: en ? 'Credited amount' : '实际到账金额', value: (r) => r.creditedAmount ?? '' },
-          { header: en ? 'Fee' : '手续费', value: (r) => r.fee ?? '' },
-          { header: en ? 'Status' : '状态', value: (r) => t(`recharge.status.${r.status}`), width: 26 },
-          { header: en ? 'Payment method' : '付款方式', value: (r) => t(`recharge.method.${r.method}`) },
-          { header: en ? 'Payer' : '付款人', value: (r) => r.payerName },
-          { header: en ? 'Payer card' : '付款卡号', value: (r) => r.payerCardNumber, width: 24 },
-          { header: en ? 'Submitted at' : '提交时间', value: (r) => r.submittedAt },
-          { header: en ? 'Reviewed at' : '审核时间', value: (r) => r.reviewedAt },
-          { header: en ? 'Review note' : '审核备注', value: (r) => r.reviewNote, width: 30 },
-        ],
-        list,
-      );
-    },
+    (request, reply) => answerExport(app, request, reply, rechargeExport, request.body),
   );
 
   app.post(
@@ -322,7 +251,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const account = receiving.find((a) => a.id === row.receivingAccountId);
       return {
         // Staff check the transfer against the bank, so they see the whole card number.
-        ...present(row, me, names.get(row.organisationId), me.identity === 'employee'),
+        ...presentRecharge(row, me, names.get(row.organisationId), me.identity === 'employee'),
         receivingAccount: account ? presentReceivingAccount(account) : null,
         reviews: audit.map((r) => ({
           auditor: r.auditorEmail,
@@ -359,13 +288,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       auditor: { id: me.id, email: me.email },
     });
     const names = await organisationNames(db, me.tenantId, [row.organisationId]);
-    return present(updated, me, names.get(row.organisationId));
+    return presentRecharge(updated, me, names.get(row.organisationId));
   }
 
   app.post(
     '/admin/recharge/review',
     {
-      config: { permission: Object.values(REVIEW_KEY), audit: 'recharge.review' },
+      config: { permission: Object.values(RECHARGE_REVIEW_KEY), audit: 'recharge.review' },
       schema: { tags: ['recharge'], body: rechargeReviewBody, response: { 200: okResponse(rechargeView) } },
     },
     async (request, reply) => {
@@ -379,7 +308,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/recharge/settle',
     {
-      config: { permission: Object.values(REVIEW_KEY), audit: 'recharge.settle' },
+      config: { permission: Object.values(RECHARGE_REVIEW_KEY), audit: 'recharge.settle' },
       schema: { tags: ['recharge'], body: idBody, response: { 200: okResponse(rechargeView) } },
     },
     async (request, reply) => {

@@ -14,11 +14,15 @@ import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import { handleKey, ShortCache } from '../../lib/short-cache.ts';
+import type { RequestUser } from '../../plugins/context.ts';
 import { ensureAccount, moveMoney, recordAccountEvent } from '../accounts/service.ts';
 import {
   type OrganisationScope,
   organisationIdsMatching,
+  organisationNames,
+  organisationScope,
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
@@ -28,6 +32,66 @@ import { receivingAccounts, rechargeReviews, rechargeSerials, recharges } from '
 export type RechargeRow = typeof recharges.$inferSelect;
 export type ReceivingAccountRow = typeof receivingAccounts.$inferSelect;
 export type RechargeReviewRow = typeof rechargeReviews.$inferSelect;
+
+/** The button that reviews a line's recharges (menu ids 26 and 122). */
+export const RECHARGE_REVIEW_KEY: Record<BusinessLine, string> = {
+  truck: 'recharge:review',
+  express: 'express-recharge:review',
+};
+/** Any of these pages shows a line's recharges: submitting, managing, reviewing. */
+export const RECHARGE_LIST_PAGES: Record<BusinessLine, string[]> = {
+  truck: ['/recharge', '/rechargeMGT', '/rechargeReview'],
+  express: ['/expressrecharge', '/deliveryRechargeMGT', '/deliveryRechargeReview'],
+};
+
+/** Each line's name, in messages. */
+export const RECHARGE_LINE_LABEL: Record<BusinessLine, MessageKey> = {
+  truck: 'recharge.lineTruck',
+  express: 'recharge.lineExpress',
+};
+
+/** The lines whose recharges the user may list: those of which it holds a list page. */
+export const linesListable = (user: Pick<RequestUser, 'grants'>) =>
+  BUSINESS_LINES.filter((line) => RECHARGE_LIST_PAGES[line].some((page) => user.grants.has(page)));
+export const mayReview = (user: Pick<RequestUser, 'identity' | 'grants'>, line: BusinessLine) =>
+  user.identity === 'employee' && user.grants.has(RECHARGE_REVIEW_KEY[line]);
+
+/** Card numbers in lists show only their last four digits. */
+const maskCard = (card: string) => `${'*'.repeat(Math.max(0, card.length - 4))}${card.slice(-4)}`;
+const money = (cents: bigint | null) => (cents === null ? null : formatMoney(cents));
+
+/** A recharge as the API shows it; `actions` are the review steps the viewer may take now. */
+export function presentRecharge(
+  row: RechargeRow,
+  viewer: Pick<RequestUser, 'identity' | 'grants'>,
+  organisationName = '',
+  fullCard = false,
+) {
+  return {
+    id: row.id,
+    serial: row.serial,
+    organisationId: row.organisationId,
+    organisationName,
+    line: row.line,
+    amount: formatMoney(row.amount),
+    currency: row.currency,
+    method: row.method,
+    receivingAccountId: row.receivingAccountId,
+    payerName: row.payerName,
+    payerCardNumber: fullCard ? row.payerCardNumber : maskCard(row.payerCardNumber),
+    screenshotUrl: row.screenshotUrl,
+    note: row.note,
+    status: row.status,
+    creditedAmount: money(row.creditedAmount),
+    fee: money(row.fee),
+    reviewNote: row.reviewNote,
+    reviewedAt: row.reviewedAt,
+    settledAt: row.settledAt,
+    submittedAt: row.createdAt,
+    createdAt: row.createdAt,
+    actions: mayReview(viewer, row.line) ? rechargeMachine.actions(row.status, 'reviewer') : [],
+  };
+}
 
 /* ---------- receiving accounts ---------- */
 
@@ -211,21 +275,59 @@ async function listCondition(
   );
 }
 
-/** Recharges in the caller's scope (own organisation and below; the tenant for staff), newest first. */
+/** A page of recharges in the caller's scope (own organisation and below; the tenant for staff), newest first. */
 export async function listRecharges(
   db: DbOrTx,
   scope: OrganisationScope,
   filter: RechargeFilter,
-  page?: { page: number; limit: number },
+  page: { page: number; limit: number },
 ) {
   if (filter.lines.length === 0) return { list: [], total: 0 };
   const condition = await listCondition(db, scope, filter);
-  const query = db.select().from(recharges).where(condition).orderBy(desc(recharges.id));
   const [list, [total]] = await Promise.all([
-    page ? query.limit(page.limit).offset((page.page - 1) * page.limit) : query.limit(50_000),
+    db
+      .select()
+      .from(recharges)
+      .where(condition)
+      .orderBy(desc(recharges.id))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit),
     db.select({ n: count() }).from(recharges).where(condition),
   ]);
   return { list, total: total?.n ?? 0 };
+}
+
+/**
+ * The export's recharges as the viewer sees them: the list's filter and order, a keyset page at a
+ * time, counted up to a cap.
+ */
+export async function rechargeExportRows(
+  db: DbOrTx,
+  viewer: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId' | 'grants'>,
+  filter: Omit<RechargeFilter, 'lines'>,
+) {
+  const scope = await organisationScope(db, viewer);
+  const lines = linesListable(viewer);
+  const condition = lines.length > 0 ? await listCondition(db, scope, { ...filter, lines }) : sql`false`;
+  return {
+    count: (cap: number) => cappedCount(db, recharges, condition, cap),
+    async *pages(size: number) {
+      const raw = keysetPages<RechargeRow>(size, (after, limit) =>
+        db
+          .select()
+          .from(recharges)
+          .where(and(condition, after ? lt(recharges.id, after.id) : undefined))
+          .orderBy(desc(recharges.id))
+          .limit(limit),
+      );
+      for await (const rows of raw) {
+        const names = await organisationNames(db, viewer.tenantId, [
+          ...new Set(rows.map((r) => r.organisationId)),
+        ]);
+        yield rows.map((r) => presentRecharge(r, viewer, names.get(r.organisationId)));
+      }
+    },
+  };
 }
 
 export async function findRecharge(db: DbOrTx, tenantId: number, id: number): Promise<RechargeRow | null> {

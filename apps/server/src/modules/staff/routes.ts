@@ -1,4 +1,5 @@
-import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { exportResponse } from '@freight/contracts/downloads';
+import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import {
   savedIdView,
   staffListQuery,
@@ -7,52 +8,16 @@ import {
   staffStatusBody,
 } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
-import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
-import {
-  countStaffUsers,
-  createUser,
-  findUser,
-  findUserByEmail,
-  listStaffUsers,
-  type StaffFilter,
-  setUserEnabled,
-  updateUserProfile,
-} from '../auth/service.ts';
-import {
-  assignRoles,
-  existingRoleIds,
-  forgetCachedGrants,
-  rolesOfUsers,
-  userIdsHoldingRole,
-} from '../roles/service.ts';
-
-type StaffQuery = Omit<z.infer<typeof staffListQuery>, 'page' | 'limit'>;
-
-/** The list's filter in the accounts' terms: a role becomes the users holding it. */
-async function staffFilter(db: DbOrTx, tenantId: number, q: StaffQuery): Promise<StaffFilter> {
-  return {
-    keyword: q.keyword,
-    enabled: q.enabled,
-    userIds: q.roleId ? await userIdsHoldingRole(db, tenantId, q.roleId) : undefined,
-  };
-}
+import { createUser, findUser, findUserByEmail, setUserEnabled, updateUserProfile } from '../auth/service.ts';
+import { answerExport } from '../downloads/runner.ts';
+import { assignRoles, existingRoleIds, forgetCachedGrants } from '../roles/service.ts';
+import { staffExport } from './export.ts';
+import { listStaff } from './service.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const view = { permission: '/staff-management' } as const;
-
-  const staffRows = async (tenantId: number, filter: StaffFilter, page?: { page: number; limit: number }) => {
-    const rows = await listStaffUsers(app.db, tenantId, filter, page);
-    const rolesByUser = await rolesOfUsers(
-      app.db,
-      tenantId,
-      rows.map((r) => r.id),
-    );
-    return rows.map((r) => ({ ...r, roles: rolesByUser.get(r.id) ?? [] }));
-  };
 
   app.post(
     '/admin/staff/list',
@@ -62,11 +27,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { page, limit, ...query } = request.body;
-      const filter = await staffFilter(app.db, request.tenant.id, query);
-      const [list, total] = await Promise.all([
-        staffRows(request.tenant.id, filter, { page, limit }),
-        countStaffUsers(app.db, request.tenant.id, filter),
-      ]);
+      const { list, total } = await listStaff(app.db, request.tenant.id, query, { page, limit });
       return { list, total, page, limit };
     },
   );
@@ -75,33 +36,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/staff/export',
     {
       config: { ...view, raw: true },
-      schema: { tags: ['staff'], body: staffListQuery, response: { 200: xlsxResponse } },
+      schema: { tags: ['staff'], body: staffListQuery, response: { 200: exportResponse } },
     },
-    async (request, reply) => {
-      const { page: _p, limit: _l, ...query } = request.body;
-      const rows = await staffRows(request.tenant.id, await staffFilter(app.db, request.tenant.id, query));
-      const en = request.language === 'en-US';
-      return sendXlsx(
-        reply,
-        en ? 'staff.xlsx' : '员工.xlsx',
-        [
-          { header: en ? 'E-mail' : '邮箱', value: (r) => r.email, width: 30 },
-          { header: en ? 'Name' : '姓名', value: (r) => r.name },
-          { header: en ? 'Phone' : '电话', value: (r) => r.phone },
-          {
-            header: en ? 'Roles' : '角色',
-            value: (r) => r.roles.map((x) => (en ? x.nameEn : x.name)).join(', '),
-          },
-          {
-            header: en ? 'Status' : '状态',
-            value: (r) => (r.enabled ? (en ? 'Enabled' : '启用') : en ? 'Disabled' : '禁用'),
-          },
-          { header: en ? 'Last sign-in' : '最近登录', value: (r) => r.lastLoginAt },
-          { header: en ? 'Created' : '创建时间', value: (r) => r.createdAt },
-        ],
-        rows,
-      );
-    },
+    (request, reply) => answerExport(app, request, reply, staffExport, request.body),
   );
 
   app.post(
