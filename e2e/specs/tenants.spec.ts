@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
 import { screenshotDir, session } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -7,6 +7,7 @@ const ADMIN = 'admin@example.com';
 
 test('the platform administrator creates a tenant on the tenants page and finds it listed', async ({
   page,
+  baseURL,
 }) => {
   await session(page, ADMIN);
   const menu = page.getByTestId('side-menu');
@@ -38,6 +39,26 @@ test('the platform administrator creates a tenant on the tenants page and finds 
   const mail = await page.request.get(`/api/dev/mailbox?to=${encodeURIComponent('ops@harbor-line.test')}`);
   expect(mail.status()).toBe(200);
 
+  // A browser of its own that finds the new tenant's host on this machine, as its users' would on theirs.
+  const port = new URL(baseURL as string).port;
+  const own = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--host-resolver-rules=MAP portal.harbor-line.test 127.0.0.1',
+    ],
+  });
+  const visitor = await own.newPage({ locale: 'zh-CN' });
+  const hostUrl = `http://portal.harbor-line.test:${port}/login`;
+  await visitor.goto(hostUrl);
+  // Its own name on its own sign-in page, none of the platform's.
+  await expect(visitor.getByText('港湾物流').first()).toBeVisible();
+
   // Disabling asks first; the tenant's host then answers a plain page saying so.
   await page.getByTestId('tenant-status-harbor-line').click();
   await page
@@ -51,6 +72,12 @@ test('the platform administrator creates a tenant on the tenants page and finds 
   await page.setContent(await disabled.text());
   await expect(page.getByRole('heading', { name: '站点已停用' })).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}tenant-disabled-zh.png` });
+
+  // The same in the browser on that host: the page it had open now says so when reloaded.
+  const reloaded = await visitor.reload();
+  expect(reloaded?.status()).toBe(403);
+  await expect(visitor.getByRole('heading', { name: '站点已停用' })).toBeVisible();
+  await own.close();
 });
 
 test('ads set in site configuration show in the strip and rotate every 3 s', async ({ page }) => {

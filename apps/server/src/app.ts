@@ -88,6 +88,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'"],
+        // Every asset is the page's own, by relative URL, so there is nothing to upgrade; and a tenant
+        // served over plain HTTP (`--scheme http`) would get its scripts asked for over HTTPS and a blank page.
+        'upgrade-insecure-requests': null,
       },
     },
     crossOriginEmbedderPolicy: false,

@@ -102,6 +102,13 @@ describe('the built web app', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
+  it('keeps its scripts on the scheme the page came by, so a plain-HTTP tenant host works', async () => {
+    const res = await app.inject({ url: '/login', headers: { host: 'portal.example.test' } });
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('upgrade-insecure-requests');
+  });
+
   it('still answers unknown API paths in the envelope, not with the page', async () => {
     const res = await app.inject({ url: '/api/nothing-here', headers: { 'accept-encoding': 'br' } });
     expect(res.statusCode).toBe(404);
