@@ -185,7 +185,12 @@ export async function benchHotPaths(kind: 'pglite' | 'postgres', database: Datab
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email, password: sha256('Demo@123456'), code }),
     })) as { token: string };
-    return { accesstoken: data.token, 'content-type': 'application/json' };
+    // As a browser asks: it takes brotli and gzip.
+    return {
+      accesstoken: data.token,
+      'content-type': 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+    };
   };
   const admin = await signIn('admin@example.com');
   const shipper = await signIn('customer@example.com');
@@ -198,6 +203,7 @@ export async function benchHotPaths(kind: 'pglite' | 'postgres', database: Datab
     headers: admin,
     body: '{}',
   })) as unknown[];
+
   if (menu.length === 0) throw new Error('the administrator was given no menu');
   const page = (await checked(`${base}/api/admin/order/list`, {
     method: 'POST',

@@ -14,8 +14,15 @@ export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 export const CONNECTIONS = 10;
 export const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 
-/** Requests a second at the bench's concurrency; any answer but 2xx fails the row. */
+/** Seconds of the same load before each measured run, not counted: caches filled and code compiled. */
+export const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1);
+
+/**
+ * Requests a second at the bench's concurrency, in the steady state (after a warm-up of the same calls);
+ * any answer but 2xx fails the row.
+ */
 export async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
+  if (WARM_UP > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP, ...options });
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...options });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);

@@ -5,7 +5,6 @@
 
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -15,25 +14,17 @@ import { seedTenant, syncReferenceData } from '../apps/server/src/db/seed.ts';
 import { benchExport } from './export.ts';
 import { benchExpress } from './express.ts';
 import { benchHotPaths } from './hotpaths.ts';
-import { storeSignInCode } from './http.ts';
+import { rps, storeSignInCode } from './http.ts';
 import { benchMoney } from './money.ts';
 import { benchQuoteHttp } from './quote.ts';
 import { benchReports } from './reports.ts';
 import { benchTruck } from './truck.ts';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 /** `BENCH_ONLY=quote,truck` runs those parts alone; `BENCH_DB=postgres` one database alone. */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
 const DATABASES = (process.env.BENCH_DB ?? 'pglite,postgres').split(',');
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
-
-async function rps(url: string, options: Partial<autocannon.Options> = {}): Promise<number> {
-  const result = await autocannon({ url, connections: 10, duration: DURATION, ...options });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
 
 async function bareBaseline(): Promise<number> {
   const bare = Fastify();

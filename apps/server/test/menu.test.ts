@@ -1,5 +1,6 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assignRoles } from '../src/modules/roles/service.ts';
+import { assignRoles, roleIdsByCode } from '../src/modules/roles/service.ts';
 import { useTestApp } from './fixture.ts';
 import { addUser, call, signIn, type Who } from './helpers.ts';
 
@@ -132,6 +133,49 @@ describe('menu by identity', () => {
   it('answers code 300 without a session', async () => {
     const res = await call(f.ctx, 'POST', '/api/menu/navigate', {}, { host: f.t.host });
     expect(res.json().code).toBe(300);
+  });
+
+  it('answers a browser that takes brotli or gzip the same menu compressed, and follows a role change', async () => {
+    const { email, id } = await addUser(f.ctx, f.t);
+    const roleIds = await roleIdsByCode(f.db, f.t.tenant.id, ['customer', 'agent']);
+    await assignRoles(f.db, f.t.tenant.id, id, [roleIds.get('customer') as number]);
+    const token = await signIn(f.ctx, f.t, email);
+    const ask = (encoding: string | null, language = 'en-US') =>
+      f.ctx.app.inject({
+        method: 'POST',
+        url: '/api/menu/navigate',
+        headers: {
+          host: f.t.host,
+          accesstoken: token,
+          'accept-language': language,
+          ...(encoding ? { 'accept-encoding': encoding } : {}),
+        },
+        payload: {},
+      });
+    const plain = await ask(null);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const expected = plain.json();
+    expect(expected.data.length).toBeGreaterThan(0);
+    for (const [encoding, unpack] of [
+      ['gzip, deflate, br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      // Twice: the second answer is the kept one.
+      for (let i = 0; i < 2; i++) {
+        const res = await ask(encoding);
+        expect(res.headers['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : 'br');
+        expect(res.headers.vary).toContain('accept-encoding');
+        expect(JSON.parse(unpack(res.rawPayload).toString('utf8'))).toEqual(expected);
+      }
+    }
+    // The message in the caller's language.
+    const zh = JSON.parse(brotliDecompressSync((await ask('br', 'zh-CN')).rawPayload).toString('utf8'));
+    expect(zh.msg).toBe((await ask(null, 'zh-CN')).json().msg);
+    // A new role is a new grant set, and so a new tree and a new compressed answer.
+    await assignRoles(f.db, f.t.tenant.id, id, [roleIds.get('agent') as number]);
+    const after = JSON.parse(brotliDecompressSync((await ask('br')).rawPayload).toString('utf8'));
+    expect(after).toEqual((await ask(null)).json());
+    expect(JSON.stringify(after)).not.toBe(JSON.stringify(expected));
   });
 });
 

@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEncode, z } from 'zod';
 
 /**
@@ -6,7 +7,8 @@ import { safeEncode, z } from 'zod';
  * - `strict` (tests, development): an answer that does not match, or carries a field the schema does
  *   not name, fails the call with a 500, so the test suite proves every contract.
  * - `log` (production): the mismatch is logged and the answer goes out as the handler made it; a
- *   user's paid action never fails on the shape of its reply.
+ *   user's paid action never fails on the shape of its reply. Undeclared fields are dropped all the
+ *   same (and looked for, to be logged, in a sample of the answers).
  */
 export type ResponseCheck = 'strict' | 'log';
 
@@ -66,10 +68,16 @@ export function answerOnce<T extends object>(value: T): T {
 export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBaseLogger) {
   return ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
     const zodSchema = schema as z.ZodType;
+    // Encoding drops undeclared fields either way; looking for them only says so. Tests look at every
+    // answer; production at the first ones of each route and one in a hundred after, as a large list
+    // would spend a tenth of its call on the walk.
+    let answers = 0;
+    const lookForExtras = () => mode === 'strict' || answers++ < 100 || answers % 100 === 0;
     const encode = (target: z.ZodType, data: unknown): string => {
       const result = safeEncode(target, data);
       const problem = result.success
         ? (() => {
+            if (!lookForExtras()) return null;
             const extra = undeclaredFields(data, result.data);
             return extra.length ? `fields not in the schema: ${extra.join(', ')}` : null;
           })()
@@ -82,7 +90,9 @@ export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBase
         throw new ResponseContractError(message);
       }
       log.warn({ route: `${method} ${url}` }, message);
-      return JSON.stringify(data);
+      // Extra fields go out dropped, as every unexamined answer has them; an answer the schema cannot
+      // encode goes out as the handler made it.
+      return JSON.stringify(result.success ? result.data : data);
     };
     // The envelope's data part, for data built once (`answerOnce`): its text is kept per route.
     const dataSchema = (zodSchema as unknown as { shape?: { data?: z.ZodType } }).shape?.data;
@@ -114,4 +124,51 @@ function isEnvelope(value: unknown): value is { code: number; msg: string; data:
     typeof value.data === 'object' &&
     value.data !== null
   );
+}
+
+/** The compressed answers of data built once, per data, message and encoding. */
+const compressedOnce = new WeakMap<object, Map<string, Buffer>>();
+
+function acceptedEncoding(request: FastifyRequest): 'br' | 'gzip' | null {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) return 'br';
+  if (/\bgzip\b/.test(accepted)) return 'gzip';
+  return null;
+}
+
+/**
+ * Answers data built once (`answerOnce`, shared by many calls: a menu tree per grant set) in the
+ * envelope, compressed once per message and encoding when the client takes brotli or gzip, as
+ * browsers do: a large answer every page asks for then costs a cache read and a few kilobytes on the
+ * wire. Answers the data itself (the usual path) to a client that takes neither.
+ */
+export function sendBuiltOnce<T extends object>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  schema: z.ZodType,
+  data: T,
+  msg: string,
+): T | FastifyReply {
+  const encoding = acceptedEncoding(request);
+  reply.header('vary', 'accept-encoding');
+  if (!encoding || !builtOnce.has(data)) return data;
+  let byKey = compressedOnce.get(data);
+  if (!byKey) {
+    byKey = new Map();
+    compressedOnce.set(data, byKey);
+  }
+  const key = `${encoding}|${msg}`;
+  let body = byKey.get(key);
+  if (!body) {
+    const encoded = safeEncode(schema, data);
+    // Built by code from the release's own tables: an answer off its schema is a bug the tests catch.
+    if (!encoded.success) throw new ResponseContractError(describeIssues(encoded.error));
+    const text = JSON.stringify({ code: 200, msg, data: encoded.data });
+    body =
+      encoding === 'br'
+        ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
+        : gzipSync(text, { level: 9 });
+    byKey.set(key, body);
+  }
+  return reply.header('content-encoding', encoding).type('application/json; charset=utf-8').send(body);
 }

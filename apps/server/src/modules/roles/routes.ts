@@ -1,3 +1,4 @@
+import { translate } from '@freight/contracts/messages';
 import { emptyResponse, okResponse } from '@freight/contracts/responses';
 import {
   type GrantTreeNodeData,
@@ -15,6 +16,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { sendBuiltOnce } from '../../lib/response-serializer.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { isPlatformTenant } from '../site/service.ts';
 import { roles } from './schema.ts';
@@ -39,7 +41,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/menu/navigate',
     { schema: { tags: ['rbac'], response: { 200: okResponse(userMenuView) } } },
-    myMenu,
+    // Every page load asks for it: its compressed answer is kept with the tree (one per grant set).
+    async (request, reply) =>
+      sendBuiltOnce(request, reply, userMenuView, await myMenu(request), translate(request.language, 'ok')),
   );
   app.post(
     '/admin/role/getUserRole',
