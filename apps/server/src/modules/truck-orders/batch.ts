@@ -220,6 +220,9 @@ export function readBatchSheet(
   };
   const rows: BatchRow[] = [];
   const errors = new Map<number, string>(sheet.errors);
+  // Rows whose cells describe the same shipment (a file often repeats a lane and its goods) are
+  // checked once and share the parsed shipment, and with it one pricing in `bookSheet`.
+  const checked = new Map<string, ReturnType<typeof shipmentBody.safeParse>>();
   for (const { row: rowNumber, values } of sheet.records) {
     const number = (key: string) => (values[key] === '' ? undefined : Number(values[key]));
     const notNumber = ['quantity', 'palletCount', 'length', 'width', 'height', 'totalWeight'].find(
@@ -250,7 +253,7 @@ export function readBatchSheet(
       ...(values[`${prefix}Type`] ? { addressType: values[`${prefix}Type`] } : {}),
     });
     const insured = values.insuredValue ?? '';
-    const parsed = shipmentBody.safeParse({
+    const input = {
       mode: values.mode?.toUpperCase(),
       pickup: pickupOverride ?? end('pickup'),
       delivery: end('delivery'),
@@ -269,7 +272,13 @@ export function readBatchSheet(
       ],
       accessorials,
       insurance: insured ? { included: true, insuredValue: insured } : { included: false },
-    });
+    };
+    const key = JSON.stringify(input);
+    let parsed = checked.get(key);
+    if (!parsed) {
+      parsed = shipmentBody.safeParse(input);
+      checked.set(key, parsed);
+    }
     if (!parsed.success) {
       errors.set(
         rowNumber,
@@ -422,10 +431,21 @@ export async function bookSheet(
     ]);
 
   const pricer = truckPricer(db, caller.tenantId, organisation);
+  // Rows of the same shipment share its parsed object (`readBatchSheet`) and so one pricing: the same
+  // shipment against the same tariffs prices the same, to the cent.
+  const priced = new Map<Shipment, Promise<QuoteResult[]>>();
+  const priceOnce = (shipment: Shipment) => {
+    let results = priced.get(shipment);
+    if (!results) {
+      results = pricer.priceAll(shipment);
+      priced.set(shipment, results);
+    }
+    return results;
+  };
   const answers = new Map<number, string>(sheet.errors);
   const inputs: BookInput[] = [];
   for (const row of sheet.rows) {
-    const chosen = chooseResult(await pricer.priceAll(row.shipment), row.productCode);
+    const chosen = chooseResult(await priceOnce(row.shipment), row.productCode);
     if ('reason' in chosen) {
       answers.set(row.row, translate(language, chosen.reason as MessageKey));
       continue;
