@@ -3,7 +3,7 @@ import { type MessageKey, translate } from '@freight/contracts/messages';
 import { localizeIssues } from '@freight/contracts/validation';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
-import { importCell } from './xlsx.ts';
+import { importValue } from './xlsx.ts';
 
 /**
  * The parts every batch import shares (ARCHITECTURE section 7: the server makes the template in both
@@ -140,13 +140,15 @@ export function readSheetRecords(
   sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
     if (rowNumber === 1) return;
     const values: Record<string, string> = {};
+    // The row's values at once: a cell object per column is needed only to name a bad cell.
+    const cells = row.values as ExcelJS.CellValue[];
     for (const column of columns) {
       const col = position.get(column.key);
       if (!col) {
         values[column.key] = '';
         continue;
       }
-      const cell = importCell(row.getCell(col));
+      const cell = importValue(cells[col]);
       if (!cell.ok) {
         const address = row.getCell(col).address;
         errors.set(

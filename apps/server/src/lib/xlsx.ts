@@ -24,7 +24,11 @@ export type ImportCell =
   | { ok: false; reason: 'formula' | 'date' | 'unsupported' };
 
 export function importCell(cell: ExcelJS.Cell): ImportCell {
-  const value = cell.value;
+  return importValue(cell.value);
+}
+
+/** A cell's value as an import reads it; for a row's values read at once (`row.values`). */
+export function importValue(value: ExcelJS.CellValue | undefined): ImportCell {
   if (value === null || value === undefined || value === '') return { ok: true, value: null };
   if (typeof value === 'string') return { ok: true, value: value.trim() === '' ? null : value.trim() };
   if (typeof value === 'number' || typeof value === 'boolean') return { ok: true, value };

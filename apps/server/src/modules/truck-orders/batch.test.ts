@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, like } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
@@ -6,8 +6,12 @@ import { call, postMultipart, type Who } from '../../../test/helpers.ts';
 import { truckBatchRow } from '../../../test/truck-fixtures.ts';
 import { truckOrders } from '../../db/schema.ts';
 import { ensureAccount, ledgerMismatches, moveMoney } from '../accounts/service.ts';
+import { findUserByEmail } from '../auth/service.ts';
+import { findOrganisation } from '../customers/service.ts';
 import { seedDemoTariffs } from '../truck-products/service.ts';
-import { BATCH_COLUMNS } from './batch.ts';
+import { truckPricer } from '../truck-quotes/service.ts';
+import { BATCH_COLUMNS, chooseResult } from './batch.ts';
+import { listOrders } from './service.ts';
 
 const f = useTestApp({ tenants: 2, signIn: [['customer', 'admin'], ['customer']] });
 let customerOrg: number;
@@ -275,6 +279,57 @@ describe('batch import', () => {
       { host: f.t.host },
     );
     expect(anonymous.json().code).toBe(300);
+  });
+
+  it('keeps the status counts exact across a refused file and an imported one', async () => {
+    const customer = await findUserByEmail(f.db, f.t.tenant.id, f.t.email('customer'));
+    if (!customer) throw new Error('no demo customer');
+    // The kept counts (written by the database's triggers) against the orders counted one by one.
+    const counts = async () => {
+      const kept = await listOrders(f.db, customer, { page: 1, limit: 10 });
+      const counted = await listOrders(f.db, customer, { page: 1, limit: 10, from: '2000-01-01' });
+      expect(kept.counts).toEqual(counted.counts);
+      expect(kept.total).toBe(counted.total);
+      return kept.counts ?? {};
+    };
+    const before = await counts();
+    const refused = await importFile(await file([row(1), row(2, { pickupZip: '9000' })]));
+    expect(refused.json().code).toBe(400);
+    expect(await counts()).toEqual(before);
+    const imported = await importFile(await file(Array.from({ length: 2_500 }, (_, i) => row(i))));
+    expect(imported.json().code).toBe(200);
+    expect(await counts()).toEqual({ ...before, unpaid: (before.unpaid ?? 0) + 2_500 });
+  });
+
+  it('prices each row as a quote of its shipment, to the cent, and repeated rows alike', async () => {
+    const rows = [
+      row(1, { customerOrderNo: 'PRICE-1' }),
+      row(2, { customerOrderNo: 'PRICE-2' }),
+      row(1, { customerOrderNo: 'PRICE-1-again' }),
+      row(3, { customerOrderNo: 'PRICE-3', productCode: 'LTL-STD', insuredValue: '2500' }),
+      row(4, { customerOrderNo: 'PRICE-4', deliveryZip: '77002', deliveryCity: 'Houston' }),
+    ];
+    const imported = await importFile(await file(rows));
+    expect(imported.json().code).toBe(200);
+    const orders = await f.db
+      .select()
+      .from(truckOrders)
+      .where(and(eq(truckOrders.tenantId, f.t.tenant.id), like(truckOrders.customerOrderNo, 'PRICE-%')));
+    expect(orders).toHaveLength(5);
+    const organisation = await findOrganisation(f.db, f.t.tenant.id, customerOrg);
+    if (!organisation) throw new Error('no customer organisation');
+    const pricer = truckPricer(f.db, f.t.tenant.id, organisation);
+    for (const order of orders) {
+      const code = order.customerOrderNo === 'PRICE-3' ? 'LTL-STD' : '';
+      const quoted = chooseResult(await pricer.priceAll(order.shipment), code);
+      if ('reason' in quoted) throw new Error(`${order.customerOrderNo} is not priced: ${quoted.reason}`);
+      expect(order.total, order.customerOrderNo).toBe(BigInt(quoted.levels.at(-1)?.total ?? -1));
+      expect(order.productId, order.customerOrderNo).toBe(quoted.productId);
+    }
+    const total = (no: string) => orders.find((o) => o.customerOrderNo === no)?.total;
+    expect(total('PRICE-1-again')).toBe(total('PRICE-1'));
+    // Different goods cost differently, so a price handed to the wrong row would show.
+    expect(new Set(['PRICE-1', 'PRICE-2', 'PRICE-3', 'PRICE-4'].map(total)).size).toBe(4);
   });
 
   it('checks and imports a file of 10,000 rows in one transaction', { timeout: 240_000 }, async () => {

@@ -184,6 +184,11 @@ export async function batchTemplateFor(db: Db, caller: Caller, language: Languag
   return batchTemplate(language, products);
 }
 
+/** The columns of a row that are not its shipment: its own number, its product choice, its note. */
+const ROW_COLUMNS = new Set(['customerOrderNo', 'productCode', 'note']);
+/** The columns a row's shipment is made of (with the file's chosen pickup, if any, the same for all). */
+const SHIPMENT_COLUMNS = BATCH_COLUMNS.map((c) => c.key).filter((key) => !ROW_COLUMNS.has(key));
+
 export interface BatchRow {
   /** The row number as the spreadsheet shows it. */
   row: number;
@@ -218,25 +223,19 @@ export function readBatchSheet(
     const c = BATCH_COLUMNS.find((col) => col.key === key);
     return c ? columnLabel(c, language) : key;
   };
-  const rows: BatchRow[] = [];
-  const errors = new Map<number, string>(sheet.errors);
-  for (const { row: rowNumber, values } of sheet.records) {
+  /** A row's shipment from its cells, or the message of the first thing wrong with them. */
+  const checkShipment = (values: Record<string, string>): { shipment: Shipment } | { error: string } => {
     const number = (key: string) => (values[key] === '' ? undefined : Number(values[key]));
     const notNumber = ['quantity', 'palletCount', 'length', 'width', 'height', 'totalWeight'].find(
       (key) => values[key] !== '' && !Number.isFinite(Number(values[key])),
     );
-    if (notNumber) {
-      errors.set(rowNumber, t('validation.invalid', { field: labelOf(notNumber) }));
-      continue;
-    }
+    if (notNumber) return { error: t('validation.invalid', { field: labelOf(notNumber) }) };
     const services = (values.accessorials ?? '').split(/[,,、;\s]+/).filter(Boolean);
     const unknown = services.find(
       (part) => !(ACCESSORIALS as readonly string[]).includes(part.toLowerCase()),
     );
-    if (unknown) {
-      errors.set(rowNumber, `${labelOf('accessorials')}: ${t('import.unknownService', { value: unknown })}`);
-      continue;
-    }
+    if (unknown)
+      return { error: `${labelOf('accessorials')}: ${t('import.unknownService', { value: unknown })}` };
     const accessorials = services.map((part) => part.toLowerCase() as Accessorial);
     const end = (prefix: 'pickup' | 'delivery') => ({
       name: values[`${prefix}Name`],
@@ -270,14 +269,29 @@ export function readBatchSheet(
       accessorials,
       insurance: insured ? { included: true, insuredValue: insured } : { included: false },
     });
-    if (!parsed.success) {
-      errors.set(
-        rowNumber,
-        rowIssueMessage(parsed.error.issues, language, (path) => {
-          const key = columnOfPath(path);
-          return BATCH_COLUMNS.find((c) => c.key === key) ?? null;
-        }),
-      );
+    if (parsed.success) return { shipment: parsed.data };
+    return {
+      error: rowIssueMessage(parsed.error.issues, language, (path) => {
+        const key = columnOfPath(path);
+        return BATCH_COLUMNS.find((c) => c.key === key) ?? null;
+      }),
+    };
+  };
+
+  const rows: BatchRow[] = [];
+  const errors = new Map<number, string>(sheet.errors);
+  // Rows whose shipment cells are the same (a file often repeats a lane and its goods) are checked
+  // once and share the parsed shipment, and with it one pricing in `bookSheet`.
+  const checked = new Map<string, ReturnType<typeof checkShipment>>();
+  for (const { row: rowNumber, values } of sheet.records) {
+    const key = SHIPMENT_COLUMNS.map((column) => values[column] ?? '').join('\u0000');
+    let outcome = checked.get(key);
+    if (!outcome) {
+      outcome = checkShipment(values);
+      checked.set(key, outcome);
+    }
+    if ('error' in outcome) {
+      errors.set(rowNumber, outcome.error);
       continue;
     }
     if ((values.customerOrderNo ?? '').length > 60) {
@@ -292,7 +306,7 @@ export function readBatchSheet(
       customerOrderNo: values.customerOrderNo ?? '',
       productCode: values.productCode ?? '',
       note: (values.note ?? '').slice(0, 500),
-      shipment: parsed.data,
+      shipment: outcome.shipment,
     });
   }
   return { ok: true, rows, errors };
@@ -422,10 +436,31 @@ export async function bookSheet(
     ]);
 
   const pricer = truckPricer(db, caller.tenantId, organisation);
+  // Rows of the same shipment share its parsed object (`readBatchSheet`) and so one pricing: the same
+  // shipment against the same tariffs prices the same, to the cent.
+  const priced = new Map<Shipment, Promise<QuoteResult[]>>();
+  const priceOnce = (shipment: Shipment) => {
+    let results = priced.get(shipment);
+    if (!results) {
+      results = pricer.priceAll(shipment);
+      priced.set(shipment, results);
+    }
+    return results;
+  };
+  const chosenFor = new Map<Shipment, Map<string, ReturnType<typeof chooseResult>>>();
   const answers = new Map<number, string>(sheet.errors);
   const inputs: BookInput[] = [];
   for (const row of sheet.rows) {
-    const chosen = chooseResult(await pricer.priceAll(row.shipment), row.productCode);
+    let byProduct = chosenFor.get(row.shipment);
+    if (!byProduct) {
+      byProduct = new Map();
+      chosenFor.set(row.shipment, byProduct);
+    }
+    let chosen = byProduct.get(row.productCode);
+    if (!chosen) {
+      chosen = chooseResult(await priceOnce(row.shipment), row.productCode);
+      byProduct.set(row.productCode, chosen);
+    }
     if ('reason' in chosen) {
       answers.set(row.row, translate(language, chosen.reason as MessageKey));
       continue;
