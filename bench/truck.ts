@@ -162,8 +162,12 @@ async function batchFile(rows: number): Promise<ExcelJS.Workbook> {
         c.key === 'customerOrderNo'
           ? `PO-${i}`
           : c.key === 'totalWeight'
-            ? 500 + (i % 40) * 25
-            : (values[c.key] ?? ''),
+            ? // Nearly every row its own shipment, as a shipper's file is: a file of repeats would be
+              // priced once per distinct shipment and flatter the row.
+              300 + (i % 3_000)
+            : c.key === 'palletCount'
+              ? 1 + (i % 3)
+              : (values[c.key] ?? ''),
       ),
     );
   // Round-trip through bytes, as an upload arrives.
