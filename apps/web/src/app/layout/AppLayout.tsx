@@ -20,7 +20,6 @@ import {
   Drawer,
   Dropdown,
   FloatButton,
-  Grid,
   Layout,
   Menu,
   Space,
@@ -42,6 +41,7 @@ import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
 import { PageContext } from '../page-context.tsx';
 import { useProgressWhile } from '../progress.tsx';
+import { useScreen } from '../screens.ts';
 import {
   allowedMenus,
   flattenPages,
@@ -115,9 +115,9 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const { settings, update } = useTheme();
   const location = useLocation();
   const navigate = useNavigate();
-  const screens = Grid.useBreakpoint();
   // SPEC section 9: below 992 px the layout is mobile.
-  const mobile = screens.lg === false;
+  const mobile = !useScreen('lg');
+  const wide = useScreen('xxl');
   const counts = session.waitCounts;
   useNoticePopups(session.token);
 
@@ -373,7 +373,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
 
   // The top menu and the breadcrumb need the room: on the horizontal layout and below 1600 px the
   // top-bar buttons show icons only.
-  const compact = settings.layout === 'horizontal' || screens.xxl === false;
+  const compact = settings.layout === 'horizontal' || !wide;
   const header = (
     <Header className={`app-header${settings.fixedHeader ? ' fixed' : ''}`}>
       {settings.layout === 'horizontal' && !mobile ? (
