@@ -3,6 +3,7 @@ import { Badge, Drawer, Empty, Spin, Timeline } from 'antd';
 import dayjs from 'dayjs';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFirstPageShown } from '../../app/first-page.ts';
 import { CHANGELOG_FEED_KEY, changelogApi } from './api.ts';
 
 // An entry's body is parsed with the contracts' schemas (zod): loaded when the drawer first shows one,
@@ -17,11 +18,13 @@ export function FeatureUpdatesEntry({ children }: { children: (open: () => void)
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
+  const ready = useFirstPageShown();
   const feed = useQuery({
     queryKey: CHANGELOG_FEED_KEY,
     queryFn: changelogApi.feed,
     staleTime: 60_000,
     refetchInterval: 300_000,
+    enabled: ready,
   });
   const seen = useMutation({
     mutationFn: changelogApi.seen,
