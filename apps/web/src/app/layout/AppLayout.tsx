@@ -26,7 +26,16 @@ import {
   Spin,
   Tooltip,
 } from 'antd';
-import { Activity, lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
+import {
+  Activity,
+  lazy,
+  type ReactNode,
+  Suspense,
+  startTransition,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
@@ -207,7 +216,8 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       return;
     }
     if (!pageShown) return;
-    setMobileMenuOpen(true);
+    // The menu's first render is the drawer's content: in slices.
+    startTransition(() => setMobileMenuOpen(true));
     const timer = window.setTimeout(() => setMobileMenuOpen(false), 2000);
     return () => window.clearTimeout(timer);
   }, [mobile, pageShown]);
