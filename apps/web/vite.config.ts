@@ -139,7 +139,7 @@ export default defineConfig({
             { name: 'start', tags: ['$initial'] },
             // The charts' drawing library in a file of its own beside echarts (together over 500 kB);
             // both come only with the pages that draw charts.
-            { name: 'zrender', test: /node_modules[\\/]zrender[\\/]/ },
+            { name: 'chart-canvas', test: /node_modules[\\/]zrender[\\/]/ },
           ],
         },
       },
