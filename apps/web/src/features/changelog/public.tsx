@@ -1,10 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Drawer, Empty, Spin, Timeline } from 'antd';
 import dayjs from 'dayjs';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFirstPageShown } from '../../app/first-page.ts';
 import { CHANGELOG_FEED_KEY, changelogApi } from './api.ts';
-import { ChangelogBody } from './ChangelogBody.tsx';
+
+// An entry's body is parsed with the contracts' schemas (zod): loaded when the drawer first shows one,
+// not with the top bar that every signed-in page draws.
+const ChangelogBody = lazy(() => import('./ChangelogBody.tsx').then((m) => ({ default: m.ChangelogBody })));
 
 /**
  * The top bar's "feature updates" (SPEC section 1): the button, with a dot while an entry was published
@@ -14,11 +18,13 @@ export function FeatureUpdatesEntry({ children }: { children: (open: () => void)
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
+  const ready = useFirstPageShown();
   const feed = useQuery({
     queryKey: CHANGELOG_FEED_KEY,
     queryFn: changelogApi.feed,
     staleTime: 60_000,
     refetchInterval: 300_000,
+    enabled: ready,
   });
   const seen = useMutation({
     mutationFn: changelogApi.seen,
@@ -66,7 +72,9 @@ export function FeatureUpdatesEntry({ children }: { children: (open: () => void)
                   <div style={{ color: '#999', fontSize: 12, margin: '2px 0 6px' }}>
                     {dayjs(entry.publishedAt).format('YYYY-MM-DD')}
                   </div>
-                  <ChangelogBody body={entry.body} />
+                  <Suspense fallback={<Spin size="small" />}>
+                    <ChangelogBody body={entry.body} />
+                  </Suspense>
                 </div>
               ),
             }))}
