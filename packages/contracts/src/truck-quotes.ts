@@ -3,7 +3,7 @@ import { pageQuery } from './api.ts';
 import { applyMarkup, type Markup } from './customers.ts';
 import type { OrganisationType } from './identity.ts';
 import { ORGANISATION_TYPES } from './identity.ts';
-import { formatMoney } from './money.ts';
+import { formatCents } from './money.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
 import { defineStateMachine } from './state-machine.ts';
 import type { Accessorial, RatingBreakdown, RatingRefusal } from './truck-rating.ts';
@@ -192,7 +192,7 @@ export const quoteResultView = z.discriminatedUnion('ok', [
 export type QuoteResultWire = z.input<typeof quoteResultView>;
 export type PriceLevelWire = z.input<typeof priceLevelView>;
 
-const moneyOf = (cents: number) => formatMoney(BigInt(cents));
+const moneyOf = formatCents;
 
 export function priceLevelOnWire(level: PriceLevel): PriceLevelWire {
   return {
