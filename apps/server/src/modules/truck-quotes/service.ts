@@ -13,19 +13,33 @@ import {
   visibleLevels,
 } from '@freight/contracts/truck-quotes';
 import { manualReason, type Shipment } from '@freight/contracts/truck-shipment';
-import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { saveAddress } from '../addresses/service.ts';
 import {
   canSeeOrganisation,
-  findOrganisation,
   type MarkupChain,
   markupChain,
   markupChains,
   type OrganisationRow,
   organisationScope,
+  visibleOrganisationHeld,
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { nextSerial } from '../numbering/service.ts';
@@ -114,6 +128,19 @@ export async function changeQuote(
 export async function findQuote(db: DbOrTx, tenantId: number, id: number) {
   const [row] = await db
     .select()
+    .from(truckQuotes)
+    .where(and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A quote's row but its stored prices: what pricing it again reads. */
+export type QuoteToPrice = Omit<QuoteRow, 'results'>;
+const { results: _results, ...columnsToPrice } = getTableColumns(truckQuotes);
+
+async function quoteToPrice(db: DbOrTx, tenantId: number, id: number): Promise<QuoteToPrice | null> {
+  const [row] = await db
+    .select(columnsToPrice)
     .from(truckQuotes)
     .where(and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id)))
     .limit(1);
@@ -254,13 +281,12 @@ export function truckPricer(
  */
 export async function priceQuote(
   db: DbOrTx,
-  quote: QuoteRow,
+  quote: QuoteToPrice,
+  organisation: Pick<OrganisationRow, 'id' | 'path'>,
   ttlHours: number,
   onResult: (result: QuoteResult) => void | Promise<void> = () => {},
 ): Promise<{ results: QuoteResult[]; expiresAt: Date }> {
   if (quote.status === 'booked') throw conflict('quote.booked');
-  const organisation = await findOrganisation(db, quote.tenantId, quote.organisationId);
-  if (!organisation) throw notFound();
   const { shipment } = quote;
   const results: QuoteResult[] = [];
   for await (const result of truckPricer(db, quote.tenantId, organisation).price(shipment)) {
@@ -294,11 +320,25 @@ export async function rateQuoteFor(
   ttlHours: number,
   onResult: (result: QuoteResultWire) => void | Promise<void>,
 ): Promise<{ results: QuoteResultWire[]; expiresAt: Date }> {
-  const quote = await visibleQuote(db, caller, id);
-  const { results, expiresAt } = await priceQuote(db, quote, ttlHours, (result) =>
-    onResult(resultForCaller(result, caller)),
-  );
-  return { results: results.map((r) => resultForCaller(r, caller)), expiresAt };
+  // Neither read goes to the database once held: the quote's old prices are not read at all, and the
+  // organisation comes from memory like the tariffs and markups it is priced with.
+  const quote = await quoteToPrice(db, caller.tenantId, id);
+  const organisation = quote && (await visibleOrganisationHeld(db, caller, quote.organisationId));
+  if (!quote || !organisation) throw notFound();
+  const shown: QuoteResultWire[] = [];
+  const { results, expiresAt } = await priceQuote(db, quote, organisation, ttlHours, (result) => {
+    const wire = resultForCaller(result, caller);
+    shown.push(wire);
+    return onResult(wire);
+  });
+  // Marking the best changes two flags: the answer reuses each result as streamed, with them set.
+  return {
+    results: results.map((r, i) => {
+      const wire = shown[i] as QuoteResultWire;
+      return r.ok && wire.ok ? { ...wire, cheapest: r.cheapest, fastest: r.fastest } : wire;
+    }),
+    expiresAt,
+  };
 }
 
 /**
