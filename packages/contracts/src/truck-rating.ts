@@ -230,7 +230,11 @@ function rateLtl(tariff: LtlTariff, lines: readonly GoodsLine[]) {
   const chargeAt = (breakIndex: number) =>
     rated.map((r) => {
       const rate = tariff.rates[r.freightClass]?.[breakIndex];
-      return rate === undefined ? null : { ...r, rate, charge: perCwt(r.line.totalWeight, rate) };
+      if (rate === undefined) return null;
+      // Fields named, not spread: V8 adds properties after a spread slowly, and this runs for every
+      // line at two breaks of every product of every quote.
+      const { line, density, suggestedClass, freightClass } = r;
+      return { line, density, suggestedClass, freightClass, rate, charge: perCwt(line.totalWeight, rate) };
     });
   const actual = chargeAt(actualBreak);
   if (actual.some((r) => r === null)) return null;

@@ -637,7 +637,9 @@ export async function visibleOrganisationHeld(
 ): Promise<OrganisationRow | null> {
   const organisation = await organisationCache.get(db, user.tenantId, id);
   if (!organisation || user.identity === 'employee') return organisation;
-  const own = user.organisationId ? await organisationCache.get(db, user.tenantId, user.organisationId) : null;
+  const own = user.organisationId
+    ? await organisationCache.get(db, user.tenantId, user.organisationId)
+    : null;
   return own && organisation.path.startsWith(own.path) ? organisation : null;
 }
 

@@ -203,12 +203,11 @@ export function rateFromTables(
 ): RatingResult | { ok: false; reason: 'no_lane' } {
   const lane = findLane(lanes, shipment.pickup, shipment.delivery);
   if (!lane) return { ok: false, reason: 'no_lane' };
-  const tariff: RatingTariff = {
-    ...(lane.ltl ? { ltl: lane.ltl } : {}),
-    ...(lane.ftl ? { ftl: shipment.mode === 'FTL' ? ftlTariff(lane.ftl, shipment) : lane.ftl } : {}),
-    accessorialFees: product.accessorialFees,
-    insurance: product.insurance,
-  };
+  // Set one by one rather than spread in: V8 builds an object from spreads slowly, and this runs for
+  // every product of every quote.
+  const tariff: RatingTariff = { accessorialFees: product.accessorialFees, insurance: product.insurance };
+  if (lane.ltl) tariff.ltl = lane.ltl;
+  if (lane.ftl) tariff.ftl = shipment.mode === 'FTL' ? ftlTariff(lane.ftl, shipment) : lane.ftl;
   return rateShipment(ratingInputOf(shipment), tariff);
 }
 

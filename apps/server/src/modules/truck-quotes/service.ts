@@ -3,6 +3,7 @@ import {
   markBest,
   priceLevels,
   type QuoteAction,
+  type QuoteRefusal,
   type QuoteResult,
   type QuoteResultWire,
   resultOnWire,
@@ -240,28 +241,30 @@ export function truckPricer(
   async function* price(shipment: Shipment): AsyncGenerator<QuoteResult> {
     const { products, chains, raters } = await pricing(shipment.mode);
     const manual = manualReason(shipment);
+    // Each result is the product's fresh fields with the outcome assigned on: V8 builds an object
+    // from a spread and further fields slowly, and this runs for every product of every quote.
+    const refused = (product: ProductRow, reason: QuoteRefusal): QuoteResult =>
+      Object.assign(productOfQuote(product), { ok: false as const, reason });
     for (const product of products) {
-      const base = productOfQuote(product);
       if (manual) {
-        yield { ...base, ok: false, reason: manual };
+        yield refused(product, manual);
         continue;
       }
       const rater = raters.get(product.provider);
       if (!rater) {
-        yield { ...base, ok: false, reason: 'no_carrier' };
+        yield refused(product, 'no_carrier');
         continue;
       }
       const rated = await rater.rate(product, shipment);
       yield rated.ok
-        ? {
-            ...base,
-            ok: true,
+        ? Object.assign(productOfQuote(product), {
+            ok: true as const,
             breakdown: rated.cost,
             levels: priceLevels(rated.cost, chains.get(product.code) ?? []),
             cheapest: false,
             fastest: false,
-          }
-        : { ...base, ok: false, reason: rated.reason };
+          })
+        : refused(product, rated.reason);
     }
   }
 

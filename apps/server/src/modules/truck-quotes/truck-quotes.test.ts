@@ -121,12 +121,12 @@ describe('quoting', () => {
     const id = await quoteFor('customer');
     const streamed = (await rate(id, 'customer')).at(-1).results;
     const where = sql`tenant_id = ${f.t.tenant.id} and id = ${id}`;
-    const stored = async () =>
-      (
-        await f.db.execute<{ first: number; bytes: number }>(
-          sql`select get_byte(results, 0) as first, octet_length(results) as bytes from truck_quotes where ${where}`,
-        )
-      ).rows[0];
+    const stored = async () => {
+      const result = await f.db.execute(
+        sql`select get_byte(results, 0) as first, octet_length(results) as bytes from truck_quotes where ${where}`,
+      );
+      return (result as unknown as { rows: { first: number; bytes: number }[] }).rows[0];
+    };
     const [row] = await f.db.select().from(truckQuotes).where(eq(truckQuotes.id, id));
     const text = JSON.stringify(row?.results);
     // A zlib stream, far smaller than the JSON it holds.
