@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, parseMoney, sanitizeAmountInput } from './money.ts';
+import { formatCents, formatMoney, parseMoney, sanitizeAmountInput } from './money.ts';
 
 describe('money', () => {
   it('parses decimal strings into exact cents and back', () => {
@@ -10,6 +10,14 @@ describe('money', () => {
     expect(formatMoney(-7n)).toBe('-0.07');
     expect(() => parseMoney('1.005')).toThrow(RangeError);
     expect(() => parseMoney('1e3')).toThrow(RangeError);
+  });
+
+  it('formats cents held as a number exactly as the bigint path does, and refuses a fraction of a cent', () => {
+    const samples = [0, -0, 1, 7, 10, 99, 100, 1250, -7, -1250, 999999999999999, -999999999999999];
+    for (const cents of [...samples, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60])
+      expect(formatCents(cents)).toBe(formatMoney(BigInt(cents)));
+    expect(formatCents(Number.MAX_SAFE_INTEGER)).toBe('90071992547409.91');
+    expect(() => formatCents(12.5)).toThrow(RangeError);
   });
 
   it('keeps digits and one point in the amount input, collapsing repeated dots, two decimals', () => {

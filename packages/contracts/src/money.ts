@@ -22,6 +22,20 @@ export function formatMoney(cents: bigint): string {
 }
 
 /**
+ * `formatMoney` for cents held as a number (rated amounts are): the same text, without a bigint per
+ * amount while the amount is a safe integer; anything else goes through `formatMoney`, which refuses a
+ * fraction of a cent as it always did.
+ */
+export function formatCents(cents: number): string {
+  if (!Number.isSafeInteger(cents)) return formatMoney(BigInt(cents));
+  const abs = Math.abs(cents);
+  const fraction = abs % 100;
+  // Exact: `abs - fraction` is a multiple of 100, so the division has no remainder to round.
+  const whole = (abs - fraction) / 100;
+  return `${cents < 0 ? '-' : ''}${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
+}
+
+/**
  * SPEC section 5: the amount input keeps digits and one decimal point, collapses repeated dots and
  * keeps at most `decimals` places.
  */

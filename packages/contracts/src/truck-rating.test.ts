@@ -221,6 +221,15 @@ describe('accessorials and insurance', () => {
   });
 });
 
+describe('amounts beyond what a number holds exactly', () => {
+  it('19a. rounds the premium half up on a value whose product with the rate needs a bigint', () => {
+    // 9,000,000,000,005.00 x 0.30 % = 27,000,000,000.015 -> 27,000,000,000.02: the value times the
+    // rate is past 2^53, where a number no longer holds every integer.
+    const b = rate(ltl([pallet(1200, '70')], { insuredValue: 900_000_000_000_500 }));
+    expect(b.insurance?.premium).toBe(2_700_000_000_002);
+  });
+});
+
 describe('FTL', () => {
   it('19. prices a truck by lane, with fuel and an accessorial', () => {
     const b = rate({ mode: 'FTL', lines: [pallet(20_000)], accessorials: ['liftgate_delivery'] });

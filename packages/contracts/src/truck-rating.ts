@@ -181,11 +181,30 @@ export type RatingRefusal =
 /** Integer division rounding half up, exact for any size (bigint). */
 const roundDiv = (numerator: bigint, denominator: bigint) =>
   (numerator * 2n + denominator) / (denominator * 2n);
-const bp = (cents: number, basisPoints: number) =>
-  Number(roundDiv(BigInt(cents) * BigInt(basisPoints), 10_000n));
+
+/**
+ * `x × y ÷ divisor` rounded as `roundDiv` rounds, exact for any size: in numbers while every step is a
+ * safe integer (a quote's amounts always are, and a bigint per step was most of a quote's rating
+ * time), else in bigint, which also refuses a fraction as it always did.
+ */
+function mulDivRound(x: number, y: number, divisor: number): number {
+  const product = x * y;
+  const numerator = product * 2 + divisor;
+  const denominator = divisor * 2;
+  if (
+    Number.isSafeInteger(x) &&
+    Number.isSafeInteger(y) &&
+    Number.isSafeInteger(product) &&
+    Number.isSafeInteger(numerator) &&
+    Number.isSafeInteger(denominator)
+  )
+    // `%` keeps the dividend's sign, so this truncates toward zero as bigint division does.
+    return (numerator - (numerator % denominator)) / denominator;
+  return Number(roundDiv(BigInt(x) * BigInt(y), BigInt(divisor)));
+}
+const bp = (cents: number, basisPoints: number) => mulDivRound(cents, basisPoints, 10_000);
 /** Cents for `weight` pounds at `rate` cents per hundredweight. */
-const perCwt = (weight: number, rate: number) =>
-  Number(roundDiv(BigInt(Math.round(weight * 100)) * BigInt(rate), 10_000n));
+const perCwt = (weight: number, rate: number) => mulDivRound(Math.round(weight * 100), rate, 10_000);
 
 /** The premium for insuring a value (cents): a share of it, never below the minimum premium. */
 export function insurancePremium(insuredValue: number, terms: InsuranceTerms): number {
@@ -211,7 +230,11 @@ function rateLtl(tariff: LtlTariff, lines: readonly GoodsLine[]) {
   const chargeAt = (breakIndex: number) =>
     rated.map((r) => {
       const rate = tariff.rates[r.freightClass]?.[breakIndex];
-      return rate === undefined ? null : { ...r, rate, charge: perCwt(r.line.totalWeight, rate) };
+      if (rate === undefined) return null;
+      // Fields named, not spread: V8 adds properties after a spread slowly, and this runs for every
+      // line at two breaks of every product of every quote.
+      const { line, density, suggestedClass, freightClass } = r;
+      return { line, density, suggestedClass, freightClass, rate, charge: perCwt(line.totalWeight, rate) };
     });
   const actual = chargeAt(actualBreak);
   if (actual.some((r) => r === null)) return null;

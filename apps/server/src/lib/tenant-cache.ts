@@ -18,7 +18,12 @@ export const PRICING_CACHE_TTL_MS = 60_000;
 
 export function tenantCache<K, T>(
   load: (db: DbOrTx, tenantId: number, key: K) => Promise<T>,
-  options: { ttlMs?: number; keyOf?: (key: K) => string } = {},
+  options: {
+    ttlMs?: number;
+    keyOf?: (key: K) => string;
+    /** Whether a loaded value is held; one that is not (a row not found, say) is loaded again next time. */
+    keep?: (value: T) => boolean;
+  } = {},
 ): TenantCache<K, T> {
   const ttlMs = options.ttlMs ?? PRICING_CACHE_TTL_MS;
   const keyOf = options.keyOf ?? ((key: K) => String(key));
@@ -38,9 +43,13 @@ export function tenantCache<K, T>(
       const entry = { value: load(db, tenantId, key), until: Date.now() + ttlMs };
       const owner = entries;
       owner.set(name, entry);
-      entry.value.catch(() => {
+      const drop = () => {
         if (owner.get(name) === entry) owner.delete(name);
-      });
+      };
+      const keep = options.keep;
+      entry.value.then((value) => {
+        if (keep && !keep(value)) drop();
+      }, drop);
       return entry.value;
     },
     forget(tenantId) {

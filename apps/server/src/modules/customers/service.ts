@@ -674,8 +674,39 @@ const markupCache = tenantCache<{ organisationId: number; line: 'truck' | 'expre
   { keyOf: ({ organisationId, line }) => `${organisationId}:${line}` },
 );
 
-/** Drops the markups held for a tenant (or all): a change was announced. */
-export const forgetMarkups = (tenantId?: number) => markupCache.forget(tenantId);
+/**
+ * Organisations held per tenant like the markups, and dropped with them on any change of the tree
+ * (migration 0031 announces every update and delete of an organisation). One not found is not held,
+ * so an organisation created a moment later is found.
+ */
+const organisationCache = tenantCache<number, OrganisationRow | null>(
+  (db, tenantId, id) => findOrganisation(db, tenantId, id),
+  { keep: (row) => row !== null },
+);
+
+/** Drops the markups and organisations held for a tenant (or all): a change was announced. */
+export const forgetMarkups = (tenantId?: number) => {
+  markupCache.forget(tenantId);
+  organisationCache.forget(tenantId);
+};
+
+/**
+ * The organisation when the user may see it (as `organisationScope` and `canSeeOrganisation` judge:
+ * staff see the tenant's, others their own and those under it), else null; from this process's memory
+ * when held. For a quote's pricing, which reads the tariffs and markups from memory already.
+ */
+export async function visibleOrganisationHeld(
+  db: DbOrTx,
+  user: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>,
+  id: number,
+): Promise<OrganisationRow | null> {
+  const organisation = await organisationCache.get(db, user.tenantId, id);
+  if (!organisation || user.identity === 'employee') return organisation;
+  const own = user.organisationId
+    ? await organisationCache.get(db, user.tenantId, user.organisationId)
+    : null;
+  return own && organisation.path.startsWith(own.path) ? organisation : null;
+}
 
 /** The markup chains of several products at once, from this process's memory when held. */
 export async function markupChains(

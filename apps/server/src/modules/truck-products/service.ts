@@ -2,6 +2,7 @@ import { parseMoney } from '@freight/contracts/money';
 import type { QuoteProduct } from '@freight/contracts/truck-quotes';
 import {
   FREIGHT_CLASSES,
+  type RatingInput,
   type RatingResult,
   type RatingTariff,
   rateShipment,
@@ -49,6 +50,17 @@ function endMatches(end: LaneEnd, zipcode: string, state: string): boolean {
   return zip3 >= end.from && zip3 <= end.to;
 }
 
+/** Each lane's ends, read once: lanes are held in memory across quotes (`tenantTariffs`). */
+const laneEnds = new WeakMap<LaneRow, { origin: LaneEnd | null; destination: LaneEnd | null }>();
+function endsOf(lane: LaneRow) {
+  let ends = laneEnds.get(lane);
+  if (!ends) {
+    ends = { origin: parseLaneEnd(lane.origin), destination: parseLaneEnd(lane.destination) };
+    laneEnds.set(lane, ends);
+  }
+  return ends;
+}
+
 /** The narrowest lane of a product that covers both ends of the shipment. */
 export function findLane(
   lanes: readonly LaneRow[],
@@ -57,8 +69,7 @@ export function findLane(
 ): LaneRow | null {
   let best: { lane: LaneRow; width: number } | null = null;
   for (const lane of lanes) {
-    const origin = parseLaneEnd(lane.origin);
-    const destination = parseLaneEnd(lane.destination);
+    const { origin, destination } = endsOf(lane);
     if (!origin || !destination) continue;
     if (!endMatches(origin, pickup.zipcode, pickup.state)) continue;
     if (!endMatches(destination, delivery.zipcode, delivery.state)) continue;
@@ -168,6 +179,22 @@ function ftlTariff(ftl: LaneFtl, shipment: Shipment) {
   return miles === null ? ftl : { ...ftl, miles };
 }
 
+/** What the rating engine reads of a shipment, worked out once however many products price it. */
+const ratingInputs = new WeakMap<Shipment, RatingInput>();
+function ratingInputOf(shipment: Shipment): RatingInput {
+  let input = ratingInputs.get(shipment);
+  if (!input) {
+    input = {
+      mode: shipment.mode,
+      lines: shipment.lines.map(ratingLine),
+      accessorials: impliedAccessorials(shipment),
+      insuredValue: insuredValueOf(shipment),
+    };
+    ratingInputs.set(shipment, input);
+  }
+  return input;
+}
+
 /** The operator's cost of a shipment with one product from its lanes and terms. Pure but for the ZIP lookup. */
 export function rateFromTables(
   product: ProductRow,
@@ -176,21 +203,12 @@ export function rateFromTables(
 ): RatingResult | { ok: false; reason: 'no_lane' } {
   const lane = findLane(lanes, shipment.pickup, shipment.delivery);
   if (!lane) return { ok: false, reason: 'no_lane' };
-  const tariff: RatingTariff = {
-    ...(lane.ltl ? { ltl: lane.ltl } : {}),
-    ...(lane.ftl ? { ftl: shipment.mode === 'FTL' ? ftlTariff(lane.ftl, shipment) : lane.ftl } : {}),
-    accessorialFees: product.accessorialFees,
-    insurance: product.insurance,
-  };
-  return rateShipment(
-    {
-      mode: shipment.mode,
-      lines: shipment.lines.map(ratingLine),
-      accessorials: impliedAccessorials(shipment),
-      insuredValue: insuredValueOf(shipment),
-    },
-    tariff,
-  );
+  // Set one by one rather than spread in: V8 builds an object from spreads slowly, and this runs for
+  // every product of every quote.
+  const tariff: RatingTariff = { accessorialFees: product.accessorialFees, insurance: product.insurance };
+  if (lane.ltl) tariff.ltl = lane.ltl;
+  if (lane.ftl) tariff.ftl = shipment.mode === 'FTL' ? ftlTariff(lane.ftl, shipment) : lane.ftl;
+  return rateShipment(ratingInputOf(shipment), tariff);
 }
 
 /** Road miles are longer than the great circle; this is the usual circuity of US truck routes. */

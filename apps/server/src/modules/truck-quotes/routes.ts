@@ -28,6 +28,7 @@ import {
   quoteSaveBody,
 } from '@freight/contracts/truck-shipment';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ndjsonStream } from '../../lib/ndjson-stream.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { streamErrorLine } from '../../plugins/envelope.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
@@ -156,37 +157,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       // A quote the caller may not see, or a booked one, answers in the envelope before any line.
-      let started = false;
-      const start = () => {
-        started = true;
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          'content-type': 'application/x-ndjson; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-        });
-      };
+      const stream = ndjsonStream(reply);
       try {
         const { results, expiresAt } = await rateQuoteFor(
           db,
           currentUser(request),
           request.body.id,
           app.config.QUOTE_TTL_HOURS,
-          async (result) => {
-            if (!started) start();
-            reply.raw.write(`${JSON.stringify({ type: 'result', result })}\n`);
-            // Let the line leave before the next product is priced.
-            await new Promise((resolve) => setImmediate(resolve));
-          },
+          (result) => stream.line({ type: 'result', result }),
         );
-        if (!started) start();
-        reply.raw.write(`${JSON.stringify({ type: 'done', expiresAt, results })}\n`);
+        stream.end({ type: 'done', expiresAt, results });
       } catch (error) {
-        if (!started) throw error;
+        if (!stream.started) throw error;
         request.log.error(error);
-        reply.raw.write(`${JSON.stringify(streamErrorLine(error, request.language))}\n`);
+        stream.end(streamErrorLine(error, request.language));
       }
-      reply.raw.end();
     },
   );
 

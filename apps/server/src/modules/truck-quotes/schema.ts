@@ -1,7 +1,8 @@
 import type { QuoteResult, TaskStatus } from '@freight/contracts/truck-quotes';
 import type { ManualReason, QuoteStatus, Shipment } from '@freight/contracts/truck-shipment';
+import { sql } from 'drizzle-orm';
 import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, id, tenantId, updatedAt } from '../../db/columns.ts';
+import { createdAt, id, packedJson, tenantId, updatedAt } from '../../db/columns.ts';
 
 /**
  * A truck quote: the shipment as the form sent it and the price of every product for it. Changing the
@@ -17,7 +18,8 @@ export const truckQuotes = pgTable(
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     status: text('status').$type<QuoteStatus>().notNull().default('open'),
     shipment: jsonb('shipment').$type<Shipment>().notNull(),
-    results: jsonb('results').$type<QuoteResult[]>().notNull().default([]),
+    /** Deflated (db/columns.ts `packedJson`): rewritten on every pricing, read whole, never queried inside. */
+    results: packedJson('results').$type<QuoteResult[]>().notNull().default(sql`'[]'::bytea`),
     /** Set when the table prices cannot be had and staff must quote by hand. */
     manualReason: text('manual_reason').$type<ManualReason>(),
     pricedAt: timestamp('priced_at', { withTimezone: true }),

@@ -3,6 +3,7 @@ import {
   markBest,
   priceLevels,
   type QuoteAction,
+  type QuoteRefusal,
   type QuoteResult,
   type QuoteResultWire,
   resultOnWire,
@@ -13,19 +14,33 @@ import {
   visibleLevels,
 } from '@freight/contracts/truck-quotes';
 import { manualReason, type Shipment } from '@freight/contracts/truck-shipment';
-import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { saveAddress } from '../addresses/service.ts';
 import {
   canSeeOrganisation,
-  findOrganisation,
   type MarkupChain,
   markupChain,
   markupChains,
   type OrganisationRow,
   organisationScope,
+  visibleOrganisationHeld,
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { nextSerial } from '../numbering/service.ts';
@@ -114,6 +129,19 @@ export async function changeQuote(
 export async function findQuote(db: DbOrTx, tenantId: number, id: number) {
   const [row] = await db
     .select()
+    .from(truckQuotes)
+    .where(and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A quote's row but its stored prices: what pricing it again reads. */
+export type QuoteToPrice = Omit<QuoteRow, 'results'>;
+const { results: _results, ...columnsToPrice } = getTableColumns(truckQuotes);
+
+async function quoteToPrice(db: DbOrTx, tenantId: number, id: number): Promise<QuoteToPrice | null> {
+  const [row] = await db
+    .select(columnsToPrice)
     .from(truckQuotes)
     .where(and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id)))
     .limit(1);
@@ -213,28 +241,30 @@ export function truckPricer(
   async function* price(shipment: Shipment): AsyncGenerator<QuoteResult> {
     const { products, chains, raters } = await pricing(shipment.mode);
     const manual = manualReason(shipment);
+    // Each result is the product's fresh fields with the outcome assigned on: V8 builds an object
+    // from a spread and further fields slowly, and this runs for every product of every quote.
+    const refused = (product: ProductRow, reason: QuoteRefusal): QuoteResult =>
+      Object.assign(productOfQuote(product), { ok: false as const, reason });
     for (const product of products) {
-      const base = productOfQuote(product);
       if (manual) {
-        yield { ...base, ok: false, reason: manual };
+        yield refused(product, manual);
         continue;
       }
       const rater = raters.get(product.provider);
       if (!rater) {
-        yield { ...base, ok: false, reason: 'no_carrier' };
+        yield refused(product, 'no_carrier');
         continue;
       }
       const rated = await rater.rate(product, shipment);
       yield rated.ok
-        ? {
-            ...base,
-            ok: true,
+        ? Object.assign(productOfQuote(product), {
+            ok: true as const,
             breakdown: rated.cost,
             levels: priceLevels(rated.cost, chains.get(product.code) ?? []),
             cheapest: false,
             fastest: false,
-          }
-        : { ...base, ok: false, reason: rated.reason };
+          })
+        : refused(product, rated.reason);
     }
   }
 
@@ -254,13 +284,12 @@ export function truckPricer(
  */
 export async function priceQuote(
   db: DbOrTx,
-  quote: QuoteRow,
+  quote: QuoteToPrice,
+  organisation: Pick<OrganisationRow, 'id' | 'path'>,
   ttlHours: number,
   onResult: (result: QuoteResult) => void | Promise<void> = () => {},
 ): Promise<{ results: QuoteResult[]; expiresAt: Date }> {
   if (quote.status === 'booked') throw conflict('quote.booked');
-  const organisation = await findOrganisation(db, quote.tenantId, quote.organisationId);
-  if (!organisation) throw notFound();
   const { shipment } = quote;
   const results: QuoteResult[] = [];
   for await (const result of truckPricer(db, quote.tenantId, organisation).price(shipment)) {
@@ -294,11 +323,25 @@ export async function rateQuoteFor(
   ttlHours: number,
   onResult: (result: QuoteResultWire) => void | Promise<void>,
 ): Promise<{ results: QuoteResultWire[]; expiresAt: Date }> {
-  const quote = await visibleQuote(db, caller, id);
-  const { results, expiresAt } = await priceQuote(db, quote, ttlHours, (result) =>
-    onResult(resultForCaller(result, caller)),
-  );
-  return { results: results.map((r) => resultForCaller(r, caller)), expiresAt };
+  // Neither read goes to the database once held: the quote's old prices are not read at all, and the
+  // organisation comes from memory like the tariffs and markups it is priced with.
+  const quote = await quoteToPrice(db, caller.tenantId, id);
+  const organisation = quote && (await visibleOrganisationHeld(db, caller, quote.organisationId));
+  if (!quote || !organisation) throw notFound();
+  const shown: QuoteResultWire[] = [];
+  const { results, expiresAt } = await priceQuote(db, quote, organisation, ttlHours, (result) => {
+    const wire = resultForCaller(result, caller);
+    shown.push(wire);
+    return onResult(wire);
+  });
+  // Marking the best changes two flags: the answer reuses each result as streamed, with them set.
+  return {
+    results: results.map((r, i) => {
+      const wire = shown[i] as QuoteResultWire;
+      return r.ok && wire.ok ? { ...wire, cheapest: r.cheapest, fastest: r.fastest } : wire;
+    }),
+    expiresAt,
+  };
 }
 
 /**

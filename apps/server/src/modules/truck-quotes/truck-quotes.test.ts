@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, type Who } from '../../../test/helpers.ts';
@@ -115,6 +115,35 @@ describe('quoting', () => {
       .where(and(eq(truckQuotes.tenantId, f.t.tenant.id), eq(truckQuotes.id, id)));
     const expired = await post('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
     expect(expired.json()).toMatchObject({ code: 409, msg: 'The quote has expired; please quote again' });
+  });
+
+  it('keeps the prices deflated, reads prices stored as plain JSON text alike, and books from either', async () => {
+    const id = await quoteFor('customer');
+    const streamed = (await rate(id, 'customer')).at(-1).results;
+    const where = sql`tenant_id = ${f.t.tenant.id} and id = ${id}`;
+    const stored = async () => {
+      const result = await f.db.execute(
+        sql`select get_byte(results, 0) as first, octet_length(results) as bytes from truck_quotes where ${where}`,
+      );
+      return (result as unknown as { rows: { first: number; bytes: number }[] }).rows[0];
+    };
+    const [row] = await f.db.select().from(truckQuotes).where(eq(truckQuotes.id, id));
+    const text = JSON.stringify(row?.results);
+    // A zlib stream, far smaller than the JSON it holds.
+    const packed = await stored();
+    expect(packed?.first).toBe(0x78);
+    expect(Number(packed?.bytes)).toBeLessThan(text.length / 2);
+
+    // As the migration left a quote priced before: the same prices as JSON text.
+    await f.db.execute(sql`update truck_quotes set results = convert_to(${text}, 'UTF8') where ${where}`);
+    expect((await stored())?.first).toBe('['.charCodeAt(0));
+    const info = await ok('/api/admin/quotation/getQuotationInfo', { id }, 'customer');
+    expect(info.results).toEqual(streamed);
+    await credit('customer', 50_000n);
+    const booked = await ok('/api/admin/order/save', { quoteId: id, productId: productA }, 'customer');
+    expect(booked.payment.ok).toBe(true);
+    const order = await ok('/api/admin/order/info', { id: booked.id }, 'customer');
+    expect(order.order.total).toBe(streamed.find((r: any) => r.productId === productA).levels.at(-1).total);
   });
 
   it('names each bad field of a quote and saves nothing', async () => {
