@@ -43,6 +43,7 @@ test('a customer registers a webhook, sees its secret once, rotates it, edits, v
   const rotated = await secret.inputValue();
   expect(rotated).not.toBe(value);
   await page.getByTestId('webhook-done').click();
+  await expect(secret).toHaveCount(0);
   await expect(row).toContainText(rotated.slice(0, 12));
   await expect(row).toContainText('旧密钥签名至');
   expect(await page.content()).not.toContain(rotated);
