@@ -22,7 +22,7 @@ test("staff publish to one agent's subtree; its customer sees the dialog and a t
   await staff.goto('/notificationAnnouncement');
   await expect(
     staff.getByText('还没有公告', { exact: false }).or(staff.getByTestId('announcement-title').first()),
-  ).toBeVisible();
+  ).toBeVisible({ timeout: 30_000 });
 
   // A dialog announcement for the Harbor Freight Agency and everything under it, written in the editor.
   await staff.getByTestId('announcement-new').click();
