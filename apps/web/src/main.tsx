@@ -15,9 +15,6 @@ import { ErrorLogProvider } from './app/error-log.tsx';
 import { SessionProvider } from './app/session.tsx';
 import { applyShades, ThemeProvider, useTheme } from './app/theme.tsx';
 import './i18n/index.ts';
-// antd's component styles, built ahead (zero-runtime mode, see app/antd-theme.ts): the sign-in page's
-// here, the rest with the pages that use them (vite.config.ts); the app's own after.
-import 'virtual:antd-first.css';
 import './styles.css';
 
 const queryClient = new QueryClient({

@@ -3,10 +3,7 @@ import { App as AntApp, Spin, Typography } from 'antd';
 import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-// The sign-in page is most visits' first page: it comes with the app's first scripts rather than in a
-// second round of downloads behind a loading spinner (it adds little beyond the antd form controls).
-import LoginPage from '../features/auth/LoginPage.tsx';
-import { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from '../features/downloads/api.ts';
+import { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from '../features/downloads/public.tsx';
 import { loadFeatureMessages } from '../i18n/index.ts';
 import { ApiError, setHttpHooks } from '../lib/http.ts';
 import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
@@ -14,6 +11,7 @@ import type { Branding } from './branding.ts';
 import { progressPulse, TopProgress, useProgressWhile } from './progress.tsx';
 import { useSession } from './session.tsx';
 
+const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
 const StatusPage = lazy(() => import('../features/status/StatusPage.tsx'));
@@ -26,8 +24,6 @@ const ErrorPage = lazy(() => import('../features/errors/ErrorPage.tsx'));
 let shell: Promise<{ default: typeof import('./layout/AppLayout.tsx').AppLayout }> | undefined;
 function loadShell() {
   if (!shell) {
-    // Home is where a signed-in visit usually lands: its page comes down beside the shell, not after it.
-    if (window.location.pathname === '/home') import('../features/home/HomePage.tsx').catch(() => undefined);
     shell = Promise.all([import('./layout/AppLayout.tsx'), loadFeatureMessages()]).then(([m]) => ({
       default: m.AppLayout,
     }));

@@ -9,10 +9,6 @@ import { readableShade, textOn } from './theme.tsx';
 export function antdTheme(primary: string): ThemeConfig {
   const shade = readableShade(primary);
   return {
-    // The component styles come from antd's prebuilt stylesheet (main.tsx) instead of being generated
-    // in the page on first render, the largest share of the first render's work; the tokens below
-    // still reach them as CSS variables.
-    zeroRuntime: true,
     token: {
       colorPrimary: primary,
       colorLink: shade,

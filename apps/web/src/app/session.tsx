@@ -4,7 +4,6 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useSta
 import i18n, { type UiLanguage } from '../i18n/index.ts';
 import { ApiError, post } from '../lib/http.ts';
 import { clearSession, getToken, readJson, STORAGE, setToken, writeJson } from '../lib/storage.ts';
-import { useFirstPageShown } from './first-page.ts';
 import { useWaitCounts, type WaitCounts } from './wait-counts.ts';
 
 /** One node of the server menu (SPEC section 3 "Menu item"). */
@@ -100,8 +99,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     loaded: false,
   }));
   const [language, setLanguageState] = useState<UiLanguage>(i18n.language as UiLanguage);
-  // Counted once the first signed-in page is drawn (app/first-page.ts).
-  const waitCounts = useWaitCounts(useFirstPageShown() ? state.token : null);
+  const waitCounts = useWaitCounts(state.token);
 
   const loadSession = useCallback(async () => {
     const [info, menus] = await Promise.all([

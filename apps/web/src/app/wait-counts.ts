@@ -1,4 +1,4 @@
-import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { get } from '../lib/http.ts';
 import { getToken } from '../lib/storage.ts';
 
@@ -19,12 +19,7 @@ const fetchCounts = () => get<{ waitNum: number; expressWaitNum: number }>('/adm
  * polling silently; no token, no timer. `refresh` re-reads at once, e.g. after a review.
  */
 export function useWaitCounts(token: string | null): WaitCounts & { refresh(): void } {
-  const [counts, setCountsNow] = useState<WaitCounts>({ waitNum: 0, expressWaitNum: 0, pollingError: false });
-  // New counts redraw the menu's badges through the session, i.e. the whole shell: in slices.
-  const setCounts = useCallback(
-    (next: WaitCounts | ((c: WaitCounts) => WaitCounts)) => startTransition(() => setCountsNow(next)),
-    [],
-  );
+  const [counts, setCounts] = useState<WaitCounts>({ waitNum: 0, expressWaitNum: 0, pollingError: false });
   const timer = useRef<number | null>(null);
   useEffect(() => {
     const stop = () => {
@@ -58,7 +53,7 @@ export function useWaitCounts(token: string | null): WaitCounts & { refresh(): v
       cancelled = true;
       stop();
     };
-  }, [token, setCounts]);
+  }, [token]);
   const refresh = useCallback(() => {
     if (!getToken()) return;
     fetchCounts()
@@ -66,6 +61,6 @@ export function useWaitCounts(token: string | null): WaitCounts & { refresh(): v
         setCounts((c) => ({ ...c, waitNum: data.waitNum, expressWaitNum: data.expressWaitNum })),
       )
       .catch(() => undefined);
-  }, [setCounts]);
+  }, []);
   return useMemo(() => ({ ...counts, refresh }), [counts, refresh]);
 }

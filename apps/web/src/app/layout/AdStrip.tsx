@@ -3,7 +3,6 @@ import { Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get } from '../../lib/http.ts';
-import { useFirstPageShown } from '../first-page.ts';
 
 /** SPEC section 9: the ad carousel moves every 3000 ms. */
 const ROTATE_MS = 3_000;
@@ -16,13 +15,11 @@ const ROW_HEIGHT = 28;
  */
 export function AdStrip() {
   const { t } = useTranslation();
-  const ready = useFirstPageShown();
   const { data } = useQuery({
     queryKey: ['ads'],
     queryFn: () => get<{ list: { title: string; url: string }[] }>('/common/ads'),
     staleTime: 300_000,
     retry: false,
-    enabled: ready,
   });
   const ads = data?.list ?? [];
   const [index, setIndex] = useState(0);

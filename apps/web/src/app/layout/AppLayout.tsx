@@ -20,38 +20,28 @@ import {
   Drawer,
   Dropdown,
   FloatButton,
+  Grid,
   Layout,
   Menu,
   Space,
   Spin,
   Tooltip,
 } from 'antd';
-import {
-  Activity,
-  lazy,
-  type ReactNode,
-  Suspense,
-  startTransition,
-  useEffect,
-  useMemo,
-  useState,
-} from 'react';
+import { Activity, lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
-import { PrivateAvatar } from '../../components/PrivateAvatar.tsx';
+import { PrivateAvatar } from '../../components/PrivateFile.tsx';
 import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
 import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
-import { FreightRulesEntry } from '../../features/truck-products/public.tsx';
+import { FreightRulesEntry } from '../../features/truck-products/ProductsDrawer.tsx';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
-import { FIRST_PAGE_WAIT_MS, FirstPageMark, firstPageShown, useFirstPageShown } from '../first-page.ts';
 import { PageContext } from '../page-context.tsx';
 import { useProgressWhile } from '../progress.tsx';
-import { useScreen } from '../screens.ts';
 import {
   allowedMenus,
   flattenPages,
@@ -65,8 +55,7 @@ import { VIEWS } from '../views.ts';
 import { AdStrip } from './AdStrip.tsx';
 import { NoticeBell } from './NoticeBell.tsx';
 import { TabsBar, type VisitedTab } from './TabsBar.tsx';
-// antd's styles beyond the sign-in page's (vite.config.ts).
-import 'virtual:antd-rest.css';
+import { ThemeDrawer } from './ThemeDrawer.tsx';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -85,8 +74,6 @@ const ExpressBatchDialog = lazy(() =>
     default: m.ExpressBatchDialog,
   })),
 );
-// The theme settings load when first opened.
-const ThemeDrawer = lazy(() => import('./ThemeDrawer.tsx').then((m) => ({ default: m.ThemeDrawer })));
 const HOME = '/home';
 const KEEP_ALIVE_MAX = 99;
 const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
@@ -94,30 +81,6 @@ const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
 /** Ids that carry waiting-count badges (SPEC section 2). */
 const DOT_FOR = { 8: 'waitNum', 110: 'expressWaitNum' } as const;
 const COUNT_FOR = { 26: 'waitNum', 122: 'expressWaitNum' } as const;
-
-/**
- * The tabs after a visit to `path`: home is always there and pinned, the page gets its tab (or its tab
- * the new query). The same list when nothing changes, so a re-render does not redraw the tabs.
- */
-function visit(list: VisitedTab[], path: string, search: string, withHome: boolean): VisitedTab[] {
-  let next = list;
-  if (withHome && !next.some((tab) => tab.path === HOME))
-    next = [{ path: HOME, search: '', pinned: true }, ...next];
-  const entry = { path, search, pinned: path === HOME };
-  const at = next.findIndex((tab) => tab.path === path);
-  if (at >= 0) {
-    const tab = next[at];
-    if (tab?.search === search && tab.pinned === entry.pinned) return next;
-    return next.map((t, i) => (i === at ? entry : t));
-  }
-  next = [...next, entry];
-  // At most 99 kept pages (SPEC section 9): the oldest unpinned tab makes room.
-  if (next.length > KEEP_ALIVE_MAX) {
-    const oldest = next.findIndex((t) => !t.pinned);
-    next = next.filter((_, i) => i !== oldest);
-  }
-  return next;
-}
 
 /** A top-bar button: icon and label, or the icon alone with the label as its tooltip. */
 function TopAction(props: {
@@ -152,9 +115,9 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const { settings, update } = useTheme();
   const location = useLocation();
   const navigate = useNavigate();
+  const screens = Grid.useBreakpoint();
   // SPEC section 9: below 992 px the layout is mobile.
-  const mobile = !useScreen('lg');
-  const wide = useScreen('xxl');
+  const mobile = screens.lg === false;
   const counts = session.waitCounts;
   useNoticePopups(session.token);
 
@@ -165,22 +128,13 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const pages = useMemo(() => flattenPages(menus), [menus]);
   const byPath = useMemo(() => new Map(pages.map((p) => [p.node.paths, p])), [pages]);
   const label = (node: MenuNode) => (en ? node.name_en : node.name);
-  // The first page's tab and open submenu are there on the first render (the effects below would
-  // otherwise draw the whole shell a second time at once, as one long task, right after the first).
-  const [tabs, setTabs] = useState<VisitedTab[]>(() => {
-    const first = location.pathname === '/' ? HOME : location.pathname;
-    return byPath.has(first) ? visit([], first, location.search, byPath.has(HOME)) : [];
-  });
+  const [tabs, setTabs] = useState<VisitedTab[]>([]);
   const [reloadKey, setReloadKey] = useState(0);
   const [pulsing, setPulsing] = useState(false);
   // Open submenus of the inline (expanded side) menu; a collapsed or top menu opens popups on hover.
-  const [openKeys, setOpenKeys] = useState<string[]>(() => {
-    const area = byPath.get(location.pathname === '/' ? HOME : location.pathname)?.parents[0];
-    return area ? [area.paths] : [];
-  });
+  const [openKeys, setOpenKeys] = useState<string[]>([]);
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const [themeOpen, setThemeOpen] = useState(false);
-  const [themeOpened, setThemeOpened] = useState(false);
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
 
@@ -191,36 +145,40 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   // so they follow the language.
   useEffect(() => {
     if (!current) return;
-    setTabs((list) => visit(list, path, location.search, byPath.has(HOME)));
+    setTabs((list) => {
+      let next = list;
+      if (byPath.has(HOME) && !next.some((tab) => tab.path === HOME))
+        next = [{ path: HOME, search: '', pinned: true }, ...next];
+      const entry = { path, search: location.search, pinned: path === HOME };
+      const at = next.findIndex((tab) => tab.path === path);
+      if (at >= 0) return next.map((tab, i) => (i === at ? entry : tab));
+      next = [...next, entry];
+      // At most 99 kept pages (SPEC section 9): the oldest unpinned tab makes room.
+      if (next.length > KEEP_ALIVE_MAX) {
+        const oldest = next.findIndex((tab) => !tab.pinned);
+        next = next.filter((_, i) => i !== oldest);
+      }
+      return next;
+    });
   }, [path, location.search, current, byPath]);
-
-  useEffect(() => {
-    const timer = window.setTimeout(firstPageShown, FIRST_PAGE_WAIT_MS);
-    return () => window.clearTimeout(timer);
-  }, []);
 
   // SPEC section 2: one submenu open at a time.
   useEffect(() => {
-    const area = current?.parents[0]?.paths;
-    if (area) setOpenKeys((keys) => (keys.length === 1 && keys[0] === area ? keys : [area]));
-    setPopupKeys((keys) => (keys.length === 0 ? keys : []));
+    if (current?.parents[0]) setOpenKeys([current.parents[0].paths]);
+    setPopupKeys([]);
   }, [current]);
 
   // SPEC sections 2 and 9: below 992 px the sidebar becomes a drawer that shows, then folds itself after
-  // 2 s. The desktop collapse setting is left as the user chose it. On load it shows once the first
-  // page is drawn, so the page and the menu are not built in one go.
-  const pageShown = useFirstPageShown();
+  // 2 s. The desktop collapse setting is left as the user chose it.
   useEffect(() => {
     if (!mobile) {
       setMobileMenuOpen(false);
       return;
     }
-    if (!pageShown) return;
-    // The menu's first render is the drawer's content: in slices.
-    startTransition(() => setMobileMenuOpen(true));
+    setMobileMenuOpen(true);
     const timer = window.setTimeout(() => setMobileMenuOpen(false), 2000);
     return () => window.clearTimeout(timer);
-  }, [mobile, pageShown]);
+  }, [mobile]);
 
   if (!current) {
     // A product page this user was not granted is a 401; anything else does not exist.
@@ -354,7 +312,6 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
         <ErrorBoundary>
           <Suspense fallback={<PageLoading />}>
             {View ? <View /> : <ComingSoon title={label(page.node)} />}
-            <FirstPageMark />
           </Suspense>
         </ErrorBoundary>
       </PageContext.Provider>
@@ -416,7 +373,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
 
   // The top menu and the breadcrumb need the room: on the horizontal layout and below 1600 px the
   // top-bar buttons show icons only.
-  const compact = settings.layout === 'horizontal' || !wide;
+  const compact = settings.layout === 'horizontal' || screens.xxl === false;
   const header = (
     <Header className={`app-header${settings.fixedHeader ? ' fixed' : ''}`}>
       {settings.layout === 'horizontal' && !mobile ? (
@@ -506,10 +463,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           <Button
             type="text"
             icon={<BgColorsOutlined />}
-            onClick={() => {
-              setThemeOpened(true);
-              setThemeOpen(true);
-            }}
+            onClick={() => setThemeOpen(true)}
             data-testid="theme-open"
           />
         </Tooltip>
@@ -596,11 +550,10 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           {branding?.filingNumber ? <div data-testid="filing-number">{branding.filingNumber}</div> : null}
         </Footer>
       </Layout>
-      {/* Hidden until the page is scrolled; it measures the page when it mounts, so it waits for the first page. */}
-      {pageShown ? <FloatButton.BackTop visibilityHeight={200} /> : null}
+      <FloatButton.BackTop visibilityHeight={200} />
       <ErrorLogButton />
+      <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
       <Suspense fallback={null}>
-        {themeOpened ? <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} /> : null}
         {batch === 'truck' ? <TruckBatchDialog open onClose={() => setBatch(null)} /> : null}
         {batch === 'express' ? <ExpressBatchDialog open onClose={() => setBatch(null)} /> : null}
       </Suspense>

@@ -5,7 +5,6 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTICE_LIST_URL } from '../../features/notices/api.ts';
 import { post } from '../../lib/http.ts';
-import { useFirstPageShown } from '../first-page.ts';
 
 /**
  * The top bar's bell: opens the user's notices (`/notification`) and shows how many are unread. The
@@ -15,14 +14,12 @@ import { useFirstPageShown } from '../first-page.ts';
  */
 export function NoticeBell({ path, onOpen }: { path: string; onOpen: () => void }) {
   const { t } = useTranslation();
-  const ready = useFirstPageShown();
   const unread = useQuery({
     queryKey: [NOTICE_LIST_URL, 'unread-count'],
     queryFn: () => post<{ total: number }>(NOTICE_LIST_URL, { read: 'unread', page: 1, limit: 10 }),
     select: (data) => data.total,
     refetchInterval: 30_000,
     retry: false,
-    enabled: ready,
   });
   const { refetch } = unread;
   // Opening another page (a popup's link, a notice read elsewhere) is the moment to count again.

@@ -1,11 +1,9 @@
 import { TranslationOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { Button, Dropdown } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Branding } from '../../app/branding.ts';
 import { useSession } from '../../app/session.tsx';
-
-const LanguageMenu = lazy(() => import('./LanguageMenu.tsx'));
 
 /** The frame of the sign-in, registration and reset pages: brand on the left, the form on the right. */
 export function AuthFrame({
@@ -20,33 +18,6 @@ export function AuthFrame({
 }) {
   const { t } = useTranslation();
   const { language, setLanguage } = useSession();
-  // The switch's menu (antd's dropdown and menu, a good part of the page's script) loads once the page
-  // is drawn, or as soon as the pointer reaches the button; until then the button is the same, and a click on
-  // it opens the menu when it arrives.
-  const [menuReady, setMenuReady] = useState(false);
-  const [clicked, setClicked] = useState(false);
-  useEffect(() => {
-    const load = () => setMenuReady(true);
-    if (typeof window.requestIdleCallback !== 'function') return void setTimeout(load, 200);
-    const id = window.requestIdleCallback(load, { timeout: 1_500 });
-    return () => window.cancelIdleCallback(id);
-  }, []);
-  const button = (
-    <Button
-      onPointerEnter={() => setMenuReady(true)}
-      onClick={() => {
-        setMenuReady(true);
-        setClicked(true);
-      }}
-      type="text"
-      icon={<TranslationOutlined />}
-      // The accessible name starts with the visible text, as speech input expects.
-      aria-label={`${language === 'en-US' ? 'English' : '简体中文'} - ${t('shell.language')}`}
-      data-testid="lang-switch"
-    >
-      {language === 'en-US' ? 'English' : '简体中文'}
-    </Button>
-  );
   return (
     <div className={`auth-page${wide ? ' wide' : ''}`}>
       <div className="auth-hero">
@@ -62,15 +33,26 @@ export function AuthFrame({
       </div>
       <div className="auth-panel">
         <div className="auth-top">
-          {menuReady ? (
-            <Suspense fallback={button}>
-              <LanguageMenu openAtOnce={clicked} onPick={(language) => void setLanguage(language)}>
-                {button}
-              </LanguageMenu>
-            </Suspense>
-          ) : (
-            button
-          )}
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'zh-CN', label: <span data-testid="lang-zh">简体中文</span> },
+                { key: 'en-US', label: <span data-testid="lang-en">English</span> },
+              ],
+              onClick: ({ key }) => void setLanguage(key as 'zh-CN' | 'en-US'),
+            }}
+          >
+            <Button
+              type="text"
+              icon={<TranslationOutlined />}
+              // The accessible name starts with the visible text, as speech input expects.
+              aria-label={`${language === 'en-US' ? 'English' : '简体中文'} - ${t('shell.language')}`}
+              data-testid="lang-switch"
+            >
+              {language === 'en-US' ? 'English' : '简体中文'}
+            </Button>
+          </Dropdown>
         </div>
         <div className="auth-form">{children}</div>
         <div className="auth-footer">

@@ -8,8 +8,6 @@ import { matchesPassword } from '../../lib/form-rules.ts';
 import { ApiError } from '../../lib/http.ts';
 import { AuthFrame } from './AuthFrame.tsx';
 import { requestPasswordReset, resetPassword } from './api.ts';
-// antd's styles beyond the sign-in page's (vite.config.ts).
-import 'virtual:antd-rest.css';
 
 /** Asks for a reset link by e-mail; opened from that link (`?token=`), sets the new password. */
 export default function ForgotPasswordPage({ branding }: { branding: Branding | undefined }) {

@@ -35,8 +35,6 @@ import {
   requestCode,
 } from './api.ts';
 import { useCodeCountdown } from './useCodeCountdown.ts';
-// antd's styles beyond the sign-in page's (vite.config.ts).
-import 'virtual:antd-rest.css';
 
 /** Which step holds each field, so a server answer naming a field opens the right step. */
 const STEP_FIELDS: string[][] = [

@@ -1,14 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Drawer, Empty, Spin, Timeline } from 'antd';
 import dayjs from 'dayjs';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFirstPageShown } from '../../app/first-page.ts';
 import { CHANGELOG_FEED_KEY, changelogApi } from './api.ts';
-
-// An entry's body is parsed with the contracts' schemas (zod): loaded when the drawer first shows one,
-// not with the top bar that every signed-in page draws.
-const ChangelogBody = lazy(() => import('./ChangelogBody.tsx').then((m) => ({ default: m.ChangelogBody })));
+import { ChangelogBody } from './ChangelogBody.tsx';
 
 /**
  * The top bar's "feature updates" (SPEC section 1): the button, with a dot while an entry was published
@@ -18,13 +14,11 @@ export function FeatureUpdatesEntry({ children }: { children: (open: () => void)
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const ready = useFirstPageShown();
   const feed = useQuery({
     queryKey: CHANGELOG_FEED_KEY,
     queryFn: changelogApi.feed,
     staleTime: 60_000,
     refetchInterval: 300_000,
-    enabled: ready,
   });
   const seen = useMutation({
     mutationFn: changelogApi.seen,
@@ -72,9 +66,7 @@ export function FeatureUpdatesEntry({ children }: { children: (open: () => void)
                   <div style={{ color: '#999', fontSize: 12, margin: '2px 0 6px' }}>
                     {dayjs(entry.publishedAt).format('YYYY-MM-DD')}
                   </div>
-                  <Suspense fallback={<Spin size="small" />}>
-                    <ChangelogBody body={entry.body} />
-                  </Suspense>
+                  <ChangelogBody body={entry.body} />
                 </div>
               ),
             }))}

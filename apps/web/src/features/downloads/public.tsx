@@ -2,7 +2,6 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useFirstPageShown } from '../../app/first-page.ts';
 import { DOWNLOAD_COUNT_KEY, downloadApi } from './api.ts';
 
 export { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from './api.ts';
@@ -13,14 +12,12 @@ export { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from './api.ts';
  */
 export function DownloadCenterButton({ onOpen, label }: { onOpen: () => void; label: string }) {
   const { t } = useTranslation();
-  const shown = useFirstPageShown();
   const count = useQuery({
     queryKey: DOWNLOAD_COUNT_KEY,
     queryFn: downloadApi.count,
     refetchInterval: (query) => ((query.state.data?.active ?? 0) > 0 ? 3_000 : 15_000),
     // A failed count leaves the button as it is; the next poll tries again.
     retry: false,
-    enabled: shown,
   });
   const ready = count.data?.ready ?? 0;
   return (

@@ -1,8 +1,6 @@
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-// antd's styles beyond the sign-in page's (vite.config.ts).
-import 'virtual:antd-rest.css';
 
 export default function ErrorPage({ code }: { code: 401 | 404 }) {
   const { t } = useTranslation();

@@ -3,7 +3,6 @@ import DOMPurify from 'dompurify';
 import { createElement, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useFirstPageShown } from '../../app/first-page.ts';
 import { ApiError } from '../../lib/http.ts';
 import { type Notice, noticeApi } from './api.ts';
 
@@ -55,9 +54,8 @@ export function useNoticePopups(token: string | null) {
   const latest = useRef({ notification, modal, message, navigate, t });
   latest.current = { notification, modal, message, navigate, t };
   const fetchedFor = useRef<string | null>(null);
-  const ready = useFirstPageShown();
   useEffect(() => {
-    if (!token || !ready || fetchedFor.current === token) return;
+    if (!token || fetchedFor.current === token) return;
     fetchedFor.current = token;
     // A notice stays unread until the user has seen it go: its toast closed or its dialog dismissed.
     const markRead = (id: number) => void noticeApi.read(id).catch(() => undefined);
@@ -109,5 +107,5 @@ export function useNoticePopups(token: string | null) {
         // SPEC section 8: a refused notice load shows the server's message.
         if (error instanceof ApiError && !error.notified) void latest.current.message.error(error.message);
       });
-  }, [token, ready]);
+  }, [token]);
 }

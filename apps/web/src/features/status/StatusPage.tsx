@@ -3,8 +3,6 @@ import { Badge, Card, Descriptions, Spin } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { get } from '../../lib/http.ts';
-// antd's styles beyond the sign-in page's (vite.config.ts).
-import 'virtual:antd-rest.css';
 
 interface Health {
   version: string;

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Drawer, Table, Tag, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session.tsx';
 import { ALL_PRODUCTS_KEY, productApi, type TruckProduct } from './api.ts';
 
 /** A customer's read-only view of the truck products it may quote and book. */
@@ -42,5 +44,27 @@ export function ProductsDrawer({ open, onClose }: { open: boolean; onClose: () =
         ]}
       />
     </Drawer>
+  );
+}
+
+/**
+ * The top bar's freight-rules entry: staff go to the tariff page, everyone else opens the drawer of
+ * their products. The caller draws the button; this decides what it does.
+ */
+export function FreightRulesEntry({
+  onStaff,
+  children,
+}: {
+  onStaff: () => void;
+  children: (open: () => void) => ReactNode;
+}) {
+  const { userInfo } = useSession();
+  const [open, setOpen] = useState(false);
+  const staff = userInfo?.identity === 'employee';
+  return (
+    <>
+      {children(staff ? onStaff : () => setOpen(true))}
+      {staff ? null : <ProductsDrawer open={open} onClose={() => setOpen(false)} />}
+    </>
   );
 }
