@@ -41,17 +41,11 @@ test('the platform administrator creates a tenant on the tenants page and finds 
 
   // A browser of its own that finds the new tenant's host on this machine, as its users' would on theirs.
   const port = new URL(baseURL as string).port;
+  // The suite's own launch settings (playwright.config.ts), with the tenant's host mapped to this machine.
+  const { launchOptions } = test.info().project.use;
   const own = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP portal.harbor-line.test 127.0.0.1',
-    ],
+    ...launchOptions,
+    args: [...(launchOptions?.args ?? []), '--host-resolver-rules=MAP portal.harbor-line.test 127.0.0.1'],
   });
   const visitor = await own.newPage({ locale: 'zh-CN' });
   const hostUrl = `http://portal.harbor-line.test:${port}/login`;
