@@ -15,6 +15,7 @@ import {
 import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ndjsonStream } from '../../lib/ndjson-stream.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { streamErrorLine } from '../../plugins/envelope.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
@@ -99,39 +100,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = currentUser(request);
-      const rating = rateExpressQuoteFor(
-        db,
-        me,
-        request.body.id,
-        app.config.QUOTE_TTL_HOURS,
-        async (result) => {
-          if (!started) start();
-          reply.raw.write(`${JSON.stringify({ type: 'result', result })}\n`);
-          // Let the line leave before the next channel is priced.
-          await new Promise((resolve) => setImmediate(resolve));
-        },
-      );
       // A quote the caller may not see, or a booked one, answers in the envelope before any line.
-      let started = false;
-      function start() {
-        started = true;
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          'content-type': 'application/x-ndjson; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-        });
-      }
+      const stream = ndjsonStream(reply);
       try {
-        const { results, expiresAt } = await rating;
-        if (!started) start();
-        reply.raw.write(`${JSON.stringify({ type: 'done', expiresAt, results })}\n`);
+        const { results, expiresAt } = await rateExpressQuoteFor(
+          db,
+          me,
+          request.body.id,
+          app.config.QUOTE_TTL_HOURS,
+          (result) => stream.line({ type: 'result', result }),
+        );
+        stream.end({ type: 'done', expiresAt, results });
       } catch (error) {
-        if (!started) throw error;
+        if (!stream.started) throw error;
         request.log.error(error);
-        reply.raw.write(`${JSON.stringify(streamErrorLine(error, request.language))}\n`);
+        stream.end(streamErrorLine(error, request.language));
       }
-      reply.raw.end();
     },
   );
 
