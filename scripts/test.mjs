@@ -11,10 +11,13 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const totals = { passed: 0, failed: 0 };
+/** Steps that exited non-zero: a step can fail with every test passed (an unhandled error, a lint). */
+const failedSteps = [];
 
 function run(title, command, args, env = {}) {
   console.log(`\n=== ${title} ===`);
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
+  if (result.status !== 0) failedSteps.push(`${title} (exit ${result.status ?? result.signal})`);
   return result.status === 0;
 }
 
@@ -23,13 +26,26 @@ function countVitest(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
+  // A file that fails outside its tests (at load, or in a hook) fails no test but still fails the run.
+  for (const suite of report.testResults ?? []) {
+    const testsFailed = (suite.assertionResults ?? []).some((t) => t.status === 'failed');
+    if (suite.status === 'failed' && !testsFailed) {
+      totals.failed += 1;
+      failedSteps.push(
+        `${suite.name.replace(root, '')}: ${(suite.message ?? '').split('\n')[0].slice(0, 300)}`,
+      );
+    }
+  }
 }
 
 function countPlaywright(file) {
   if (!existsSync(file)) return;
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats, errors } = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
+  // Errors outside any test (the web server, a global setup) fail the run without failing a test.
+  for (const error of errors ?? [])
+    failedSteps.push(`browser suite: ${(error.message ?? '').split('\n')[0].slice(0, 300)}`);
 }
 
 async function postgresAnswers() {
@@ -97,5 +113,6 @@ ok =
   }) && ok;
 countPlaywright(join(reports, 'e2e.json'));
 
+if (failedSteps.length > 0) console.log(`\nSteps that failed: ${failedSteps.join('; ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);
