@@ -120,7 +120,7 @@ export async function addBenchProducts(db: Database['db'], tenantId: number) {
   }
 }
 
-async function setUp(database: Database) {
+export async function setUp(database: Database) {
   const db = database.db;
   const tenant = await createTenant(db, { code: `bench-truck-${Date.now()}`, name: 'Bench truck' });
   const org = await createOrganisation(db, tenant.id, { type: 'customer', name: 'Bench shipper' });
@@ -129,7 +129,7 @@ async function setUp(database: Database) {
   return { tenant, organisation };
 }
 
-async function batchFile(rows: number): Promise<ExcelJS.Workbook> {
+export async function batchFile(rows: number): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Orders');
   sheet.addRow(BATCH_COLUMNS.map((c) => c.en));

@@ -301,6 +301,24 @@ describe('batch import', () => {
     expect(await counts()).toEqual({ ...before, unpaid: (before.unpaid ?? 0) + 2_500 });
   });
 
+  it('rolls back a file whose rows fail pricing after earlier chunks were written, naming every one', async () => {
+    const before = await orderCount();
+    // Rows 1,500 and 2,400 are in the second and third chunks: the first chunk was already written.
+    const rows = Array.from({ length: 2_500 }, (_, i) =>
+      i === 1_499 || i === 2_399 ? row(i, { productCode: 'NOPE' }) : row(i),
+    );
+    const res = await importFile(await file(rows));
+    expect(res.json()).toMatchObject({ code: 400 });
+    const failed = Object.entries(res.json().data as Record<string, string>).filter(
+      ([, v]) => v !== 'success',
+    );
+    expect(failed).toEqual([
+      ['1501', 'No enabled product has this code'],
+      ['2401', 'No enabled product has this code'],
+    ]);
+    expect(await orderCount()).toBe(before);
+  });
+
   it('prices each row as a quote of its shipment, to the cent, and repeated rows alike', async () => {
     const rows = [
       row(1, { customerOrderNo: 'PRICE-1' }),

@@ -24,7 +24,7 @@ import { visibleAddress } from '../addresses/service.ts';
 import { findOrganisation, type OrganisationRow, organisationScope } from '../customers/service.ts';
 import { enabledProducts, productOpenTo } from '../truck-products/service.ts';
 import { quoteOrganisation, truckPricer } from '../truck-quotes/service.ts';
-import { type BookInput, bookOrders } from './service.ts';
+import { type BookInput, bookOrders, bookOrdersAsMade } from './service.ts';
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 
@@ -449,8 +449,8 @@ export async function bookSheet(
   };
   const chosenFor = new Map<Shipment, Map<string, ReturnType<typeof chooseResult>>>();
   const answers = new Map<number, string>(sheet.errors);
-  const inputs: BookInput[] = [];
-  for (const row of sheet.rows) {
+  /** A row's order to book, or null when it cannot be booked (its answer says why). */
+  const check = async (row: (typeof sheet.rows)[number]): Promise<BookInput | null> => {
     let byProduct = chosenFor.get(row.shipment);
     if (!byProduct) {
       byProduct = new Map();
@@ -463,10 +463,10 @@ export async function bookSheet(
     }
     if ('reason' in chosen) {
       answers.set(row.row, translate(language, chosen.reason as MessageKey));
-      continue;
+      return null;
     }
     answers.set(row.row, 'success');
-    inputs.push({
+    return {
       tenantId: caller.tenantId,
       organisationId,
       userId: caller.id,
@@ -479,15 +479,58 @@ export async function bookSheet(
       shippingNote: '',
       receivingNote: '',
       extraNote: row.note,
+    };
+  };
+  const report = () => {
+    const rows = Object.fromEntries(
+      [...answers.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v]),
+    );
+    const failed = [...answers.values()].filter((v) => v !== 'success').length;
+    return { rows, failed };
+  };
+  const refused = (rows: Record<string, string>, failed: number) =>
+    new AppError(ResultCode.BadInput, 'batch.rowsFailed', { count: failed }, undefined, rows);
+
+  if (commit && sheet.errors.size === 0) {
+    // Each chunk of rows is checked and priced while the chunk before is written; a row that fails
+    // rolls the whole file back, after every row was checked so the answer names them all. Pricing
+    // reads the tenant's tariffs once per mode: that happens first, outside the transaction, whose one
+    // connection the chunks keep busy (and PGlite has no other).
+    for (const mode of new Set(sheet.rows.map((r) => r.shipment.mode))) {
+      const first = sheet.rows.find((r) => r.shipment.mode === mode);
+      if (first) await check(first);
+    }
+    return db.transaction(async (tx) => {
+      const orders = await bookOrdersAsMade(
+        tx,
+        caller.tenantId,
+        sheet.rows.length,
+        async (from, to) => {
+          const inputs: BookInput[] = [];
+          let whole = true;
+          for (let i = from; i < to; i++) {
+            const input = await check(sheet.rows[i] as (typeof sheet.rows)[number]);
+            if (input) inputs.push(input);
+            else whole = false;
+          }
+          return whole ? inputs : null;
+        },
+        'batch',
+      );
+      const { rows, failed } = report();
+      if (!orders) throw refused(rows, failed);
+      return { rows, failed: 0, ok: orders.length, orders };
     });
   }
-  const rows = Object.fromEntries(
-    [...answers.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v]),
-  );
-  const failed = [...answers.values()].filter((v) => v !== 'success').length;
+
+  const inputs: BookInput[] = [];
+  for (const row of sheet.rows) {
+    const input = await check(row);
+    if (input) inputs.push(input);
+  }
+  const { rows, failed } = report();
   if (failed > 0) {
-    if (commit)
-      throw new AppError(ResultCode.BadInput, 'batch.rowsFailed', { count: failed }, undefined, rows);
+    if (commit) throw refused(rows, failed);
     return { rows, failed, ok: inputs.length };
   }
   if (!commit) return { rows, failed: 0, ok: inputs.length };

@@ -174,18 +174,45 @@ const BATCH_CHUNK = 1_000;
  * the transaction, none. Answers the orders in the order of `inputs`.
  */
 export async function bookOrders(db: DbOrTx, tenantId: number, inputs: BookInput[], note: string) {
-  if (inputs.length === 0) return [];
-  const numbers = await nextSerials(db, tenantId, 'TK', inputs.length);
+  const booked = await bookOrdersAsMade(
+    db,
+    tenantId,
+    inputs.length,
+    async (from, to) => inputs.slice(from, to),
+    note,
+  );
+  return booked ?? [];
+}
+
+/**
+ * `bookOrders` for inputs made a chunk at a time: `inputsOf` makes a chunk's inputs (a batch file's
+ * rows checked and priced) while the chunk before is written, so the two overlap. A chunk answered as
+ * null had a row that failed: nothing more is written, the others are still made (so every failing row
+ * is found), and the answer is null for the caller to roll its transaction back.
+ */
+export async function bookOrdersAsMade(
+  db: DbOrTx,
+  tenantId: number,
+  count: number,
+  inputsOf: (from: number, to: number) => Promise<BookInput[] | null>,
+  note: string,
+): Promise<{ id: number; orderNo: string }[] | null> {
+  if (count === 0) return [];
+  const numbers = await nextSerials(db, tenantId, 'TK', count);
   const ids = new Map<string, number>();
+  let failed = false;
   await inChunks(
     db,
-    inputs.length,
+    count,
     BATCH_CHUNK,
     async (from, to) => {
+      const inputs = await inputsOf(from, to);
+      if (!inputs) failed = true;
+      if (failed || !inputs) return sql`select 1 where false`;
       const values: (typeof truckOrders.$inferInsert)[] = [];
-      for (let i = from; i < to; i++) {
+      for (let i = 0; i < inputs.length; i++) {
         const input = inputs[i] as BookInput;
-        const orderNo = numbers[i] as string;
+        const orderNo = numbers[from + i] as string;
         const { carrierInfo = '' } = await bookWithCarrier(db, input, orderNo);
         values.push({ ...orderValues(input, orderNo), carrierInfo });
       }
@@ -205,6 +232,7 @@ export async function bookOrders(db: DbOrTx, tenantId: number, inputs: BookInput
         ids.set(row.order_no, Number(row.id));
     },
   );
+  if (failed) return null;
   return numbers.map((orderNo) => ({ id: ids.get(orderNo) as number, orderNo }));
 }
 
