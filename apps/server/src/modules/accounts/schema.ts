@@ -50,6 +50,8 @@ export const ledgerEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('ledger_account_time').on(t.tenantId, t.accountId, t.createdAt),
+    // The ledger pages newest first by id; this range gives that order without a sort.
+    index('ledger_account_id').on(t.tenantId, t.accountId, t.id),
     uniqueIndex('ledger_idempotency').on(t.tenantId, t.idempotencyKey),
     // An order's rows (payment, refunds, surcharges, work orders) are found by its number.
     index('ledger_reference').on(t.tenantId, t.refId),

@@ -42,6 +42,7 @@ export const bounceBills = pgTable(
     uniqueIndex('bounce_bills_no').on(t.tenantId, t.billNo),
     index('bounce_bills_time').on(t.tenantId, t.createdAt),
     index('bounce_bills_org_time').on(t.tenantId, t.organisationId, t.createdAt),
+    index('bounce_bills_org_id').on(t.tenantId, t.organisationId, t.id),
     index('bounce_bills_order').on(t.tenantId, t.line, t.orderId),
   ],
 );

@@ -49,7 +49,7 @@ export const exportFiles = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('export_files_user_time').on(t.tenantId, t.userId, t.createdAt),
+    index('export_files_user_time').on(t.tenantId, t.userId, t.createdAt, t.id),
     index('export_files_expiry').on(t.status, t.expiresAt),
   ],
 );

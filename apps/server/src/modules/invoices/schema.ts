@@ -32,5 +32,6 @@ export const invoices = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('invoices_org').on(t.tenantId, t.organisationId, t.createdAt),
+    index('invoices_org_id').on(t.tenantId, t.organisationId, t.id),
   ],
 );

@@ -22,6 +22,6 @@ export const operationLogs = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('operation_logs_time').on(t.tenantId, t.createdAt),
+    index('operation_logs_time').on(t.tenantId, t.createdAt, t.id),
   ],
 );

@@ -84,8 +84,9 @@ export const recharges = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('recharges_serial').on(t.tenantId, t.serial),
-    index('recharges_waiting').on(t.tenantId, t.line, t.status),
+    index('recharges_waiting').on(t.tenantId, t.line, t.status, t.id),
     index('recharges_org').on(t.tenantId, t.organisationId, t.createdAt),
+    index('recharges_org_id').on(t.tenantId, t.organisationId, t.id),
   ],
 );
 

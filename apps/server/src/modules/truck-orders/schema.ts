@@ -73,11 +73,11 @@ export const truckOrders = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('truck_orders_no').on(t.tenantId, t.orderNo),
-    index('truck_orders_time').on(t.tenantId, t.createdAt),
-    index('truck_orders_status_time').on(t.tenantId, t.status, t.createdAt),
-    index('truck_orders_org_time').on(t.tenantId, t.organisationId, t.createdAt),
+    index('truck_orders_time').on(t.tenantId, t.createdAt, t.id),
+    index('truck_orders_status_time').on(t.tenantId, t.status, t.createdAt, t.id),
+    index('truck_orders_org_time').on(t.tenantId, t.organisationId, t.createdAt, t.id),
     // A customer's status tab (its page and its capped count under other filters) reads this range alone.
-    index('truck_orders_org_status_time').on(t.tenantId, t.organisationId, t.status, t.createdAt),
+    index('truck_orders_org_status_time').on(t.tenantId, t.organisationId, t.status, t.createdAt, t.id),
     // The list's search matches the start of the three numbers; these indexes serve such prefixes.
     index('truck_orders_no_prefix').on(t.tenantId, t.orderNo.op('text_pattern_ops')),
     index('truck_orders_query_code_prefix').on(t.tenantId, t.queryCode.op('text_pattern_ops')),

@@ -50,6 +50,8 @@ export const workOrders = pgTable(
     index('work_orders_time').on(t.tenantId, t.createdAt),
     index('work_orders_status_time').on(t.tenantId, t.status, t.createdAt),
     index('work_orders_org_time').on(t.tenantId, t.organisationId, t.createdAt),
+    index('work_orders_org_id').on(t.tenantId, t.organisationId, t.id),
+    index('work_orders_status_id').on(t.tenantId, t.status, t.id),
     index('work_orders_order').on(t.tenantId, t.line, t.orderId),
   ],
 );
