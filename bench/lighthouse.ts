@@ -14,19 +14,12 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const artifacts = new URL('./artifacts/', import.meta.url).pathname;
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROME = CHROMIUM_PATH;
+const CHROME_FLAGS = ['--headless', ...CHROMIUM_FLAGS];
 const MIN_SCORE = 90;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const ADMIN = 'admin@example.com';

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 8093);
 // Each port has its own data folder, so two runs on one machine never share a database.
@@ -18,17 +19,7 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS },
     viewport: { width: 1440, height: 900 },
   },
   webServer: {
