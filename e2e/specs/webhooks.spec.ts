@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { screenshotDir, session } from '../fixtures.ts';
+import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test('a customer registers a webhook, sees its secret once, rotates it, edits, views deliveries and deletes it', async ({
   page,
@@ -59,6 +59,14 @@ test('a customer registers a webhook, sees its secret once, rotates it, edits, v
   await expect(page.getByText('暂无发送记录')).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}webhooks-deliveries-zh.png` });
   await page.keyboard.press('Escape');
+
+  // In English the list still fits a desktop's width: no column runs under the pinned actions.
+  await switchLanguage(page, 'en');
+  await expect(row).toContainText('Truck order status changes');
+  const content = page.locator('.ant-table-content').first();
+  expect(await content.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  await page.screenshot({ path: `${screenshotDir}webhooks-list-en.png`, fullPage: true });
+  await switchLanguage(page, 'zh');
 
   await row.getByRole('button', { name: /删\s?除/ }).click();
   await page.getByTestId('webhook-delete-ok').click();

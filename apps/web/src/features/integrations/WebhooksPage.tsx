@@ -269,14 +269,21 @@ export default function WebhooksPage() {
             title: t('webhooks.url'),
             dataIndex: 'url',
             render: (v: string) => (
-              <Typography.Text copyable ellipsis style={{ maxWidth: 320 }}>
+              <Typography.Text copyable ellipsis style={{ maxWidth: 280 }}>
                 {v}
               </Typography.Text>
             ),
           },
           {
             title: t('webhooks.events'),
-            render: (_, r) => r.events.map((e) => <Tag key={e}>{t(`webhooks.eventName.${e}`)}</Tag>),
+            // One event a line: side by side they pushed the table past a desktop's width in English.
+            render: (_, r) => (
+              <Space direction="vertical" size={4}>
+                {r.events.map((e) => (
+                  <Tag key={e}>{t(`webhooks.eventName.${e}`)}</Tag>
+                ))}
+              </Space>
+            ),
           },
           {
             title: t('webhooks.secret'),
@@ -284,7 +291,10 @@ export default function WebhooksPage() {
               <Space direction="vertical" size={0}>
                 <Typography.Text code>{`${r.secretPrefix}…`}</Typography.Text>
                 {r.previousSecretUntil ? (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  <Typography.Text
+                    type="secondary"
+                    style={{ fontSize: 12, whiteSpace: 'normal', maxWidth: 150 }}
+                  >
                     {t('webhooks.previousUntil', { time: time(r.previousSecretUntil) })}
                   </Typography.Text>
                 ) : null}
@@ -311,9 +321,9 @@ export default function WebhooksPage() {
           {
             title: t('common.actions'),
             fixed: 'right',
-            width: 360,
+            width: 260,
             render: (_, r) => (
-              <Space size={4} wrap>
+              <Space size={4} wrap style={{ maxWidth: 236 }}>
                 <Button size="small" onClick={() => openEdit(r)} data-testid={`webhook-edit-${r.id}`}>
                   {t('webhooks.edit')}
                 </Button>
