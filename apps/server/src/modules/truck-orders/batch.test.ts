@@ -303,7 +303,7 @@ describe('batch import', () => {
 
   it('rolls back a file whose rows fail pricing after earlier chunks were written, naming every one', async () => {
     const before = await orderCount();
-    // Rows 1,500 and 2,400 are in the second and third chunks: the first chunk was already written.
+    // Rows 1,500 and 2,400 are in later chunks than the first ones, which were already written.
     const rows = Array.from({ length: 2_500 }, (_, i) =>
       i === 1_499 || i === 2_399 ? row(i, { productCode: 'NOPE' }) : row(i),
     );

@@ -167,6 +167,7 @@ export async function bookOrder(db: DbOrTx, input: BookInput): Promise<OrderRow>
 
 /** Orders per statement of a batch: one JSON parameter each, small enough to hold in memory twice. */
 const BATCH_CHUNK = 1_000;
+const BATCH_FIRST_CHUNK = 200;
 
 /**
  * Books many unpaid orders in the caller's transaction: one range of order numbers, and one statement
@@ -231,6 +232,8 @@ export async function bookOrdersAsMade(
       for (const row of rows as { id: string | number; order_no: string }[])
         ids.set(row.order_no, Number(row.id));
     },
+    // A small first chunk: its rows are priced before anything is written, the rest while writing.
+    BATCH_FIRST_CHUNK,
   );
   if (failed) return null;
   return numbers.map((orderNo) => ({ id: ids.get(orderNo) as number, orderNo }));
