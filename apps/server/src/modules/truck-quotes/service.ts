@@ -338,7 +338,9 @@ export async function rateQuoteFor(
   return {
     results: results.map((r, i) => {
       const wire = shown[i] as QuoteResultWire;
-      return r.ok && wire.ok ? { ...wire, cheapest: r.cheapest, fastest: r.fastest } : wire;
+      // Unchanged, the very result streamed, so its text can be reused.
+      if (!r.ok || !wire.ok || (wire.cheapest === r.cheapest && wire.fastest === r.fastest)) return wire;
+      return { ...wire, cheapest: r.cheapest, fastest: r.fastest };
     }),
     expiresAt,
   };

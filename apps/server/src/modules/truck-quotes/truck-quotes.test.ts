@@ -51,6 +51,9 @@ describe('quoting', () => {
     const b = done.results.find((r: any) => r.productId === productB);
     expect(a).toMatchObject({ ok: true, cheapest: true, fastest: false });
     expect(b).toMatchObject({ ok: true, cheapest: false, fastest: true });
+    // The closing line carries the streamed results themselves, only the two marks set.
+    const unmarked = ({ cheapest: _c, fastest: _f, ...rest }: any) => rest;
+    expect(done.results.map(unmarked)).toEqual(lines.slice(0, 2).map((l) => unmarked(l.result)));
     // Priced by hand: 800 lb of class 70 at 45.76/cwt = 366.08; 65 % off = 128.13; fuel 28.5 % = 36.52;
     // liftgate 75.00. Cost 239.65; branch +10 %, agent +5 % and 2.00, customer +8 %, each part rounded.
     expect(a.levels).toEqual([
