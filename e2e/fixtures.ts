@@ -126,3 +126,18 @@ export async function bookPaidOrder(page: Page): Promise<{ id: number; orderNo: 
   const product = quoted.results.find((r: { ok: boolean }) => r.ok);
   return api(page, '/admin/order/save', { quoteId: quote.id, productId: product.productId });
 }
+
+/**
+ * Opens a page from the side menu: its group, then its item, until the address is the page's. The
+ * menu redraws when its waiting counts arrive after the first page; a click that lands across a redraw
+ * is lost, so the click is tried again (a second click on the open page changes nothing).
+ */
+export async function openFromMenu(page: Page, group: string, path: string) {
+  const menu = page.getByTestId('side-menu');
+  const item = menu.getByTestId(`menu-${path}`);
+  await expect(async () => {
+    if (!(await item.isVisible())) await menu.getByTestId(`menu-${group}`).click();
+    await item.click({ timeout: 3_000 });
+    await expect(page).toHaveURL(new RegExp(`${path}(\\?|$)`), { timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import { openFromMenu, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -27,10 +27,7 @@ test('a customer makes a key, sees it once, quotes with it from outside, revokes
   page,
 }) => {
   await session(page, 'customer@example.com');
-  const menu = page.getByTestId('side-menu');
-  await menu.getByTestId('menu-/area-integrations').click();
-  await menu.getByTestId('menu-/apiKeys').click();
-  await page.waitForURL(/\/apiKeys/);
+  await openFromMenu(page, '/area-integrations', '/apiKeys');
   await expect(page.getByTestId('api-key-help')).toContainText('/shipment/uploadapi');
 
   await page.getByTestId('api-key-new').click();

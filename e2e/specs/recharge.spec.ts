@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import { openFromMenu, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -42,7 +42,7 @@ test('a customer submits a recharge, staff approve it, the badge drops and the l
   const badge = staff.getByTestId('side-menu').getByTestId('menu-count-26');
   await staff.getByTestId('side-menu').getByTestId('menu-/area-billing').click();
   await expect(badge).toContainText('1');
-  await staff.getByTestId('side-menu').getByTestId('menu-/rechargeReview').click();
+  await openFromMenu(staff, '/area-billing', '/rechargeReview');
   await staff.getByTestId(`recharge-open-${serial}`).click();
   await expect(staff.getByRole('dialog').getByText('Nora North')).toBeVisible();
   // The screenshot is private to who may see the recharge: the page loads it with the session.

@@ -1,5 +1,5 @@
 import { chromium, expect, test } from '@playwright/test';
-import { screenshotDir, session } from '../fixtures.ts';
+import { openFromMenu, screenshotDir, session } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -10,9 +10,7 @@ test('the platform administrator creates a tenant on the tenants page and finds 
   baseURL,
 }) => {
   await session(page, ADMIN);
-  const menu = page.getByTestId('side-menu');
-  await menu.getByTestId('menu-/area-site').click();
-  await menu.getByTestId('menu-/tenantManagement').click();
+  await openFromMenu(page, '/area-site', '/tenantManagement');
   // The platform's own tenant heads the list.
   await expect(page.getByRole('cell', { name: /default/ })).toBeVisible();
 
@@ -76,9 +74,7 @@ test('the platform administrator creates a tenant on the tenants page and finds 
 
 test('ads set in site configuration show in the strip and rotate every 3 s', async ({ page }) => {
   await session(page, ADMIN);
-  const menu = page.getByTestId('side-menu');
-  await menu.getByTestId('menu-/area-site').click();
-  await menu.getByTestId('menu-/site-configuration').click();
+  await openFromMenu(page, '/area-site', '/site-configuration');
   await expect(page.getByTestId('ad-strip')).toHaveCount(0);
   for (const [title, url] of [
     ['春季运价优惠', 'https://example.com/spring'],
@@ -121,9 +117,7 @@ test('a new feature update lights the top bar dot until it is opened', async ({ 
   await session(page, ADMIN);
   const badge = page.getByTestId('updates-badge');
   await expect(badge).toHaveAttribute('data-unread', 'false');
-  const menu = page.getByTestId('side-menu');
-  await menu.getByTestId('menu-/area-site').click();
-  await menu.getByTestId('menu-/featureUpdates').click();
+  await openFromMenu(page, '/area-site', '/featureUpdates');
   await page.getByTestId('changelog-new').click();
   await page.getByTestId('changelog-title').fill('批量下单支持快递');
   await page.getByTestId('changelog-body').fill('现在可以一次导入多张快递运单。\n\n- 下载模板\n- 校验后导入');

@@ -1,14 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import { openFromMenu, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test('a customer registers a webhook, sees its secret once, rotates it, edits, views deliveries and deletes it', async ({
   page,
 }) => {
   await session(page, 'customer@example.com');
-  const menu = page.getByTestId('side-menu');
-  await menu.getByTestId('menu-/area-integrations').click();
-  await menu.getByTestId('menu-/webhooks').click();
-  await page.waitForURL(/\/webhooks/);
+  await openFromMenu(page, '/area-integrations', '/webhooks');
 
   await page.getByTestId('webhook-new').click();
   const dialog = page.getByRole('dialog');
