@@ -89,7 +89,7 @@ const shipment: Shipment = {
  * The tenant's orders: one booked as the product books it, then copied in SQL with its shipment, quote
  * and price levels, spread over the statuses and the last year, every other one the customer's.
  */
-export async function generateOrders(
+async function generateOrders(
   kind: string,
   database: Database,
   tenantId: number,

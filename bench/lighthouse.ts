@@ -18,7 +18,6 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/chromium.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const artifacts = new URL('./artifacts/', import.meta.url).pathname;
-const CHROME = CHROMIUM_PATH;
 const CHROME_FLAGS = ['--headless', ...CHROMIUM_FLAGS];
 const MIN_SCORE = 90;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -146,7 +145,7 @@ async function main(): Promise<number> {
   try {
     await waitForHealth(base, server);
     const token = await signIn(base);
-    chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS });
+    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
     const page = await browser.newPage();
     const results: PageResult[] = [];

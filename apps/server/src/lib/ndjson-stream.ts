@@ -33,40 +33,31 @@ export function ndjsonStream(reply: FastifyReply) {
     queued = [];
   };
 
-  /** Queues one line of JSON text; it leaves with the next write, at the latest once the event loop turns. */
-  const lineText = async (text: string): Promise<void> => {
-    if (!started) start();
-    queued.push(`${text}\n`);
-    if (!flushQueued) {
-      flushQueued = true;
-      setImmediate(flush);
-    }
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  };
-  /** Writes the closing line (JSON text) with whatever is queued, and ends the answer. */
-  const endText = (text: string): void => {
-    if (!started) start();
-    queued.push(`${text}\n`);
-    ended = true;
-    reply.raw.end(queued.join(''));
-    queued = [];
-  };
-
   return {
     /** Whether the 200 and a line have gone: an error can then only be told as a closing line. */
     get started() {
       return started;
     },
     /** Queues one line; it leaves with the next write, at the latest once the event loop turns. */
-    line: (value: unknown): Promise<void> => lineText(JSON.stringify(value)),
-    /** `line` for a value already in JSON text. */
-    lineText,
+    async line(value: unknown): Promise<void> {
+      if (!started) start();
+      queued.push(`${JSON.stringify(value)}\n`);
+      if (!flushQueued) {
+        flushQueued = true;
+        setImmediate(flush);
+      }
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    },
     /** Writes the closing line with whatever is queued, and ends the answer. */
-    end: (value: unknown): void => endText(JSON.stringify(value)),
-    /** `end` for a closing line already in JSON text. */
-    endText,
+    end(value: unknown): void {
+      if (!started) start();
+      queued.push(`${JSON.stringify(value)}\n`);
+      ended = true;
+      reply.raw.end(queued.join(''));
+      queued = [];
+    },
   };
 }

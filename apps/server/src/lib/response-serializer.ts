@@ -118,7 +118,13 @@ export function compileFastWriter(schema: z.ZodType): ((data: unknown) => string
 export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBaseLogger) {
   return ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
     const zodSchema = schema as z.ZodType;
-    const fastWriter = compileFastWriter(zodSchema);
+    // Compiled at the route's first answer, not at start-up: compiling every route's writer there
+    // took longer than the rest of building the app.
+    let compiled: ReturnType<typeof compileFastWriter> | undefined;
+    const fastWriter = () => {
+      if (compiled === undefined) compiled = compileFastWriter(zodSchema);
+      return compiled;
+    };
     // Encoding drops undeclared fields either way; looking for them only says so. Tests look at every
     // answer; production at the first ones of each route and one in a hundred after, as a large list
     // would spend a tenth of its call on the walk.
@@ -128,9 +134,10 @@ export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBase
       const whole = target === zodSchema;
       const examined = !whole || lookForExtras();
       // Production's usual answer: the compiled writer alone, zod's check left to the sample.
-      if (whole && fastWriter && !examined) {
+      const writer = whole ? fastWriter() : null;
+      if (writer && !examined) {
         try {
-          return fastWriter(data);
+          return writer(data);
         } catch {
           // An answer the writer cannot take (a required field missing, say): zod says why below.
         }
@@ -144,8 +151,8 @@ export function responseSerializerCompiler(mode: ResponseCheck, log: FastifyBase
         : describeIssues(result.error);
       if (problem === null) {
         const text = JSON.stringify(result.data);
-        if (mode === 'strict' && whole && fastWriter) {
-          const fast = fastWriter(data);
+        if (mode === 'strict' && writer) {
+          const fast = writer(data);
           // Key order may differ (a schema built by `extend`); JSON's meaning may not.
           if (fast !== text && !isDeepStrictEqual(JSON.parse(fast), JSON.parse(text))) {
             const message = `${method} ${url}: the compiled writer's text differs from zod's:\n${fast}\n${text}`;

@@ -208,8 +208,11 @@ export async function bookOrdersAsMade(
     BATCH_CHUNK,
     async (from, to) => {
       const inputs = await inputsOf(from, to);
-      if (!inputs) failed = true;
-      if (failed || !inputs) return sql`select 1 where false`;
+      // After a failing chunk nothing is written; the rest are still made, to find every failing row.
+      if (!inputs || failed) {
+        failed = true;
+        return sql`select 1 where false`;
+      }
       const values: (typeof truckOrders.$inferInsert)[] = [];
       for (let i = 0; i < inputs.length; i++) {
         const input = inputs[i] as BookInput;

@@ -159,26 +159,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       // A quote the caller may not see, or a booked one, answers in the envelope before any line.
       const stream = ndjsonStream(reply);
       try {
-        // Each result is written to JSON once: the closing line reuses the text of every result it
-        // carries unchanged (all but the one or two marked cheapest or fastest).
-        const streamed: unknown[] = [];
-        const texts: string[] = [];
         const { results, expiresAt } = await rateQuoteFor(
           db,
           currentUser(request),
           request.body.id,
           app.config.QUOTE_TTL_HOURS,
-          (result) => {
-            const text = JSON.stringify(result);
-            streamed.push(result);
-            texts.push(text);
-            return stream.lineText(`{"type":"result","result":${text}}`);
-          },
+          (result) => stream.line({ type: 'result', result }),
         );
-        const closing = results.map((r, i) => (r === streamed[i] ? texts[i] : JSON.stringify(r)));
-        stream.endText(
-          `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":[${closing.join(',')}]}`,
-        );
+        stream.end({ type: 'done', expiresAt, results });
       } catch (error) {
         if (!stream.started) throw error;
         request.log.error(error);

@@ -338,9 +338,7 @@ export async function rateQuoteFor(
   return {
     results: results.map((r, i) => {
       const wire = shown[i] as QuoteResultWire;
-      // Unchanged, the very result streamed, so its text can be reused.
-      if (!r.ok || !wire.ok || (wire.cheapest === r.cheapest && wire.fastest === r.fastest)) return wire;
-      return { ...wire, cheapest: r.cheapest, fastest: r.fastest };
+      return r.ok && wire.ok ? { ...wire, cheapest: r.cheapest, fastest: r.fastest } : wire;
     }),
     expiresAt,
   };
