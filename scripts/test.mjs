@@ -13,6 +13,9 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54
 const totals = { passed: 0, failed: 0 };
 /** Steps that exited non-zero: a step can fail with every test passed (an unhandled error, a lint). */
 const failedSteps = [];
+/** Tests that failed, by file and name. */
+const failedTestNames = [];
+const firstLine = (text) => (text ?? '').split('\n')[0].slice(0, 300);
 
 function run(title, command, args, env = {}) {
   console.log(`\n=== ${title} ===`);
@@ -21,31 +24,44 @@ function run(title, command, args, env = {}) {
   return result.status === 0;
 }
 
-function countVitest(file) {
+function countVitest(file, label) {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   // A file that fails outside its tests (at load, or in a hook) fails no test but still fails the run.
   for (const suite of report.testResults ?? []) {
-    const testsFailed = (suite.assertionResults ?? []).some((t) => t.status === 'failed');
+    const file = suite.name.replace(root, '');
+    const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
+    // Named above the closing line, which is what a CI log's tail keeps.
+    for (const t of failedTests)
+      failedTestNames.push(`${label}: ${file} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    const testsFailed = failedTests.length > 0;
     if (suite.status === 'failed' && !testsFailed) {
       totals.failed += 1;
-      failedSteps.push(
-        `${suite.name.replace(root, '')}: ${(suite.message ?? '').split('\n')[0].slice(0, 300)}`,
-      );
+      failedSteps.push(`${file}: ${firstLine(suite.message)}`);
     }
   }
 }
 
 function countPlaywright(file) {
   if (!existsSync(file)) return;
-  const { stats, errors } = JSON.parse(readFileSync(file, 'utf8'));
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats, errors } = report;
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   // Errors outside any test (the web server, a global setup) fail the run without failing a test.
-  for (const error of errors ?? [])
-    failedSteps.push(`browser suite: ${(error.message ?? '').split('\n')[0].slice(0, 300)}`);
+  for (const error of errors ?? []) failedSteps.push(`browser suite: ${firstLine(error.message)}`);
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected')
+          failedTestNames.push(
+            `browser: ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(test.results?.at(-1)?.error?.message)}`,
+          );
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
 }
 
 async function postgresAnswers() {
@@ -90,14 +106,14 @@ ok =
     '--reporter=json',
     `--outputFile.json=${join(reports, 'contracts.json')}`,
   ]) && ok;
-countVitest(join(reports, 'contracts.json'));
+countVitest(join(reports, 'contracts.json'), 'contracts');
 
 ok = vitest('pglite', { TEST_DB: 'pglite' }) && ok;
-countVitest(join(reports, 'server-pglite.json'));
+countVitest(join(reports, 'server-pglite.json'), 'embedded database');
 
 if (await postgresAnswers()) {
   ok = vitest('postgres', { TEST_DB: 'pg', TEST_DATABASE_URL: pgUrl }) && ok;
-  countVitest(join(reports, 'server-postgres.json'));
+  countVitest(join(reports, 'server-postgres.json'), 'PostgreSQL');
 } else if (process.env.CI) {
   console.error(`\nPostgreSQL does not answer at ${pgUrl}; CI needs it for the money tests.`);
   ok = false;
@@ -113,6 +129,8 @@ ok =
   }) && ok;
 countPlaywright(join(reports, 'e2e.json'));
 
+if (failedTestNames.length > 0)
+  console.log(`\nTests that failed:\n  ${failedTestNames.slice(0, 20).join('\n  ')}`);
 if (failedSteps.length > 0) console.log(`\nSteps that failed: ${failedSteps.join('; ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);
