@@ -227,6 +227,8 @@ export function sendBuiltOnce<T extends object>(
   schema: z.ZodType,
   data: T,
   msg: string,
+  /** `quick` for data rebuilt often (a page of orders), where the compression's cost recurs. */
+  effort: 'best' | 'quick' = 'best',
 ): T | FastifyReply {
   const encoding = acceptedEncoding(request);
   reply.header('vary', 'accept-encoding');
@@ -243,10 +245,11 @@ export function sendBuiltOnce<T extends object>(
     // Built by code from the release's own tables: an answer off its schema is a bug the tests catch.
     if (!encoded.success) throw new ResponseContractError(describeIssues(encoded.error));
     const text = JSON.stringify({ code: 200, msg, data: encoded.data });
+    const best = effort === 'best';
     body =
       encoding === 'br'
-        ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
-        : gzipSync(text, { level: 9 });
+        ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: best ? 9 : 4 } })
+        : gzipSync(text, { level: best ? 9 : 6 });
     byKey.set(key, body);
   }
   return reply.header('content-encoding', encoding).type('application/json; charset=utf-8').send(body);

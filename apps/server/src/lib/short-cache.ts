@@ -86,3 +86,29 @@ export function handleKey(db: object): number {
   }
   return key;
 }
+
+const keyOfSet = new WeakMap<ReadonlySet<string>, number>();
+const keyOfContent = new Map<string, number>();
+let nextContentKey = 1;
+
+/**
+ * A small number standing for a set of strings by its content (a user's grants), for cache keys:
+ * two sets holding the same strings share it. Worked out once per set object, which the grants cache
+ * hands out for seconds at a time.
+ */
+export function contentKey(set: ReadonlySet<string>): number {
+  let key = keyOfSet.get(set);
+  if (key === undefined) {
+    const content = [...set].sort().join('\n');
+    key = keyOfContent.get(content);
+    if (key === undefined) {
+      // Numbers are never handed out twice, so forgetting contents (to stay bounded) cannot make two
+      // different sets share one.
+      if (keyOfContent.size >= 10_000) keyOfContent.clear();
+      key = nextContentKey++;
+      keyOfContent.set(content, key);
+    }
+    keyOfSet.set(set, key);
+  }
+  return key;
+}

@@ -349,7 +349,7 @@ export async function organisationScope(
 export function scopeCondition(scope: OrganisationScope): SQL | undefined {
   return and(
     eq(organisations.tenantId, scope.tenantId),
-    scope.kind === 'subtree' ? like(organisations.path, `${scope.path}%`) : undefined,
+    scope.kind === 'subtree' ? like(organisations.path, scopePatternOf(scope)) : undefined,
   );
 }
 
@@ -360,6 +360,25 @@ export function scopeCondition(scope: OrganisationScope): SQL | undefined {
 export function visibleOrganisationIds(db: DbOrTx, scope: OrganisationScope) {
   return db.select({ id: organisations.id }).from(organisations).where(scopeCondition(scope));
 }
+
+/**
+ * `visibleOrganisationIds` for a statement prepared once and run for every caller of a subtree scope:
+ * the tenant and the scope are its parameters `tenantId` and `scopePattern` (`scopePatternOf`).
+ */
+export function visibleOrganisationIdsPrepared(db: DbOrTx) {
+  return db
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(
+      and(
+        eq(organisations.tenantId, sql.placeholder('tenantId')),
+        like(organisations.path, sql.placeholder('scopePattern')),
+      ),
+    );
+}
+
+/** The `scopePattern` parameter of `visibleOrganisationIdsPrepared` for a subtree scope. */
+export const scopePatternOf = (scope: Extract<OrganisationScope, { kind: 'subtree' }>) => `${scope.path}%`;
 
 /**
  * A subquery of the organisations in a scope whose name, contact or contact e-mail contains the

@@ -1,4 +1,5 @@
 import { exportResponse } from '@freight/contracts/downloads';
+import { translate } from '@freight/contracts/messages';
 import { okResponse } from '@freight/contracts/responses';
 import {
   type OrderAction,
@@ -21,6 +22,7 @@ import {
 } from '@freight/contracts/truck-orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { forbidden } from '../../lib/errors.ts';
+import { sendBuiltOnce } from '../../lib/response-serializer.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
@@ -125,9 +127,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: ORDER_PAGES, apiKey: 'track' },
       schema: { tags: ['orders'], body: orderListQuery, response: { 200: okResponse(orderListView) } },
     },
-    async (request) => {
-      return listOrdersFor(db, currentUser(request), request.body);
-    },
+    // The page as the list opens is kept between calls while its orders stay as they were
+    // (listOrdersFor), and so is its compressed text.
+    async (request, reply) =>
+      sendBuiltOnce(
+        request,
+        reply,
+        orderListView,
+        await listOrdersFor(db, currentUser(request), request.body),
+        translate(request.language, 'ok'),
+        'quick',
+      ),
   );
 
   /** Few rows: the file at once; more: a job writes it in the download centre (modules/downloads). */

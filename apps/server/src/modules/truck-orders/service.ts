@@ -31,14 +31,22 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { inChunks, recordSet } from '../../lib/bulk-insert.ts';
+import { inChunks, recordSet, rowsOf } from '../../lib/bulk-insert.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import { cappedCount, keysetPages, olderThanRow } from '../../lib/keyset.ts';
+import { answerOnce } from '../../lib/response-serializer.ts';
+import { contentKey, handleKey, ShortCache } from '../../lib/short-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
-import { canSeeOrganisation, organisationScope, visibleOrganisationIds } from '../customers/service.ts';
+import {
+  canSeeOrganisation,
+  organisationScope,
+  scopePatternOf,
+  visibleOrganisationIds,
+  visibleOrganisationIdsPrepared,
+} from '../customers/service.ts';
 import { emitStatusEvent } from '../integrations/webhooks.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial, nextSerials } from '../numbering/service.ts';
@@ -744,6 +752,12 @@ type OrderViewer = Caller & Pick<RequestUser, 'grants'>;
  * The columns of a list row: every column but the shipment and the stored quote, of which only the
  * product's names and service level are read. A page of rows then carries no JSON the list does not show.
  */
+/**
+ * The transaction that wrote the row's current version (PostgreSQL's `xmin`): every update of an
+ * order, of any column, gives it a new one.
+ */
+const rowVersionColumn = sql<string>`"truck_orders"."xmin"::text`;
+
 const listColumns = (() => {
   const { shipment: _s, quote: _q, ...columns } = getTableColumns(truckOrders);
   return {
@@ -751,23 +765,28 @@ const listColumns = (() => {
     serviceLevel: sql<string>`coalesce(${truckOrders.quote}->>'serviceLevel', '')`,
     productName: sql<string>`coalesce(${truckOrders.quote}->>'name', '')`,
     productNameEn: sql<string>`coalesce(${truckOrders.quote}->>'nameEn', '')`,
+    rowVersion: rowVersionColumn,
   };
 })();
 type OrderListRow = Omit<OrderRow, 'shipment' | 'quote'> & {
   serviceLevel: string;
   productName: string;
   productNameEn: string;
+  rowVersion: string;
 };
 
 /**
  * An order as a row of the list, as the caller may see it: staff see every level's price; an agent or
  * branch sees its own price and those below it; a customer sees only what it pays.
  */
-function listItemForCaller(order: OrderListRow, caller: OrderViewer) {
+function listItemForCaller(
+  order: Omit<OrderListRow, 'rowVersion'> & { rowVersion?: string },
+  caller: OrderViewer,
+) {
   const staff = isStaff(caller);
   const levels = staff ? order.levels : visibleLevels(order.levels, caller.organisationId);
   const sees = (type: PriceLevel['type']) => levels.some((l) => l.type === type);
-  const { tenantId: _t, levels: _l, ...rest } = order;
+  const { tenantId: _t, levels: _l, rowVersion: _v, ...rest } = order;
   return {
     ...rest,
     total: formatMoney(order.total),
@@ -832,6 +851,23 @@ function listCondition(
   );
 }
 
+/** The rows of `truck_order_counts` a list filtered at most by status and organisation adds up. */
+function keptCountsCondition(
+  db: DbOrTx,
+  caller: Caller,
+  scope: Awaited<ReturnType<typeof organisationScope>>,
+  q: OrderListQuery,
+) {
+  return and(
+    eq(truckOrderCounts.tenantId, caller.tenantId),
+    scope.kind === 'subtree'
+      ? inArray(truckOrderCounts.organisationId, visibleOrganisationIds(db, scope))
+      : undefined,
+    q.organisationId ? eq(truckOrderCounts.organisationId, q.organisationId) : undefined,
+    sql`${truckOrderCounts.n} <> 0`,
+  );
+}
+
 /**
  * The status counts from `truck_order_counts` (kept by triggers), for a list filtered at most by
  * status and organisation: one read of a few rows per organisation, however many orders there are.
@@ -848,16 +884,7 @@ async function keptCounts(
       n: sql<number>`sum(${truckOrderCounts.n})`.mapWith(Number),
     })
     .from(truckOrderCounts)
-    .where(
-      and(
-        eq(truckOrderCounts.tenantId, caller.tenantId),
-        scope.kind === 'subtree'
-          ? inArray(truckOrderCounts.organisationId, visibleOrganisationIds(db, scope))
-          : undefined,
-        q.organisationId ? eq(truckOrderCounts.organisationId, q.organisationId) : undefined,
-        sql`${truckOrderCounts.n} <> 0`,
-      ),
-    )
+    .where(keptCountsCondition(db, caller, scope, q))
     .groupBy(truckOrderCounts.status);
   return new Map(rows.map((r) => [r.status, r.n]));
 }
@@ -865,6 +892,23 @@ async function keptCounts(
 /** Whether the list asks for nothing the kept counts cannot answer: a status and an organisation at most. */
 const countsKept = (q: OrderListQuery) =>
   !q.keyword && !q.mode && !q.productId && !q.orderType && !q.from && !q.to;
+
+/** The total and the status tabs' counts of a list the kept counts answer (`countsKept`). */
+function keptFigures(kept: Map<OrderStatus, number>, q: OrderListQuery, cap: number) {
+  let total = 0;
+  for (const [status, n] of kept) if (!q.status || status === q.status) total += n;
+  return {
+    total: Math.min(total, cap),
+    totalCapped: total > cap,
+    counts:
+      q.page === 1
+        ? Object.fromEntries(
+            [...kept].filter(([, n]) => n > 0).map(([status, n]) => [status, Math.min(n, cap + 1)]),
+          )
+        : null,
+    countCap: cap,
+  };
+}
 
 /**
  * A page of the order list. The total is exact up to `cap`; beyond it, it is `cap` with `totalCapped`.
@@ -884,20 +928,7 @@ export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, 
     .offset((q.page - 1) * q.limit);
   if (countsKept(q)) {
     const [rows, kept] = await Promise.all([page, keptCounts(db, caller, scope, q)]);
-    let total = 0;
-    for (const [status, n] of kept) if (!q.status || status === q.status) total += n;
-    return {
-      rows,
-      total: Math.min(total, cap),
-      totalCapped: total > cap,
-      counts:
-        q.page === 1
-          ? Object.fromEntries(
-              [...kept].filter(([, n]) => n > 0).map(([status, n]) => [status, Math.min(n, cap + 1)]),
-            )
-          : null,
-      countCap: cap,
-    };
+    return { rows, ...keptFigures(kept, q, cap) };
   }
   const unfiltered = listCondition(db, caller, scope, { ...q, status: undefined });
   const [rows, total, byStatus] = await Promise.all([
@@ -949,9 +980,14 @@ export async function orderExportRows(
   };
 }
 
-/** The order list's page as the caller may see it, with the paging it was asked for. */
-export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
-  const { rows, total, totalCapped, counts, countCap } = await listOrders(db, caller, q);
+type OrderListPage = Awaited<ReturnType<typeof buildListPage>>;
+
+function buildListPage(
+  caller: OrderViewer,
+  q: OrderListQuery,
+  result: Awaited<ReturnType<typeof listOrders>>,
+) {
+  const { rows, total, totalCapped, counts, countCap } = result;
   return {
     list: rows.map((o) => listItemForCaller(o, caller)),
     total,
@@ -961,6 +997,112 @@ export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderLis
     page: q.page,
     limit: q.limit,
   };
+}
+
+/** A page's rows as its fingerprint names them: each row's id and version, in the list's order. */
+const rowVersionsOf = (rows: readonly { id: number; rowVersion: string }[]) =>
+  rows.map((row) => `${row.id}:${row.rowVersion}`).join(',');
+
+/**
+ * What a page of the list is built from: its rows' ids and versions, the total and the counts. Two
+ * reads with the same fingerprint give the same page to the same viewer.
+ */
+function fingerprintOf(
+  rowVersions: string,
+  figures: Pick<OrderListPage, 'total' | 'totalCapped' | 'counts'>,
+): string {
+  const counts = Object.entries(figures.counts ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `${figures.total}|${figures.totalCapped}|${figures.counts ? JSON.stringify(counts) : '-'}|${rowVersions}`;
+}
+
+/**
+ * The statement reading the fingerprint of the page the list would build now: the page's ids and
+ * versions and the kept counts, in one round trip, without the rows' other columns. One statement per
+ * shape of list (the caller's scope, and whether it filters by status or organisation), prepared once
+ * per connection: planning it each time had cost the database more than running it.
+ */
+function fingerprintStatement(db: DbOrTx, subtree: boolean, byStatus: boolean, byOrganisation: boolean) {
+  const tenantId = sql.placeholder('tenantId');
+  const filters = (table: typeof truckOrders | typeof truckOrderCounts) =>
+    and(
+      eq(table.tenantId, tenantId),
+      subtree ? inArray(table.organisationId, visibleOrganisationIdsPrepared(db)) : undefined,
+      byStatus ? eq(table.status, sql.placeholder('status')) : undefined,
+      byOrganisation ? eq(table.organisationId, sql.placeholder('organisationId')) : undefined,
+    );
+  const query = db
+    .execute(sql`
+    select
+      (select coalesce(string_agg(p.id || ':' || p.version, ',' order by p.created_at desc, p.id desc), '')
+         from (select ${truckOrders.id} as id, ${truckOrders.createdAt} as created_at, ${rowVersionColumn} as version
+                 from ${truckOrders}
+                where ${filters(truckOrders)}
+                order by ${truckOrders.createdAt} desc, ${truckOrders.id} desc
+                limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) p) as versions,
+      (select coalesce(json_object_agg(c.status, c.n), '{}')
+         from (select ${truckOrderCounts.status} as status, sum(${truckOrderCounts.n}) as n
+                 from ${truckOrderCounts}
+                where ${and(filters(truckOrderCounts), sql`${truckOrderCounts.n} <> 0`)}
+                group by ${truckOrderCounts.status}) c) as counts`)
+    .getQuery();
+  const name = `truck_order_list_fingerprint_${Number(subtree)}${Number(byStatus)}${Number(byOrganisation)}`;
+  return db._.session.prepareQuery(query, undefined, name, false);
+}
+
+const fingerprintStatements = new WeakMap<object, Map<string, ReturnType<typeof fingerprintStatement>>>();
+
+/** The fingerprint of the page the list would build now (`fingerprintStatement`). */
+async function currentFingerprint(db: DbOrTx, caller: Caller, q: OrderListQuery) {
+  const scope = await organisationScope(db, caller);
+  const subtree = scope.kind === 'subtree';
+  const shape = `${subtree}|${Boolean(q.status)}|${Boolean(q.organisationId)}`;
+  let statements = fingerprintStatements.get(db);
+  if (!statements) {
+    statements = new Map();
+    fingerprintStatements.set(db, statements);
+  }
+  let statement = statements.get(shape);
+  if (!statement) {
+    statement = fingerprintStatement(db, subtree, Boolean(q.status), Boolean(q.organisationId));
+    statements.set(shape, statement);
+  }
+  const result = await statement.execute({
+    tenantId: caller.tenantId,
+    scopePattern: subtree ? scopePatternOf(scope) : null,
+    status: q.status ?? null,
+    organisationId: q.organisationId ?? null,
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+  });
+  const [row] = rowsOf<{ versions: string; counts: Record<string, number | string> }>(result);
+  if (!row) throw new Error('the list fingerprint answered no row');
+  const kept = new Map(Object.entries(row.counts).map(([status, n]) => [status as OrderStatus, Number(n)]));
+  return fingerprintOf(row.versions, keptFigures(kept, q, ORDER_COUNT_CAP));
+}
+
+/**
+ * Pages of the list as it opens (filtered by status and organisation at most: what every order page
+ * shows first and polls), kept with their fingerprint per viewer and query. A kept page is served
+ * only after the database gives the same fingerprint again, read in this call, so it is never older
+ * than the orders: no change needs to be announced, on this process or another. The check reads ids
+ * and versions and a few counts, where building the page reads and writes every column of its rows.
+ */
+const keptPages = new ShortCache<string, { fingerprint: string; page: OrderListPage }>(60_000, 500);
+
+/** The viewer's part of a kept page's key: what `listItemForCaller` and the list's scope depend on. */
+const viewerKey = (db: DbOrTx, caller: OrderViewer) =>
+  `${handleKey(db)}|${caller.tenantId}|${caller.identity}|${caller.organisationId}|${contentKey(caller.grants)}`;
+
+/** The order list's page as the caller may see it, with the paging it was asked for. */
+export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
+  if (!countsKept(q)) return buildListPage(caller, q, await listOrders(db, caller, q));
+  const key = `${viewerKey(db, caller)}|${q.page}|${q.limit}|${q.status ?? ''}|${q.organisationId ?? ''}`;
+  const kept = keptPages.get(key);
+  if (kept && (await currentFingerprint(db, caller, q)) === kept.fingerprint) return kept.page;
+  const result = await listOrders(db, caller, q);
+  const page = answerOnce(buildListPage(caller, q, result));
+  keptPages.set(key, { fingerprint: fingerprintOf(rowVersionsOf(result.rows), result), page });
+  return page;
 }
 
 /**
