@@ -373,10 +373,12 @@ export async function sessionsChanged(db: DbOrTx): Promise<void> {
 
 /** The live session behind a token, within this tenant, with its enabled user. */
 export async function findSession(db: Db, tenantId: number, token: string): Promise<SessionRow | null> {
-  const tokenHash = sha256Hex(token);
+  // Keyed by the token itself: a cached session then costs no hashing (the cache lives in this process
+  // only, as the token does in the request).
   const row = await sessionCache.through(
-    `${handleKey(db)}:${tenantId}:${tokenHash}`,
+    `${handleKey(db)}:${tenantId}:${token}`,
     async () => {
+      const tokenHash = sha256Hex(token);
       let statement = findSessionStatements.get(db);
       if (!statement) {
         statement = prepareFindSession(db);
