@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Language } from '@freight/contracts/api';
+import { type Language, PAGE_SIZES } from '@freight/contracts/api';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import {
@@ -1021,7 +1021,17 @@ function fingerprintOf(
  * shape of list (the caller's scope, and whether it filters by status or organisation), prepared once
  * per connection: planning it each time had cost the database more than running it.
  */
-function fingerprintStatement(db: DbOrTx, subtree: boolean, byStatus: boolean, byOrganisation: boolean) {
+function fingerprintStatement(
+  db: DbOrTx,
+  subtree: boolean,
+  byStatus: boolean,
+  byOrganisation: boolean,
+  limit: number,
+) {
+  // The page size is written into the statement, not passed: with it a parameter, the database never
+  // settles on the prepared plan (it prices an unknown limit as a tenth of the table) and plans anew
+  // on every call. There are five sizes (PAGE_SIZES).
+  if (!(PAGE_SIZES as readonly number[]).includes(limit)) throw new Error(`not a page size: ${limit}`);
   const tenantId = sql.placeholder('tenantId');
   const filters = (table: typeof truckOrders | typeof truckOrderCounts) =>
     and(
@@ -1038,14 +1048,14 @@ function fingerprintStatement(db: DbOrTx, subtree: boolean, byStatus: boolean, b
                  from ${truckOrders}
                 where ${filters(truckOrders)}
                 order by ${truckOrders.createdAt} desc, ${truckOrders.id} desc
-                limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) p) as versions,
+                limit ${sql.raw(String(limit))}) p) as versions,
       (select coalesce(json_object_agg(c.status, c.n), '{}')
          from (select ${truckOrderCounts.status} as status, sum(${truckOrderCounts.n}) as n
                  from ${truckOrderCounts}
                 where ${and(filters(truckOrderCounts), sql`${truckOrderCounts.n} <> 0`)}
                 group by ${truckOrderCounts.status}) c) as counts`)
     .getQuery();
-  const name = `truck_order_list_fingerprint_${Number(subtree)}${Number(byStatus)}${Number(byOrganisation)}`;
+  const name = `truck_order_list_fingerprint_${Number(subtree)}${Number(byStatus)}${Number(byOrganisation)}_${limit}`;
   return db._.session.prepareQuery(query, undefined, name, false);
 }
 
@@ -1055,7 +1065,7 @@ const fingerprintStatements = new WeakMap<object, Map<string, ReturnType<typeof 
 async function currentFingerprint(db: DbOrTx, caller: Caller, q: OrderListQuery) {
   const scope = await organisationScope(db, caller);
   const subtree = scope.kind === 'subtree';
-  const shape = `${subtree}|${Boolean(q.status)}|${Boolean(q.organisationId)}`;
+  const shape = `${subtree}|${Boolean(q.status)}|${Boolean(q.organisationId)}|${q.limit}`;
   let statements = fingerprintStatements.get(db);
   if (!statements) {
     statements = new Map();
@@ -1063,7 +1073,7 @@ async function currentFingerprint(db: DbOrTx, caller: Caller, q: OrderListQuery)
   }
   let statement = statements.get(shape);
   if (!statement) {
-    statement = fingerprintStatement(db, subtree, Boolean(q.status), Boolean(q.organisationId));
+    statement = fingerprintStatement(db, subtree, Boolean(q.status), Boolean(q.organisationId), q.limit);
     statements.set(shape, statement);
   }
   const result = await statement.execute({
@@ -1071,8 +1081,6 @@ async function currentFingerprint(db: DbOrTx, caller: Caller, q: OrderListQuery)
     scopePattern: subtree ? scopePatternOf(scope) : null,
     status: q.status ?? null,
     organisationId: q.organisationId ?? null,
-    limit: q.limit,
-    offset: (q.page - 1) * q.limit,
   });
   const [row] = rowsOf<{ versions: string; counts: Record<string, number | string> }>(result);
   if (!row) throw new Error('the list fingerprint answered no row');
@@ -1081,8 +1089,8 @@ async function currentFingerprint(db: DbOrTx, caller: Caller, q: OrderListQuery)
 }
 
 /**
- * Pages of the list as it opens (filtered by status and organisation at most: what every order page
- * shows first and polls), kept with their fingerprint per viewer and query. A kept page is served
+ * First pages of the list as it opens (filtered by status and organisation at most: what every order
+ * page shows first and polls), kept with their fingerprint per viewer, page size and filter. A kept page is served
  * only after the database gives the same fingerprint again, read in this call, so it is never older
  * than the orders: no change needs to be announced, on this process or another. The check reads ids
  * and versions and a few counts, where building the page reads and writes every column of its rows.
@@ -1095,8 +1103,8 @@ const viewerKey = (db: DbOrTx, caller: OrderViewer) =>
 
 /** The order list's page as the caller may see it, with the paging it was asked for. */
 export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
-  if (!countsKept(q)) return buildListPage(caller, q, await listOrders(db, caller, q));
-  const key = `${viewerKey(db, caller)}|${q.page}|${q.limit}|${q.status ?? ''}|${q.organisationId ?? ''}`;
+  if (!countsKept(q) || q.page !== 1) return buildListPage(caller, q, await listOrders(db, caller, q));
+  const key = `${viewerKey(db, caller)}|${q.limit}|${q.status ?? ''}|${q.organisationId ?? ''}`;
   const kept = keptPages.get(key);
   if (kept && (await currentFingerprint(db, caller, q)) === kept.fingerprint) return kept.page;
   const result = await listOrders(db, caller, q);
