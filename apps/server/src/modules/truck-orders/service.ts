@@ -749,15 +749,15 @@ export function orderActions(order: Pick<OrderRow, 'status'>, caller: OrderViewe
 type OrderViewer = Caller & Pick<RequestUser, 'grants'>;
 
 /**
- * The columns of a list row: every column but the shipment and the stored quote, of which only the
- * product's names and service level are read. A page of rows then carries no JSON the list does not show.
- */
-/**
  * The transaction that wrote the row's current version (PostgreSQL's `xmin`): every update of an
  * order, of any column, gives it a new one.
  */
 const rowVersionColumn = sql<string>`"truck_orders"."xmin"::text`;
 
+/**
+ * The columns of a list row: every column but the shipment and the stored quote, of which only the
+ * product's names and service level are read. A page of rows then carries no JSON the list does not show.
+ */
 const listColumns = (() => {
   const { shipment: _s, quote: _q, ...columns } = getTableColumns(truckOrders);
   return {
@@ -851,23 +851,6 @@ function listCondition(
   );
 }
 
-/** The rows of `truck_order_counts` a list filtered at most by status and organisation adds up. */
-function keptCountsCondition(
-  db: DbOrTx,
-  caller: Caller,
-  scope: Awaited<ReturnType<typeof organisationScope>>,
-  q: OrderListQuery,
-) {
-  return and(
-    eq(truckOrderCounts.tenantId, caller.tenantId),
-    scope.kind === 'subtree'
-      ? inArray(truckOrderCounts.organisationId, visibleOrganisationIds(db, scope))
-      : undefined,
-    q.organisationId ? eq(truckOrderCounts.organisationId, q.organisationId) : undefined,
-    sql`${truckOrderCounts.n} <> 0`,
-  );
-}
-
 /**
  * The status counts from `truck_order_counts` (kept by triggers), for a list filtered at most by
  * status and organisation: one read of a few rows per organisation, however many orders there are.
@@ -884,7 +867,16 @@ async function keptCounts(
       n: sql<number>`sum(${truckOrderCounts.n})`.mapWith(Number),
     })
     .from(truckOrderCounts)
-    .where(keptCountsCondition(db, caller, scope, q))
+    .where(
+      and(
+        eq(truckOrderCounts.tenantId, caller.tenantId),
+        scope.kind === 'subtree'
+          ? inArray(truckOrderCounts.organisationId, visibleOrganisationIds(db, scope))
+          : undefined,
+        q.organisationId ? eq(truckOrderCounts.organisationId, q.organisationId) : undefined,
+        sql`${truckOrderCounts.n} <> 0`,
+      ),
+    )
     .groupBy(truckOrderCounts.status);
   return new Map(rows.map((r) => [r.status, r.n]));
 }
@@ -910,6 +902,16 @@ function keptFigures(kept: Map<OrderStatus, number>, q: OrderListQuery, cap: num
   };
 }
 
+/** The list's page of rows under `condition`, newest first. */
+const pageRows = (db: DbOrTx, condition: SQL | undefined, q: OrderListQuery) =>
+  db
+    .select(listColumns)
+    .from(truckOrders)
+    .where(condition)
+    .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+
 /**
  * A page of the order list. The total is exact up to `cap`; beyond it, it is `cap` with `totalCapped`.
  * The status tabs' counts, with the first page only, are exact up to `cap`; `cap + 1` means more.
@@ -919,13 +921,7 @@ function keptFigures(kept: Map<OrderStatus, number>, q: OrderListQuery, cap: num
 export async function listOrders(db: DbOrTx, caller: Caller, q: OrderListQuery, cap = ORDER_COUNT_CAP) {
   const scope = await organisationScope(db, caller);
   const condition = listCondition(db, caller, scope, q);
-  const page = db
-    .select(listColumns)
-    .from(truckOrders)
-    .where(condition)
-    .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id))
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit);
+  const page = pageRows(db, condition, q);
   if (countsKept(q)) {
     const [rows, kept] = await Promise.all([page, keptCounts(db, caller, scope, q)]);
     return { rows, ...keptFigures(kept, q, cap) };
@@ -1061,9 +1057,16 @@ function fingerprintStatement(
 
 const fingerprintStatements = new WeakMap<object, Map<string, ReturnType<typeof fingerprintStatement>>>();
 
-/** The fingerprint of the page the list would build now (`fingerprintStatement`). */
-async function currentFingerprint(db: DbOrTx, caller: Caller, q: OrderListQuery) {
-  const scope = await organisationScope(db, caller);
+/**
+ * What the list would show now, as far as its fingerprint goes (`fingerprintStatement`): the page's
+ * ids and versions, and the total and counts, which a page built now takes as they are.
+ */
+async function currentState(
+  db: DbOrTx,
+  caller: Caller,
+  scope: Awaited<ReturnType<typeof organisationScope>>,
+  q: OrderListQuery,
+) {
   const subtree = scope.kind === 'subtree';
   const shape = `${subtree}|${Boolean(q.status)}|${Boolean(q.organisationId)}|${q.limit}`;
   let statements = fingerprintStatements.get(db);
@@ -1085,15 +1088,15 @@ async function currentFingerprint(db: DbOrTx, caller: Caller, q: OrderListQuery)
   const [row] = rowsOf<{ versions: string; counts: Record<string, number | string> }>(result);
   if (!row) throw new Error('the list fingerprint answered no row');
   const kept = new Map(Object.entries(row.counts).map(([status, n]) => [status as OrderStatus, Number(n)]));
-  return fingerprintOf(row.versions, keptFigures(kept, q, ORDER_COUNT_CAP));
+  return { rowVersions: row.versions, figures: keptFigures(kept, q, ORDER_COUNT_CAP) };
 }
 
 /**
  * First pages of the list as it opens (filtered by status and organisation at most: what every order
- * page shows first and polls), kept with their fingerprint per viewer, page size and filter. A kept page is served
- * only after the database gives the same fingerprint again, read in this call, so it is never older
- * than the orders: no change needs to be announced, on this process or another. The check reads ids
- * and versions and a few counts, where building the page reads and writes every column of its rows.
+ * page shows first and polls), kept with their fingerprint per viewer, page size and filter. A kept
+ * page is served only after the database gives the same fingerprint again, read in this call, so it is
+ * never older than the orders: no change needs to be announced, on this process or another. The check
+ * reads ids and versions and a few counts, where building the page reads every column of its rows.
  */
 const keptPages = new ShortCache<string, { fingerprint: string; page: OrderListPage }>(60_000, 500);
 
@@ -1105,11 +1108,14 @@ const viewerKey = (db: DbOrTx, caller: OrderViewer) =>
 export async function listOrdersFor(db: DbOrTx, caller: OrderViewer, q: OrderListQuery) {
   if (!countsKept(q) || q.page !== 1) return buildListPage(caller, q, await listOrders(db, caller, q));
   const key = `${viewerKey(db, caller)}|${q.limit}|${q.status ?? ''}|${q.organisationId ?? ''}`;
+  const scope = await organisationScope(db, caller);
+  const now = await currentState(db, caller, scope, q);
   const kept = keptPages.get(key);
-  if (kept && (await currentFingerprint(db, caller, q)) === kept.fingerprint) return kept.page;
-  const result = await listOrders(db, caller, q);
-  const page = answerOnce(buildListPage(caller, q, result));
-  keptPages.set(key, { fingerprint: fingerprintOf(rowVersionsOf(result.rows), result), page });
+  if (kept?.fingerprint === fingerprintOf(now.rowVersions, now.figures)) return kept.page;
+  // Built from the counts just read and the rows read now; kept under what it was built from.
+  const rows = await pageRows(db, listCondition(db, caller, scope, q), q);
+  const page = answerOnce(buildListPage(caller, q, { rows, ...now.figures }));
+  keptPages.set(key, { fingerprint: fingerprintOf(rowVersionsOf(rows), now.figures), page });
   return page;
 }
 
