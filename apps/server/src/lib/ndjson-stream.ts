@@ -38,10 +38,10 @@ export function ndjsonStream(reply: FastifyReply) {
     get started() {
       return started;
     },
-    /** Queues one line; it leaves with the next write, at the latest once the event loop turns. */
-    async line(value: unknown): Promise<void> {
+    /** Queues one line, serialized; it leaves with the next write, at the latest once the event loop turns. */
+    async lineText(text: string): Promise<void> {
       if (!started) start();
-      queued.push(`${JSON.stringify(value)}\n`);
+      queued.push(`${text}\n`);
       if (!flushQueued) {
         flushQueued = true;
         setImmediate(flush);
@@ -53,11 +53,45 @@ export function ndjsonStream(reply: FastifyReply) {
     },
     /** Writes the closing line with whatever is queued, and ends the answer. */
     end(value: unknown): void {
+      this.endText(JSON.stringify(value));
+    },
+    /** Writes the closing line, already serialized, with whatever is queued, and ends the answer. */
+    endText(text: string): void {
       if (!started) start();
-      queued.push(`${JSON.stringify(value)}\n`);
+      queued.push(`${text}\n`);
       ended = true;
       reply.raw.end(queued.join(''));
       queued = [];
+    },
+  };
+}
+
+/**
+ * A quote's prices as they come: a `result` line each as it is ready, then a `done` line with the
+ * expiry and every result again. A result that reaches the close as the same object it streamed as
+ * (all but the cheapest and fastest) is not serialized twice: that was a tenth of a quote's time.
+ */
+export function resultStream(reply: FastifyReply) {
+  const stream = ndjsonStream(reply);
+  const texts = new WeakMap<object, string>();
+  const textOf = (result: object) => texts.get(result) ?? JSON.stringify(result);
+  return {
+    get started() {
+      return stream.started;
+    },
+    result(result: object): Promise<void> {
+      const text = JSON.stringify(result);
+      texts.set(result, text);
+      return stream.lineText(`{"type":"result","result":${text}}`);
+    },
+    done(expiresAt: Date, results: readonly object[]): void {
+      stream.endText(
+        `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":[${results.map(textOf).join(',')}]}`,
+      );
+    },
+    /** Ends with one line of its own (a failure told after the first line). */
+    end(value: unknown): void {
+      stream.end(value);
     },
   };
 }

@@ -15,7 +15,7 @@ import {
 import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ndjsonStream } from '../../lib/ndjson-stream.ts';
+import { resultStream } from '../../lib/ndjson-stream.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { streamErrorLine } from '../../plugins/envelope.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
@@ -101,16 +101,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = currentUser(request);
       // A quote the caller may not see, or a booked one, answers in the envelope before any line.
-      const stream = ndjsonStream(reply);
+      const stream = resultStream(reply);
       try {
         const { results, expiresAt } = await rateExpressQuoteFor(
           db,
           me,
           request.body.id,
           app.config.QUOTE_TTL_HOURS,
-          (result) => stream.line({ type: 'result', result }),
+          (result) => stream.result(result),
         );
-        stream.end({ type: 'done', expiresAt, results });
+        stream.done(expiresAt, results);
       } catch (error) {
         if (!stream.started) throw error;
         request.log.error(error);

@@ -28,7 +28,7 @@ import {
   quoteSaveBody,
 } from '@freight/contracts/truck-shipment';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ndjsonStream } from '../../lib/ndjson-stream.ts';
+import { resultStream } from '../../lib/ndjson-stream.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { streamErrorLine } from '../../plugins/envelope.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
@@ -157,16 +157,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       // A quote the caller may not see, or a booked one, answers in the envelope before any line.
-      const stream = ndjsonStream(reply);
+      const stream = resultStream(reply);
       try {
         const { results, expiresAt } = await rateQuoteFor(
           db,
           currentUser(request),
           request.body.id,
           app.config.QUOTE_TTL_HOURS,
-          (result) => stream.line({ type: 'result', result }),
+          (result) => stream.result(result),
         );
-        stream.end({ type: 'done', expiresAt, results });
+        stream.done(expiresAt, results);
       } catch (error) {
         if (!stream.started) throw error;
         request.log.error(error);

@@ -18,7 +18,7 @@ export const truckQuotes = pgTable(
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     status: text('status').$type<QuoteStatus>().notNull().default('open'),
     shipment: jsonb('shipment').$type<Shipment>().notNull(),
-    /** Deflated (db/columns.ts `packedJson`): rewritten on every pricing, read whole, never queried inside. */
+    /** JSON text in a bytea (db/columns.ts `packedJson`): rewritten on every pricing, read whole, never queried inside. */
     results: packedJson('results').$type<QuoteResult[]>().notNull().default(sql`'[]'::bytea`),
     /** Set when the table prices cannot be had and staff must quote by hand. */
     manualReason: text('manual_reason').$type<ManualReason>(),
