@@ -3,6 +3,9 @@ import { App as AntApp, Spin, Typography } from 'antd';
 import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+// The sign-in page is the first page of most visits: it is part of the entry, not a second round of
+// downloads behind a spinner.
+import LoginPage from '../features/auth/LoginPage.tsx';
 import { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from '../features/downloads/public.tsx';
 import { loadFeatureMessages } from '../i18n/index.ts';
 import { ApiError, setHttpHooks } from '../lib/http.ts';
@@ -11,7 +14,6 @@ import type { Branding } from './branding.ts';
 import { progressPulse, TopProgress, useProgressWhile } from './progress.tsx';
 import { useSession } from './session.tsx';
 
-const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
 const StatusPage = lazy(() => import('../features/status/StatusPage.tsx'));
