@@ -135,38 +135,52 @@ export function readSheetRecords(
   if (sheet.actualRowCount - 1 > options.maxRows)
     return { ok: false, key: 'import.tooMany', params: { max: options.maxRows } };
 
+  // Decided once per file, not once per cell: where each column sits and what its example reads.
+  const reads = columns.map((column) => ({
+    key: column.key,
+    col: position.get(column.key),
+    zeroPad: column.zeroPad,
+    example: column.exampleVaries ? null : cellText(column.example),
+  }));
   const records: SheetRecord[] = [];
   const errors = new Map<number, string>();
   sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
     if (rowNumber === 1) return;
     const values: Record<string, string> = {};
+    let filled = false;
+    let asExample = true;
     // The row's values at once: a cell object per column is needed only to name a bad cell.
     const cells = row.values as ExcelJS.CellValue[];
-    for (const column of columns) {
-      const col = position.get(column.key);
-      if (!col) {
-        values[column.key] = '';
-        continue;
+    for (const { key, col, zeroPad, example } of reads) {
+      let text = '';
+      if (col) {
+        const raw = cells[col];
+        // Text and numbers, nearly every cell of a file, need no more than this.
+        if (typeof raw === 'string') text = raw.trim();
+        else if (typeof raw === 'number' && zeroPad && Number.isInteger(raw) && raw >= 0)
+          text = String(raw).padStart(zeroPad, '0');
+        else if (typeof raw === 'number') text = String(raw);
+        else {
+          const cell = importValue(raw);
+          if (!cell.ok) {
+            const address = row.getCell(col).address;
+            errors.set(
+              rowNumber,
+              translate(language, cell.reason === 'formula' ? 'import.formula' : 'import.badCell', {
+                cell: address,
+              }),
+            );
+            return;
+          }
+          text = cellText(cell.value);
+        }
       }
-      const cell = importValue(cells[col]);
-      if (!cell.ok) {
-        const address = row.getCell(col).address;
-        errors.set(
-          rowNumber,
-          translate(language, cell.reason === 'formula' ? 'import.formula' : 'import.badCell', {
-            cell: address,
-          }),
-        );
-        return;
-      }
-      const { value } = cell;
-      values[column.key] =
-        column.zeroPad && typeof value === 'number' && Number.isInteger(value) && value >= 0
-          ? String(value).padStart(column.zeroPad, '0')
-          : cellText(value);
+      values[key] = text;
+      if (text !== '') filled = true;
+      if (example !== null && text !== example) asExample = false;
     }
-    if (Object.values(values).every((v) => v === '')) return;
-    if (columns.every((c) => c.exampleVaries || values[c.key] === cellText(c.example))) return;
+    // An empty row, and the template's example row left as it was, are not orders.
+    if (!filled || asExample) return;
     records.push({ row: rowNumber, values });
   });
   if (records.length === 0 && errors.size === 0) return { ok: false, key: 'import.empty' };
