@@ -1,47 +1,10 @@
-import { LoadingOutlined, PaperClipOutlined, UserOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Avatar, Image, Skeleton, Space, Typography } from 'antd';
-import { type ReactNode, useEffect, useState } from 'react';
+import { LoadingOutlined, PaperClipOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Image, Skeleton, Space, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getFile, saveBlob } from '../lib/http.ts';
-
-/** Files fetched once are kept a few minutes: a list re-rendering does not fetch them again. */
-const fileQuery = (url: string) => ({
-  queryKey: ['private-file', url],
-  queryFn: () => getFile(url),
-  staleTime: 5 * 60_000,
-  gcTime: 5 * 60_000,
-  retry: false,
-});
-
-/** An object URL for a fetched file, revoked when the component lets go of it. */
-function useObjectUrl(blob: Blob | undefined): string | undefined {
-  const [objectUrl, setObjectUrl] = useState<string>();
-  useEffect(() => {
-    if (!blob) {
-      setObjectUrl(undefined);
-      return;
-    }
-    const next = URL.createObjectURL(blob);
-    setObjectUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [blob]);
-  return objectUrl;
-}
-
-/**
- * An uploaded file loaded with the session (files are private to whoever may see their record), as an
- * object URL for an `<img>` or an avatar; nothing while `url` is empty.
- */
-export function usePrivateFile(url: string | null | undefined) {
-  const query = useQuery({ ...fileQuery(url ?? ''), enabled: Boolean(url) });
-  const objectUrl = useObjectUrl(query.data?.blob);
-  return {
-    objectUrl,
-    loading: Boolean(url) && (query.isLoading || (query.isSuccess && !objectUrl)),
-    failed: query.isError,
-  };
-}
+import { saveBlob } from '../lib/http.ts';
+import { fileQuery, useObjectUrl, usePrivateFile } from './private-file.ts';
 
 /** A private image (payment screenshot, licence, avatar): a placeholder while it loads, a line if it cannot. */
 export function PrivateImage({
@@ -133,10 +96,4 @@ export function PrivateFileLink({
       ) : null}
     </Space>
   );
-}
-
-/** The user's avatar, an upload only its owner loads: the person icon while it loads or if it cannot. */
-export function PrivateAvatar({ url, size }: { url: string | null | undefined; size: 'small' | number }) {
-  const { objectUrl } = usePrivateFile(url);
-  return <Avatar size={size} src={objectUrl} icon={<UserOutlined />} />;
 }

@@ -33,11 +33,11 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
-import { PrivateAvatar } from '../../components/PrivateFile.tsx';
+import { PrivateAvatar } from '../../components/PrivateAvatar.tsx';
 import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
 import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
-import { FreightRulesEntry } from '../../features/truck-products/ProductsDrawer.tsx';
+import { FreightRulesEntry } from '../../features/truck-products/FreightRulesEntry.tsx';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
 import { PageContext } from '../page-context.tsx';
@@ -55,7 +55,6 @@ import { VIEWS } from '../views.ts';
 import { AdStrip } from './AdStrip.tsx';
 import { NoticeBell } from './NoticeBell.tsx';
 import { TabsBar, type VisitedTab } from './TabsBar.tsx';
-import { ThemeDrawer } from './ThemeDrawer.tsx';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -74,6 +73,8 @@ const ExpressBatchDialog = lazy(() =>
     default: m.ExpressBatchDialog,
   })),
 );
+// So does the theme drawer.
+const ThemeDrawer = lazy(() => import('./ThemeDrawer.tsx').then((m) => ({ default: m.ThemeDrawer })));
 const HOME = '/home';
 const KEEP_ALIVE_MAX = 99;
 const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
@@ -135,6 +136,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const [openKeys, setOpenKeys] = useState<string[]>([]);
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const [themeOpen, setThemeOpen] = useState(false);
+  const [themeWanted, setThemeWanted] = useState(false);
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
 
@@ -463,7 +465,10 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           <Button
             type="text"
             icon={<BgColorsOutlined />}
-            onClick={() => setThemeOpen(true)}
+            onClick={() => {
+              setThemeWanted(true);
+              setThemeOpen(true);
+            }}
             data-testid="theme-open"
           />
         </Tooltip>
@@ -552,7 +557,11 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       </Layout>
       <FloatButton.BackTop visibilityHeight={200} />
       <ErrorLogButton />
-      <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
+      {themeWanted ? (
+        <Suspense fallback={null}>
+          <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
+        </Suspense>
+      ) : null}
       <Suspense fallback={null}>
         {batch === 'truck' ? <TruckBatchDialog open onClose={() => setBatch(null)} /> : null}
         {batch === 'express' ? <ExpressBatchDialog open onClose={() => setBatch(null)} /> : null}

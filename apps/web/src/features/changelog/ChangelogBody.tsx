@@ -1,4 +1,4 @@
-import { changelogBlocks } from '@freight/contracts/changelog';
+import { changelogBlocks } from '@freight/contracts/changelog-blocks';
 
 /** An entry's plain text as paragraphs and lists; shown as text, so nothing in it can run. */
 export function ChangelogBody({ body }: { body: string }) {

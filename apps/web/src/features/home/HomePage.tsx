@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { allowedMenus, flattenPages, type MenuNode, useSession } from '../../app/session.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
-import { PrivateAvatar } from '../../components/PrivateFile.tsx';
+import { PrivateAvatar } from '../../components/PrivateAvatar.tsx';
 
 interface ShortcutGroup {
   key: string;

@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Drawer, Table, Tag, Typography } from 'antd';
-import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { ALL_PRODUCTS_KEY, productApi, type TruckProduct } from './api.ts';
 
 /** A customer's read-only view of the truck products it may quote and book. */
-export function ProductsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+export default function ProductsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
   const products = useQuery({ queryKey: [ALL_PRODUCTS_KEY], queryFn: productApi.all, enabled: open });
@@ -44,27 +42,5 @@ export function ProductsDrawer({ open, onClose }: { open: boolean; onClose: () =
         ]}
       />
     </Drawer>
-  );
-}
-
-/**
- * The top bar's freight-rules entry: staff go to the tariff page, everyone else opens the drawer of
- * their products. The caller draws the button; this decides what it does.
- */
-export function FreightRulesEntry({
-  onStaff,
-  children,
-}: {
-  onStaff: () => void;
-  children: (open: () => void) => ReactNode;
-}) {
-  const { userInfo } = useSession();
-  const [open, setOpen] = useState(false);
-  const staff = userInfo?.identity === 'employee';
-  return (
-    <>
-      {children(staff ? onStaff : () => setOpen(true))}
-      {staff ? null : <ProductsDrawer open={open} onClose={() => setOpen(false)} />}
-    </>
   );
 }
