@@ -31,6 +31,8 @@ const WEB_ONLY = {
 /** Contracts that are shared rules rather than one area's: value types, catalogues, the shipment. */
 const SHARED_CONTRACTS = {
   api: 'the envelope, result codes and paging of every call',
+  'changelog-blocks':
+    "a feature update's body as paragraphs and lists, without the changelog's schemas: the shell shows it on every page",
   countries: 'dial codes and countries',
   'express-messages': "the express line's messages, merged into `messages`",
   'express-rating': 'the pure express rating function, used by channels (tables) and quotes',

@@ -108,12 +108,15 @@ test('tabs close to the left, to the right and all; the pinned home tab stays', 
   // From the operation log's own menu: close the tabs on its left (home stays).
   await tabs.getByTestId('tab-/operationLog').click({ button: 'right' });
   await page.getByRole('menuitem', { name: '关闭左侧' }).click();
+  // A menu fades out as it closes: the next one is opened once this one is gone, as a person would.
+  await expect(page.getByRole('menuitem', { name: '关闭左侧' })).toBeHidden();
   await expect(tabs.getByTestId('tab-/basicSettings')).toHaveCount(0);
   await expect(tabs.getByTestId('tab-/home')).toBeVisible();
   // From the site configuration's menu: close the ones on its right, which takes the active tab; the
   // user goes to the last tab left.
   await tabs.getByTestId('tab-/site-configuration').click({ button: 'right' });
   await page.getByRole('menuitem', { name: '关闭右侧' }).click();
+  await expect(page.getByRole('menuitem', { name: '关闭右侧' })).toBeHidden();
   await expect(tabs.getByTestId('tab-/staff-management')).toHaveCount(0);
   await expect(page).toHaveURL(/\/site-configuration$/);
   await expect(tabs.locator('[data-testid^="tab-/"]')).toHaveCount(3);
