@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { BATCH_COLUMNS } from '../src/modules/truck-orders/batch.ts';
-import { makePng } from './helpers.ts';
-import { type ServerProcess, scratchDatabase, scratchDir, startServer } from './server-process.ts';
+import { codeIn, makePng } from './helpers.ts';
+import { mailedTo, type ServerProcess, scratchDatabase, scratchDir, startServer } from './server-process.ts';
 import { truckBatchRow } from './truck-fixtures.ts';
 
 /**
@@ -88,16 +88,7 @@ async function streamed(url: string, body: unknown, as: Session) {
 
 async function signIn(email: string): Promise<Session> {
   await ok('/api/admin/auth/getVerificationCode', { email });
-  // The code is mailed once the answer has gone (its timing tells nothing of the address): the test
-  // reads the mailbox until it is there.
-  let code: string | undefined;
-  for (const started = Date.now(); !code && Date.now() - started < 15_000; ) {
-    const mailbox = (await (
-      await fetch(`${base}/api/dev/mailbox?to=${encodeURIComponent(email)}`)
-    ).json()) as Envelope;
-    code = /\b(\d{6})\b/.exec(mailbox.data.list[0]?.text ?? '')?.[1];
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const code = codeIn((await mailedTo(base, email))[0]?.text);
   const { token } = await ok('/api/admin/auth/login', { email, password: sha256Hex(DEMO_PASSWORD), code });
   return { email, token };
 }

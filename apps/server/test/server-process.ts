@@ -101,6 +101,24 @@ export async function startServer(
   return { child, port, base: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
+/**
+ * The dev mailbox of a running server for one address, once it holds a mail: a code is mailed after
+ * the answer that asked for it has gone, so right after that answer the mailbox may still be empty.
+ */
+export async function mailedTo(base: string, email: string, withinMs = 15_000): Promise<{ text: string }[]> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const mailbox = (await (
+      await fetch(`${base}/api/dev/mailbox?to=${encodeURIComponent(email)}`)
+    ).json()) as {
+      data: { list: { text: string }[] };
+    };
+    if (mailbox.data.list.length > 0) return mailbox.data.list;
+    if (Date.now() > until) throw new Error(`no mail to ${email} within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Can a new TCP connection be opened to the port? */
 export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

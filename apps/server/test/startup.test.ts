@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { mailedTo } from './server-process.ts';
 
 const serverEntry = new URL('../src/server.ts', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'fp-start-'));
@@ -29,9 +30,9 @@ function start(env: Record<string, string>): {
   return { child, output: () => output, exited };
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 60_000) {
+async function waitFor(check: () => boolean, ms = 60_000) {
   const until = Date.now() + ms;
-  while (!(await check())) {
+  while (!check()) {
     if (Date.now() > until) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -73,12 +74,7 @@ describe('start, stop and start again', () => {
       body: JSON.stringify({ email: 'admin@example.com' }),
     });
     expect(((await code.json()) as any).code).toBe(200);
-    // The code is mailed once the answer has gone: the mailbox is read until it is there.
-    const mailboxCount = async () =>
-      ((await (await fetch(`http://127.0.0.1:${port}/api/dev/mailbox?to=admin@example.com`)).json()) as any)
-        .data.list.length;
-    await waitFor(async () => (await mailboxCount()) > 0);
-    expect(await mailboxCount()).toBe(1);
+    expect(await mailedTo(`http://127.0.0.1:${port}`, 'admin@example.com')).toHaveLength(1);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 120_000);

@@ -1,3 +1,5 @@
+// Apart from the changelog's schemas: the shell shows feature updates on every page, without zod.
+
 /** A body as blocks to show: paragraphs and bulleted lists, from the plain text staff wrote. */
 export type ChangelogBlock = { kind: 'paragraph'; text: string } | { kind: 'list'; items: string[] };
 

@@ -32,6 +32,3 @@ export const changelogFeedView = z.object({
   list: z.array(changelogEntryView),
   unread: z.boolean(),
 });
-
-// The body's blocks live in a module without schemas: the shell shows them on every page.
-export { type ChangelogBlock, changelogBlocks } from './changelog-blocks.ts';

@@ -4,6 +4,7 @@ import { translate } from '@freight/contracts/messages';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm';
 import { announceCacheChange } from '../../db/cache-events.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { perHandle } from '../../db/per-handle.ts';
 import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import {
   hashPassword,
@@ -327,8 +328,9 @@ export async function createSession(
   return token;
 }
 
-function prepareFindSession(db: Db) {
-  return db
+// Every authenticated request runs this lookup, so it is built once per database handle.
+const findSessionStatement = perHandle((db: Db) =>
+  db
     .select({ user: users, tokenHash: sessions.tokenHash, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
@@ -342,10 +344,8 @@ function prepareFindSession(db: Db) {
       ),
     )
     .limit(1)
-    .prepare('find_session');
-}
-// Every authenticated request runs this lookup, so it is planned once per database handle.
-const findSessionStatements = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
+    .prepare('find_session'),
+);
 type SessionRow = { user: UserRow; tokenHash: string; expiresAt: Date };
 
 /**
@@ -379,12 +379,7 @@ export async function findSession(db: Db, tenantId: number, token: string): Prom
     `${handleKey(db)}:${tenantId}:${token}`,
     async () => {
       const tokenHash = sha256Hex(token);
-      let statement = findSessionStatements.get(db);
-      if (!statement) {
-        statement = prepareFindSession(db);
-        findSessionStatements.set(db, statement);
-      }
-      const [found] = await statement.execute({ tokenHash, tenantId });
+      const [found] = await findSessionStatement(db).execute({ tokenHash, tenantId });
       return found ?? null;
     },
     // Unknown tokens are not kept: anyone may send any number of them.

@@ -31,6 +31,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { perHandle } from '../../db/per-handle.ts';
 import { inChunks, recordSet, rowsOf } from '../../lib/bulk-insert.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
@@ -1055,7 +1056,10 @@ function fingerprintStatement(
   return db._.session.prepareQuery(query, undefined, name, false);
 }
 
-const fingerprintStatements = new WeakMap<object, Map<string, ReturnType<typeof fingerprintStatement>>>();
+/** A handle's fingerprint statements, one per shape of list, built as each shape is first asked for. */
+const fingerprintStatements = perHandle(
+  (_db: DbOrTx) => new Map<string, ReturnType<typeof fingerprintStatement>>(),
+);
 
 /**
  * What the list would show now, as far as its fingerprint goes (`fingerprintStatement`): the page's
@@ -1069,11 +1073,7 @@ async function currentState(
 ) {
   const subtree = scope.kind === 'subtree';
   const shape = `${subtree}|${Boolean(q.status)}|${Boolean(q.organisationId)}|${q.limit}`;
-  let statements = fingerprintStatements.get(db);
-  if (!statements) {
-    statements = new Map();
-    fingerprintStatements.set(db, statements);
-  }
+  const statements = fingerprintStatements(db);
   let statement = statements.get(shape);
   if (!statement) {
     statement = fingerprintStatement(db, subtree, Boolean(q.status), Boolean(q.organisationId), q.limit);

@@ -31,6 +31,7 @@ import {
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
+import { perHandle } from '../../db/per-handle.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { saveAddress } from '../addresses/service.ts';
@@ -145,7 +146,7 @@ const { results: _results, ...columnsToPrice } = getTableColumns(truckQuotes);
  * each is built once per database handle and prepared once per connection (a fifth of a quote's
  * time had gone into building them again).
  */
-function pricingStatements(db: DbOrTx) {
+const pricingStatementsFor = perHandle((db: DbOrTx) => {
   const tenantId = sql.placeholder('tenantId');
   const id = sql.placeholder('id');
   const thisQuote = and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id));
@@ -172,16 +173,7 @@ function pricingStatements(db: DbOrTx) {
       .where(thisQuote)
       .prepare('truck_quote_store_prices'),
   };
-}
-const pricingStatementsOf = new WeakMap<DbOrTx, ReturnType<typeof pricingStatements>>();
-function pricingStatementsFor(db: DbOrTx) {
-  let statements = pricingStatementsOf.get(db);
-  if (!statements) {
-    statements = pricingStatements(db);
-    pricingStatementsOf.set(db, statements);
-  }
-  return statements;
-}
+});
 
 async function quoteToPrice(db: DbOrTx, tenantId: number, id: number): Promise<QuoteToPrice | null> {
   const [row] = await pricingStatementsFor(db).read.execute({ tenantId, id });

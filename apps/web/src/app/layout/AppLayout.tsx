@@ -38,6 +38,7 @@ import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
 import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
 import { FreightRulesEntry } from '../../features/truck-products/FreightRulesEntry.tsx';
+import { useOpenedOnce } from '../../hooks/useOpenedOnce.ts';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
 import { PageContext } from '../page-context.tsx';
@@ -135,8 +136,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   // Open submenus of the inline (expanded side) menu; a collapsed or top menu opens popups on hover.
   const [openKeys, setOpenKeys] = useState<string[]>([]);
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
-  const [themeOpen, setThemeOpen] = useState(false);
-  const [themeWanted, setThemeWanted] = useState(false);
+  const themeDrawer = useOpenedOnce();
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
 
@@ -465,10 +465,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           <Button
             type="text"
             icon={<BgColorsOutlined />}
-            onClick={() => {
-              setThemeWanted(true);
-              setThemeOpen(true);
-            }}
+            onClick={themeDrawer.show}
             data-testid="theme-open"
           />
         </Tooltip>
@@ -557,9 +554,9 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       </Layout>
       <FloatButton.BackTop visibilityHeight={200} />
       <ErrorLogButton />
-      {themeWanted ? (
+      {themeDrawer.opened ? (
         <Suspense fallback={null}>
-          <ThemeDrawer open={themeOpen} onClose={() => setThemeOpen(false)} />
+          <ThemeDrawer open={themeDrawer.open} onClose={themeDrawer.hide} />
         </Suspense>
       ) : null}
       <Suspense fallback={null}>

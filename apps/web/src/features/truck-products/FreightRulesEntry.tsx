@@ -1,5 +1,6 @@
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useSession } from '../../app/session.tsx';
+import { useOpenedOnce } from '../../hooks/useOpenedOnce.ts';
 
 /** The products drawer (a table) loads when first opened: every page of the shell draws this entry. */
 const ProductsDrawer = lazy(() => import('./ProductsDrawer.tsx'));
@@ -16,19 +17,14 @@ export function FreightRulesEntry({
   children: (open: () => void) => ReactNode;
 }) {
   const { userInfo } = useSession();
-  const [open, setOpen] = useState(false);
-  const [wanted, setWanted] = useState(false);
+  const drawer = useOpenedOnce();
   const staff = userInfo?.identity === 'employee';
-  const show = () => {
-    setWanted(true);
-    setOpen(true);
-  };
   return (
     <>
-      {children(staff ? onStaff : show)}
-      {staff || !wanted ? null : (
+      {children(staff ? onStaff : drawer.show)}
+      {staff || !drawer.opened ? null : (
         <Suspense fallback={null}>
-          <ProductsDrawer open={open} onClose={() => setOpen(false)} />
+          <ProductsDrawer open={drawer.open} onClose={drawer.hide} />
         </Suspense>
       )}
     </>
