@@ -2,7 +2,9 @@
  * A truck quote over HTTP, as a signed-in customer's quote form asks for it: `quotation/rates` for a
  * 3-line shipment against 20 products (tariffs, markups, rating of every product, the results stored
  * on the quote and streamed back), next to `route + select 1`, a bare Fastify route making one
- * `select 1` on the same pool, both measured here at the same concurrency.
+ * `select 1` on the same pool, both measured here at the same concurrency. Two rows: the same quotes
+ * priced again and again (as a requote is: the prices already worked out serve, and only the expiry
+ * is written), and quotes whose shipment no call has priced before (pricing, 33 KB stored, in full).
  */
 
 import type { AddressInfo } from 'node:net';
@@ -10,13 +12,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { testConfig } from '../apps/server/src/config.ts';
 import type { Database } from '../apps/server/src/db/client.ts';
-import { truckProducts } from '../apps/server/src/db/schema.ts';
+import { truckProducts, truckQuotes } from '../apps/server/src/db/schema.ts';
 import { DEMO_PASSWORD, seedTenant } from '../apps/server/src/db/seed.ts';
-import { routeSelectOne, rps, sha256, storeSignInCode } from './http.ts';
+import { CONNECTIONS, routeSelectOne, rps, sha256, storeSignInCode } from './http.ts';
 import { addBenchProducts, shipment } from './truck.ts';
 
 /** Quotes the calls go round, so ten callers do not queue on one quote's row. */
 const QUOTES = 50;
+/** Quotes of a shipment each, more than the new-shipment row gets through: none is priced twice. */
+const NEW_SHIPMENTS = 12_000;
 
 export async function benchQuoteHttp(kind: string, database: Database) {
   const db = database.db;
@@ -84,6 +88,51 @@ export async function benchQuoteHttp(kind: string, database: Database) {
       },
     ],
   });
+  // Each shipment weighs a pound more than the last: every call prices one no call has priced.
+  const [owner] = await db
+    .select({ organisationId: truckQuotes.organisationId, userId: truckQuotes.userId })
+    .from(truckQuotes)
+    .where(and(eq(truckQuotes.tenantId, tenant.id), eq(truckQuotes.id, ids[0] as number)));
+  if (!owner) throw new Error('the bench lost its quotes');
+  const fresh: number[] = [];
+  for (let from = 0; from < NEW_SHIPMENTS; from += 1_000) {
+    const rows = await db
+      .insert(truckQuotes)
+      .values(
+        Array.from({ length: 1_000 }, (_, i) => ({
+          tenantId: tenant.id,
+          quoteNo: `BENCH-${from + i}`,
+          ...owner,
+          shipment: {
+            ...shipment,
+            lines: shipment.lines.map((l, n) =>
+              n === 0 ? { ...l, totalWeight: l.totalWeight + from + i } : l,
+            ),
+          },
+        })),
+      )
+      .returning({ id: truckQuotes.id });
+    fresh.push(...rows.map((r) => r.id));
+  }
+  let nextNew = 0;
+  const newQuotes = await rps(`${base}/api/admin/quotation/rates`, {
+    method: 'POST',
+    headers: { host, accesstoken: token, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          if (nextNew >= fresh.length) throw new Error('the bench ran out of new shipments');
+          return { ...request, body: JSON.stringify({ id: fresh[nextNew++] }) };
+        },
+      },
+    ],
+  });
+  const pricedQuotes = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(truckQuotes)
+    .where(and(eq(truckQuotes.tenantId, tenant.id), sql`${truckQuotes.resultsDigest} is not null`));
+  if ((pricedQuotes[0]?.n ?? 0) < QUOTES + nextNew - 2 * CONNECTIONS)
+    throw new Error(`the new-shipment calls stored ${pricedQuotes[0]?.n} prices for ${nextNew} calls`);
   await app.close();
   const baseline = await routeSelectOne(database);
   const stored = await db
@@ -99,4 +148,5 @@ export async function benchQuoteHttp(kind: string, database: Database) {
   // The `route + select 1` row itself is printed once, by the hot paths (bench/hotpaths.ts); this
   // ratio uses the same route measured again right after the quotes, under the same load.
   row('quote, 3 lines × 20 products', quotes);
+  row('quote, new shipment each call', newQuotes);
 }

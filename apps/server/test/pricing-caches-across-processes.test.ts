@@ -64,6 +64,22 @@ describe('pricing caches across processes', () => {
     );
   });
 
+  it('prices a truck quote with the new markup as soon as the change commits', async () => {
+    // The same quote each round: a shipment priced again is answered from the prices this copy holds
+    // only while the tariffs and markups it was priced from are the ones held now.
+    const { id } = await f.truck.ok('/api/admin/quotation/save', partsShipment(), 'customer');
+    await everyChangeSeenAtOnce(
+      () => otherPrice('/api/admin/quotation/rates', id, 'LTL-T'),
+      async (round) => {
+        await f.db.execute(sql`
+          insert into price_levels (tenant_id, organisation_id, line, product_key, markup_percent_bp, markup_fixed_cents)
+          values (${f.t.tenant.id}, ${f.truck.orgs.customer as number}, 'truck', '', ${1_000 + round * 300}, 0)
+          on conflict (tenant_id, organisation_id, line, product_key)
+          do update set markup_percent_bp = excluded.markup_percent_bp`);
+      },
+    );
+  });
+
   it('prices express rates with the new channel terms as soon as the change commits', async () => {
     const { id } = await f.as('customer').ok('/api/express/quotation/getQuotas', parcelShipment());
     await everyChangeSeenAtOnce(

@@ -67,26 +67,33 @@ export function ndjsonStream(reply: FastifyReply) {
 }
 
 /**
- * A quote's prices as they come: a `result` line each as it is ready, then a `done` line with the
- * expiry and every result again. A result that reaches the close as the same object it streamed as
- * (all but the cheapest and fastest) is not serialized twice: that was a tenth of a quote's time.
+ * Each result's JSON text, made once per object: a result reaches the closing line as the object it
+ * streamed as (all but the cheapest and fastest), and a quote priced again with nothing changed
+ * streams the very objects of the last time. Results are never changed once made.
  */
+const resultTexts = new WeakMap<object, string>();
+function resultText(result: object): string {
+  let text = resultTexts.get(result);
+  if (text === undefined) {
+    text = JSON.stringify(result);
+    resultTexts.set(result, text);
+  }
+  return text;
+}
+
+/** A quote's prices as they come: a `result` line each as it is ready, then a `done` line with the expiry and every result again. */
 export function resultStream(reply: FastifyReply) {
   const stream = ndjsonStream(reply);
-  const texts = new WeakMap<object, string>();
-  const textOf = (result: object) => texts.get(result) ?? JSON.stringify(result);
   return {
     get started() {
       return stream.started;
     },
     result(result: object): Promise<void> {
-      const text = JSON.stringify(result);
-      texts.set(result, text);
-      return stream.lineText(`{"type":"result","result":${text}}`);
+      return stream.lineText(`{"type":"result","result":${resultText(result)}}`);
     },
     done(expiresAt: Date, results: readonly object[]): void {
       stream.endText(
-        `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":[${results.map(textOf).join(',')}]}`,
+        `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":[${results.map(resultText).join(',')}]}`,
       );
     },
     /** Ends with one line of its own (a failure told after the first line). */

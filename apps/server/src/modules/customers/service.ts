@@ -703,6 +703,17 @@ const organisationCache = tenantCache<number, OrganisationRow | null>(
   { keep: (row) => row !== null },
 );
 
+/**
+ * What an organisation's markups on a line are worked out from, as this process holds it now: the
+ * same object until a change is announced, so a result priced from it can tell whether it still holds.
+ */
+export const heldMarkups = (
+  db: DbOrTx,
+  tenantId: number,
+  organisationId: number,
+  line: 'truck' | 'express',
+): Promise<object | null> => markupCache.get(db, tenantId, { organisationId, line });
+
 /** Drops the markups and organisations held for a tenant (or all): a change was announced. */
 export const forgetMarkups = (tenantId?: number) => {
   markupCache.forget(tenantId);

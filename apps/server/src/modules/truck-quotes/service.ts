@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import {
   markBest,
@@ -13,7 +14,7 @@ import {
   taskMachine,
   visibleLevels,
 } from '@freight/contracts/truck-quotes';
-import { manualReason, type Shipment } from '@freight/contracts/truck-shipment';
+import { type ManualReason, manualReason, type Shipment } from '@freight/contracts/truck-shipment';
 import {
   and,
   count,
@@ -29,14 +30,16 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { perHandle } from '../../db/per-handle.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { saveAddress } from '../addresses/service.ts';
+import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import {
   canSeeOrganisation,
+  heldMarkups,
   type MarkupChain,
   markupChain,
   markupChains,
@@ -53,6 +56,7 @@ import {
   type ProductRow,
   productOfQuote,
   productOpenTo,
+  tenantTariffs,
 } from '../truck-products/service.ts';
 import { quotationTaskEvents, quotationTasks, truckQuotes } from './schema.ts';
 
@@ -142,7 +146,7 @@ export type QuoteToPrice = Omit<QuoteRow, 'results'>;
 const { results: _results, ...columnsToPrice } = getTableColumns(truckQuotes);
 
 /**
- * Reading a quote to price and storing its prices are the two statements of every quote form's call:
+ * Reading a quote to price and storing its prices are the statements of every quote form's call:
  * each is built once per database handle and prepared once per connection (a fifth of a quote's
  * time had gone into building them again).
  */
@@ -150,8 +154,16 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
   const tenantId = sql.placeholder('tenantId');
   const id = sql.placeholder('id');
   const thisQuote = and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id));
-  // A value given at each call, converted as the column converts it (prices to JSON text, times to text).
+  // A value given at each call, converted as the column converts it (times to text).
   const given = (name: string, column: AnyPgColumn) => sql`${sql.param(sql.placeholder(name), column)}`;
+  // The times are the database's: a prepared statement would otherwise keep the first call's.
+  const priced = {
+    pricedAt: sql`now()`,
+    updatedAt: sql`now()`,
+    expiresAt: given('expiresAt', truckQuotes.expiresAt),
+    status: 'open' as const,
+    manualReason: sql`${sql.placeholder('manualReason')}`,
+  };
   return {
     read: db
       .select(columnsToPrice)
@@ -159,19 +171,23 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
       .where(thisQuote)
       .limit(1)
       .prepare('truck_quote_to_price'),
-    // The times are the database's: a prepared statement would otherwise keep the first call's.
+    // The prices go as the JSON text already made for them (`HeldPrices.stored`).
     store: db
       .update(truckQuotes)
       .set({
-        results: given('results', truckQuotes.results),
-        pricedAt: sql`now()`,
-        updatedAt: sql`now()`,
-        expiresAt: given('expiresAt', truckQuotes.expiresAt),
-        status: 'open',
-        manualReason: sql`${sql.placeholder('manualReason')}`,
+        ...priced,
+        results: sql`${sql.placeholder('results')}`,
+        resultsDigest: sql`${sql.placeholder('digest')}`,
       })
       .where(thisQuote)
       .prepare('truck_quote_store_prices'),
+    // The same prices again: only the expiry moves, and only while the stored prices are those.
+    refresh: db
+      .update(truckQuotes)
+      .set(priced)
+      .where(and(thisQuote, eq(truckQuotes.resultsDigest, sql.placeholder('digest'))))
+      .returning({ id: truckQuotes.id })
+      .prepare('truck_quote_refresh_prices'),
   };
 });
 
@@ -205,6 +221,7 @@ export async function replaceShipment(db: DbOrTx, quote: QuoteRow, shipment: Shi
     .set({
       shipment,
       results: [],
+      resultsDigest: null,
       status: 'open',
       pricedAt: null,
       expiresAt: null,
@@ -311,39 +328,57 @@ export function truckPricer(
 }
 
 /**
- * Prices a quote with every product open to its organisation, handing each result to `onResult` as
- * soon as it is ready (the quote form shows them as they come), then stores them all with the expiry.
+ * A shipment's prices for one organisation as this process last worked them out, with what they were
+ * worked out from (the tariffs, the markups and the organisation, as held in memory) and what was
+ * made of them since: the stored text and its digest, and each kind of caller's view.
  */
-export async function priceQuote(
-  db: DbOrTx,
-  quote: QuoteToPrice,
-  organisation: Pick<OrganisationRow, 'id' | 'path'>,
-  ttlHours: number,
-  onResult: (result: QuoteResult) => void | Promise<void> = () => {},
-): Promise<{ results: QuoteResult[]; expiresAt: Date }> {
-  if (quote.status === 'booked') throw conflict('quote.booked');
-  const { shipment } = quote;
-  const results: QuoteResult[] = [];
-  for await (const result of truckPricer(db, quote.tenantId, organisation).price(shipment)) {
-    results.push(result);
-    await onResult(result);
-  }
-  const best = markBest(results);
-  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
-  const anyPriced = best.some((r) => r.ok);
-  await pricingStatementsFor(db).store.execute({
-    tenantId: quote.tenantId,
-    id: quote.id,
-    results: best,
-    expiresAt,
-    manualReason: anyPriced ? null : (manualReason(shipment) ?? 'no_rate'),
-  });
-  return { results: best, expiresAt };
+interface HeldPrices extends PricesMade {
+  sources: readonly object[];
 }
+
+/** A shipment's prices and what was made of them. */
+interface PricesMade {
+  results: QuoteResult[];
+  manualReason: ManualReason | null;
+  stored: { text: Buffer; digest: string };
+  views: Map<string, QuoteResultWire[]>;
+}
+
+/** The most recently priced shipments kept, over all tenants (each holds some 100 KB). */
+const HELD_PRICES = 200;
+const heldPrices = new Map<string, HeldPrices>();
+
+/**
+ * What a quote's prices are worked out from, as held now; null when they may not be reused: inside a
+ * transaction (which reads its own), or when a product is priced by a provider other than the tables,
+ * whose answers may change without any write here.
+ */
+async function pricingSources(
+  db: DbOrTx,
+  tenantId: number,
+  organisation: OrganisationRow,
+): Promise<readonly object[] | null> {
+  if (db instanceof PgTransaction) return null;
+  const [tariffs, markups] = await Promise.all([
+    tenantTariffs(db, tenantId),
+    heldMarkups(db, tenantId, organisation.id, 'truck'),
+  ]);
+  if (!markups || tariffs.products.some((p) => p.provider !== BUILTIN_PROVIDER)) return null;
+  return [tariffs, markups, organisation];
+}
+
+const sameSources = (a: readonly object[], b: readonly object[]) =>
+  a.length === b.length && a.every((source, i) => source === b[i]);
+
+/** Where the caller's view of a result differs: staff see all, an organisation its level and below. */
+const viewOf = (caller: Caller) => (isStaff(caller) ? 'staff' : `organisation:${caller.organisationId}`);
 
 /**
  * `quotation/rates`: prices a quote the caller may see, handing each result as the caller may see it
- * to `onResult` as soon as it is ready; answers them all, cheapest and fastest marked, with the expiry.
+ * to `onResult` as soon as it is ready; stores them and answers them all, cheapest and fastest marked,
+ * with the expiry. A shipment priced again with nothing it is priced from changed (a requote, the
+ * same goods and lanes quoted for another day's form) takes the prices already worked out, and when
+ * the quote already stores them, only its expiry is written.
  */
 export async function rateQuoteFor(
   db: DbOrTx,
@@ -357,21 +392,75 @@ export async function rateQuoteFor(
   const quote = await quoteToPrice(db, caller.tenantId, id);
   const organisation = quote && (await visibleOrganisationHeld(db, caller, quote.organisationId));
   if (!quote || !organisation) throw notFound();
-  const shown: QuoteResultWire[] = [];
-  const { results, expiresAt } = await priceQuote(db, quote, organisation, ttlHours, (result) => {
+  if (quote.status === 'booked') throw conflict('quote.booked');
+  const key = `${quote.tenantId}:${organisation.id}:${JSON.stringify(quote.shipment)}`;
+  const sources = await pricingSources(db, quote.tenantId, organisation);
+  const held = heldPrices.get(key);
+  let prices: PricesMade;
+  let shown: QuoteResultWire[];
+  if (held && sources && sameSources(held.sources, sources)) {
+    heldPrices.delete(key);
+    heldPrices.set(key, held);
+    prices = held;
+    shown = held.views.get(viewOf(caller)) ?? held.results.map((r) => resultForCaller(r, caller));
+    for (const result of shown) await onResult(result);
+  } else {
+    ({ prices, shown } = await priceShipment(db, quote, organisation, caller, onResult));
+    if (sources) {
+      heldPrices.set(key, { ...prices, sources });
+      if (heldPrices.size > HELD_PRICES) heldPrices.delete(heldPrices.keys().next().value as string);
+    }
+  }
+  prices.views.set(viewOf(caller), shown);
+
+  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
+  const statements = pricingStatementsFor(db);
+  const at = { tenantId: quote.tenantId, id: quote.id, expiresAt, manualReason: prices.manualReason };
+  const refreshed =
+    quote.resultsDigest === prices.stored.digest &&
+    (await statements.refresh.execute({ ...at, digest: prices.stored.digest })).length === 1;
+  if (!refreshed)
+    await statements.store.execute({ ...at, results: prices.stored.text, digest: prices.stored.digest });
+  return { results: shown, expiresAt };
+}
+
+/**
+ * Prices a quote's shipment with every product open to its organisation, handing each result as the
+ * caller may see it to `onResult` as soon as it is ready.
+ */
+async function priceShipment(
+  db: DbOrTx,
+  quote: QuoteToPrice,
+  organisation: OrganisationRow,
+  caller: Caller,
+  onResult: (result: QuoteResultWire) => void | Promise<void>,
+): Promise<{ prices: PricesMade; shown: QuoteResultWire[] }> {
+  const { shipment } = quote;
+  const results: QuoteResult[] = [];
+  const streamed: QuoteResultWire[] = [];
+  for await (const result of truckPricer(db, quote.tenantId, organisation).price(shipment)) {
+    results.push(result);
     const wire = resultForCaller(result, caller);
-    shown.push(wire);
-    return onResult(wire);
-  });
+    streamed.push(wire);
+    await onResult(wire);
+  }
+  const best = markBest(results);
+  const text = Buffer.from(JSON.stringify(best));
   // Marking the best changes two flags: the answer reuses each result as streamed, the very object
   // where neither changed (so its streamed text serves again), a copy with them set where one did.
+  const shown = best.map((r, i) => {
+    const wire = streamed[i] as QuoteResultWire;
+    if (!r.ok || !wire.ok || (r.cheapest === wire.cheapest && r.fastest === wire.fastest)) return wire;
+    return { ...wire, cheapest: r.cheapest, fastest: r.fastest };
+  });
   return {
-    results: results.map((r, i) => {
-      const wire = shown[i] as QuoteResultWire;
-      if (!r.ok || !wire.ok || (r.cheapest === wire.cheapest && r.fastest === wire.fastest)) return wire;
-      return { ...wire, cheapest: r.cheapest, fastest: r.fastest };
-    }),
-    expiresAt,
+    prices: {
+      results: best,
+      manualReason: best.some((r) => r.ok) ? null : (manualReason(shipment) ?? 'no_rate'),
+      stored: { text, digest: createHash('sha256').update(text).digest('base64') },
+      views: new Map(),
+    },
+    shown,
   };
 }
 
@@ -392,7 +481,7 @@ export function quoteActions(quote: Pick<QuoteRow, 'status' | 'expiresAt' | 'res
 }
 
 export function quoteForCaller(quote: QuoteRow, caller: Caller) {
-  const { tenantId: _t, results, ...rest } = quote;
+  const { tenantId: _t, results, resultsDigest: _d, ...rest } = quote;
   return {
     ...rest,
     expired: quoteExpired(quote),

@@ -153,6 +153,48 @@ describe('quoting', () => {
     expect(order.order.total).toBe(streamed.find((r: any) => r.productId === productA).levels.at(-1).total);
   });
 
+  it('writes only the new expiry when a quote is priced again to the prices it stores', async () => {
+    const id = await quoteFor('customer');
+    const where = sql`tenant_id = ${f.t.tenant.id} and id = ${id}`;
+    const stored = async () => {
+      const result = await f.db.execute(
+        sql`select get_byte(results, 0) as first, results_digest as digest, expires_at as "expiresAt"
+              from truck_quotes where ${where}`,
+      );
+      return (result as unknown as { rows: { first: number; digest: string; expiresAt: string }[] }).rows[0];
+    };
+    const first = (await rate(id, 'customer')).at(-1);
+    const priced = await stored();
+    expect(priced?.digest).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    // The same prices in other bytes, under the same digest: a pricing that wrote them again would show.
+    const [row] = await f.db.select().from(truckQuotes).where(eq(truckQuotes.id, id));
+    await f.db.execute(
+      sql`update truck_quotes set results = ${deflateSync(JSON.stringify(row?.results))} where ${where}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = (await rate(id, 'customer')).at(-1);
+    expect(again.results).toEqual(first.results);
+    const refreshed = await stored();
+    expect(refreshed?.first).toBe(0x78);
+    expect(refreshed?.digest).toBe(priced?.digest);
+    expect(new Date(again.expiresAt).getTime()).toBeGreaterThan(new Date(first.expiresAt).getTime());
+    expect(new Date(refreshed?.expiresAt as string).toISOString()).toBe(again.expiresAt);
+
+    // Prices another pricing stored meanwhile (another digest) are replaced by these whole.
+    await f.db.execute(sql`update truck_quotes set results_digest = 'other' where ${where}`);
+    expect((await rate(id, 'customer')).at(-1).results).toEqual(first.results);
+    expect(await stored()).toMatchObject({ first: '['.charCodeAt(0), digest: priced?.digest });
+
+    // Another quote of the same shipment is priced alike and stores its own prices; staff see every level.
+    const other = await quoteFor('customer');
+    expect((await rate(other, 'customer')).at(-1).results).toEqual(first.results);
+    const staff = (await rate(other, 'admin')).at(-1).results;
+    expect(staff.find((r: any) => r.productId === productA).levels).toHaveLength(4);
+    const info = await ok('/api/admin/quotation/getQuotationInfo', { id: other }, 'customer');
+    expect(info.results).toEqual(first.results);
+    expect(info).not.toHaveProperty('resultsDigest');
+  });
+
   it('names each bad field of a quote and saves nothing', async () => {
     const bad = await post(
       '/api/admin/quotation/save',

@@ -1,0 +1,1 @@
+ALTER TABLE "truck_quotes" ADD COLUMN "results_digest" text;
