@@ -73,8 +73,12 @@ test('the server sends the build compressed, hashed files cached for a year and 
 }) => {
   const page = await request.get('/login', { headers: { 'accept-encoding': 'br, gzip' } });
   expect(page.headers()['cache-control']).toBe('no-cache');
-  const entry = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+  const html = await page.text();
+  // The app starts from its entry once the page (the splash, with the demo tenant's site name) is drawn.
+  expect(html).toContain('<p class="boot-name">货运门户</p>');
+  const entry = /<script src="\/start\.js" data-entry="(\/assets\/[^"]+\.js)" defer>/.exec(html)?.[1];
   expect(entry).toBeTruthy();
+  expect(html).toContain(`<link rel="modulepreload" crossorigin href="${entry}">`);
   for (const encoding of ['br', 'gzip']) {
     const asset = await request.get(entry as string, { headers: { 'accept-encoding': encoding } });
     expect(asset.status()).toBe(200);

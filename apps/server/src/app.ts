@@ -125,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const wantsApi = path.startsWith('/api/') || path === '/api' || request.method !== 'GET';
     if (!wantsApi && servingWeb) {
       // The browser router owns every other path (SPEC section 2: unknown paths go to /404 there).
-      return sendWebPage(reply);
+      return sendWebPage(request, reply);
     }
     return reply.status(404).send({
       code: ResultCode.NotFound,

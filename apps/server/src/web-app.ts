@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Vite names every file under `assets/` by its content hash: a changed file gets a new name. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -15,6 +17,8 @@ export const REVALIDATE_CACHE = 'no-cache';
  */
 export async function registerWebApp(app: FastifyInstance, root: string): Promise<boolean> {
   if (!existsSync(join(root, 'index.html'))) return false;
+  pageTemplate = readFileSync(join(root, 'index.html'), 'utf8');
+  pages.clear();
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
@@ -30,7 +34,58 @@ export async function registerWebApp(app: FastifyInstance, root: string): Promis
   return true;
 }
 
-/** Answers a browser route (any GET outside the API) with the app's page. */
-export function sendWebPage(reply: FastifyReply): FastifyReply {
-  return reply.type('text/html; charset=utf-8').sendFile('index.html');
+let pageTemplate = '';
+
+/** A tenant's page as sent: the text, its compressed copies and their tag. */
+interface Page {
+  tag: string;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** Pages made so far, by site name; a few per tenant at most (a renamed site makes a new one). */
+const pages = new Map<string, Page>();
+const MAX_PAGES = 500;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page for a site: its name in the title and under the splash's mark (index.html's
+ * `<!--site-name-->`), so the first paint is the tenant's own before any script has run.
+ */
+function pageFor(siteName: string): Page {
+  let page = pages.get(siteName);
+  if (!page) {
+    const name = escapeHtml(siteName);
+    const html = pageTemplate
+      .replace(/<title>[^<]*<\/title>/, `<title>${name}</title>`)
+      .replace('<!--site-name-->', name);
+    const identity = Buffer.from(html);
+    page = {
+      tag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+      identity,
+      br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzip: gzipSync(identity, { level: 9 }),
+    };
+    if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value as string);
+    pages.set(siteName, page);
+  }
+  return page;
+}
+
+/** Answers a browser route (any GET outside the API) with the app's page, as the request's tenant names its site. */
+export function sendWebPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const page = pageFor(request.tenant?.branding.siteName ?? '');
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
+  const tag = encoding === 'identity' ? page.tag : `${page.tag.slice(0, -1)}-${encoding}"`;
+  reply
+    .header('cache-control', REVALIDATE_CACHE)
+    .header('vary', 'accept-encoding')
+    .header('etag', tag)
+    .type('text/html; charset=utf-8');
+  if (request.headers['if-none-match'] === tag) return reply.code(304).send();
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.send(page[encoding]);
 }

@@ -13,7 +13,14 @@ import { openTestDatabase } from './helpers.ts';
 
 const compressScript = new URL('../../../scripts/compress-web.mjs', import.meta.url).pathname;
 const root = mkdtempSync(join(tmpdir(), 'fp-web-'));
-const page = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div>${'<!-- portal -->'.repeat(40)}</body></html>`;
+const page = `<!doctype html><html><head><title>Portal</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"><p class="boot-name"><!--site-name--></p></div>${'<!-- portal -->'.repeat(40)}</body></html>`;
+/** The default tenant's site name, with every character HTML gives a meaning. */
+const SITE_NAME = `Fast <b>&"co"'`;
+const ESCAPED = 'Fast &#60;b&#62;&#38;&#34;co&#34;&#39;';
+/** The page as the default tenant's visitors get it: its name in the title and under the splash. */
+const tenantPage = page
+  .replace('<title>Portal</title>', `<title>${ESCAPED}</title>`)
+  .replace('<!--site-name-->', ESCAPED);
 const script = `export const greeting = ${JSON.stringify('freight '.repeat(2000))};\n`;
 
 let app: FastifyInstance;
@@ -30,7 +37,7 @@ beforeAll(async () => {
   // The build step the start script runs: brotli and gzip copies beside each file.
   execFileSync(process.execPath, [compressScript, root]);
   database = await openTestDatabase();
-  await createTenant(database.db, { code: DEFAULT_TENANT_CODE, name: 'Freight portal' });
+  await createTenant(database.db, { code: DEFAULT_TENANT_CODE, name: SITE_NAME });
   app = await buildApp({
     config: testConfig({ DATA_DIR: `/tmp/fp-test-${process.pid}` }),
     database,
@@ -61,7 +68,29 @@ describe('the built web app', () => {
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers.vary).toContain('accept-encoding');
-    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(page);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(tenantPage);
+  });
+
+  it("puts the tenant's site name in the page, escaped, and answers a page the browser holds with 304", async () => {
+    const gzip = await app.inject({ url: '/orders/list', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(tenantPage);
+    const plain = await app.inject({ url: '/home', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(tenantPage);
+    // Each copy has its own tag; the one the browser holds is answered without a body.
+    expect(gzip.headers.etag).not.toBe(plain.headers.etag);
+    const again = await app.inject({
+      url: '/home',
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': String(gzip.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    const other = await app.inject({
+      url: '/home',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(gzip.headers.etag) },
+    });
+    expect(other.statusCode).toBe(200);
   });
 
   it('serves a hashed asset compressed and cached for a year as immutable', async () => {
