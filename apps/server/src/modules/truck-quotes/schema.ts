@@ -21,8 +21,8 @@ export const truckQuotes = pgTable(
     /** JSON text in a bytea (db/columns.ts `packedJson`): rewritten on every pricing, read whole, never queried inside. */
     results: packedJson('results').$type<QuoteResult[]>().notNull().default(sql`'[]'::bytea`),
     /**
-     * SHA-256 of `results` as stored, null while unpriced: pricing a quote again to the same prices
-     * writes only its new expiry, on the condition that this still matches.
+     * SHA-256 of the shipment with `results` as stored, null while unpriced: pricing a quote again to
+     * the same prices writes only its new expiry, on the condition that this still matches.
      */
     resultsDigest: text('results_digest'),
     /** Set when the table prices cannot be had and staff must quote by hand. */

@@ -21,11 +21,13 @@ import {
   desc,
   eq,
   getTableColumns,
+  gt,
   gte,
   ilike,
   inArray,
   isNull,
   lt,
+  ne,
   or,
   type SQL,
   sql,
@@ -154,6 +156,12 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
   const tenantId = sql.placeholder('tenantId');
   const id = sql.placeholder('id');
   const thisQuote = and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id));
+  // Prices are written only to a quote not booked meanwhile: a booking in between stays the last word.
+  const openQuote = and(thisQuote, ne(truckQuotes.status, 'booked'));
+  const sameShipmentAndPrices = and(
+    eq(truckQuotes.organisationId, sql.placeholder('organisationId')),
+    eq(truckQuotes.resultsDigest, sql.placeholder('digest')),
+  );
   // A value given at each call, converted as the column converts it (times to text).
   const given = (name: string, column: AnyPgColumn) => sql`${sql.param(sql.placeholder(name), column)}`;
   // The times are the database's: a prepared statement would otherwise keep the first call's.
@@ -179,15 +187,24 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
         results: sql`${sql.placeholder('results')}`,
         resultsDigest: sql`${sql.placeholder('digest')}`,
       })
-      .where(thisQuote)
+      .where(openQuote)
+      .returning({ id: truckQuotes.id })
       .prepare('truck_quote_store_prices'),
-    // The same prices again: only the expiry moves, and only while the stored prices are those.
+    // The same shipment at the same prices again: only the expiry moves, and only while the quote
+    // stores exactly those (the digest covers both) for the organisation the caller was cleared for.
     refresh: db
       .update(truckQuotes)
       .set(priced)
-      .where(and(thisQuote, eq(truckQuotes.resultsDigest, sql.placeholder('digest'))))
+      .where(and(openQuote, sameShipmentAndPrices))
       .returning({ id: truckQuotes.id })
       .prepare('truck_quote_refresh_prices'),
+    // The same for a quote whose prices are still live, before anything was read (`pricedAgain`).
+    refreshLive: db
+      .update(truckQuotes)
+      .set(priced)
+      .where(and(openQuote, sameShipmentAndPrices, gt(truckQuotes.expiresAt, sql`now()`)))
+      .returning({ id: truckQuotes.id })
+      .prepare('truck_quote_refresh_live_prices'),
   };
 });
 
@@ -373,12 +390,38 @@ const sameSources = (a: readonly object[], b: readonly object[]) =>
 /** Where the caller's view of a result differs: staff see all, an organisation its level and below. */
 const viewOf = (caller: Caller) => (isStaff(caller) ? 'staff' : `organisation:${caller.organisationId}`);
 
+/** The quotes this process last priced, by tenant and id: their organisation and the shipment's key. */
+const pricedQuotes = new Map<string, { organisationId: number; key: string }>();
+const PRICED_QUOTES = 20_000;
+
+/** Stores a quote's prices (or only its expiry, when it stores these); false when it was booked meanwhile. */
+async function storePrices(
+  db: DbOrTx,
+  quote: { tenantId: number; id: number; organisationId: number; resultsDigest: string | null },
+  prices: PricesMade,
+  expiresAt: Date,
+): Promise<boolean> {
+  const statements = pricingStatementsFor(db);
+  const at = { tenantId: quote.tenantId, id: quote.id, expiresAt, manualReason: prices.manualReason };
+  const { digest } = prices.stored;
+  if (quote.resultsDigest === digest) {
+    const refreshed = await statements.refresh.execute({
+      ...at,
+      organisationId: quote.organisationId,
+      digest,
+    });
+    if (refreshed.length === 1) return true;
+  }
+  return (await statements.store.execute({ ...at, results: prices.stored.text, digest })).length === 1;
+}
+
 /**
  * `quotation/rates`: prices a quote the caller may see, handing each result as the caller may see it
  * to `onResult` as soon as it is ready; stores them and answers them all, cheapest and fastest marked,
  * with the expiry. A shipment priced again with nothing it is priced from changed (a requote, the
- * same goods and lanes quoted for another day's form) takes the prices already worked out, and when
- * the quote already stores them, only its expiry is written.
+ * same goods and lanes quoted again) takes the prices already worked out, and when the quote already
+ * stores them, only its expiry is written: for a quote this process priced last, that one statement is
+ * the whole call.
  */
 export async function rateQuoteFor(
   db: DbOrTx,
@@ -387,13 +430,22 @@ export async function rateQuoteFor(
   ttlHours: number,
   onResult: (result: QuoteResultWire) => void | Promise<void>,
 ): Promise<{ results: QuoteResultWire[]; expiresAt: Date }> {
+  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
+  const known = pricedQuotes.get(`${caller.tenantId}:${id}`);
+  const again = known && (await pricedAgain(db, caller, id, known, expiresAt));
+  if (again) {
+    for (const result of again) await onResult(result);
+    return { results: again, expiresAt };
+  }
+
   // Neither read goes to the database once held: the quote's old prices are not read at all, and the
   // organisation comes from memory like the tariffs and markups it is priced with.
   const quote = await quoteToPrice(db, caller.tenantId, id);
   const organisation = quote && (await visibleOrganisationHeld(db, caller, quote.organisationId));
   if (!quote || !organisation) throw notFound();
   if (quote.status === 'booked') throw conflict('quote.booked');
-  const key = `${quote.tenantId}:${organisation.id}:${JSON.stringify(quote.shipment)}`;
+  const shipmentText = JSON.stringify(quote.shipment);
+  const key = `${quote.tenantId}:${organisation.id}:${shipmentText}`;
   const sources = await pricingSources(db, quote.tenantId, organisation);
   const held = heldPrices.get(key);
   let prices: PricesMade;
@@ -402,26 +454,65 @@ export async function rateQuoteFor(
     heldPrices.delete(key);
     heldPrices.set(key, held);
     prices = held;
-    shown = held.views.get(viewOf(caller)) ?? held.results.map((r) => resultForCaller(r, caller));
+    shown = viewFor(held, caller);
     for (const result of shown) await onResult(result);
   } else {
-    ({ prices, shown } = await priceShipment(db, quote, organisation, caller, onResult));
+    ({ prices, shown } = await priceShipment(db, quote, shipmentText, organisation, caller, onResult));
     if (sources) {
       heldPrices.set(key, { ...prices, sources });
       if (heldPrices.size > HELD_PRICES) heldPrices.delete(heldPrices.keys().next().value as string);
     }
   }
   prices.views.set(viewOf(caller), shown);
-
-  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
-  const statements = pricingStatementsFor(db);
-  const at = { tenantId: quote.tenantId, id: quote.id, expiresAt, manualReason: prices.manualReason };
-  const refreshed =
-    quote.resultsDigest === prices.stored.digest &&
-    (await statements.refresh.execute({ ...at, digest: prices.stored.digest })).length === 1;
-  if (!refreshed)
-    await statements.store.execute({ ...at, results: prices.stored.text, digest: prices.stored.digest });
+  if (!(await storePrices(db, quote, prices, expiresAt))) throw conflict('quote.booked');
+  if (sources) {
+    pricedQuotes.delete(`${quote.tenantId}:${quote.id}`);
+    pricedQuotes.set(`${quote.tenantId}:${quote.id}`, { organisationId: organisation.id, key });
+    if (pricedQuotes.size > PRICED_QUOTES) pricedQuotes.delete(pricedQuotes.keys().next().value as string);
+  }
   return { results: shown, expiresAt };
+}
+
+/** What the caller sees of held prices, made once per kind of caller. */
+function viewFor(held: PricesMade, caller: Caller): QuoteResultWire[] {
+  const view = viewOf(caller);
+  let shown = held.views.get(view);
+  if (!shown) {
+    shown = held.results.map((r) => resultForCaller(r, caller));
+    held.views.set(view, shown);
+  }
+  return shown;
+}
+
+/**
+ * A quote this process priced last, priced again in one statement: its shipment's prices are still
+ * held, the caller may see its organisation, and the quote still stores that shipment at those prices
+ * (the digest covers both) and they are live: only its expiry is written. The sources are compared
+ * after the statement's round trip, in which a change announced at its commit has been heard (before
+ * it, this call would have run from memory alone); if they changed, the call goes the whole way and
+ * stores the new prices, and the old ones were live all along. Null when any of that fails.
+ */
+async function pricedAgain(
+  db: DbOrTx,
+  caller: Caller,
+  id: number,
+  known: { organisationId: number; key: string },
+  expiresAt: Date,
+): Promise<QuoteResultWire[] | null> {
+  const held = heldPrices.get(known.key);
+  if (!held || !(await visibleOrganisationHeld(db, caller, known.organisationId))) return null;
+  const refreshed = await pricingStatementsFor(db).refreshLive.execute({
+    tenantId: caller.tenantId,
+    id,
+    organisationId: known.organisationId,
+    digest: held.stored.digest,
+    expiresAt,
+    manualReason: held.manualReason,
+  });
+  if (refreshed.length !== 1) return null;
+  const organisation = await visibleOrganisationHeld(db, caller, known.organisationId);
+  const sources = organisation && (await pricingSources(db, caller.tenantId, organisation));
+  return sources && sameSources(held.sources, sources) ? viewFor(held, caller) : null;
 }
 
 /**
@@ -431,6 +522,7 @@ export async function rateQuoteFor(
 async function priceShipment(
   db: DbOrTx,
   quote: QuoteToPrice,
+  shipmentText: string,
   organisation: OrganisationRow,
   caller: Caller,
   onResult: (result: QuoteResultWire) => void | Promise<void>,
@@ -445,7 +537,8 @@ async function priceShipment(
     await onResult(wire);
   }
   const best = markBest(results);
-  const text = Buffer.from(JSON.stringify(best));
+  const resultsText = JSON.stringify(best);
+  const text = Buffer.from(resultsText);
   // Marking the best changes two flags: the answer reuses each result as streamed, the very object
   // where neither changed (so its streamed text serves again), a copy with them set where one did.
   const shown = best.map((r, i) => {
@@ -457,7 +550,12 @@ async function priceShipment(
     prices: {
       results: best,
       manualReason: best.some((r) => r.ok) ? null : (manualReason(shipment) ?? 'no_rate'),
-      stored: { text, digest: createHash('sha256').update(text).digest('base64') },
+      // Of the shipment and its prices together: a quote storing these prices for another shipment
+      // (one changed, then priced the same) is no quote of this shipment.
+      stored: {
+        text,
+        digest: createHash('sha256').update(`${shipmentText}\n`).update(resultsText).digest('base64'),
+      },
       views: new Map(),
     },
     shown,

@@ -193,6 +193,16 @@ describe('quoting', () => {
     const info = await ok('/api/admin/quotation/getQuotationInfo', { id: other }, 'customer');
     expect(info.results).toEqual(first.results);
     expect(info).not.toHaveProperty('resultsDigest');
+
+    // Once booked, pricing it again is refused and writes nothing: the quote stays booked.
+    await credit('customer', 50_000n);
+    await ok('/api/admin/order/save', { quoteId: other, productId: productA }, 'customer');
+    const refused = await post('/api/admin/quotation/rates', { id: other }, 'customer');
+    expect(refused.json()).toMatchObject({ code: 409 });
+    const [booked] = await f.db.select().from(truckQuotes).where(eq(truckQuotes.id, other));
+    expect(booked?.status).toBe('booked');
+    // Nor may another organisation's user price it, the same shipment held or not.
+    expect((await post('/api/admin/quotation/rates', { id }, 'direct')).json().code).toBe(404);
   });
 
   it('names each bad field of a quote and saves nothing', async () => {
