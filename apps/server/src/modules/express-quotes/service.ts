@@ -216,10 +216,19 @@ export async function rateExpressQuoteFor(
   }
   const best = markBestExpress(results);
   const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
-  await db
+  // Only while it is not booked: a booking since the quote was read stays the last word.
+  const [stored] = await db
     .update(expressQuotes)
     .set({ results: best, pricedAt: new Date(), expiresAt, status: 'open', selectedChannelId: null })
-    .where(and(eq(expressQuotes.tenantId, quote.tenantId), eq(expressQuotes.id, quote.id)));
+    .where(
+      and(
+        eq(expressQuotes.tenantId, quote.tenantId),
+        eq(expressQuotes.id, quote.id),
+        inArray(expressQuotes.status, ['open', 'selected']),
+      ),
+    )
+    .returning({ id: expressQuotes.id });
+  if (!stored) throw conflict('quote.booked');
   return { results: best.map((r) => expressResultForCaller(r, caller)), expiresAt };
 }
 

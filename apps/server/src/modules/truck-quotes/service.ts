@@ -233,7 +233,8 @@ export async function quoteOrganisation(db: DbOrTx, caller: Caller, wanted?: num
 /** The shipment changed: its old prices no longer apply and it must be quoted again. */
 export async function replaceShipment(db: DbOrTx, quote: QuoteRow, shipment: Shipment) {
   if (quote.status === 'booked') throw conflict('quote.booked');
-  await db
+  // Only while it is not booked: a booking since the quote was read keeps its shipment and prices.
+  const [changed] = await db
     .update(truckQuotes)
     .set({
       shipment,
@@ -244,7 +245,15 @@ export async function replaceShipment(db: DbOrTx, quote: QuoteRow, shipment: Shi
       expiresAt: null,
       manualReason: manualReason(shipment),
     })
-    .where(and(eq(truckQuotes.tenantId, quote.tenantId), eq(truckQuotes.id, quote.id)));
+    .where(
+      and(
+        eq(truckQuotes.tenantId, quote.tenantId),
+        eq(truckQuotes.id, quote.id),
+        ne(truckQuotes.status, 'booked'),
+      ),
+    )
+    .returning({ id: truckQuotes.id });
+  if (!changed) throw conflict('quote.booked');
 }
 
 export const quoteExpired = (quote: Pick<QuoteRow, 'expiresAt'>, now = new Date()) =>

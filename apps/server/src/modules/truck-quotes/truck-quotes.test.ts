@@ -13,6 +13,7 @@ import {
 } from '../../../test/truck-fixtures.ts';
 import { truckQuotes } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
+import { replaceShipment } from './service.ts';
 
 const f = useTestApp({
   tenants: 2,
@@ -201,6 +202,11 @@ describe('quoting', () => {
     expect(refused.json()).toMatchObject({ code: 409 });
     const [booked] = await f.db.select().from(truckQuotes).where(eq(truckQuotes.id, other));
     expect(booked?.status).toBe('booked');
+    // A change read before the booking (the quote still open as it was read) cannot reopen it.
+    const readBefore = { ...(booked as NonNullable<typeof booked>), status: 'open' as const };
+    await expect(replaceShipment(f.db, readBefore, readBefore.shipment)).rejects.toMatchObject({ code: 409 });
+    const [still] = await f.db.select().from(truckQuotes).where(eq(truckQuotes.id, other));
+    expect(still).toMatchObject({ status: 'booked', results: booked?.results });
     // Nor may another organisation's user price it, the same shipment held or not.
     expect((await post('/api/admin/quotation/rates', { id }, 'direct')).json().code).toBe(404);
   });
