@@ -138,6 +138,20 @@ describe('the built web app', () => {
     expect(policy).not.toContain('upgrade-insecure-requests');
   });
 
+  it('sends the same security headers with every answer: the page, an asset, an API answer', async () => {
+    for (const url of ['/login', '/favicon.svg', '/api/health', '/api/nothing-here']) {
+      const res = await app.inject({ url });
+      expect(res.headers, url).toMatchObject({
+        'content-security-policy': expect.stringContaining("default-src 'self'"),
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+      });
+    }
+  });
+
   it('still answers unknown API paths in the envelope, not with the page', async () => {
     const res = await app.inject({ url: '/api/nothing-here', headers: { 'accept-encoding': 'br' } });
     expect(res.statusCode).toBe(404);

@@ -17,13 +17,14 @@ export function ndjsonStream(reply: FastifyReply) {
   let flushQueued = false;
   let sliceStart = performance.now();
 
-  const start = () => {
+  const start = (length?: number) => {
     started = true;
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
+      ...(length === undefined ? {} : { 'content-length': length }),
     });
   };
   const flush = () => {
@@ -55,6 +56,18 @@ export function ndjsonStream(reply: FastifyReply) {
     end(value: unknown): void {
       this.endText(JSON.stringify(value));
     },
+    /**
+     * The whole answer at once, these bytes (whole lines), when nothing has gone yet: its length is
+     * known, and the parts leave in one write without being copied together.
+     */
+    whole(parts: readonly Buffer[]): void {
+      if (started) throw new Error('the answer has started');
+      start(parts.reduce((sum, part) => sum + part.length, 0));
+      ended = true;
+      reply.raw.cork();
+      for (const part of parts) reply.raw.write(part);
+      reply.raw.end();
+    },
     /** Writes the closing line, already serialized, with whatever is queued, and ends the answer. */
     endText(text: string): void {
       if (!started) start();
@@ -81,6 +94,25 @@ function resultText(result: object): string {
   return text;
 }
 
+/**
+ * What an answer of results already made says whatever the call: the result lines, and the closing
+ * line's list. Made once per array of results (held prices answer with the very array each time).
+ */
+const CLOSE = Buffer.from('}\n');
+const answerBytes = new WeakMap<readonly object[], { lines: Buffer; list: Buffer }>();
+function bytesOf(results: readonly object[]) {
+  let bytes = answerBytes.get(results);
+  if (!bytes) {
+    const texts = results.map(resultText);
+    bytes = {
+      lines: Buffer.from(texts.map((text) => `{"type":"result","result":${text}}\n`).join('')),
+      list: Buffer.from(`[${texts.join(',')}]`),
+    };
+    answerBytes.set(results, bytes);
+  }
+  return bytes;
+}
+
 /** A quote's prices as they come: a `result` line each as it is ready, then a `done` line with the expiry and every result again. */
 export function resultStream(reply: FastifyReply) {
   const stream = ndjsonStream(reply);
@@ -95,6 +127,19 @@ export function resultStream(reply: FastifyReply) {
       stream.endText(
         `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":[${results.map(resultText).join(',')}]}`,
       );
+    },
+    /**
+     * Results worked out before, all at once: their lines and the closing line, as `result` and `done`
+     * would write them, from bytes made once for the array.
+     */
+    all(expiresAt: Date, results: readonly object[]): void {
+      const { lines, list } = bytesOf(results);
+      stream.whole([
+        lines,
+        Buffer.from(`{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":`),
+        list,
+        CLOSE,
+      ]);
     },
     /** Ends with one line of its own (a failure told after the first line). */
     end(value: unknown): void {

@@ -159,14 +159,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       // A quote the caller may not see, or a booked one, answers in the envelope before any line.
       const stream = resultStream(reply);
       try {
-        const { results, expiresAt } = await rateQuoteFor(
+        const { results, expiresAt, streamed } = await rateQuoteFor(
           db,
           currentUser(request),
           request.body.id,
           app.config.QUOTE_TTL_HOURS,
           (result) => stream.result(result),
         );
-        stream.done(expiresAt, results);
+        if (streamed) stream.done(expiresAt, results);
+        else stream.all(expiresAt, results);
       } catch (error) {
         if (!stream.started) throw error;
         request.log.error(error);

@@ -157,7 +157,14 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
   const id = sql.placeholder('id');
   const thisQuote = and(eq(truckQuotes.tenantId, tenantId), eq(truckQuotes.id, id));
   // Prices are written only to a quote not booked meanwhile: a booking in between stays the last word.
-  const openQuote = and(thisQuote, ne(truckQuotes.status, 'booked'));
+  // Their commit does not wait for the disk (`synchronous_commit` off for the statement's own
+  // transaction): a crash may lose the last fraction of a second of pricings, which the customer
+  // prices again, never anything else, as any later commit that waits (a booking) writes them first.
+  const openQuote = and(
+    thisQuote,
+    ne(truckQuotes.status, 'booked'),
+    sql`set_config('synchronous_commit', 'off', true) = 'off'`,
+  );
   const sameShipmentAndPrices = and(
     eq(truckQuotes.organisationId, sql.placeholder('organisationId')),
     eq(truckQuotes.resultsDigest, sql.placeholder('digest')),
@@ -427,7 +434,8 @@ async function storePrices(
 /**
  * `quotation/rates`: prices a quote the caller may see, handing each result as the caller may see it
  * to `onResult` as soon as it is ready; stores them and answers them all, cheapest and fastest marked,
- * with the expiry. A shipment priced again with nothing it is priced from changed (a requote, the
+ * with the expiry, and whether they were streamed (prices worked out before are not: they are all
+ * there at once). A shipment priced again with nothing it is priced from changed (a requote, the
  * same goods and lanes quoted again) takes the prices already worked out, and when the quote already
  * stores them, only its expiry is written: for a quote this process priced last, that one statement is
  * the whole call.
@@ -438,14 +446,11 @@ export async function rateQuoteFor(
   id: number,
   ttlHours: number,
   onResult: (result: QuoteResultWire) => void | Promise<void>,
-): Promise<{ results: QuoteResultWire[]; expiresAt: Date }> {
+): Promise<{ results: QuoteResultWire[]; expiresAt: Date; streamed: boolean }> {
   const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
   const known = pricedQuotes.get(`${caller.tenantId}:${id}`);
   const again = known && (await pricedAgain(db, caller, id, known, expiresAt));
-  if (again) {
-    for (const result of again) await onResult(result);
-    return { results: again, expiresAt };
-  }
+  if (again) return { results: again, expiresAt, streamed: false };
 
   // Neither read goes to the database once held: the quote's old prices are not read at all, and the
   // organisation comes from memory like the tariffs and markups it is priced with.
@@ -459,12 +464,12 @@ export async function rateQuoteFor(
   const held = heldPrices.get(key);
   let prices: PricesMade;
   let shown: QuoteResultWire[];
-  if (held && sources && sameSources(held.sources, sources)) {
+  const streamed = !(held && sources && sameSources(held.sources, sources));
+  if (!streamed) {
     heldPrices.delete(key);
     heldPrices.set(key, held);
     prices = held;
     shown = viewFor(held, caller);
-    for (const result of shown) await onResult(result);
   } else {
     ({ prices, shown } = await priceShipment(db, quote, shipmentText, organisation, caller, onResult));
     if (sources) {
@@ -479,7 +484,7 @@ export async function rateQuoteFor(
     pricedQuotes.set(`${quote.tenantId}:${quote.id}`, { organisationId: organisation.id, key });
     if (pricedQuotes.size > PRICED_QUOTES) pricedQuotes.delete(pricedQuotes.keys().next().value as string);
   }
-  return { results: shown, expiresAt };
+  return { results: shown, expiresAt, streamed };
 }
 
 /** What the caller sees of held prices, made once per kind of caller. */

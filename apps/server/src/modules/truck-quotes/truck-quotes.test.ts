@@ -195,6 +195,15 @@ describe('quoting', () => {
     expect(info.results).toEqual(first.results);
     expect(info).not.toHaveProperty('resultsDigest');
 
+    // A streamed answer, handed over by the framework, carries the security headers all the same.
+    const streamedAnswer = await post('/api/admin/quotation/rates', { id: other }, 'customer');
+    expect(streamedAnswer.headers['content-type']).toContain('application/x-ndjson');
+    expect(streamedAnswer.headers).toMatchObject({
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'no-referrer',
+    });
+    expect(streamedAnswer.headers['content-security-policy']).toContain("script-src 'self'");
+
     // Once booked, pricing it again is refused and writes nothing: the quote stays booked.
     await credit('customer', 50_000n);
     await ok('/api/admin/order/save', { quoteId: other, productId: productA }, 'customer');
