@@ -63,37 +63,41 @@ export function priceLevels(
   chain: readonly { organisationId: number; type: OrganisationType; markup: Markup }[],
 ): PriceLevel[] {
   const insurance = breakdown.insurance?.premium ?? 0;
-  const level = (
-    organisationId: number | null,
-    type: PriceLevel['type'],
-    linehaul: number,
-    fuel: number,
-    accessorials: PriceLevel['accessorials'],
-  ): PriceLevel => ({
-    organisationId,
-    type,
-    linehaul,
-    fuel,
-    accessorials,
-    insurance,
-    total: linehaul + fuel + accessorials.reduce((s, a) => s + a.fee, 0) + insurance,
-  });
-  const levels = [level(null, 'platform', breakdown.linehaul, breakdown.fuel, breakdown.accessorials)];
+  const levels = [
+    priceLevel(null, 'platform', breakdown.linehaul, breakdown.fuel, breakdown.accessorials, insurance),
+  ];
   for (const { organisationId, type, markup } of chain) {
     const above = levels[levels.length - 1] as PriceLevel;
     const percent = { percentBp: markup.percentBp, fixedCents: 0n };
-    const up = (cents: number, m: Markup) => Number(applyMarkup(BigInt(cents), m));
     levels.push(
-      level(
+      priceLevel(
         organisationId,
         type,
-        up(above.linehaul, markup),
-        up(above.fuel, percent),
-        above.accessorials.map((a) => ({ code: a.code, fee: up(a.fee, percent) })),
+        markedUp(above.linehaul, markup),
+        markedUp(above.fuel, percent),
+        above.accessorials.map((a) => ({ code: a.code, fee: markedUp(a.fee, percent) })),
+        insurance,
       ),
     );
   }
   return levels;
+}
+
+// At module level rather than inside `priceLevels`: the server runs through a transpiler that names
+// every inner function as it is made, a cost paid on every product of every quote.
+const markedUp = (cents: number, markup: Markup) => Number(applyMarkup(BigInt(cents), markup));
+
+function priceLevel(
+  organisationId: number | null,
+  type: PriceLevel['type'],
+  linehaul: number,
+  fuel: number,
+  accessorials: PriceLevel['accessorials'],
+  insurance: number,
+): PriceLevel {
+  let total = linehaul + fuel + insurance;
+  for (const a of accessorials) total += a.fee;
+  return { organisationId, type, linehaul, fuel, accessorials, insurance, total };
 }
 
 /**

@@ -219,6 +219,31 @@ function breakIndexFor(breaks: readonly WeightBreak[], weight: number): number {
   return index;
 }
 
+/**
+ * Each line's charge at one weight break, or null for a line whose class has no rate there. At module
+ * level rather than inside `rateLtl`: the server runs through a transpiler that names every inner
+ * function as it is made, a cost paid on every product of every quote.
+ */
+function chargeAt(
+  tariff: LtlTariff,
+  rated: readonly {
+    line: GoodsLine;
+    density: number;
+    suggestedClass: FreightClass;
+    freightClass: FreightClass;
+  }[],
+  breakIndex: number,
+) {
+  return rated.map((r) => {
+    const rate = tariff.rates[r.freightClass]?.[breakIndex];
+    if (rate === undefined) return null;
+    // Fields named, not spread: V8 adds properties after a spread slowly, and this runs for every
+    // line at two breaks of every product of every quote.
+    const { line, density, suggestedClass, freightClass } = r;
+    return { line, density, suggestedClass, freightClass, rate, charge: perCwt(line.totalWeight, rate) };
+  });
+}
+
 function rateLtl(tariff: LtlTariff, lines: readonly GoodsLine[]) {
   const rated = lines.map((line) => {
     const density = densityOf(line);
@@ -227,16 +252,7 @@ function rateLtl(tariff: LtlTariff, lines: readonly GoodsLine[]) {
   });
   const totalWeight = lines.reduce((sum, l) => sum + l.totalWeight, 0);
   const actualBreak = breakIndexFor(tariff.breaks, totalWeight);
-  const chargeAt = (breakIndex: number) =>
-    rated.map((r) => {
-      const rate = tariff.rates[r.freightClass]?.[breakIndex];
-      if (rate === undefined) return null;
-      // Fields named, not spread: V8 adds properties after a spread slowly, and this runs for every
-      // line at two breaks of every product of every quote.
-      const { line, density, suggestedClass, freightClass } = r;
-      return { line, density, suggestedClass, freightClass, rate, charge: perCwt(line.totalWeight, rate) };
-    });
-  const actual = chargeAt(actualBreak);
+  const actual = chargeAt(tariff, rated, actualBreak);
   if (actual.some((r) => r === null)) return null;
   const actualLines = actual as NonNullable<(typeof actual)[number]>[];
   let best = {
@@ -251,7 +267,7 @@ function rateLtl(tariff: LtlTariff, lines: readonly GoodsLine[]) {
   const next = actualBreak + 1;
   const nextBreak = tariff.breaks[next];
   if (nextBreak) {
-    const atNext = chargeAt(next);
+    const atNext = chargeAt(tariff, rated, next);
     if (atNext.every((r) => r !== null)) {
       const nextLines = atNext as NonNullable<(typeof atNext)[number]>[];
       const deficitWeight = nextBreak.minWeight - totalWeight;

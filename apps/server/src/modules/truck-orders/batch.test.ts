@@ -317,6 +317,24 @@ describe('batch import', () => {
       ['2401', 'No enabled product has this code'],
     ]);
     expect(await orderCount()).toBe(before);
+
+    // Cells a row cannot be read from, found as its chunk is checked, roll the file back the same way.
+    const unreadable = Array.from({ length: 2_500 }, (_, i) =>
+      i === 1_799
+        ? row(i, { totalWeight: 'heavy' })
+        : i === 2_199
+          ? row(i, { accessorials: 'teleport' })
+          : row(i),
+    );
+    const refused = await importFile(await file(unreadable));
+    expect(refused.json()).toMatchObject({ code: 400 });
+    const messages = Object.entries(refused.json().data as Record<string, string>).filter(
+      ([, v]) => v !== 'success',
+    );
+    expect(messages.map(([rowNumber]) => rowNumber)).toEqual(['1801', '2201']);
+    expect(messages[0]?.[1]).toBe('Total weight (lb) is not valid');
+    expect(messages[1]?.[1]).toContain('teleport');
+    expect(await orderCount()).toBe(before);
   });
 
   it('prices each row as a quote of its shipment, to the cent, and repeated rows alike', async () => {

@@ -1,5 +1,6 @@
 import { type Language, ResultCode } from '@freight/contracts/api';
 import { type MessageKey, translate } from '@freight/contracts/messages';
+import { TRUCK_MODES } from '@freight/contracts/truck-products';
 import type { QuoteResult } from '@freight/contracts/truck-quotes';
 import { ACCESSORIALS, type Accessorial, FREIGHT_CLASSES } from '@freight/contracts/truck-rating';
 import {
@@ -202,6 +203,20 @@ export type BatchSheet =
   | { ok: true; rows: BatchRow[]; errors: Map<number, string> }
   | { ok: false; key: MessageKey; params?: Record<string, string | number> };
 
+/** A batch file's rows as read, each checked when asked for (`rowOf`): its order's input, or its message. */
+type BatchSheetReader =
+  | {
+      ok: true;
+      records: readonly { row: number; values: Record<string, string> }[];
+      /** Cells that could not be read, by row. */
+      errors: Map<number, string>;
+      rowOf(record: {
+        row: number;
+        values: Record<string, string>;
+      }): BatchRow | { row: number; error: string };
+    }
+  | { ok: false; key: MessageKey; params?: Record<string, string | number> };
+
 /** Reads and checks every row of a batch file; bad rows come back with their message, good ones parsed. */
 export function readBatchSheet(
   workbook: ExcelJS.Workbook,
@@ -209,6 +224,35 @@ export function readBatchSheet(
   today: string,
   pickupOverride: ShipmentAddress | null,
 ): BatchSheet {
+  const sheet = batchSheetReader(workbook, language, today, pickupOverride);
+  return sheet.ok ? { ok: true, ...readAll(sheet) } : sheet;
+}
+
+/** Every row of a read file checked: the good ones parsed, the bad ones' messages by row. */
+function readAll(sheet: Extract<BatchSheetReader, { ok: true }>): {
+  rows: BatchRow[];
+  errors: Map<number, string>;
+} {
+  const rows: BatchRow[] = [];
+  const errors = new Map(sheet.errors);
+  for (const record of sheet.records) {
+    const row = sheet.rowOf(record);
+    if ('error' in row) errors.set(row.row, row.error);
+    else rows.push(row);
+  }
+  return { rows, errors };
+}
+
+/**
+ * Reads a batch file's cells and its columns; its rows are checked one by one as asked for, so a file
+ * being booked checks each chunk's rows while the chunk before is written.
+ */
+function batchSheetReader(
+  workbook: ExcelJS.Workbook,
+  language: Language,
+  today: string,
+  pickupOverride: ShipmentAddress | null,
+): BatchSheetReader {
   const sheet = readSheetRecords(workbook, BATCH_COLUMNS, {
     language,
     maxRows: MAX_BATCH_ROWS,
@@ -278,38 +322,31 @@ export function readBatchSheet(
     };
   };
 
-  const rows: BatchRow[] = [];
-  const errors = new Map<number, string>(sheet.errors);
   // Rows whose shipment cells are the same (a file often repeats a lane and its goods) are checked
   // once and share the parsed shipment, and with it one pricing in `bookSheet`.
   const checked = new Map<string, ReturnType<typeof checkShipment>>();
-  for (const { row: rowNumber, values } of sheet.records) {
+  const rowOf = ({ row, values }: { row: number; values: Record<string, string> }) => {
     const key = SHIPMENT_COLUMNS.map((column) => values[column] ?? '').join('\u0000');
     let outcome = checked.get(key);
     if (!outcome) {
       outcome = checkShipment(values);
       checked.set(key, outcome);
     }
-    if ('error' in outcome) {
-      errors.set(rowNumber, outcome.error);
-      continue;
-    }
-    if ((values.customerOrderNo ?? '').length > 60) {
-      errors.set(
-        rowNumber,
-        `${labelOf('customerOrderNo')}: ${t('validation.maxLength', { field: labelOf('customerOrderNo'), max: 60 })}`,
-      );
-      continue;
-    }
-    rows.push({
-      row: rowNumber,
+    if ('error' in outcome) return { row, error: outcome.error };
+    if ((values.customerOrderNo ?? '').length > 60)
+      return {
+        row,
+        error: `${labelOf('customerOrderNo')}: ${t('validation.maxLength', { field: labelOf('customerOrderNo'), max: 60 })}`,
+      };
+    return {
+      row,
       customerOrderNo: values.customerOrderNo ?? '',
       productCode: values.productCode ?? '',
       note: (values.note ?? '').slice(0, 500),
       shipment: outcome.shipment,
-    });
-  }
-  return { ok: true, rows, errors };
+    };
+  };
+  return { ok: true, records: sheet.records, errors: new Map(sheet.errors), rowOf };
 }
 
 /** The template column a shipment field came from, to name it in the row's message. */
@@ -429,14 +466,14 @@ export async function bookSheet(
   const { caller, language, organisation, pickup, workbook, commit } = input;
   const organisationId = organisation.id;
   const today = new Date().toISOString().slice(0, 10);
-  const sheet = readBatchSheet(workbook, language, today, pickup);
-  if (!sheet.ok)
-    throw new AppError(ResultCode.BadInput, sheet.key, sheet.params ?? {}, [
-      { field: 'file', key: sheet.key, params: sheet.params ?? {} },
+  const reader = batchSheetReader(workbook, language, today, pickup);
+  if (!reader.ok)
+    throw new AppError(ResultCode.BadInput, reader.key, reader.params ?? {}, [
+      { field: 'file', key: reader.key, params: reader.params ?? {} },
     ]);
 
   const pricer = truckPricer(db, caller.tenantId, organisation);
-  // Rows of the same shipment share its parsed object (`readBatchSheet`) and so one pricing: the same
+  // Rows of the same shipment share its parsed object (`batchSheetReader`) and so one pricing: the same
   // shipment against the same tariffs prices the same, to the cent.
   const priced = new Map<Shipment, Promise<QuoteResult[]>>();
   const priceOnce = (shipment: Shipment) => {
@@ -448,7 +485,7 @@ export async function bookSheet(
     return results;
   };
   const chosenFor = new Map<Shipment, Map<string, ReturnType<typeof chooseResult>>>();
-  const answers = new Map<number, string>(sheet.errors);
+  const answers = new Map<number, string>(reader.errors);
   /** A row's order to book, or null when it cannot be booked (its answer says why). */
   const check = async (row: (typeof sheet.rows)[number]): Promise<BookInput | null> => {
     let byProduct = chosenFor.get(row.shipment);
@@ -491,25 +528,25 @@ export async function bookSheet(
   const refused = (rows: Record<string, string>, failed: number) =>
     new AppError(ResultCode.BadInput, 'batch.rowsFailed', { count: failed }, undefined, rows);
 
-  if (commit && sheet.errors.size === 0) {
-    // Each chunk of rows is checked and priced while the chunk before is written; a row that fails
-    // rolls the whole file back, after every row was checked so the answer names them all. Pricing
-    // reads the tenant's tariffs once per mode: that happens first, outside the transaction, whose one
-    // connection the chunks keep busy (and PGlite has no other).
-    for (const mode of new Set(sheet.rows.map((r) => r.shipment.mode))) {
-      const first = sheet.rows.find((r) => r.shipment.mode === mode);
-      if (first) await check(first);
-    }
+  if (commit && reader.errors.size === 0) {
+    // Each chunk of rows is read, checked and priced while the chunk before is written; a row that
+    // fails rolls the whole file back, after every row was checked so the answer names them all.
+    // Pricing reads the tenant's tariffs once per mode: that happens first, outside the transaction,
+    // whose one connection the chunks keep busy (and PGlite has no other).
+    await Promise.all(TRUCK_MODES.map((mode) => pricer.prepare(mode)));
+    const { records } = reader;
     return db.transaction(async (tx) => {
       const orders = await bookOrdersAsMade(
         tx,
         caller.tenantId,
-        sheet.rows.length,
+        records.length,
         async (from, to) => {
           const inputs: BookInput[] = [];
           let whole = true;
           for (let i = from; i < to; i++) {
-            const input = await check(sheet.rows[i] as (typeof sheet.rows)[number]);
+            const row = reader.rowOf(records[i] as (typeof records)[number]);
+            const input = 'error' in row ? null : await check(row);
+            if ('error' in row) answers.set(row.row, row.error);
             if (input) inputs.push(input);
             else whole = false;
           }
@@ -523,6 +560,8 @@ export async function bookSheet(
     });
   }
 
+  const sheet = readAll(reader);
+  for (const [row, message] of sheet.errors) answers.set(row, message);
   const inputs: BookInput[] = [];
   for (const row of sheet.rows) {
     const input = await check(row);

@@ -89,17 +89,18 @@ export interface BookInput {
 
 /** The customer's level of a price chain, and the branch's and agent's where the chain has them. */
 function levelPrices(levels: readonly PriceLevel[]) {
-  const customer = levels[levels.length - 1] as PriceLevel;
-  const of = (type: PriceLevel['type']) => {
-    const level = levels.find((l) => l.type === type);
-    return level ? BigInt(level.total) : null;
-  };
   return {
-    customer,
-    branchPrice: of('branch'),
-    agentPrice: of('agent'),
+    customer: levels[levels.length - 1] as PriceLevel,
+    branchPrice: totalOf(levels, 'branch'),
+    agentPrice: totalOf(levels, 'agent'),
     cost: BigInt(levels[0]?.total ?? 0),
   };
+}
+
+/** A level's total, or null when the chain has none of that type (a function of its own: see `chargeAt`). */
+function totalOf(levels: readonly PriceLevel[], type: PriceLevel['type']): bigint | null {
+  const level = levels.find((l) => l.type === type);
+  return level ? BigInt(level.total) : null;
 }
 
 function orderValues(input: BookInput, orderNo: string) {

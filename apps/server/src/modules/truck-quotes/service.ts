@@ -287,7 +287,7 @@ export function truckPricer(
   organisation: Pick<OrganisationRow, 'id' | 'path'>,
 ) {
   const byMode = new Map<Shipment['mode'], Promise<ModePricing>>();
-  const prepare = async (mode: Shipment['mode']): Promise<ModePricing> => {
+  const load = async (mode: Shipment['mode']): Promise<ModePricing> => {
     const products = (await enabledProducts(db, tenantId, mode)).filter((p) =>
       productOpenTo(p, organisation.path),
     );
@@ -313,7 +313,7 @@ export function truckPricer(
   const pricing = (mode: Shipment['mode']) => {
     let pending = byMode.get(mode);
     if (!pending) {
-      pending = prepare(mode);
+      pending = load(mode);
       byMode.set(mode, pending);
     }
     return pending;
@@ -357,7 +357,12 @@ export function truckPricer(
     return markBest(results);
   }
 
-  return { price, priceAll };
+  /** Reads what pricing a mode needs now, so that pricing it later reads nothing (inside a transaction, say). */
+  const prepare = async (mode: Shipment['mode']) => {
+    await pricing(mode);
+  };
+
+  return { price, priceAll, prepare };
 }
 
 /**
