@@ -86,3 +86,13 @@ test('the server sends the build compressed, hashed files cached for a year and 
     expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   }
 });
+
+test('a page whose scripts never arrive says so in both languages instead of showing the splash for good', async ({
+  page,
+}) => {
+  await page.route('**/assets/index-*.js', (route) => route.abort());
+  await page.goto('/login');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('The portal could not load; please reload the page.');
+  await expect(alert).toContainText('门户加载失败');
+});

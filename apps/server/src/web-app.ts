@@ -23,6 +23,8 @@ export async function registerWebApp(app: FastifyInstance, root: string): Promis
     root,
     wildcard: false,
     index: false,
+    // The page itself is each tenant's own (`sendWebPage`), at whatever path it is asked for.
+    allowedPath: (path) => path !== '/index.html',
     preCompressed: true,
     cacheControl: false,
     setHeaders: (reply, path) => {
@@ -58,9 +60,12 @@ function pageFor(siteName: string): Page {
   let page = pages.get(siteName);
   if (!page) {
     const name = escapeHtml(siteName);
-    const html = pageTemplate
-      .replace(/<title>[^<]*<\/title>/, `<title>${name}</title>`)
-      .replace('<!--site-name-->', name);
+    // Replaced by functions: a replacement string would read `$&` and the like in a name as patterns.
+    const html = name
+      ? pageTemplate
+          .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
+          .replace('<!--site-name-->', () => name)
+      : pageTemplate;
     const identity = Buffer.from(html);
     page = {
       tag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,

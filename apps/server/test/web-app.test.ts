@@ -15,12 +15,12 @@ const compressScript = new URL('../../../scripts/compress-web.mjs', import.meta.
 const root = mkdtempSync(join(tmpdir(), 'fp-web-'));
 const page = `<!doctype html><html><head><title>Portal</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"><p class="boot-name"><!--site-name--></p></div>${'<!-- portal -->'.repeat(40)}</body></html>`;
 /** The default tenant's site name, with every character HTML gives a meaning. */
-const SITE_NAME = `Fast <b>&"co"'`;
-const ESCAPED = 'Fast &#60;b&#62;&#38;&#34;co&#34;&#39;';
+const SITE_NAME = `Fast <b>&"co"'$&$\``;
+const ESCAPED = 'Fast &#60;b&#62;&#38;&#34;co&#34;&#39;$&#38;$`';
 /** The page as the default tenant's visitors get it: its name in the title and under the splash. */
 const tenantPage = page
-  .replace('<title>Portal</title>', `<title>${ESCAPED}</title>`)
-  .replace('<!--site-name-->', ESCAPED);
+  .replace('<title>Portal</title>', () => `<title>${ESCAPED}</title>`)
+  .replace('<!--site-name-->', () => ESCAPED);
 const script = `export const greeting = ${JSON.stringify('freight '.repeat(2000))};\n`;
 
 let app: FastifyInstance;
@@ -78,6 +78,9 @@ describe('the built web app', () => {
     const plain = await app.inject({ url: '/home', headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(tenantPage);
+    // The built file asked for by name is the tenant's page too, not the template.
+    const byName = await app.inject({ url: '/index.html', headers: { 'accept-encoding': 'identity' } });
+    expect(byName.body).toBe(tenantPage);
     // Each copy has its own tag; the one the browser holds is answered without a body.
     expect(gzip.headers.etag).not.toBe(plain.headers.etag);
     const again = await app.inject({

@@ -194,7 +194,8 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
         results: sql`${sql.placeholder('results')}`,
         resultsDigest: sql`${sql.placeholder('digest')}`,
       })
-      .where(openQuote)
+      // Only onto the shipment they are the prices of: a change of it since it was read wins.
+      .where(and(openQuote, sql`${truckQuotes.shipment} = ${sql.placeholder('shipment')}::jsonb`))
       .returning({ id: truckQuotes.id })
       .prepare('truck_quote_store_prices'),
     // The same shipment at the same prices again: only the expiry moves, and only while the quote
@@ -371,7 +372,10 @@ export function truckPricer(
  * made of them since: the stored text and its digest, and each kind of caller's view.
  */
 interface HeldPrices extends PricesMade {
-  sources: readonly object[];
+  /** Its key in `heldPrices`. */
+  key: string;
+  /** Held weakly: a tariff snapshot no longer cached is not kept alive by prices made from it. */
+  sources: readonly WeakRef<object>[];
 }
 
 /** A shipment's prices and what was made of them. */
@@ -382,8 +386,8 @@ interface PricesMade {
   views: Map<string, QuoteResultWire[]>;
 }
 
-/** The most recently priced shipments kept, over all tenants (each holds some 100 KB). */
-const HELD_PRICES = 200;
+/** The most recently priced shipments kept, over all tenants (each holds up to some 250 KB with its views). */
+const HELD_PRICES = 100;
 const heldPrices = new Map<string, HeldPrices>();
 
 /**
@@ -405,20 +409,24 @@ async function pricingSources(
   return [tariffs, markups, organisation];
 }
 
-const sameSources = (a: readonly object[], b: readonly object[]) =>
-  a.length === b.length && a.every((source, i) => source === b[i]);
+const sameSources = (held: HeldPrices, now: readonly object[]) =>
+  held.sources.length === now.length && held.sources.every((source, i) => source.deref() === now[i]);
 
 /** Where the caller's view of a result differs: staff see all, an organisation its level and below. */
 const viewOf = (caller: Caller) => (isStaff(caller) ? 'staff' : `organisation:${caller.organisationId}`);
 
-/** The quotes this process last priced, by tenant and id: their organisation and the shipment's key. */
-const pricedQuotes = new Map<string, { organisationId: number; key: string }>();
+/** The quotes this process last priced, by tenant and id: their organisation and their held prices. */
+const pricedQuotes = new Map<string, { organisationId: number; held: WeakRef<HeldPrices> }>();
 const PRICED_QUOTES = 20_000;
 
-/** Stores a quote's prices (or only its expiry, when it stores these); false when it was booked meanwhile. */
+/**
+ * Stores a quote's prices (or only its expiry, when it stores these); false when the quote was booked
+ * or its shipment changed since it was read.
+ */
 async function storePrices(
   db: DbOrTx,
   quote: { tenantId: number; id: number; organisationId: number; resultsDigest: string | null },
+  shipmentText: string,
   prices: PricesMade,
   expiresAt: Date,
 ): Promise<boolean> {
@@ -433,7 +441,13 @@ async function storePrices(
     });
     if (refreshed.length === 1) return true;
   }
-  return (await statements.store.execute({ ...at, results: prices.stored.text, digest })).length === 1;
+  const stored = await statements.store.execute({
+    ...at,
+    shipment: shipmentText,
+    results: prices.stored.text,
+    digest,
+  });
+  return stored.length === 1;
 }
 
 /**
@@ -469,7 +483,7 @@ export async function rateQuoteFor(
   const held = heldPrices.get(key);
   let prices: PricesMade;
   let shown: QuoteResultWire[];
-  const streamed = !(held && sources && sameSources(held.sources, sources));
+  const streamed = !(held && sources && sameSources(held, sources));
   if (!streamed) {
     heldPrices.delete(key);
     heldPrices.set(key, held);
@@ -478,15 +492,23 @@ export async function rateQuoteFor(
   } else {
     ({ prices, shown } = await priceShipment(db, quote, shipmentText, organisation, caller, onResult));
     if (sources) {
-      heldPrices.set(key, { ...prices, sources });
+      heldPrices.delete(key);
+      heldPrices.set(key, { ...prices, key, sources: sources.map((source) => new WeakRef(source)) });
       if (heldPrices.size > HELD_PRICES) heldPrices.delete(heldPrices.keys().next().value as string);
     }
   }
   prices.views.set(viewOf(caller), shown);
-  if (!(await storePrices(db, quote, prices, expiresAt))) throw conflict('quote.booked');
-  if (sources) {
+  if (!(await storePrices(db, quote, shipmentText, prices, expiresAt))) {
+    const now = await quoteToPrice(db, quote.tenantId, quote.id);
+    throw conflict(now?.status === 'booked' ? 'quote.booked' : 'quote.notPriced');
+  }
+  const kept = heldPrices.get(key);
+  if (kept) {
     pricedQuotes.delete(`${quote.tenantId}:${quote.id}`);
-    pricedQuotes.set(`${quote.tenantId}:${quote.id}`, { organisationId: organisation.id, key });
+    pricedQuotes.set(`${quote.tenantId}:${quote.id}`, {
+      organisationId: organisation.id,
+      held: new WeakRef(kept),
+    });
     if (pricedQuotes.size > PRICED_QUOTES) pricedQuotes.delete(pricedQuotes.keys().next().value as string);
   }
   return { results: shown, expiresAt, streamed };
@@ -505,21 +527,25 @@ function viewFor(held: PricesMade, caller: Caller): QuoteResultWire[] {
 
 /**
  * A quote this process priced last, priced again in one statement: its shipment's prices are still
- * held, the caller may see its organisation, and the quote still stores that shipment at those prices
- * (the digest covers both) and they are live: only its expiry is written. The sources are compared
- * after the statement's round trip, in which a change announced at its commit has been heard (before
- * it, this call would have run from memory alone); if they changed, the call goes the whole way and
- * stores the new prices, and the old ones were live all along. Null when any of that fails.
+ * held from the tariffs and markups held now, the caller may see its organisation, and the quote still
+ * stores that shipment at those prices (the digest covers both) and they are live: only its expiry is
+ * written. The sources are compared again after the statement's round trip, in which a change
+ * announced at its commit has been heard (before it, this call would have run from memory alone); if
+ * they changed, the call goes the whole way and stores the new prices, and the old ones were live all
+ * along. Null when any of that fails.
  */
 async function pricedAgain(
   db: DbOrTx,
   caller: Caller,
   id: number,
-  known: { organisationId: number; key: string },
+  known: { organisationId: number; held: WeakRef<HeldPrices> },
   expiresAt: Date,
 ): Promise<QuoteResultWire[] | null> {
-  const held = heldPrices.get(known.key);
-  if (!held || !(await visibleOrganisationHeld(db, caller, known.organisationId))) return null;
+  const held = known.held.deref();
+  if (!held || heldPrices.get(held.key) !== held) return null;
+  const before = await visibleOrganisationHeld(db, caller, known.organisationId);
+  const sourcesBefore = before && (await pricingSources(db, caller.tenantId, before));
+  if (!sourcesBefore || !sameSources(held, sourcesBefore)) return null;
   const refreshed = await pricingStatementsFor(db).refreshLive.execute({
     tenantId: caller.tenantId,
     id,
@@ -531,7 +557,7 @@ async function pricedAgain(
   if (refreshed.length !== 1) return null;
   const organisation = await visibleOrganisationHeld(db, caller, known.organisationId);
   const sources = organisation && (await pricingSources(db, caller.tenantId, organisation));
-  return sources && sameSources(held.sources, sources) ? viewFor(held, caller) : null;
+  return sources && sameSources(held, sources) ? viewFor(held, caller) : null;
 }
 
 /**

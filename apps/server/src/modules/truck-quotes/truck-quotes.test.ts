@@ -195,14 +195,21 @@ describe('quoting', () => {
     expect(info.results).toEqual(first.results);
     expect(info).not.toHaveProperty('resultsDigest');
 
-    // A streamed answer, handed over by the framework, carries the security headers all the same.
-    const streamedAnswer = await post('/api/admin/quotation/rates', { id: other }, 'customer');
-    expect(streamedAnswer.headers['content-type']).toContain('application/x-ndjson');
-    expect(streamedAnswer.headers).toMatchObject({
-      'x-frame-options': 'SAMEORIGIN',
-      'referrer-policy': 'no-referrer',
-    });
-    expect(streamedAnswer.headers['content-security-policy']).toContain("script-src 'self'");
+    // An answer the route writes itself (the framework hands it over), whether its prices stream as
+    // they are made (a shipment not priced before) or leave at once, carries the security headers.
+    const newGoods = shipment().lines.map((line) => ({ ...line, name: 'Headers test goods' }));
+    const fresh = await quoteFor('customer', shipment({ lines: newGoods }));
+    for (const streamedAnswer of [
+      await post('/api/admin/quotation/rates', { id: fresh }, 'customer'),
+      await post('/api/admin/quotation/rates', { id: other }, 'customer'),
+    ]) {
+      expect(streamedAnswer.headers['content-type']).toContain('application/x-ndjson');
+      expect(streamedAnswer.headers).toMatchObject({
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'no-referrer',
+      });
+      expect(streamedAnswer.headers['content-security-policy']).toContain("script-src 'self'");
+    }
 
     // Once booked, pricing it again is refused and writes nothing: the quote stays booked.
     await credit('customer', 50_000n);
