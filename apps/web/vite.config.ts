@@ -22,10 +22,10 @@ function stylesheetFirst(): Plugin {
 }
 
 /**
- * The app starts once the browser has painted the page (its splash): `public/start.js` imports the
- * entry after the first frame. A module script in the page would run first, and on a slow phone the
- * page stayed blank for the seconds the scripts take. The entry is preloaded with the rest, so the
- * wait costs no download time.
+ * The app starts once the browser has painted the page (its splash): `public/start.js` asks for the
+ * scripts (the entry and what it imports, named in its `data-entry` and `data-preload`) after the first
+ * frame and then runs the entry. With a module script and its preloads in the page, the browser could
+ * fetch and run the scripts before it painted, and on a slow phone the page stayed blank meanwhile.
  */
 function startAfterFirstPaint(): Plugin {
   return {
@@ -34,10 +34,14 @@ function startAfterFirstPaint(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html) {
-        return html.replace(
+        const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+        let page = html;
+        for (const [tag] of preloads) page = page.replace(tag, '');
+        const hrefs = preloads.map(([, href]) => href).join(' ');
+        return page.replace(
           /<script type="module" crossorigin src="([^"]+)"><\/script>/,
           (_, entry: string) =>
-            `<script src="/start.js" data-entry="${entry}" defer></script>\n    <link rel="modulepreload" crossorigin href="${entry}">`,
+            `<script src="/start.js" data-entry="${entry}" data-preload="${hrefs}" defer></script>`,
         );
       },
     },

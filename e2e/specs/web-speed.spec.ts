@@ -76,9 +76,13 @@ test('the server sends the build compressed, hashed files cached for a year and 
   const html = await page.text();
   // The app starts from its entry once the page (the splash, with the demo tenant's site name) is drawn.
   expect(html).toContain('<p class="boot-name">货运门户</p>');
-  const entry = /<script src="\/start\.js" data-entry="(\/assets\/[^"]+\.js)" defer>/.exec(html)?.[1];
+  const start =
+    /<script src="\/start\.js" data-entry="(\/assets\/[^"]+\.js)" data-preload="([^"]*)" defer>/.exec(html);
+  const entry = start?.[1];
   expect(entry).toBeTruthy();
-  expect(html).toContain(`<link rel="modulepreload" crossorigin href="${entry}">`);
+  // Nothing of the app is asked for before the first paint: start.js asks for the entry and its imports.
+  expect(html).not.toContain('modulepreload');
+  expect(start?.[2].split(' ').length).toBeGreaterThanOrEqual(2);
   for (const encoding of ['br', 'gzip']) {
     const asset = await request.get(entry as string, { headers: { 'accept-encoding': encoding } });
     expect(asset.status()).toBe(200);
