@@ -23,7 +23,7 @@ import { cacheEventsPlugin } from './plugins/cache-events.ts';
 import { envelopePlugin, frameworkErrorHandler, zodValidatorCompiler } from './plugins/envelope.ts';
 import { housekeepingPlugin } from './plugins/housekeeping.ts';
 import { tenantPlugin } from './plugins/tenant.ts';
-import { registerWebApp, sendWebPage } from './web-app.ts';
+import { registerWebApp } from './web-app.ts';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -135,11 +135,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const module of shipmentModules) await app.register(module, { prefix: '/shipment' });
   await app.register(housekeepingPlugin);
 
-  const servingWeb = (options.serveWeb ?? true) && (await registerWebApp(app, options.webRoot ?? webDist));
+  const sendWebPage =
+    (options.serveWeb ?? true) ? await registerWebApp(app, options.webRoot ?? webDist) : null;
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const wantsApi = path.startsWith('/api/') || path === '/api' || request.method !== 'GET';
-    if (!wantsApi && servingWeb) {
+    if (!wantsApi && sendWebPage) {
       // The browser router owns every other path (SPEC section 2: unknown paths go to /404 there).
       return sendWebPage(request, reply);
     }

@@ -4,26 +4,30 @@ import { join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { escapeHtml } from './lib/html.ts';
 
 /** Vite names every file under `assets/` by its content hash: a changed file gets a new name. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** The page and unhashed files are checked with the server on every use, so a release shows at once. */
 export const REVALIDATE_CACHE = 'no-cache';
 
+/** Answers a browser route (any GET outside the API) with the app's page. */
+export type WebPageSender = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
 /**
  * Serves the built web app from `root`: the brotli or gzip copy written at build time when the browser
- * accepts it, hashed assets cached for a year, everything else revalidated. Returns false when there is
- * no build to serve.
+ * accepts it, hashed assets cached for a year, everything else revalidated. Answers how to send the
+ * app's page, or null when there is no build to serve.
  */
-export async function registerWebApp(app: FastifyInstance, root: string): Promise<boolean> {
-  if (!existsSync(join(root, 'index.html'))) return false;
-  pageTemplate = readFileSync(join(root, 'index.html'), 'utf8');
-  pages.clear();
+export async function registerWebApp(app: FastifyInstance, root: string): Promise<WebPageSender | null> {
+  if (!existsSync(join(root, 'index.html'))) return null;
+  const pages = tenantPages(readFileSync(join(root, 'index.html'), 'utf8'));
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
     index: false,
-    // The page itself is each tenant's own (`sendWebPage`), at whatever path it is asked for.
+    // The page itself is each tenant's own (`pages`), at whatever path it is asked for.
     allowedPath: (path) => path !== '/index.html',
     preCompressed: true,
     cacheControl: false,
@@ -33,10 +37,21 @@ export async function registerWebApp(app: FastifyInstance, root: string): Promis
       reply.header('cache-control', inAssets ? IMMUTABLE_CACHE : REVALIDATE_CACHE);
     },
   });
-  return true;
+  return (request, reply) => {
+    const page = pages(request.tenant?.branding.siteName ?? '');
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
+    const tag = encoding === 'identity' ? page.tag : `${page.tag.slice(0, -1)}-${encoding}"`;
+    reply
+      .header('cache-control', REVALIDATE_CACHE)
+      .header('vary', 'accept-encoding')
+      .header('etag', tag)
+      .type('text/html; charset=utf-8');
+    if (request.headers['if-none-match'] === tag) return reply.code(304).send();
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.send(page[encoding]);
+  };
 }
-
-let pageTemplate = '';
 
 /** A tenant's page as sent: the text, its compressed copies and their tag. */
 interface Page {
@@ -46,51 +61,32 @@ interface Page {
   gzip: Buffer;
 }
 
-/** Pages made so far, by site name; a few per tenant at most (a renamed site makes a new one). */
-const pages = new Map<string, Page>();
-const MAX_PAGES = 500;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
- * The page for a site: its name in the title and under the splash's mark (index.html's
- * `<!--site-name-->`), so the first paint is the tenant's own before any script has run.
+ * The page for each site name, made from the built `index.html` once per name and kept (a few per
+ * tenant at most: a renamed site makes a new one): the name in the title and under the splash's mark
+ * (`<!--site-name-->`), so the first paint is the tenant's own before any script has run.
  */
-function pageFor(siteName: string): Page {
-  let page = pages.get(siteName);
-  if (!page) {
-    const name = escapeHtml(siteName);
-    // Replaced by functions: a replacement string would read `$&` and the like in a name as patterns.
-    const html = name
-      ? pageTemplate
-          .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
-          .replace('<!--site-name-->', () => name)
-      : pageTemplate;
-    const identity = Buffer.from(html);
-    page = {
-      tag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-      identity,
-      br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      gzip: gzipSync(identity, { level: 9 }),
-    };
-    if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value as string);
-    pages.set(siteName, page);
-  }
-  return page;
-}
-
-/** Answers a browser route (any GET outside the API) with the app's page, as the request's tenant names its site. */
-export function sendWebPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const page = pageFor(request.tenant?.branding.siteName ?? '');
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
-  const tag = encoding === 'identity' ? page.tag : `${page.tag.slice(0, -1)}-${encoding}"`;
-  reply
-    .header('cache-control', REVALIDATE_CACHE)
-    .header('vary', 'accept-encoding')
-    .header('etag', tag)
-    .type('text/html; charset=utf-8');
-  if (request.headers['if-none-match'] === tag) return reply.code(304).send();
-  if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return reply.send(page[encoding]);
+function tenantPages(template: string): (siteName: string) => Page {
+  const pages = new LRUCache<string, Page>({ max: 500 });
+  return (siteName) => {
+    let page = pages.get(siteName);
+    if (!page) {
+      const name = escapeHtml(siteName);
+      // Replaced by functions: a replacement string would read `$&` and the like in a name as patterns.
+      const html = name
+        ? template
+            .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
+            .replace('<!--site-name-->', () => name)
+        : template;
+      const identity = Buffer.from(html);
+      page = {
+        tag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+        identity,
+        br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzip: gzipSync(identity, { level: 9 }),
+      };
+      pages.set(siteName, page);
+    }
+    return page;
+  };
 }

@@ -98,6 +98,8 @@ function resultText(result: object): string {
  * What an answer of results already made says whatever the call: the result lines, and the closing
  * line's list. Made once per array of results (held prices answer with the very array each time).
  */
+/** The closing line up to its list of results, which follows it, then `}`. */
+const doneHead = (expiresAt: Date) => `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":`;
 const CLOSE = Buffer.from('}\n');
 const answerBytes = new WeakMap<readonly object[], { lines: Buffer; list: Buffer }>();
 function bytesOf(results: readonly object[]) {
@@ -124,9 +126,7 @@ export function resultStream(reply: FastifyReply) {
       return stream.lineText(`{"type":"result","result":${resultText(result)}}`);
     },
     done(expiresAt: Date, results: readonly object[]): void {
-      stream.endText(
-        `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":[${results.map(resultText).join(',')}]}`,
-      );
+      stream.endText(`${doneHead(expiresAt)}[${results.map(resultText).join(',')}]}`);
     },
     /**
      * Results worked out before, all at once: their lines and the closing line, as `result` and `done`
@@ -134,12 +134,7 @@ export function resultStream(reply: FastifyReply) {
      */
     all(expiresAt: Date, results: readonly object[]): void {
       const { lines, list } = bytesOf(results);
-      stream.whole([
-        lines,
-        Buffer.from(`{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":`),
-        list,
-        CLOSE,
-      ]);
+      stream.whole([lines, Buffer.from(doneHead(expiresAt)), list, CLOSE]);
     },
     /** Ends with one line of its own (a failure told after the first line). */
     end(value: unknown): void {

@@ -191,6 +191,17 @@ export const expressQuoteExpired = (quote: Pick<ExpressQuoteRow, 'expiresAt'>, n
   quote.expiresAt !== null && quote.expiresAt <= now;
 
 /**
+ * A quote not yet booked, as a write's condition: a booking since the quote was read stays the last
+ * word over a pricing, a selection or a second booking.
+ */
+const unbooked = (tenantId: number, id: number) =>
+  and(
+    eq(expressQuotes.tenantId, tenantId),
+    eq(expressQuotes.id, id),
+    inArray(expressQuotes.status, ['open', 'selected']),
+  );
+
+/**
  * `quotation/rates`: prices a visible quote on every channel open to its organisation, handing each
  * result as the caller may see it to `onResult` as soon as it is ready, then stores them all with
  * the expiry. Pricing again clears an earlier selection.
@@ -216,17 +227,10 @@ export async function rateExpressQuoteFor(
   }
   const best = markBestExpress(results);
   const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
-  // Only while it is not booked: a booking since the quote was read stays the last word.
   const [stored] = await db
     .update(expressQuotes)
     .set({ results: best, pricedAt: new Date(), expiresAt, status: 'open', selectedChannelId: null })
-    .where(
-      and(
-        eq(expressQuotes.tenantId, quote.tenantId),
-        eq(expressQuotes.id, quote.id),
-        inArray(expressQuotes.status, ['open', 'selected']),
-      ),
-    )
+    .where(unbooked(quote.tenantId, quote.id))
     .returning({ id: expressQuotes.id });
   if (!stored) throw conflict('quote.booked');
   return { results: best.map((r) => expressResultForCaller(r, caller)), expiresAt };
@@ -247,13 +251,7 @@ export async function selectExpressChannelFor(db: DbOrTx, caller: Caller, id: nu
   const [row] = await db
     .update(expressQuotes)
     .set({ status: 'selected', selectedChannelId: channelId })
-    .where(
-      and(
-        eq(expressQuotes.tenantId, quote.tenantId),
-        eq(expressQuotes.id, quote.id),
-        inArray(expressQuotes.status, ['open', 'selected']),
-      ),
-    )
+    .where(unbooked(quote.tenantId, quote.id))
     .returning({ status: expressQuotes.status });
   if (!row) throw conflict('quote.booked');
   const levels = visibleExpressLevels(result.levels, isStaff(caller) ? null : caller.organisationId);
@@ -350,13 +348,7 @@ export async function markExpressQuoteBooked(db: DbOrTx, tenantId: number, id: n
   const rows = await db
     .update(expressQuotes)
     .set({ status: 'booked' })
-    .where(
-      and(
-        eq(expressQuotes.tenantId, tenantId),
-        eq(expressQuotes.id, id),
-        inArray(expressQuotes.status, ['open', 'selected']),
-      ),
-    )
+    .where(unbooked(tenantId, id))
     .returning({ id: expressQuotes.id });
   return rows.length === 1;
 }

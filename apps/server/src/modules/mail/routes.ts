@@ -3,15 +3,10 @@ import { str } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import { listOutbox } from './service.ts';
 
 const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.') || ip === '::ffff:127.0.0.1';
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** The mailbox as a page: what a browser gets when it opens the same address. */
 function mailboxPage(rows: { to: string; subject: string; text: string; createdAt: Date }[]): string {

@@ -16,6 +16,7 @@ import {
   readSheetRecords,
   rowIssueMessage,
   type SheetColumn,
+  type SheetRecord,
   templateWorkbook,
 } from '../../lib/batch-sheet.ts';
 import { AppError, badField } from '../../lib/errors.ts';
@@ -207,13 +208,10 @@ export type BatchSheet =
 type BatchSheetReader =
   | {
       ok: true;
-      records: readonly { row: number; values: Record<string, string> }[];
+      records: readonly SheetRecord[];
       /** Cells that could not be read, by row. */
       errors: Map<number, string>;
-      rowOf(record: {
-        row: number;
-        values: Record<string, string>;
-      }): BatchRow | { row: number; error: string };
+      rowOf(record: SheetRecord): BatchRow | { row: number; error: string };
     }
   | { ok: false; key: MessageKey; params?: Record<string, string | number> };
 
@@ -325,7 +323,7 @@ function batchSheetReader(
   // Rows whose shipment cells are the same (a file often repeats a lane and its goods) are checked
   // once and share the parsed shipment, and with it one pricing in `bookSheet`.
   const checked = new Map<string, ReturnType<typeof checkShipment>>();
-  const rowOf = ({ row, values }: { row: number; values: Record<string, string> }) => {
+  const rowOf = ({ row, values }: SheetRecord) => {
     const key = SHIPMENT_COLUMNS.map((column) => values[column] ?? '').join('\u0000');
     let outcome = checked.get(key);
     if (!outcome) {
@@ -544,7 +542,7 @@ export async function bookSheet(
           const inputs: BookInput[] = [];
           let whole = true;
           for (let i = from; i < to; i++) {
-            const row = reader.rowOf(records[i] as (typeof records)[number]);
+            const row = reader.rowOf(records[i] as SheetRecord);
             const input = 'error' in row ? null : await check(row);
             if ('error' in row) answers.set(row.row, row.error);
             if (input) inputs.push(input);

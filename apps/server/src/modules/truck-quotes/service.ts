@@ -21,7 +21,6 @@ import {
   desc,
   eq,
   getTableColumns,
-  gt,
   gte,
   ilike,
   inArray,
@@ -33,6 +32,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { type AnyPgColumn, PgTransaction } from 'drizzle-orm/pg-core';
+import { LRUCache } from 'lru-cache';
 import type { DbOrTx } from '../../db/client.ts';
 import { perHandle } from '../../db/per-handle.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -165,10 +165,6 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
     ne(truckQuotes.status, 'booked'),
     sql`set_config('synchronous_commit', 'off', true) = 'off'`,
   );
-  const sameShipmentAndPrices = and(
-    eq(truckQuotes.organisationId, sql.placeholder('organisationId')),
-    eq(truckQuotes.resultsDigest, sql.placeholder('digest')),
-  );
   // A value given at each call, converted as the column converts it (times to text).
   const given = (name: string, column: AnyPgColumn) => sql`${sql.param(sql.placeholder(name), column)}`;
   // The times are the database's: a prepared statement would otherwise keep the first call's.
@@ -199,20 +195,21 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
       .returning({ id: truckQuotes.id })
       .prepare('truck_quote_store_prices'),
     // The same shipment at the same prices again: only the expiry moves, and only while the quote
-    // stores exactly those (the digest covers both) for the organisation the caller was cleared for.
+    // stores exactly those (the digest covers both) for the organisation the caller was cleared for;
+    // with `liveOnly`, only while they are still live (`pricedAgain`, which read nothing first).
     refresh: db
       .update(truckQuotes)
       .set(priced)
-      .where(and(openQuote, sameShipmentAndPrices))
+      .where(
+        and(
+          openQuote,
+          eq(truckQuotes.organisationId, sql.placeholder('organisationId')),
+          eq(truckQuotes.resultsDigest, sql.placeholder('digest')),
+          sql`(not ${sql.placeholder('liveOnly')}::boolean or ${truckQuotes.expiresAt} > now())`,
+        ),
+      )
       .returning({ id: truckQuotes.id })
       .prepare('truck_quote_refresh_prices'),
-    // The same for a quote whose prices are still live, before anything was read (`pricedAgain`).
-    refreshLive: db
-      .update(truckQuotes)
-      .set(priced)
-      .where(and(openQuote, sameShipmentAndPrices, gt(truckQuotes.expiresAt, sql`now()`)))
-      .returning({ id: truckQuotes.id })
-      .prepare('truck_quote_refresh_live_prices'),
   };
 });
 
@@ -387,8 +384,7 @@ interface PricesMade {
 }
 
 /** The most recently priced shipments kept, over all tenants (each holds up to some 250 KB with its views). */
-const HELD_PRICES = 100;
-const heldPrices = new Map<string, HeldPrices>();
+const heldPrices = new LRUCache<string, HeldPrices>({ max: 100 });
 
 /**
  * What a quote's prices are worked out from, as held now; null when they may not be reused: inside a
@@ -416,8 +412,9 @@ const sameSources = (held: HeldPrices, now: readonly object[]) =>
 const viewOf = (caller: Caller) => (isStaff(caller) ? 'staff' : `organisation:${caller.organisationId}`);
 
 /** The quotes this process last priced, by tenant and id: their organisation and their held prices. */
-const pricedQuotes = new Map<string, { organisationId: number; held: WeakRef<HeldPrices> }>();
-const PRICED_QUOTES = 20_000;
+const pricedQuotes = new LRUCache<string, { organisationId: number; held: WeakRef<HeldPrices> }>({
+  max: 20_000,
+});
 
 /**
  * Stores a quote's prices (or only its expiry, when it stores these); false when the quote was booked
@@ -438,6 +435,7 @@ async function storePrices(
       ...at,
       organisationId: quote.organisationId,
       digest,
+      liveOnly: false,
     });
     if (refreshed.length === 1) return true;
   }
@@ -485,32 +483,24 @@ export async function rateQuoteFor(
   let shown: QuoteResultWire[];
   const streamed = !(held && sources && sameSources(held, sources));
   if (!streamed) {
-    heldPrices.delete(key);
-    heldPrices.set(key, held);
     prices = held;
     shown = viewFor(held, caller);
   } else {
     ({ prices, shown } = await priceShipment(db, quote, shipmentText, organisation, caller, onResult));
-    if (sources) {
-      heldPrices.delete(key);
+    prices.views.set(viewOf(caller), shown);
+    if (sources)
       heldPrices.set(key, { ...prices, key, sources: sources.map((source) => new WeakRef(source)) });
-      if (heldPrices.size > HELD_PRICES) heldPrices.delete(heldPrices.keys().next().value as string);
-    }
   }
-  prices.views.set(viewOf(caller), shown);
   if (!(await storePrices(db, quote, shipmentText, prices, expiresAt))) {
     const now = await quoteToPrice(db, quote.tenantId, quote.id);
     throw conflict(now?.status === 'booked' ? 'quote.booked' : 'quote.notPriced');
   }
-  const kept = heldPrices.get(key);
-  if (kept) {
-    pricedQuotes.delete(`${quote.tenantId}:${quote.id}`);
+  const kept = heldPrices.peek(key);
+  if (kept)
     pricedQuotes.set(`${quote.tenantId}:${quote.id}`, {
       organisationId: organisation.id,
       held: new WeakRef(kept),
     });
-    if (pricedQuotes.size > PRICED_QUOTES) pricedQuotes.delete(pricedQuotes.keys().next().value as string);
-  }
   return { results: shown, expiresAt, streamed };
 }
 
@@ -546,13 +536,14 @@ async function pricedAgain(
   const before = await visibleOrganisationHeld(db, caller, known.organisationId);
   const sourcesBefore = before && (await pricingSources(db, caller.tenantId, before));
   if (!sourcesBefore || !sameSources(held, sourcesBefore)) return null;
-  const refreshed = await pricingStatementsFor(db).refreshLive.execute({
+  const refreshed = await pricingStatementsFor(db).refresh.execute({
     tenantId: caller.tenantId,
     id,
     organisationId: known.organisationId,
     digest: held.stored.digest,
     expiresAt,
     manualReason: held.manualReason,
+    liveOnly: true,
   });
   if (refreshed.length !== 1) return null;
   const organisation = await visibleOrganisationHeld(db, caller, known.organisationId);
