@@ -23,9 +23,11 @@ function stylesheetFirst(): Plugin {
 
 /**
  * The app starts once the browser has painted the page (its splash): `public/start.js` asks for the
- * scripts (the entry and what it imports, named in its `data-entry` and `data-preload`) after the first
- * frame and then runs the entry. With a module script and its preloads in the page, the browser could
- * fetch and run the scripts before it painted, and on a slow phone the page stayed blank meanwhile.
+ * scripts (the entry and what it imports, named in its `data-entry` and `data-preload`) and antd's
+ * stylesheet (`data-styles`) after the first frame, and runs the entry once the stylesheet is in. With
+ * a module script and its preloads in the page, the browser could fetch and run the scripts before it
+ * painted, and on a slow phone the page stayed blank meanwhile; and the splash needs none of antd's
+ * hundred kilobytes of styles.
  */
 function startAfterFirstPaint(): Plugin {
   return {
@@ -38,10 +40,15 @@ function startAfterFirstPaint(): Plugin {
         let page = html;
         for (const [tag] of preloads) page = page.replace(tag, '');
         const hrefs = preloads.map(([, href]) => href).join(' ');
+        const styles = [
+          ...page.matchAll(/\s*<link rel="stylesheet" crossorigin href="(\/assets\/antd-[^"]+)">/g),
+        ];
+        for (const [tag] of styles) page = page.replace(tag, '');
+        const styleHrefs = styles.map(([, href]) => href).join(' ');
         return page.replace(
           /<script type="module" crossorigin src="([^"]+)"><\/script>/,
           (_, entry: string) =>
-            `<script src="/start.js" data-entry="${entry}" data-preload="${hrefs}" defer></script>`,
+            `<script src="/start.js" data-entry="${entry}" data-preload="${hrefs}" data-styles="${styleHrefs}" defer></script>`,
         );
       },
     },

@@ -77,12 +77,23 @@ test('the server sends the build compressed, hashed files cached for a year and 
   // The app starts from its entry once the page (the splash, with the demo tenant's site name) is drawn.
   expect(html).toContain('<p class="boot-name">货运门户</p>');
   const start =
-    /<script src="\/start\.js" data-entry="(\/assets\/[^"]+\.js)" data-preload="([^"]*)" defer>/.exec(html);
+    /<script src="\/start\.js" data-entry="(\/assets\/[^"]+\.js)" data-preload="([^"]*)" data-styles="([^"]*)" defer>/.exec(
+      html,
+    );
   const entry = start?.[1];
   expect(entry).toBeTruthy();
-  // Nothing of the app is asked for before the first paint: start.js asks for the entry and its imports.
+  // Nothing of the app is asked for before the first paint: start.js asks for the entry, its imports
+  // and antd's stylesheet; the page itself links only its own small stylesheet.
   expect(html).not.toContain('modulepreload');
   expect((start?.[2] ?? '').split(' ').length).toBeGreaterThanOrEqual(2);
+  expect(start?.[3]).toMatch(/^\/assets\/antd-[^" ]+\.css$/);
+  expect(html.match(/rel="stylesheet"/g)?.length).toBe(1);
+  // The tenant's branding comes as data in the page, with nothing in it able to end the element.
+  const config = /<script id="host-config" type="application\/json">([^<]*)<\/script>/.exec(html);
+  expect(JSON.parse(config?.[1] ?? 'null')).toMatchObject({
+    siteName: '货运门户',
+    tenant: expect.any(String),
+  });
   for (const encoding of ['br', 'gzip']) {
     const asset = await request.get(entry as string, { headers: { 'accept-encoding': encoding } });
     expect(asset.status()).toBe(200);
@@ -99,4 +110,42 @@ test('a page whose scripts never arrive says so in both languages instead of sho
   const alert = page.getByRole('alert');
   await expect(alert).toContainText('The portal could not load; please reload the page.');
   await expect(alert).toContainText('门户加载失败');
+});
+
+test('a page whose antd stylesheet never arrives says so rather than drawing the app unstyled', async ({
+  page,
+}) => {
+  await page.route('**/assets/antd-*.css', (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.getByRole('alert')).toContainText('The portal could not load; please reload the page.');
+  await expect(page.getByTestId('login-email')).toHaveCount(0);
+});
+
+test('the splash greets a signed-in visit to the home page, and speaks the language chosen, before the app runs', async ({
+  page,
+}) => {
+  await session(page, 'editor@example.com');
+  const name = await page.evaluate(() => JSON.parse(localStorage.getItem('userInfo') ?? '{}').name as string);
+  expect(name).toBeTruthy();
+  // The app's scripts held back: what shows is the page as the server sent it, and start.js.
+  await page.route('**/assets/index-*.js', () => undefined);
+  await page.goto('/home');
+  await expect(page.locator('.boot-greeting')).toHaveText(`您好,${name}`);
+  await page.evaluate(() => localStorage.setItem('language', JSON.stringify('en-US')));
+  await page.goto('/');
+  await expect(page.locator('.boot-greeting')).toHaveText(`Hello, ${name}`);
+  // The English choice also gives the site's English name and the page's language from the start.
+  await expect(page.locator('.boot-name')).toHaveText('Freight Portal');
+  await expect(page).toHaveTitle('Freight Portal');
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+  await page.screenshot({ path: `${screenshotDir}web-speed-splash-greeting.png` });
+  // Another page, or no session: the splash without a greeting.
+  await page.goto('/orderList');
+  await expect(page.locator('.boot-name')).toBeVisible();
+  await expect(page.locator('.boot-greeting')).toHaveCount(0);
+  await page.evaluate(() => localStorage.removeItem('token'));
+  await page.goto('/home');
+  await expect(page.locator('.boot-name')).toBeVisible();
+  await expect(page.locator('.boot-greeting')).toHaveCount(0);
+  await page.evaluate(() => localStorage.setItem('language', JSON.stringify('zh-CN')));
 });

@@ -16,6 +16,7 @@ import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { modules, shipmentModules } from './modules/index.ts';
 import { rateLimitPlugin } from './modules/limits/plugin.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
+import { publicBranding } from './modules/site/service.ts';
 import { afterAnswerPlugin } from './plugins/after-answer.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -136,7 +137,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(housekeepingPlugin);
 
   const sendWebPage =
-    (options.serveWeb ?? true) ? await registerWebApp(app, options.webRoot ?? webDist) : null;
+    (options.serveWeb ?? true)
+      ? await registerWebApp(app, options.webRoot ?? webDist, (request) =>
+          request.tenant ? publicBranding(request.tenant, request.host) : null,
+        )
+      : null;
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const wantsApi = path.startsWith('/api/') || path === '/api' || request.method !== 'GET';

@@ -14,13 +14,19 @@ export const REVALIDATE_CACHE = 'no-cache';
 
 /** Answers a browser route (any GET outside the API) with the app's page. */
 export type WebPageSender = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+/** What the page carries of the tenant for its host: the answer `getHostConfig` would give. */
+export type HostConfigOf = (request: FastifyRequest) => { siteName: string } | null;
 
 /**
  * Serves the built web app from `root`: the brotli or gzip copy written at build time when the browser
  * accepts it, hashed assets cached for a year, everything else revalidated. Answers how to send the
  * app's page, or null when there is no build to serve.
  */
-export async function registerWebApp(app: FastifyInstance, root: string): Promise<WebPageSender | null> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  root: string,
+  hostConfigOf: HostConfigOf,
+): Promise<WebPageSender | null> {
   if (!existsSync(join(root, 'index.html'))) return null;
   const pages = tenantPages(readFileSync(join(root, 'index.html'), 'utf8'));
   await app.register(fastifyStatic, {
@@ -38,7 +44,7 @@ export async function registerWebApp(app: FastifyInstance, root: string): Promis
     },
   });
   return (request, reply) => {
-    const page = pages(request.tenant?.branding.siteName ?? '');
+    const page = pages(hostConfigOf(request));
     const accepted = String(request.headers['accept-encoding'] ?? '');
     const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
     const tag = encoding === 'identity' ? page.tag : `${page.tag.slice(0, -1)}-${encoding}"`;
@@ -62,22 +68,27 @@ interface Page {
 }
 
 /**
- * The page for each site name, made from the built `index.html` once per name and kept (a few per
- * tenant at most: a renamed site makes a new one): the name in the title and under the splash's mark
- * (`<!--site-name-->`), so the first paint is the tenant's own before any script has run.
+ * The page for each host config, made from the built `index.html` once per config and kept (a few per
+ * tenant at most: a changed branding makes a new one): the site name in the title and under the splash's
+ * mark (`<!--site-name-->`), so the first paint is the tenant's own before any script has run, and the
+ * config itself as data (`<!--host-config-->`), so the app starts with it instead of asking for it and
+ * then drawing everything again.
  */
-function tenantPages(template: string): (siteName: string) => Page {
+function tenantPages(template: string): (config: { siteName: string } | null) => Page {
   const pages = new LRUCache<string, Page>({ max: 500 });
-  return (siteName) => {
-    let page = pages.get(siteName);
+  return (config) => {
+    // `<` written as its JSON escape: nothing in the data can close the element it sits in.
+    const json = config ? JSON.stringify(config).replace(/</g, '\\u003c') : '';
+    let page = pages.get(json);
     if (!page) {
-      const name = escapeHtml(siteName);
+      const name = escapeHtml(config?.siteName ?? '');
+      const data = json ? `<script id="host-config" type="application/json">${json}</script>` : '';
       // Replaced by functions: a replacement string would read `$&` and the like in a name as patterns.
-      const html = name
-        ? template
-            .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
-            .replace('<!--site-name-->', () => name)
-        : template;
+      let html = template.replace('<!--host-config-->', () => data);
+      if (name)
+        html = html
+          .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
+          .replace('<!--site-name-->', () => name);
       const identity = Buffer.from(html);
       page = {
         tag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
@@ -85,7 +96,7 @@ function tenantPages(template: string): (siteName: string) => Page {
         br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
         gzip: gzipSync(identity, { level: 9 }),
       };
-      pages.set(siteName, page);
+      pages.set(json, page);
     }
     return page;
   };

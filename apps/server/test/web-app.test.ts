@@ -13,14 +13,26 @@ import { openTestDatabase } from './helpers.ts';
 
 const compressScript = new URL('../../../scripts/compress-web.mjs', import.meta.url).pathname;
 const root = mkdtempSync(join(tmpdir(), 'fp-web-'));
-const page = `<!doctype html><html><head><title>Portal</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"><p class="boot-name"><!--site-name--></p></div>${'<!-- portal -->'.repeat(40)}</body></html>`;
+const page = `<!doctype html><html><head><title>Portal</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"><p class="boot-name"><!--site-name--></p></div><!--host-config-->${'<!-- portal -->'.repeat(40)}</body></html>`;
 /** The default tenant's site name, with every character HTML gives a meaning. */
 const SITE_NAME = `Fast <b>&"co"'$&$\``;
 const ESCAPED = 'Fast &#60;b&#62;&#38;&#34;co&#34;&#39;$&#38;$`';
 /** The page as the default tenant's visitors get it: its name in the title and under the splash. */
-const tenantPage = page
-  .replace('<title>Portal</title>', () => `<title>${ESCAPED}</title>`)
-  .replace('<!--site-name-->', () => ESCAPED);
+const tenantPage = (html: string) =>
+  page
+    .replace('<title>Portal</title>', () => `<title>${ESCAPED}</title>`)
+    .replace('<!--site-name-->', () => ESCAPED)
+    .replace(
+      '<!--host-config-->',
+      () => /<script id="host-config"[^>]*>[^<]*<\/script>/.exec(html)?.[0] ?? '',
+    );
+
+/** The branding the page carries as data, read as the app reads it. */
+function hostConfigIn(html: string): Record<string, unknown> {
+  const data = /<script id="host-config" type="application\/json">([^<]*)<\/script>/.exec(html)?.[1];
+  expect(data).toBeTruthy();
+  return JSON.parse(data as string);
+}
 const script = `export const greeting = ${JSON.stringify('freight '.repeat(2000))};\n`;
 
 let app: FastifyInstance;
@@ -68,19 +80,32 @@ describe('the built web app', () => {
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers.vary).toContain('accept-encoding');
-    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(tenantPage);
+    const html = brotliDecompressSync(res.rawPayload).toString();
+    expect(html).toBe(tenantPage(html));
+  });
+
+  it("carries the tenant's branding as data, as getHostConfig answers it, with nothing able to end the element", async () => {
+    const res = await app.inject({ url: '/home', headers: { 'accept-encoding': 'identity' } });
+    const answer = await app.inject({ method: 'POST', url: '/api/admin/auth/getHostConfig', payload: {} });
+    expect(hostConfigIn(res.body)).toEqual(answer.json().data);
+    expect(hostConfigIn(res.body).siteName).toBe(SITE_NAME);
+    // The site name's `<b>` is written as `\u003c`: the data holds no `<` at all.
+    expect(
+      /<script id="host-config" type="application\/json">([^<]*)<\/script>/.exec(res.body)?.[1],
+    ).toContain('\\u003cb>');
   });
 
   it("puts the tenant's site name in the page, escaped, and answers a page the browser holds with 304", async () => {
     const gzip = await app.inject({ url: '/orders/list', headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.rawPayload).toString()).toBe(tenantPage);
+    const unzipped = gunzipSync(gzip.rawPayload).toString();
+    expect(unzipped).toBe(tenantPage(unzipped));
     const plain = await app.inject({ url: '/home', headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe(tenantPage);
+    expect(plain.body).toBe(tenantPage(plain.body));
     // The built file asked for by name is the tenant's page too, not the template.
     const byName = await app.inject({ url: '/index.html', headers: { 'accept-encoding': 'identity' } });
-    expect(byName.body).toBe(tenantPage);
+    expect(byName.body).toBe(tenantPage(byName.body));
     // Each copy has its own tag; the one the browser holds is answered without a body.
     expect(gzip.headers.etag).not.toBe(plain.headers.etag);
     const again = await app.inject({

@@ -15,6 +15,8 @@ import { ErrorLogProvider } from './app/error-log.tsx';
 import { SessionProvider } from './app/session.tsx';
 import { applyShades, ThemeProvider, useTheme } from './app/theme.tsx';
 import './i18n/index.ts';
+// antd's component styles as one stylesheet (zero-runtime theme, app/antd-theme.ts), before the app's own.
+import 'antd/dist/antd.css';
 import './styles.css';
 
 const queryClient = new QueryClient({

@@ -12,7 +12,8 @@ import { ApiError, setHttpHooks } from '../lib/http.ts';
 import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
 import type { Branding } from './branding.ts';
 import { progressPulse, TopProgress, useProgressWhile } from './progress.tsx';
-import { useSession } from './session.tsx';
+import { flattenPages, useSession } from './session.tsx';
+import { preloadView } from './views.ts';
 
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
@@ -97,14 +98,19 @@ function RouteProgress() {
 function Guard({ branding }: { branding: Branding | undefined }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const { loaded: sessionLoaded, loadSession } = useSession();
+  const { loaded: sessionLoaded, loadSession, menus } = useSession();
   // The shell's first render is the largest of the app: deferred, React renders it in slices.
   const loaded = useDeferredValue(sessionLoaded);
   const location = useLocation();
   const [failed, setFailed] = useState(false);
   const loading = useRef(false);
   const token = getToken();
-  if (token) void loadShell();
+  if (token) {
+    void loadShell();
+    // The page this visit opens on, found in the menu kept from the last visit.
+    const path = location.pathname === '/' ? '/home' : location.pathname;
+    preloadView(flattenPages(menus).find((page) => page.node.paths === path)?.node.component);
+  }
   useEffect(() => {
     if (!token || sessionLoaded || failed || loading.current) return;
     loading.current = true;

@@ -9,6 +9,10 @@ import { readableShade, textOn } from './theme.tsx';
 export function antdTheme(primary: string): ThemeConfig {
   const shade = readableShade(primary);
   return {
+    // Components take their styles from antd's stylesheet (main.tsx) instead of writing them while they
+    // render: on a phone that had been most of the first render's time. The tokens below still apply,
+    // as CSS variables.
+    zeroRuntime: true,
     token: {
       colorPrimary: primary,
       colorLink: shade,

@@ -17,12 +17,29 @@ export interface Branding {
   filingNumber: string;
 }
 
+/** The branding the server wrote into the page; none from the dev server. */
+function brandingInPage(): Branding | undefined {
+  const text = document.getElementById('host-config')?.textContent;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as Branding;
+  } catch {
+    return undefined;
+  }
+}
+const inPage = brandingInPage();
+const pageLoadedAt = Date.now();
+
 /** The tenant's branding for this host (SPEC section 1): title, favicon, logo, colour, footer, in the UI language. */
 export function useBranding() {
   const query = useQuery({
     queryKey: ['branding'],
     queryFn: () => post<Branding>('/admin/auth/getHostConfig'),
     staleTime: 60_000,
+    // Held from the page: the app's first render already has the tenant's colour and names, and the
+    // whole app is not drawn a second time when the answer arrives.
+    initialData: inPage,
+    initialDataUpdatedAt: pageLoadedAt,
   });
   const { i18n } = useTranslation();
   const en = i18n.language === 'en-US';

@@ -4,7 +4,7 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useSta
 import i18n, { type UiLanguage } from '../i18n/index.ts';
 import { ApiError, post } from '../lib/http.ts';
 import { clearSession, getToken, readJson, STORAGE, setToken, writeJson } from '../lib/storage.ts';
-import { useWaitCounts, type WaitCounts } from './wait-counts.ts';
+import { useWaitCountsPoll, type WaitCounts } from './wait-counts.ts';
 
 /** One node of the server menu (SPEC section 3 "Menu item"). */
 export interface MenuNode {
@@ -63,7 +63,6 @@ interface SessionState {
 
 interface SessionApi extends SessionState {
   language: UiLanguage;
-  waitCounts: WaitCounts & { refresh(): void };
   /** Stores the token and loads the user and the menu for it; on failure nothing stays stored. */
   signIn(token: string): Promise<void>;
   loadSession(): Promise<void>;
@@ -73,6 +72,8 @@ interface SessionApi extends SessionState {
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
+// Apart from the session: a count that changes re-renders the badges, not every page that reads the user.
+const WaitCountsContext = createContext<(WaitCounts & { refresh(): void }) | null>(null);
 
 export function isMenuNode(item: MenuNode | MenuButton): item is MenuNode {
   return 'paths' in item;
@@ -99,7 +100,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     loaded: false,
   }));
   const [language, setLanguageState] = useState<UiLanguage>(i18n.language as UiLanguage);
-  const waitCounts = useWaitCounts(state.token);
+  const waitCounts = useWaitCountsPoll(state.token);
 
   const loadSession = useCallback(async () => {
     const [info, menus] = await Promise.all([
@@ -177,21 +178,31 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => ({
       ...state,
       language,
-      waitCounts,
       signIn,
       loadSession,
       signOut,
       setLanguage,
       refreshUser: loadSession,
     }),
-    [state, language, waitCounts, signIn, loadSession, signOut, setLanguage],
+    [state, language, signIn, loadSession, signOut, setLanguage],
   );
-  return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={api}>
+      <WaitCountsContext.Provider value={waitCounts}>{children}</WaitCountsContext.Provider>
+    </SessionContext.Provider>
+  );
 }
 
 export function useSession(): SessionApi {
   const value = useContext(SessionContext);
   if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}
+
+/** The signed-in user's waiting counts (SPEC section 4) and a way to read them again at once. */
+export function useWaitCounts(): WaitCounts & { refresh(): void } {
+  const value = useContext(WaitCountsContext);
+  if (!value) throw new Error('useWaitCounts outside SessionProvider');
   return value;
 }
 

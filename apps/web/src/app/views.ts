@@ -23,20 +23,42 @@ function withTimeout<T>(load: () => Promise<T>): Promise<T> {
   });
 }
 
-/** A page module's default export, loaded when first shown. */
-function page(load: () => Promise<{ default: ComponentType }>): ComponentType {
-  return lazy(() => withTimeout(load));
+/** A view: its component, loaded when first shown, and a way to ask for its code before then. */
+interface View {
+  Component: ComponentType;
+  preload(): Promise<unknown>;
+}
+
+/** One request for a module however often it is asked for; a failed one is asked for again. */
+function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    if (!loading) {
+      loading = withTimeout(load);
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
+}
+
+/** A page module's default export. */
+function page(load: () => Promise<{ default: ComponentType }>): View {
+  const module = loadOnce(load);
+  return { Component: lazy(module), preload: module };
 }
 
 /** Several views exported by one module, each loaded with it. */
-function lazyViews(
-  load: () => Promise<Record<string, unknown>>,
-  names: string[],
-): Record<string, ComponentType> {
+function lazyViews(load: () => Promise<Record<string, unknown>>, names: string[]): Record<string, View> {
+  const module = loadOnce(load);
   return Object.fromEntries(
     names.map((name) => [
       name,
-      lazy(() => withTimeout(load).then((m) => ({ default: m[name] as ComponentType }))),
+      {
+        Component: lazy(() => module().then((m) => ({ default: m[name] as ComponentType }))),
+        preload: module,
+      },
     ]),
   );
 }
@@ -45,7 +67,7 @@ function lazyViews(
  * View names the server menu sends (`component`) mapped to pages, loaded lazily. A view not listed
  * here belongs to a module of a later release and shows the coming-soon page.
  */
-export const VIEWS: Record<string, ComponentType> = {
+const VIEW_LIST: Record<string, View> = {
   Home: page(() => import('../features/home/HomePage.tsx')),
   DownloadCenter: page(() => import('../features/downloads/DownloadCenterPage.tsx')),
   Profile: page(() => import('../features/profile/ProfilePage.tsx')),
@@ -132,3 +154,15 @@ export const VIEWS: Record<string, ComponentType> = {
     ],
   ),
 };
+
+export const VIEWS: Record<string, ComponentType> = Object.fromEntries(
+  Object.entries(VIEW_LIST).map(([name, view]) => [name, view.Component]),
+);
+
+/**
+ * Asks for a view's code now, e.g. the page a signed-in visit opens on, while the shell and the session
+ * are still on their way: its page then draws with the shell rather than after it, behind a spinner.
+ */
+export function preloadView(name: string | undefined): void {
+  if (name) VIEW_LIST[name]?.preload().catch(() => undefined);
+}

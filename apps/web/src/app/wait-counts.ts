@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { get } from '../lib/http.ts';
 import { getToken } from '../lib/storage.ts';
 
@@ -18,8 +18,19 @@ const fetchCounts = () => get<{ waitNum: number; expressWaitNum: number }>('/adm
  * sets it); with a token a poll repeats every 10 s and updates only the counts; a failed poll stops
  * polling silently; no token, no timer. `refresh` re-reads at once, e.g. after a review.
  */
-export function useWaitCounts(token: string | null): WaitCounts & { refresh(): void } {
+export function useWaitCountsPoll(token: string | null): WaitCounts & { refresh(): void } {
   const [counts, setCounts] = useState<WaitCounts>({ waitNum: 0, expressWaitNum: 0, pollingError: false });
+  // The shell's badges read the counts: a poll that finds them unchanged renders nothing, and a change
+  // renders as a transition, in slices, never in one long task.
+  const update = useCallback((patch: Partial<WaitCounts>) => {
+    startTransition(() =>
+      setCounts((c) =>
+        (Object.keys(patch) as (keyof WaitCounts)[]).every((key) => c[key] === patch[key])
+          ? c
+          : { ...c, ...patch },
+      ),
+    );
+  }, []);
   const timer = useRef<number | null>(null);
   useEffect(() => {
     const stop = () => {
@@ -28,24 +39,23 @@ export function useWaitCounts(token: string | null): WaitCounts & { refresh(): v
     };
     if (!token) {
       stop();
-      setCounts({ waitNum: 0, expressWaitNum: 0, pollingError: false });
+      update({ waitNum: 0, expressWaitNum: 0, pollingError: false });
       return;
     }
     let cancelled = false;
     fetchCounts()
       .then((data) => {
         if (!cancelled)
-          setCounts({ waitNum: data.waitNum, expressWaitNum: data.expressWaitNum, pollingError: false });
+          update({ waitNum: data.waitNum, expressWaitNum: data.expressWaitNum, pollingError: false });
       })
       .catch(() => {
-        if (!cancelled) setCounts((c) => ({ ...c, pollingError: true }));
+        if (!cancelled) update({ pollingError: true });
       });
     timer.current = window.setInterval(() => {
       if (!getToken()) return stop();
       fetchCounts()
         .then((data) => {
-          if (!cancelled)
-            setCounts((c) => ({ ...c, waitNum: data.waitNum, expressWaitNum: data.expressWaitNum }));
+          if (!cancelled) update({ waitNum: data.waitNum, expressWaitNum: data.expressWaitNum });
         })
         .catch(stop);
     }, POLL_MS);
@@ -53,14 +63,12 @@ export function useWaitCounts(token: string | null): WaitCounts & { refresh(): v
       cancelled = true;
       stop();
     };
-  }, [token]);
+  }, [token, update]);
   const refresh = useCallback(() => {
     if (!getToken()) return;
     fetchCounts()
-      .then((data) =>
-        setCounts((c) => ({ ...c, waitNum: data.waitNum, expressWaitNum: data.expressWaitNum })),
-      )
+      .then((data) => update({ waitNum: data.waitNum, expressWaitNum: data.expressWaitNum }))
       .catch(() => undefined);
-  }, []);
+  }, [update]);
   return useMemo(() => ({ ...counts, refresh }), [counts, refresh]);
 }

@@ -20,14 +20,23 @@ import {
   Drawer,
   Dropdown,
   FloatButton,
-  Grid,
   Layout,
   Menu,
   Space,
   Spin,
   Tooltip,
 } from 'antd';
-import { Activity, lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
+import {
+  Activity,
+  lazy,
+  memo,
+  type ReactNode,
+  Suspense,
+  startTransition,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
@@ -38,6 +47,7 @@ import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
 import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
 import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
 import { FreightRulesEntry } from '../../features/truck-products/FreightRulesEntry.tsx';
+import { useMediaQuery } from '../../hooks/useMediaQuery.ts';
 import { useOpenedOnce } from '../../hooks/useOpenedOnce.ts';
 import type { Branding } from '../branding.ts';
 import { ErrorLogButton } from '../error-log.tsx';
@@ -50,6 +60,7 @@ import {
   type MenuNode,
   routeAllowed,
   useSession,
+  useWaitCounts,
 } from '../session.tsx';
 import { useTheme } from '../theme.tsx';
 import { VIEWS } from '../views.ts';
@@ -84,6 +95,78 @@ const PRODUCT_PATHS = new Set(flattenMenu().map((m) => m.path));
 const DOT_FOR = { 8: 'waitNum', 110: 'expressWaitNum' } as const;
 const COUNT_FOR = { 26: 'waitNum', 122: 'expressWaitNum' } as const;
 
+/**
+ * The visited tab list after a visit to `path`: home always first and pinned, the visited page added or
+ * its query renewed, at most 99 kept pages (SPEC section 9) with the oldest unpinned one making room.
+ * The same list when nothing changes, so a repeated visit renders nothing.
+ */
+function visited(list: VisitedTab[], path: string, search: string, homeTab: boolean): VisitedTab[] {
+  let next = list;
+  if (homeTab && !next.some((tab) => tab.path === HOME))
+    next = [{ path: HOME, search: '', pinned: true }, ...next];
+  const at = next.findIndex((tab) => tab.path === path);
+  if (at >= 0 && next[at]?.search === search) return next;
+  const entry = { path, search, pinned: path === HOME };
+  if (at >= 0) return next.map((tab, i) => (i === at ? entry : tab));
+  next = [...next, entry];
+  if (next.length > KEEP_ALIVE_MAX) {
+    const oldest = next.findIndex((tab) => !tab.pinned);
+    next = next.filter((_, i) => i !== oldest);
+  }
+  return next;
+}
+
+type Page = { node: MenuNode; parents: MenuNode[] };
+
+/**
+ * The pages of the visited tabs. Visited pages stay mounted but hidden (keep-alive), except the ones the
+ * SPEC says are not cached. Memoised: the shell around them (badges, notices, menus) re-renders without
+ * rendering the pages again.
+ */
+const PageStack = memo(function PageStack(props: {
+  tabs: VisitedTab[];
+  path: string;
+  search: string;
+  reloadKey: number;
+  byPath: Map<string, Page>;
+  en: boolean;
+}) {
+  const { tabs, path, search, reloadKey, byPath, en } = props;
+  const label = (node: MenuNode) => (en ? node.name_en : node.name);
+  const renderPage = (tab: VisitedTab) => {
+    const page = byPath.get(tab.path);
+    if (!page) return null;
+    const View = VIEWS[page.node.component];
+    const buttons = page.node.subList.filter((b) => !isMenuNode(b)).map((b) => b.component);
+    return (
+      <PageContext.Provider value={{ path: tab.path, search: tab.search, title: label(page.node), buttons }}>
+        <ErrorBoundary>
+          <Suspense fallback={<PageLoading />}>
+            {View ? <View /> : <ComingSoon title={label(page.node)} />}
+          </Suspense>
+        </ErrorBoundary>
+      </PageContext.Provider>
+    );
+  };
+  const activeTab = tabs.find((tab) => tab.path === path) ?? { path, search, pinned: false };
+  const kept = tabs.filter((tab) => byPath.get(tab.path)?.node.meta?.keepAlive !== false);
+  return (
+    <>
+      {kept.map((tab) => (
+        <Activity
+          key={tab.path === path ? `${tab.path}#${reloadKey}` : tab.path}
+          mode={tab.path === path ? 'visible' : 'hidden'}
+        >
+          {renderPage(tab)}
+        </Activity>
+      ))}
+      {kept.some((tab) => tab.path === path) ? null : (
+        <div key={`${path}#${reloadKey}`}>{renderPage(activeTab)}</div>
+      )}
+    </>
+  );
+});
+
 /** A top-bar button: icon and label, or the icon alone with the label as its tooltip. */
 function TopAction(props: {
   compact: boolean;
@@ -117,10 +200,10 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const { settings, update } = useTheme();
   const location = useLocation();
   const navigate = useNavigate();
-  const screens = Grid.useBreakpoint();
   // SPEC section 9: below 992 px the layout is mobile.
-  const mobile = screens.lg === false;
-  const counts = session.waitCounts;
+  const mobile = !useMediaQuery('(min-width: 992px)');
+  const wide = useMediaQuery('(min-width: 1600px)');
+  const counts = useWaitCounts();
   useNoticePopups(session.token);
 
   const menus = useMemo(
@@ -130,44 +213,35 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const pages = useMemo(() => flattenPages(menus), [menus]);
   const byPath = useMemo(() => new Map(pages.map((p) => [p.node.paths, p])), [pages]);
   const label = (node: MenuNode) => (en ? node.name_en : node.name);
-  const [tabs, setTabs] = useState<VisitedTab[]>([]);
+  const path = location.pathname === '/' ? HOME : location.pathname;
+  const current = byPath.get(path);
+  // The first render already holds what the effects below would set, so mounting the shell does not
+  // render it all a second time.
+  const [tabs, setTabs] = useState<VisitedTab[]>(() =>
+    current ? visited([], path, location.search, byPath.has(HOME)) : [],
+  );
   const [reloadKey, setReloadKey] = useState(0);
   const [pulsing, setPulsing] = useState(false);
   // Open submenus of the inline (expanded side) menu; a collapsed or top menu opens popups on hover.
-  const [openKeys, setOpenKeys] = useState<string[]>([]);
+  const [openKeys, setOpenKeys] = useState<string[]>(
+    () => current?.parents.slice(0, 1).map((p) => p.paths) ?? [],
+  );
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const themeDrawer = useOpenedOnce();
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
 
-  const path = location.pathname === '/' ? HOME : location.pathname;
-  const current = byPath.get(path);
-
   // A visited page becomes a tab; home is always there and pinned. Titles are looked up when drawn,
   // so they follow the language.
   useEffect(() => {
-    if (!current) return;
-    setTabs((list) => {
-      let next = list;
-      if (byPath.has(HOME) && !next.some((tab) => tab.path === HOME))
-        next = [{ path: HOME, search: '', pinned: true }, ...next];
-      const entry = { path, search: location.search, pinned: path === HOME };
-      const at = next.findIndex((tab) => tab.path === path);
-      if (at >= 0) return next.map((tab, i) => (i === at ? entry : tab));
-      next = [...next, entry];
-      // At most 99 kept pages (SPEC section 9): the oldest unpinned tab makes room.
-      if (next.length > KEEP_ALIVE_MAX) {
-        const oldest = next.findIndex((tab) => !tab.pinned);
-        next = next.filter((_, i) => i !== oldest);
-      }
-      return next;
-    });
+    if (current) setTabs((list) => visited(list, path, location.search, byPath.has(HOME)));
   }, [path, location.search, current, byPath]);
 
   // SPEC section 2: one submenu open at a time.
   useEffect(() => {
-    if (current?.parents[0]) setOpenKeys([current.parents[0].paths]);
-    setPopupKeys([]);
+    const area = current?.parents[0]?.paths;
+    if (area) setOpenKeys((keys) => (keys.length === 1 && keys[0] === area ? keys : [area]));
+    setPopupKeys((keys) => (keys.length === 0 ? keys : []));
   }, [current]);
 
   // SPEC sections 2 and 9: below 992 px the sidebar becomes a drawer that shows, then folds itself after
@@ -177,8 +251,10 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       setMobileMenuOpen(false);
       return;
     }
-    setMobileMenuOpen(true);
-    const timer = window.setTimeout(() => setMobileMenuOpen(false), 2000);
+    // Transitions: the drawer and its menu are drawn after the page, in slices, rather than in the
+    // same long task as the rest of the shell.
+    startTransition(() => setMobileMenuOpen(true));
+    const timer = window.setTimeout(() => startTransition(() => setMobileMenuOpen(false)), 2000);
     return () => window.clearTimeout(timer);
   }, [mobile]);
 
@@ -304,46 +380,6 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
     </a>
   );
 
-  const renderPage = (tab: VisitedTab) => {
-    const page = byPath.get(tab.path);
-    if (!page) return null;
-    const View = VIEWS[page.node.component];
-    const buttons = page.node.subList.filter((b) => !isMenuNode(b)).map((b) => b.component);
-    return (
-      <PageContext.Provider value={{ path: tab.path, search: tab.search, title: label(page.node), buttons }}>
-        <ErrorBoundary>
-          <Suspense fallback={<PageLoading />}>
-            {View ? <View /> : <ComingSoon title={label(page.node)} />}
-          </Suspense>
-        </ErrorBoundary>
-      </PageContext.Provider>
-    );
-  };
-
-  // Visited pages stay mounted but hidden (keep-alive), except the ones the SPEC says are not cached.
-  const activeTab = tabs.find((tab) => tab.path === path) ?? {
-    path,
-    search: location.search,
-    title: '',
-    pinned: false,
-  };
-  const kept = tabs.filter((tab) => byPath.get(tab.path)?.node.meta?.keepAlive !== false);
-  const content = (
-    <>
-      {kept.map((tab) => (
-        <Activity
-          key={tab.path === path ? `${tab.path}#${reloadKey}` : tab.path}
-          mode={tab.path === path ? 'visible' : 'hidden'}
-        >
-          {renderPage(tab)}
-        </Activity>
-      ))}
-      {kept.some((tab) => tab.path === path) ? null : (
-        <div key={`${path}#${reloadKey}`}>{renderPage(activeTab)}</div>
-      )}
-    </>
-  );
-
   const breadcrumb = (
     <Breadcrumb
       data-testid="breadcrumb"
@@ -375,7 +411,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
 
   // The top menu and the breadcrumb need the room: on the horizontal layout and below 1600 px the
   // top-bar buttons show icons only.
-  const compact = settings.layout === 'horizontal' || screens.xxl === false;
+  const compact = settings.layout === 'horizontal' || !wide;
   const header = (
     <Header className={`app-header${settings.fixedHeader ? ' fixed' : ''}`}>
       {settings.layout === 'horizontal' && !mobile ? (
@@ -545,7 +581,14 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
         <Content className={`app-content${vertical ? '' : ' top-menu'}`}>
           {/* The horizontal top bar has no room for the breadcrumb: it heads the page instead. */}
           {vertical ? null : <div className="content-breadcrumb">{breadcrumb}</div>}
-          {content}
+          <PageStack
+            tabs={tabs}
+            path={path}
+            search={location.search}
+            reloadKey={reloadKey}
+            byPath={byPath}
+            en={en}
+          />
         </Content>
         <Footer className="app-footer">
           {branding?.copyright ? <div>{branding.copyright}</div> : null}

@@ -1,4 +1,4 @@
-import { Button, Card, Col, Descriptions, Empty, Flex, Row, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Empty, Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { allowedMenus, flattenPages, type MenuNode, useSession } from '../../app/session.tsx';
@@ -43,59 +43,57 @@ export default function HomePage() {
   const navigate = useNavigate();
   const groups = shortcutGroups(allowedMenus(menus, permissions), en, t('home.others'));
   return (
-    <Row gutter={[12, 12]}>
-      <Col xs={24} xl={7}>
-        <Card>
-          <Flex gap={16} align="center" style={{ marginBottom: 16 }}>
-            <PrivateAvatar size={56} url={userInfo?.avatar} />
-            <div style={{ minWidth: 0 }}>
-              <Typography.Title level={4} style={{ margin: 0 }} data-testid="home-greeting">
-                {t('home.greeting', { name: userInfo?.name ?? '' })}
-              </Typography.Title>
-              <Typography.Text type="secondary">{t('home.welcomeBack')}</Typography.Text>
-            </div>
+    // A CSS grid rather than antd's Row: a Row measures the screen after it mounts and then renders
+    // the whole page again.
+    <div className="home-grid">
+      <Card>
+        <Flex gap={16} align="center" style={{ marginBottom: 16 }}>
+          <PrivateAvatar size={56} url={userInfo?.avatar} />
+          <div style={{ minWidth: 0 }}>
+            <Typography.Title level={4} style={{ margin: 0 }} data-testid="home-greeting">
+              {t('home.greeting', { name: userInfo?.name ?? '' })}
+            </Typography.Title>
+            <Typography.Text type="secondary">{t('home.welcomeBack')}</Typography.Text>
+          </div>
+        </Flex>
+        <Descriptions column={1} size="small">
+          <Descriptions.Item label={t('home.identity')}>
+            <Tag color="orange">{t(`identity.${userInfo?.identity ?? 'customer'}`)}</Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('home.company')}>{userInfo?.company || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('home.email')}>{userInfo?.email}</Descriptions.Item>
+        </Descriptions>
+        <Button block style={{ marginTop: 8 }} onClick={() => navigate('/profile')}>
+          {t('shell.personalCenter')}
+        </Button>
+      </Card>
+      <Card title={t('home.shortcuts')}>
+        {groups.length === 0 ? (
+          <Empty description={t('home.noShortcuts')} />
+        ) : (
+          <Flex vertical gap={16}>
+            {groups.map((group) => (
+              <section key={group.key} className="shortcut-group">
+                <Typography.Text strong className="shortcut-group-title">
+                  <MenuIcon name={group.icon} /> {group.title}
+                </Typography.Text>
+                <Flex wrap gap={8}>
+                  {group.pages.map((node) => (
+                    <Button
+                      key={node.paths}
+                      icon={<MenuIcon name={node.icon} />}
+                      onClick={() => navigate(node.paths)}
+                      data-testid={`shortcut-${node.paths}`}
+                    >
+                      {en ? node.name_en : node.name}
+                    </Button>
+                  ))}
+                </Flex>
+              </section>
+            ))}
           </Flex>
-          <Descriptions column={1} size="small">
-            <Descriptions.Item label={t('home.identity')}>
-              <Tag color="orange">{t(`identity.${userInfo?.identity ?? 'customer'}`)}</Tag>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('home.company')}>{userInfo?.company || '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('home.email')}>{userInfo?.email}</Descriptions.Item>
-          </Descriptions>
-          <Button block style={{ marginTop: 8 }} onClick={() => navigate('/profile')}>
-            {t('shell.personalCenter')}
-          </Button>
-        </Card>
-      </Col>
-      <Col xs={24} xl={17}>
-        <Card title={t('home.shortcuts')}>
-          {groups.length === 0 ? (
-            <Empty description={t('home.noShortcuts')} />
-          ) : (
-            <Flex vertical gap={16}>
-              {groups.map((group) => (
-                <section key={group.key} className="shortcut-group">
-                  <Typography.Text strong className="shortcut-group-title">
-                    <MenuIcon name={group.icon} /> {group.title}
-                  </Typography.Text>
-                  <Flex wrap gap={8}>
-                    {group.pages.map((node) => (
-                      <Button
-                        key={node.paths}
-                        icon={<MenuIcon name={node.icon} />}
-                        onClick={() => navigate(node.paths)}
-                        data-testid={`shortcut-${node.paths}`}
-                      >
-                        {en ? node.name_en : node.name}
-                      </Button>
-                    ))}
-                  </Flex>
-                </section>
-              ))}
-            </Flex>
-          )}
-        </Card>
-      </Col>
-    </Row>
+        )}
+      </Card>
+    </div>
   );
 }

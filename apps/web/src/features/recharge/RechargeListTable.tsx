@@ -18,7 +18,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
+import { useSession, useWaitCounts } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import { FilterBar, listTableProps, periodInstants, useServerList } from '../../components/list.tsx';
 import { PrivateImage } from '../../components/PrivateFile.tsx';
@@ -94,7 +94,8 @@ export function RechargeListTable({ line, defaultStatus }: { line: Line; default
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { waitCounts, userInfo } = useSession();
+  const { userInfo } = useSession();
+  const waitCounts = useWaitCounts();
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Record<string, unknown>>({ line, status: defaultStatus });
   const list = useServerList<RechargeRow>('/admin/recharge/list', filters);

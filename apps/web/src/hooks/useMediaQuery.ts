@@ -1,0 +1,18 @@
+import { useCallback, useSyncExternalStore } from 'react';
+
+/**
+ * Whether the page matches a media query, read while rendering. The first render already has the right
+ * answer, where antd's breakpoint hook answers after mounting and then renders everything below it
+ * again, synchronously, in one long task.
+ */
+export function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', changed);
+      return () => list.removeEventListener('change', changed);
+    },
+    [query],
+  );
+  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
+}
