@@ -127,8 +127,10 @@ test('the splash greets a signed-in visit to the home page, and speaks the langu
   await session(page, 'editor@example.com');
   const name = await page.evaluate(() => JSON.parse(localStorage.getItem('userInfo') ?? '{}').name as string);
   expect(name).toBeTruthy();
-  // The app's scripts held back: what shows is the page as the server sent it, and start.js.
+  // The app's scripts held back: what shows is the page as the server sent it, and start.js. The
+  // language is the one the app keeps (another test may have switched this user's to English).
   await page.route('**/assets/index-*.js', () => undefined);
+  await page.evaluate(() => localStorage.setItem('language', JSON.stringify('zh-CN')));
   await page.goto('/home');
   await expect(page.locator('.boot-greeting')).toHaveText(`您好,${name}`);
   await page.evaluate(() => localStorage.setItem('language', JSON.stringify('en-US')));
