@@ -23,11 +23,12 @@ function stylesheetFirst(): Plugin {
 
 /**
  * The app starts once the browser has painted the page (its splash): `public/start.js` asks for the
- * scripts (the entry and what it imports, named in its `data-entry` and `data-preload`) and antd's
- * stylesheet (`data-styles`) after the first frame, and runs the entry once the stylesheet is in. With
- * a module script and its preloads in the page, the browser could fetch and run the scripts before it
- * painted, and on a slow phone the page stayed blank meanwhile; and the splash needs none of antd's
- * hundred kilobytes of styles.
+ * scripts (the entry and what it imports, named in its `data-entry` and `data-preload`) and the
+ * stylesheets of the modules it imports (antd's, `data-styles`) after the first frame, and runs the entry
+ * once those are in. With a module script and its preloads in the page, the browser could fetch and run
+ * the scripts before it painted, and on a slow phone the page stayed blank meanwhile. The page links
+ * only the entry's own stylesheet, which holds the splash's styles: the splash needs none of antd's
+ * hundred kilobytes.
  */
 function startAfterFirstPaint(): Plugin {
   return {
@@ -35,14 +36,15 @@ function startAfterFirstPaint(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
+      handler(html, ctx) {
+        const own = new Set([...(ctx.chunk?.viteMetadata?.importedCss ?? [])].map((file) => `/${file}`));
         const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
         let page = html;
         for (const [tag] of preloads) page = page.replace(tag, '');
         const hrefs = preloads.map(([, href]) => href).join(' ');
-        const styles = [
-          ...page.matchAll(/\s*<link rel="stylesheet" crossorigin href="(\/assets\/antd-[^"]+)">/g),
-        ];
+        const styles = [...page.matchAll(/\s*<link rel="stylesheet" crossorigin href="([^"]+)">/g)].filter(
+          ([, href]) => !own.has(href as string),
+        );
         for (const [tag] of styles) page = page.replace(tag, '');
         const styleHrefs = styles.map(([, href]) => href).join(' ');
         return page.replace(

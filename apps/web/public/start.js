@@ -1,8 +1,9 @@
 // Starts the app (the module named by `data-entry`, with the modules it imports in `data-preload` and
-// antd's stylesheet in `data-styles`, put there at build time) once the browser has painted the page's
-// splash: nothing of the app is asked for before, and the entry runs once the stylesheet is in. A setTimeout from an animation frame runs after that frame is drawn. A page opened in a
-// background tab draws no frames, and starts at once. A file rather than an inline script: the
-// server's CSP allows scripts from 'self' only.
+// their stylesheets in `data-styles`, put there at build time) once the browser has painted the page's
+// splash: nothing of the app is asked for before, and the entry runs once the stylesheets are in. A
+// setTimeout from an animation frame runs after that frame is drawn. A page opened in a background tab
+// draws no frames, and starts at once. A file rather than an inline script: the server's CSP allows
+// scripts from 'self' only.
 (() => {
   const script = document.currentScript;
   const entry = script.getAttribute('data-entry');

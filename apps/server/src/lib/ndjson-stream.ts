@@ -94,13 +94,14 @@ function resultText(result: object): string {
   return text;
 }
 
+/** The closing line up to its list of results, which follows it, then `}`. */
+const doneHead = (expiresAt: Date) => `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":`;
+const CLOSE = Buffer.from('}\n');
+
 /**
  * What an answer of results already made says whatever the call: the result lines, and the closing
  * line's list. Made once per array of results (held prices answer with the very array each time).
  */
-/** The closing line up to its list of results, which follows it, then `}`. */
-const doneHead = (expiresAt: Date) => `{"type":"done","expiresAt":${JSON.stringify(expiresAt)},"results":`;
-const CLOSE = Buffer.from('}\n');
 const answerBytes = new WeakMap<readonly object[], { lines: Buffer; list: Buffer }>();
 function bytesOf(results: readonly object[]) {
   let bytes = answerBytes.get(results);

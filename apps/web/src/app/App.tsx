@@ -105,12 +105,12 @@ function Guard({ branding }: { branding: Branding | undefined }) {
   const [failed, setFailed] = useState(false);
   const loading = useRef(false);
   const token = getToken();
-  if (token) {
-    void loadShell();
-    // The page this visit opens on, found in the menu kept from the last visit.
-    const path = location.pathname === '/' ? '/home' : location.pathname;
-    preloadView(flattenPages(menus).find((page) => page.node.paths === path)?.node.component);
-  }
+  if (token) void loadShell();
+  // The page this visit opens on, found in the menu kept from the last visit, asked for with the shell.
+  useEffect(() => {
+    if (token)
+      preloadView(flattenPages(menus).find((page) => page.node.paths === location.pathname)?.node.component);
+  }, [token, menus, location.pathname]);
   useEffect(() => {
     if (!token || sessionLoaded || failed || loading.current) return;
     loading.current = true;

@@ -67,7 +67,7 @@ function lazyViews(load: () => Promise<Record<string, unknown>>, names: string[]
  * View names the server menu sends (`component`) mapped to pages, loaded lazily. A view not listed
  * here belongs to a module of a later release and shows the coming-soon page.
  */
-const VIEW_LIST: Record<string, View> = {
+export const VIEWS: Record<string, View> = {
   Home: page(() => import('../features/home/HomePage.tsx')),
   DownloadCenter: page(() => import('../features/downloads/DownloadCenterPage.tsx')),
   Profile: page(() => import('../features/profile/ProfilePage.tsx')),
@@ -155,14 +155,10 @@ const VIEW_LIST: Record<string, View> = {
   ),
 };
 
-export const VIEWS: Record<string, ComponentType> = Object.fromEntries(
-  Object.entries(VIEW_LIST).map(([name, view]) => [name, view.Component]),
-);
-
 /**
  * Asks for a view's code now, e.g. the page a signed-in visit opens on, while the shell and the session
  * are still on their way: its page then draws with the shell rather than after it, behind a spinner.
  */
 export function preloadView(name: string | undefined): void {
-  if (name) VIEW_LIST[name]?.preload().catch(() => undefined);
+  if (name) VIEWS[name]?.preload().catch(() => undefined);
 }

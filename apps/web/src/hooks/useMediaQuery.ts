@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 
 /**
  * Whether the page matches a media query, read while rendering. The first render already has the right
@@ -6,13 +6,13 @@ import { useCallback, useSyncExternalStore } from 'react';
  * again, synchronously, in one long task.
  */
 export function useMediaQuery(query: string): boolean {
+  const list = useMemo(() => window.matchMedia(query), [query]);
   const subscribe = useCallback(
     (changed: () => void) => {
-      const list = window.matchMedia(query);
       list.addEventListener('change', changed);
       return () => list.removeEventListener('change', changed);
     },
-    [query],
+    [list],
   );
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
+  return useSyncExternalStore(subscribe, () => list.matches);
 }

@@ -136,7 +136,7 @@ const PageStack = memo(function PageStack(props: {
   const renderPage = (tab: VisitedTab) => {
     const page = byPath.get(tab.path);
     if (!page) return null;
-    const View = VIEWS[page.node.component];
+    const View = VIEWS[page.node.component]?.Component;
     const buttons = page.node.subList.filter((b) => !isMenuNode(b)).map((b) => b.component);
     return (
       <PageContext.Provider value={{ path: tab.path, search: tab.search, title: label(page.node), buttons }}>
@@ -215,6 +215,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const label = (node: MenuNode) => (en ? node.name_en : node.name);
   const path = location.pathname === '/' ? HOME : location.pathname;
   const current = byPath.get(path);
+  const area = current?.parents[0]?.paths;
   // The first render already holds what the effects below would set, so mounting the shell does not
   // render it all a second time.
   const [tabs, setTabs] = useState<VisitedTab[]>(() =>
@@ -223,9 +224,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const [reloadKey, setReloadKey] = useState(0);
   const [pulsing, setPulsing] = useState(false);
   // Open submenus of the inline (expanded side) menu; a collapsed or top menu opens popups on hover.
-  const [openKeys, setOpenKeys] = useState<string[]>(
-    () => current?.parents.slice(0, 1).map((p) => p.paths) ?? [],
-  );
+  const [openKeys, setOpenKeys] = useState<string[]>(area ? [area] : []);
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const themeDrawer = useOpenedOnce();
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
@@ -238,11 +237,11 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   }, [path, location.search, current, byPath]);
 
   // SPEC section 2: one submenu open at a time.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each page visited closes the popups
   useEffect(() => {
-    const area = current?.parents[0]?.paths;
     if (area) setOpenKeys((keys) => (keys.length === 1 && keys[0] === area ? keys : [area]));
     setPopupKeys((keys) => (keys.length === 0 ? keys : []));
-  }, [current]);
+  }, [current, area]);
 
   // SPEC sections 2 and 9: below 992 px the sidebar becomes a drawer that shows, then folds itself after
   // 2 s. The desktop collapse setting is left as the user chose it.
