@@ -171,36 +171,39 @@ test('the English side menu shows every label whole and its waiting badges, the 
   const menu = page.getByTestId('side-menu');
   // Opens a group unless it is open already (the page may open the current page's group itself).
   const openGroup = async (id: string) => {
-    const title = menu.locator('.ant-menu-submenu-title', { has: page.getByTestId(id) });
+    const title = menu.locator('.side-menu-title', { has: page.getByTestId(id) });
     if ((await title.getAttribute('aria-expanded')) !== 'true') await title.click();
     await expect(title).toHaveAttribute('aria-expanded', 'true');
   };
+  // No label is cut: each shown one is as wide as its text, in one line or two.
+  const cutLabels = () =>
+    menu
+      .locator('.menu-text')
+      .evaluateAll((labels) =>
+        labels
+          .filter((l) => (l as HTMLElement).offsetParent && l.scrollWidth > l.clientWidth + 1)
+          .map((l) => l.textContent),
+      );
   const badge = menu.getByTestId('menu-count-26');
   await expect(async () => {
     await openGroup('menu-/area-billing');
-    await openGroup('menu-/area-customers');
     await expect(badge).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
   await expect(badge).toContainText(/\d/);
-  // No label is cut: each is as wide as its text, in one line or two.
-  const cut = await menu
-    .locator('.menu-text')
-    .evaluateAll((labels) =>
-      labels
-        .filter((l) => (l as HTMLElement).offsetParent && l.scrollWidth > l.clientWidth + 1)
-        .map((l) => l.textContent),
-    );
-  expect(cut).toEqual([]);
+  expect(await cutLabels()).toEqual([]);
+  // One group open at a time (SPEC section 2): opening the customers' folds the billing one.
+  await openGroup('menu-/area-customers');
+  await expect(badge).toBeHidden();
+  expect(await cutLabels()).toEqual([]);
   const agentCustomers = menu.locator('.menu-text', { hasText: /^Agent customers/ });
-  if ((await agentCustomers.count()) > 0) await expect(agentCustomers.first()).toBeVisible();
+  await expect(agentCustomers.first()).toBeVisible();
   // The group's dot sits after its label, left of the expand arrow.
-  const group = menu.locator('.ant-menu-submenu-title', { has: page.getByTestId('menu-/area-billing') });
+  const group = menu.locator('.side-menu-title', { has: page.getByTestId('menu-/area-billing') });
   const dot = group.locator('.ant-badge-dot');
-  if ((await dot.count()) > 0) {
-    const dotBox = await dot.boundingBox();
-    const arrowBox = await group.locator('.ant-menu-submenu-arrow').boundingBox();
-    expect(dotBox && arrowBox && dotBox.x + dotBox.width <= arrowBox.x).toBe(true);
-  }
+  await expect(dot).toBeVisible();
+  const dotBox = await dot.boundingBox();
+  const arrowBox = await group.locator('.side-menu-arrow').boundingBox();
+  expect(dotBox && arrowBox && dotBox.x + dotBox.width <= arrowBox.x).toBe(true);
   await page.screenshot({ path: `${screenshotDir}menu-en.png` });
   await switchLanguage(page, 'zh');
 });

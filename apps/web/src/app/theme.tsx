@@ -88,6 +88,7 @@ export function applyShades(colour: string): void {
   const root = document.documentElement.style;
   root.setProperty('--primary', colour);
   root.setProperty('--primary-text', readableShade(colour));
+  root.setProperty('--primary-on', textOn(colour));
   for (let i = 1; i <= 9; i++)
     root.setProperty(`--primary-light-${i}`, `rgba(${r}, ${g}, ${b}, ${(i / 10).toFixed(1)})`);
 }

@@ -12,20 +12,7 @@ import {
 } from '@ant-design/icons';
 import { flattenMenu } from '@freight/contracts/menu';
 import type { MenuProps } from 'antd';
-import {
-  App,
-  Badge,
-  Breadcrumb,
-  Button,
-  Drawer,
-  Dropdown,
-  FloatButton,
-  Layout,
-  Menu,
-  Space,
-  Spin,
-  Tooltip,
-} from 'antd';
+import { App, Badge, Breadcrumb, Button, Drawer, Layout, Menu, Space, Spin } from 'antd';
 import {
   Activity,
   lazy,
@@ -42,6 +29,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+import { Hint, MenuOnDemand } from '../../components/OnDemand.tsx';
 import { PrivateAvatar } from '../../components/PrivateAvatar.tsx';
 import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
 import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
@@ -65,7 +53,9 @@ import {
 import { useTheme } from '../theme.tsx';
 import { VIEWS } from '../views.ts';
 import { AdStrip } from './AdStrip.tsx';
+import { BackToTop } from './BackToTop.tsx';
 import { NoticeBell } from './NoticeBell.tsx';
+import { SideMenu } from './SideMenu.tsx';
 import { TabsBar, type VisitedTab } from './TabsBar.tsx';
 
 const { Header, Sider, Content, Footer } = Layout;
@@ -189,7 +179,7 @@ function TopAction(props: {
       {props.compact ? null : props.label}
     </Button>
   );
-  return props.compact ? <Tooltip title={props.label}>{button}</Tooltip> : button;
+  return props.compact ? <Hint title={props.label}>{button}</Hint> : button;
 }
 
 export function AppLayout({ branding }: { branding: Branding | undefined }) {
@@ -228,7 +218,9 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const themeDrawer = useOpenedOnce();
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
-  const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
+  // The phone's menu drawer: shut, shown by itself on arrival (a glimpse that leaves the page usable), or
+  // opened by the user (over a mask that shuts it when the page is touched).
+  const [mobileMenu, setMobileMenu] = useState<'shut' | 'glimpse' | 'open'>('shut');
 
   // A visited page becomes a tab; home is always there and pinned. Titles are looked up when drawn,
   // so they follow the language.
@@ -247,13 +239,16 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   // 2 s. The desktop collapse setting is left as the user chose it.
   useEffect(() => {
     if (!mobile) {
-      setMobileMenuOpen(false);
+      setMobileMenu('shut');
       return;
     }
     // Transitions: the drawer and its menu are drawn after the page, in slices, rather than in the
     // same long task as the rest of the shell.
-    startTransition(() => setMobileMenuOpen(true));
-    const timer = window.setTimeout(() => startTransition(() => setMobileMenuOpen(false)), 2000);
+    startTransition(() => setMobileMenu('glimpse'));
+    const timer = window.setTimeout(
+      () => startTransition(() => setMobileMenu((shown) => (shown === 'glimpse' ? 'shut' : shown))),
+      2000,
+    );
     return () => window.clearTimeout(timer);
   }, [mobile]);
 
@@ -298,7 +293,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
 
   const go = (target: string) => {
     navigate(target);
-    if (mobile) setMobileMenuOpen(false);
+    if (mobile) setMobileMenu('shut');
   };
 
   const closeTabs = (paths: string[]) => {
@@ -340,13 +335,25 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
 
   const horizontalMenu = settings.layout === 'horizontal' && !mobile;
   const inlineMenu = !horizontalMenu && (mobile || !settings.collapsed);
-  const menu = (
+  const menu = inlineMenu ? (
+    <SideMenu
+      nodes={menus}
+      selected={path}
+      openKeys={openKeys}
+      // SPEC section 2: one submenu open at a time.
+      onToggle={(key) => setOpenKeys((keys) => (keys.includes(key) ? [] : [key]))}
+      onGo={go}
+      label={label}
+      badgeFor={badgeFor}
+      ariaLabel={t('shell.menu')}
+    />
+  ) : (
     <Menu
       mode={horizontalMenu ? 'horizontal' : 'inline'}
       theme={horizontalMenu ? 'light' : 'dark'}
       selectedKeys={[path]}
-      openKeys={inlineMenu ? openKeys : popupKeys}
-      onOpenChange={(keys) => (inlineMenu ? setOpenKeys(keys.slice(-1)) : setPopupKeys(keys))}
+      openKeys={popupKeys}
+      onOpenChange={setPopupKeys}
       onClick={({ key }) => go(key)}
       items={menuItems(menus)}
       style={{ borderInlineEnd: 0, flex: 1, minWidth: 0 }}
@@ -424,7 +431,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             type="text"
             aria-label={settings.collapsed ? t('shell.expand') : t('shell.collapse')}
             icon={settings.collapsed && !mobile ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-            onClick={() => (mobile ? setMobileMenuOpen(true) : update({ collapsed: !settings.collapsed }))}
+            onClick={() => (mobile ? setMobileMenu('open') : update({ collapsed: !settings.collapsed }))}
             data-testid="menu-toggle"
           />
           {mobile ? null : breadcrumb}
@@ -483,37 +490,43 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             </FeatureUpdatesEntry>
           </>
         )}
-        <Dropdown menu={languageMenu} trigger={['click']} getPopupContainer={inHeader}>
+        <MenuOnDemand menu={languageMenu} getPopupContainer={inHeader}>
           <Button
             type="text"
             icon={<TranslationOutlined />}
             data-testid="lang-switch"
             aria-label={t('shell.language')}
           />
-        </Dropdown>
+        </MenuOnDemand>
         <NoticeBell path={path} onOpen={() => go('/notification')} />
         <DownloadCenterButton label={t('shell.downloadCenter')} onOpen={() => go(DOWNLOAD_CENTER_PATH)} />
-        <Tooltip title={t('shell.fullscreen')}>
-          <Button type="text" icon={<ExpandOutlined />} onClick={() => void toggleFullscreen()} />
-        </Tooltip>
-        <Tooltip title={t('shell.theme')}>
+        <Hint title={t('shell.fullscreen')}>
+          <Button
+            type="text"
+            icon={<ExpandOutlined />}
+            onClick={() => void toggleFullscreen()}
+            aria-label={t('shell.fullscreen')}
+          />
+        </Hint>
+        <Hint title={t('shell.theme')}>
           <Button
             type="text"
             icon={<BgColorsOutlined />}
             onClick={themeDrawer.show}
+            aria-label={t('shell.theme')}
             data-testid="theme-open"
           />
-        </Tooltip>
-        <Tooltip title={t('shell.reload')}>
+        </Hint>
+        <Hint title={t('shell.reload')}>
           <Button
             type="text"
             icon={<ReloadOutlined spin={pulsing} />}
             onClick={reload}
+            aria-label={t('shell.reload')}
             data-testid="reload-route"
           />
-        </Tooltip>
-        <Dropdown
-          trigger={['click']}
+        </Hint>
+        <MenuOnDemand
           getPopupContainer={inHeader}
           menu={{
             items: [
@@ -527,7 +540,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
             <PrivateAvatar size="small" url={session.userInfo?.avatar} />
             {mobile ? null : <span>{session.userInfo?.name}</span>}
           </Space>
-        </Dropdown>
+        </MenuOnDemand>
       </Space>
     </Header>
   );
@@ -551,8 +564,9 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
       {mobile ? (
         <Drawer
           placement="left"
-          open={mobileMenuOpen}
-          onClose={() => setMobileMenuOpen(false)}
+          open={mobileMenu !== 'shut'}
+          mask={mobileMenu === 'open'}
+          onClose={() => setMobileMenu('shut')}
           size={200}
           closable={false}
           title={null}
@@ -594,7 +608,7 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           {branding?.filingNumber ? <div data-testid="filing-number">{branding.filingNumber}</div> : null}
         </Footer>
       </Layout>
-      <FloatButton.BackTop visibilityHeight={200} />
+      <BackToTop />
       <ErrorLogButton />
       {themeDrawer.opened ? (
         <Suspense fallback={null}>

@@ -1,8 +1,9 @@
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Tooltip } from 'antd';
+import { Badge, Button } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Hint } from '../../components/OnDemand.tsx';
 import { NOTICE_LIST_URL } from '../../features/notices/api.ts';
 import { post } from '../../lib/http.ts';
 
@@ -32,7 +33,7 @@ export function NoticeBell({ path, onOpen }: { path: string; onOpen: () => void 
   const count = unread.data ?? 0;
   const label = count > 0 ? t('shell.unreadNotices', { count }) : t('shell.notices');
   return (
-    <Tooltip title={label}>
+    <Hint title={label}>
       <Badge count={count} size="small" offset={[-4, 4]} data-testid="notice-bell-count">
         <Button
           type="text"
@@ -43,6 +44,6 @@ export function NoticeBell({ path, onOpen }: { path: string; onOpen: () => void 
           data-unread={count}
         />
       </Badge>
-    </Tooltip>
+    </Hint>
   );
 }

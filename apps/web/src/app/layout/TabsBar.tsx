@@ -1,6 +1,8 @@
 import { CloseOutlined, DownOutlined } from '@ant-design/icons';
-import { Button, Dropdown, type MenuProps, Tabs } from 'antd';
+import { Button, type MenuProps } from 'antd';
+import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MenuOnDemand } from '../../components/OnDemand.tsx';
 
 export interface VisitedTab {
   path: string;
@@ -29,6 +31,17 @@ export function TabsBar({
   onClose: (paths: string[]) => void;
 }) {
   const { t } = useTranslation();
+  // The active tab scrolls into sight when it changes, not as the bar first draws (the page's first
+  // layout would be forced inside the shell's first task).
+  const shownActive = useRef(active);
+  const showActive = useCallback(
+    (element: HTMLDivElement | null) => {
+      if (!element || shownActive.current === active) return;
+      shownActive.current = active;
+      element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    },
+    [active],
+  );
   const closable = (list: VisitedTab[]) => list.filter((tab) => !tab.pinned).map((tab) => tab.path);
 
   const pathsFor = (action: CloseAction, around: string): string[] => {
@@ -61,31 +74,43 @@ export function TabsBar({
 
   return (
     <div className="tabs-bar" data-testid="tabs-bar">
-      <Tabs
-        type="editable-card"
-        hideAdd
-        size="small"
-        activeKey={active}
-        onChange={(key) => {
-          const tab = tabs.find((x) => x.path === key);
-          if (tab) onSelect(tab);
-        }}
-        onEdit={(key, action) => {
-          if (action === 'remove' && typeof key === 'string') onClose([key]);
-        }}
-        items={tabs.map((tab) => ({
-          key: tab.path,
-          label: (
-            <Dropdown menu={menuFor(tab.path)} trigger={['contextMenu']}>
-              <span data-testid={`tab-${tab.path}`}>{titleOf(tab)}</span>
-            </Dropdown>
-          ),
-          closable: !tab.pinned,
-          closeIcon: <CloseOutlined data-testid={`tab-close-${tab.path}`} />,
-        }))}
-      />
-      {/* Beside the tabs rather than in antd's extra slot: a tab list may hold only tabs. */}
-      <Dropdown menu={menuFor(active)} trigger={['click']}>
+      {/* Plain buttons rather than antd's tabs, which measure every tab inside React's commit. */}
+      <nav className="tabs-strip" aria-label={t('shell.openPages')}>
+        {tabs.map((tab) => {
+          const current = tab.path === active;
+          const title = titleOf(tab);
+          return (
+            <div
+              key={tab.path}
+              className={`tabs-tab${current ? ' active' : ''}`}
+              ref={current ? showActive : undefined}
+            >
+              <MenuOnDemand menu={menuFor(tab.path)} trigger={['contextMenu']}>
+                <button
+                  type="button"
+                  className="tabs-tab-title"
+                  aria-current={current ? 'page' : undefined}
+                  onClick={() => (current ? undefined : onSelect(tab))}
+                  data-testid={`tab-${tab.path}`}
+                >
+                  {title}
+                </button>
+              </MenuOnDemand>
+              {tab.pinned ? null : (
+                <button
+                  type="button"
+                  className="tabs-tab-close"
+                  aria-label={t('shell.closeTab', { title })}
+                  onClick={() => onClose([tab.path])}
+                >
+                  <CloseOutlined data-testid={`tab-close-${tab.path}`} />
+                </button>
+              )}
+            </div>
+          );
+        })}
+      </nav>
+      <MenuOnDemand menu={menuFor(active)}>
         <Button
           type="text"
           size="small"
@@ -93,7 +118,7 @@ export function TabsBar({
           aria-label={t('shell.tabActions')}
           data-testid="tabs-actions"
         />
-      </Dropdown>
+      </MenuOnDemand>
     </div>
   );
 }

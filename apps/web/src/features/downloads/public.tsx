@@ -1,7 +1,8 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Tooltip } from 'antd';
+import { Badge, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Hint } from '../../components/OnDemand.tsx';
 import { DOWNLOAD_COUNT_KEY, downloadApi } from './api.ts';
 
 export { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from './api.ts';
@@ -21,7 +22,7 @@ export function DownloadCenterButton({ onOpen, label }: { onOpen: () => void; la
   });
   const ready = count.data?.ready ?? 0;
   return (
-    <Tooltip title={ready > 0 ? t('downloads.badge', { count: ready }) : label}>
+    <Hint title={ready > 0 ? t('downloads.badge', { count: ready }) : label}>
       <span data-testid="download-badge" data-count={ready}>
         <Badge count={ready} size="small" offset={[-4, 4]}>
           <Button
@@ -33,6 +34,6 @@ export function DownloadCenterButton({ onOpen, label }: { onOpen: () => void; la
           />
         </Badge>
       </span>
-    </Tooltip>
+    </Hint>
   );
 }

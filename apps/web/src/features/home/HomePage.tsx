@@ -1,4 +1,4 @@
-import { Button, Card, Descriptions, Empty, Flex, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { allowedMenus, flattenPages, type MenuNode, useSession } from '../../app/session.tsx';
@@ -56,13 +56,17 @@ export default function HomePage() {
             <Typography.Text type="secondary">{t('home.welcomeBack')}</Typography.Text>
           </div>
         </Flex>
-        <Descriptions column={1} size="small">
-          <Descriptions.Item label={t('home.identity')}>
+        {/* A plain list rather than antd's Descriptions, which measures the screen after it mounts. */}
+        <dl className="home-facts">
+          <dt>{t('home.identity')}</dt>
+          <dd>
             <Tag color="orange">{t(`identity.${userInfo?.identity ?? 'customer'}`)}</Tag>
-          </Descriptions.Item>
-          <Descriptions.Item label={t('home.company')}>{userInfo?.company || '-'}</Descriptions.Item>
-          <Descriptions.Item label={t('home.email')}>{userInfo?.email}</Descriptions.Item>
-        </Descriptions>
+          </dd>
+          <dt>{t('home.company')}</dt>
+          <dd>{userInfo?.company || '-'}</dd>
+          <dt>{t('home.email')}</dt>
+          <dd>{userInfo?.email}</dd>
+        </dl>
         <Button block style={{ marginTop: 8 }} onClick={() => navigate('/profile')}>
           {t('shell.personalCenter')}
         </Button>
