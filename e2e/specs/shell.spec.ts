@@ -156,3 +156,69 @@ test('below 992 px the layout turns mobile: the menu folds into a drawer', async
   await expect(page).toHaveURL(/\/basicSettings$/);
   await page.screenshot({ path: `${screenshotDir}roles-mobile-zh.png` });
 });
+
+test('on a phone the menu glimpses in on arrival without masking the page; opened by hand it masks and folds on a tap outside', async ({
+  page,
+}) => {
+  await session(page, 'admin@example.com');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/home');
+  const drawerMenu = page.locator('.ant-drawer').getByTestId('side-menu');
+  await expect(drawerMenu).toBeVisible();
+  // The glimpse leaves the page usable: no mask over it, the focus where it was.
+  await expect(page.locator('.ant-drawer-mask')).toHaveCount(0);
+  expect(await drawerMenu.evaluate((menu) => menu.contains(document.activeElement))).toBe(false);
+  await expect(drawerMenu).toBeHidden({ timeout: 5_000 });
+  await page.getByTestId('menu-toggle').click();
+  await expect(drawerMenu).toBeVisible();
+  const mask = page.locator('.ant-drawer-mask');
+  await expect(mask).toBeVisible();
+  await mask.click({ position: { x: 370, y: 400 } });
+  await expect(drawerMenu).toBeHidden();
+  await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test('the side menu is links and buttons: a group says whether it is open, a page is a link to its address', async ({
+  page,
+}) => {
+  await session(page, 'admin@example.com');
+  await page.goto('/operationLog');
+  const menu = page.getByTestId('side-menu');
+  const rights = menu.getByRole('button', { name: '权限管理' });
+  // The current page's group is open, and the current page is marked as such.
+  await expect(rights).toHaveAttribute('aria-expanded', 'true');
+  const current = menu.getByRole('link', { name: '操作日志' });
+  await expect(current).toHaveAttribute('href', '/operationLog');
+  await expect(current).toHaveAttribute('aria-current', 'page');
+  // One group open at a time.
+  const site = menu.getByRole('button', { name: '站点配置' });
+  await site.click();
+  await expect(site).toHaveAttribute('aria-expanded', 'true');
+  await expect(rights).toHaveAttribute('aria-expanded', 'false');
+  await expect(current).toBeHidden();
+  // A click opens the page in place; the keyboard reaches every entry.
+  await menu.getByRole('link', { name: '站点配置' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/site-configuration$/);
+});
+
+test('top-bar hints show on hover, and the back-to-top control appears once the page has scrolled', async ({
+  page,
+}) => {
+  await session(page, 'admin@example.com');
+  await page.goto('/home');
+  await page.getByRole('button', { name: '全屏' }).hover();
+  await expect(page.getByRole('tooltip').filter({ hasText: '全屏' })).toBeVisible();
+  await page.getByTestId('reload-route').hover();
+  await expect(page.getByRole('tooltip').filter({ hasText: '刷新页面' })).toBeVisible();
+  // The home page is taller than a phone's screen.
+  await page.setViewportSize({ width: 390, height: 500 });
+  await expect(page.getByTestId('back-to-top')).toHaveCount(0);
+  await page.mouse.wheel(0, 800);
+  const backToTop = page.getByTestId('back-to-top');
+  await expect(backToTop).toBeVisible();
+  await backToTop.click();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(backToTop).toHaveCount(0);
+  await page.setViewportSize({ width: 1440, height: 900 });
+});

@@ -8,6 +8,11 @@ const dist = new URL('../../apps/web/dist/', import.meta.url).pathname;
 /** The sign-in page's budget of JavaScript, gzipped (issue 15). */
 const SIGN_IN_BUDGET = 350 * 1024;
 /**
+ * The most script files a signed-in visit to the home page may fetch: the shell is one file (it was
+ * some thirty small ones, each a request and a module to set up on a slow phone).
+ */
+const HOME_SCRIPT_FILES = 14;
+/**
  * Text only the named part of the app contains, to tell which parts a page loaded: names minifying
  * keeps (a test id, an API method of the charts library, the editor's class name).
  */
@@ -63,6 +68,7 @@ test('the home page loads the shell but neither charts nor the editor', async ({
   expect(loaded(scripts, MARKERS.shell), 'the shell').toBe(true);
   expect(loaded(scripts, MARKERS.charts), 'charts').toBe(false);
   expect(loaded(scripts, MARKERS.editor), 'the editor').toBe(false);
+  expect(scripts.length, scripts.map((s) => s.path).join(' ')).toBeLessThanOrEqual(HOME_SCRIPT_FILES);
   // The features' strings arrive with the shell.
   await expect(page.getByTestId('home-greeting')).toBeVisible();
   await page.screenshot({ path: `${screenshotDir}web-speed-home.png` });

@@ -221,6 +221,8 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   // The phone's menu drawer: shut, shown by itself on arrival (a glimpse that leaves the page usable), or
   // opened by the user (over a mask that shuts it when the page is touched).
   const [mobileMenu, setMobileMenu] = useState<'shut' | 'glimpse' | 'open'>('shut');
+  const [drawerMounted, setDrawerMounted] = useState(false);
+  if (mobileMenu !== 'shut' && !drawerMounted) setDrawerMounted(true);
 
   // A visited page becomes a tab; home is always there and pinned. Titles are looked up when drawn,
   // so they follow the language.
@@ -561,11 +563,14 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           {menu}
         </Sider>
       ) : null}
-      {mobile ? (
+      {/* Mounted when it first shows: a closed antd drawer still re-renders itself as it mounts. */}
+      {mobile && (mobileMenu !== 'shut' || drawerMounted) ? (
         <Drawer
           placement="left"
           open={mobileMenu !== 'shut'}
           mask={mobileMenu === 'open'}
+          // The glimpse leaves the focus where it is: it folds itself away.
+          autoFocus={mobileMenu === 'open'}
           onClose={() => setMobileMenu('shut')}
           size={200}
           closable={false}

@@ -1,8 +1,9 @@
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CountBadge } from '../../components/CountBadge.tsx';
 import { Hint } from '../../components/OnDemand.tsx';
 import { NOTICE_LIST_URL } from '../../features/notices/api.ts';
 import { post } from '../../lib/http.ts';
@@ -34,7 +35,7 @@ export function NoticeBell({ path, onOpen }: { path: string; onOpen: () => void 
   const label = count > 0 ? t('shell.unreadNotices', { count }) : t('shell.notices');
   return (
     <Hint title={label}>
-      <Badge count={count} size="small" offset={[-4, 4]} data-testid="notice-bell-count">
+      <CountBadge count={count} testId="notice-bell-count">
         <Button
           type="text"
           icon={<BellOutlined />}
@@ -43,7 +44,7 @@ export function NoticeBell({ path, onOpen }: { path: string; onOpen: () => void 
           data-testid="notice-bell"
           data-unread={count}
         />
-      </Badge>
+      </CountBadge>
     </Hint>
   );
 }

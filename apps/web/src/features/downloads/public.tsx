@@ -1,7 +1,8 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { CountBadge } from '../../components/CountBadge.tsx';
 import { Hint } from '../../components/OnDemand.tsx';
 import { DOWNLOAD_COUNT_KEY, downloadApi } from './api.ts';
 
@@ -23,17 +24,15 @@ export function DownloadCenterButton({ onOpen, label }: { onOpen: () => void; la
   const ready = count.data?.ready ?? 0;
   return (
     <Hint title={ready > 0 ? t('downloads.badge', { count: ready }) : label}>
-      <span data-testid="download-badge" data-count={ready}>
-        <Badge count={ready} size="small" offset={[-4, 4]}>
-          <Button
-            type="text"
-            icon={<DownloadOutlined />}
-            onClick={onOpen}
-            aria-label={label}
-            data-testid="top-downloads"
-          />
-        </Badge>
-      </span>
+      <CountBadge count={ready} testId="download-badge">
+        <Button
+          type="text"
+          icon={<DownloadOutlined />}
+          onClick={onOpen}
+          aria-label={label}
+          data-testid="top-downloads"
+        />
+      </CountBadge>
     </Hint>
   );
 }

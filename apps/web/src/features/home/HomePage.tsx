@@ -1,3 +1,4 @@
+import { UserOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -67,7 +68,7 @@ export default function HomePage() {
           <dt>{t('home.email')}</dt>
           <dd>{userInfo?.email}</dd>
         </dl>
-        <Button block style={{ marginTop: 8 }} onClick={() => navigate('/profile')}>
+        <Button block icon={<UserOutlined />} style={{ marginTop: 8 }} onClick={() => navigate('/profile')}>
           {t('shell.personalCenter')}
         </Button>
       </Card>
