@@ -178,28 +178,47 @@ test('on a phone the menu glimpses in on arrival without masking the page; opene
   await page.setViewportSize({ width: 1440, height: 900 });
 });
 
-test('the side menu is links and buttons: a group says whether it is open, a page is a link to its address', async ({
+test('the side menu and the tabs work from the keyboard; a page in the menu is a link to its address', async ({
   page,
 }) => {
   await session(page, 'admin@example.com');
   await page.goto('/operationLog');
   const menu = page.getByTestId('side-menu');
-  const rights = menu.getByRole('button', { name: '权限管理' });
+  const entry = (path: string) =>
+    menu.getByRole('menuitem').filter({ has: page.getByTestId(`menu-${path}`) });
+  const rights = entry('/area-rights');
   // The current page's group is open, and the current page is marked as such.
   await expect(rights).toHaveAttribute('aria-expanded', 'true');
-  const current = menu.getByRole('link', { name: '操作日志' });
+  const current = entry('/operationLog');
   await expect(current).toHaveAttribute('href', '/operationLog');
   await expect(current).toHaveAttribute('aria-current', 'page');
   // One group open at a time.
-  const site = menu.getByRole('button', { name: '站点配置' });
+  const site = entry('/area-site');
   await site.click();
   await expect(site).toHaveAttribute('aria-expanded', 'true');
   await expect(rights).toHaveAttribute('aria-expanded', 'false');
   await expect(current).toBeHidden();
-  // A click opens the page in place; the keyboard reaches every entry.
-  await menu.getByRole('link', { name: '站点配置' }).focus();
+  // Left folds a group, right opens it, the arrows move from entry to entry and Enter opens a page.
+  await site.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(site).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('ArrowRight');
+  await expect(site).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowDown');
+  await expect(entry('/site-configuration')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/site-configuration$/);
+  // The tabs: the arrows move between them, Enter opens one.
+  const tabs = page.getByTestId('tabs-bar');
+  await tabs.getByRole('tab', { name: '操作日志' }).focus();
+  await page.keyboard.press('ArrowRight');
+  const settings = tabs.getByRole('tab', { name: '站点配置' });
+  await expect(settings).toBeFocused();
+  await expect(settings).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/operationLog$/);
+  await expect(tabs.getByRole('tab', { name: '操作日志' })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('top-bar hints show on hover, and the back-to-top control appears once the page has scrolled', async ({

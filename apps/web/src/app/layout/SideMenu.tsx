@@ -1,10 +1,12 @@
-import { type ReactNode, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import { focusByArrows } from '../../components/arrow-keys.ts';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
 import { isMenuNode, type MenuNode } from '../session.tsx';
 
 /**
- * The open side menu (the expanded sidebar and the phone's drawer): links and disclosure buttons in a
- * nav. antd's menu mounts a popup trigger and a motion for every group, which re-render themselves
+ * The open side menu (the expanded sidebar and the phone's drawer): a menu of links to each page's
+ * address and of groups that open in place, with antd's menu roles and keys (arrows move, right and
+ * left open and fold a group). antd's menu mounts a popup trigger and a motion for every group, which re-render themselves
  * inside React's commit; on a phone that made showing the drawer one long task. The folded sidebar and
  * the top menu open their groups as popups and keep antd's.
  */
@@ -45,30 +47,38 @@ export function SideMenu(props: {
           const open = openKeys.includes(node.paths);
           const id = `side-menu-${node.id}`;
           return (
-            <li key={node.paths} className={`side-menu-group${holds(node) ? ' holds-selected' : ''}`}>
+            <div
+              key={node.paths}
+              role="none"
+              className={`side-menu-group${holds(node) ? ' holds-selected' : ''}`}
+            >
               <button
                 type="button"
+                role="menuitem"
                 className="side-menu-title"
                 style={indent}
+                aria-haspopup="true"
                 aria-expanded={open}
                 aria-controls={id}
+                data-group={node.paths}
                 onClick={() => onToggle(node.paths)}
               >
                 {row(node)}
                 <span className="side-menu-arrow" aria-hidden />
               </button>
               {drawn.has(node.paths) ? (
-                <ul id={id} className="side-menu-sub" hidden={!open}>
+                <div id={id} role="menu" className="side-menu-sub" hidden={!open}>
                   {list(node.subList.filter(isMenuNode), depth + 1)}
-                </ul>
+                </div>
               ) : null}
-            </li>
+            </div>
           );
         }
         const current = node.paths === selected;
         return (
-          <li key={node.paths}>
+          <div key={node.paths} role="none">
             <a
+              role="menuitem"
               href={node.paths}
               className={`side-menu-item${current ? ' selected' : ''}`}
               style={indent}
@@ -82,13 +92,26 @@ export function SideMenu(props: {
             >
               {row(node)}
             </a>
-          </li>
+          </div>
         );
       });
 
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (focusByArrows(event, '[role="menuitem"]', { previous: 'ArrowUp', next: 'ArrowDown' })) return;
+    const group = (document.activeElement as HTMLElement | null)?.dataset.group;
+    if (!group) return;
+    const open = openKeys.includes(group);
+    if ((event.key === 'ArrowRight' && !open) || (event.key === 'ArrowLeft' && open)) {
+      event.preventDefault();
+      onToggle(group);
+    }
+  };
+
   return (
     <nav className="side-menu" aria-label={props.ariaLabel} data-testid="side-menu">
-      <ul>{list(props.nodes, 0)}</ul>
+      <div role="menu" onKeyDown={onKeyDown}>
+        {list(props.nodes, 0)}
+      </div>
     </nav>
   );
 }

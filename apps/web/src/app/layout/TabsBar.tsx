@@ -2,6 +2,7 @@ import { CloseOutlined, DownOutlined } from '@ant-design/icons';
 import { Button, type MenuProps } from 'antd';
 import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusByArrows } from '../../components/arrow-keys.ts';
 import { MenuOnDemand } from '../../components/OnDemand.tsx';
 
 export interface VisitedTab {
@@ -74,8 +75,16 @@ export function TabsBar({
 
   return (
     <div className="tabs-bar" data-testid="tabs-bar">
-      {/* Plain buttons rather than antd's tabs, which measure every tab inside React's commit. */}
-      <nav className="tabs-strip" aria-label={t('shell.openPages')}>
+      {/* Plain buttons with antd's tab roles rather than antd's tabs, which measure every tab inside
+          React's commit. */}
+      <div
+        className="tabs-strip"
+        role="tablist"
+        aria-label={t('shell.openPages')}
+        onKeyDown={(event) =>
+          focusByArrows(event, '[role="tab"]', { previous: 'ArrowLeft', next: 'ArrowRight' })
+        }
+      >
         {tabs.map((tab) => {
           const current = tab.path === active;
           const title = titleOf(tab);
@@ -88,8 +97,9 @@ export function TabsBar({
               <MenuOnDemand menu={menuFor(tab.path)} trigger={['contextMenu']}>
                 <button
                   type="button"
+                  role="tab"
                   className="tabs-tab-title"
-                  aria-current={current ? 'page' : undefined}
+                  aria-selected={current}
                   onClick={() => (current ? undefined : onSelect(tab))}
                   data-testid={`tab-${tab.path}`}
                 >
@@ -109,7 +119,7 @@ export function TabsBar({
             </div>
           );
         })}
-      </nav>
+      </div>
       <MenuOnDemand menu={menuFor(active)}>
         <Button
           type="text"
