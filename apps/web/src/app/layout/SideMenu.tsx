@@ -6,9 +6,9 @@ import { isMenuNode, type MenuNode } from '../session.tsx';
 /**
  * The open side menu (the expanded sidebar and the phone's drawer): a menu of links to each page's
  * address and of groups that open in place, with antd's menu roles and keys (arrows move, right and
- * left open and fold a group). antd's menu mounts a popup trigger and a motion for every group, which re-render themselves
- * inside React's commit; on a phone that made showing the drawer one long task. The folded sidebar and
- * the top menu open their groups as popups and keep antd's.
+ * left open and fold a group). antd's menu mounts a popup trigger and a motion for every group, which
+ * re-render themselves inside React's commit; on a phone that made showing the drawer one long task.
+ * The folded sidebar and the top menu open their groups as popups and keep antd's.
  */
 export function SideMenu(props: {
   nodes: MenuNode[];
@@ -21,7 +21,7 @@ export function SideMenu(props: {
   ariaLabel: string;
 }) {
   const { selected, openKeys, onToggle, onGo, label, badgeFor } = props;
-  // A closed group's items are drawn when it first opens, and then kept for its closing.
+  // A closed group's items are drawn when it first opens, and kept once it folds again.
   const [drawn, setDrawn] = useState<ReadonlySet<string>>(() => new Set(openKeys));
   if (openKeys.some((key) => !drawn.has(key))) setDrawn(new Set([...drawn, ...openKeys]));
 
