@@ -23,7 +23,8 @@ test('staff add a customer under an agent, give it money with a reason, and the 
 
   await row.getByRole('button', { name: '更多' }).click();
   await page.getByRole('menuitem', { name: '手工调账' }).click();
-  const dialog = page.getByRole('dialog');
+  // The adjustment's dialog (it asks for a reason), not the new-customer dialog still closing.
+  const dialog = page.getByRole('dialog').filter({ has: page.locator('textarea') });
   await dialog.getByRole('textbox').first().fill('1,250.5x0');
   await expect(dialog.getByRole('textbox').first()).toHaveValue('1250.50');
   await dialog.getByRole('button', { name: /确\s?认/ }).click();

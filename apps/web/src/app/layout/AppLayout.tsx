@@ -218,11 +218,10 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const themeDrawer = useOpenedOnce();
   const [batch, setBatch] = useState<'truck' | 'express' | null>(null);
-  // The phone's menu drawer: shut, shown by itself on arrival (a glimpse that leaves the page usable), or
-  // opened by the user (over a mask that shuts it when the page is touched).
-  const [mobileMenu, setMobileMenu] = useState<'shut' | 'glimpse' | 'open'>('shut');
-  const [drawerMounted, setDrawerMounted] = useState(false);
-  if (mobileMenu !== 'shut' && !drawerMounted) setDrawerMounted(true);
+  // The phone's menu drawer: not shown yet (and not mounted: a closed antd drawer still re-renders
+  // itself as it mounts), shown by itself on arrival (a glimpse that leaves the page usable), opened by
+  // the user (over a mask that shuts it when the page is touched), or shut.
+  const [mobileMenu, setMobileMenu] = useState<'unseen' | 'glimpse' | 'open' | 'shut'>('unseen');
 
   // A visited page becomes a tab; home is always there and pinned. Titles are looked up when drawn,
   // so they follow the language.
@@ -241,7 +240,8 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
   // 2 s. The desktop collapse setting is left as the user chose it.
   useEffect(() => {
     if (!mobile) {
-      setMobileMenu('shut');
+      // A desktop that never was a phone renders nothing more for it.
+      setMobileMenu((shown) => (shown === 'unseen' ? shown : 'shut'));
       return;
     }
     // Transitions: the drawer and its menu are drawn after the page, in slices, rather than in the
@@ -563,11 +563,10 @@ export function AppLayout({ branding }: { branding: Branding | undefined }) {
           {menu}
         </Sider>
       ) : null}
-      {/* Mounted when it first shows: a closed antd drawer still re-renders itself as it mounts. */}
-      {mobile && (mobileMenu !== 'shut' || drawerMounted) ? (
+      {mobile && mobileMenu !== 'unseen' ? (
         <Drawer
           placement="left"
-          open={mobileMenu !== 'shut'}
+          open={mobileMenu === 'glimpse' || mobileMenu === 'open'}
           mask={mobileMenu === 'open'}
           // The glimpse leaves the focus where it is: it folds itself away.
           autoFocus={mobileMenu === 'open'}

@@ -1,10 +1,8 @@
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CountBadge } from '../../components/CountBadge.tsx';
-import { Hint } from '../../components/OnDemand.tsx';
+import { CountButton } from '../../components/CountButton.tsx';
 import { NOTICE_LIST_URL } from '../../features/notices/api.ts';
 import { post } from '../../lib/http.ts';
 
@@ -34,17 +32,15 @@ export function NoticeBell({ path, onOpen }: { path: string; onOpen: () => void 
   const count = unread.data ?? 0;
   const label = count > 0 ? t('shell.unreadNotices', { count }) : t('shell.notices');
   return (
-    <Hint title={label}>
-      <CountBadge count={count} testId="notice-bell-count">
-        <Button
-          type="text"
-          icon={<BellOutlined />}
-          onClick={onOpen}
-          aria-label={label}
-          data-testid="notice-bell"
-          data-unread={count}
-        />
-      </CountBadge>
-    </Hint>
+    <CountButton
+      count={count}
+      countTestId="notice-bell-count"
+      hint={label}
+      icon={<BellOutlined />}
+      onClick={onOpen}
+      aria-label={label}
+      data-testid="notice-bell"
+      data-unread={count}
+    />
   );
 }

@@ -1,6 +1,6 @@
-import { type KeyboardEvent, type ReactNode, useState } from 'react';
-import { focusByArrows } from '../../components/arrow-keys.ts';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+import { focusByArrows } from '../../lib/arrow-keys.ts';
 import { isMenuNode, type MenuNode } from '../session.tsx';
 
 /**
@@ -21,10 +21,6 @@ export function SideMenu(props: {
   ariaLabel: string;
 }) {
   const { selected, openKeys, onToggle, onGo, label, badgeFor } = props;
-  // A closed group's items are drawn when it first opens, and kept once it folds again.
-  const [drawn, setDrawn] = useState<ReadonlySet<string>>(() => new Set(openKeys));
-  if (openKeys.some((key) => !drawn.has(key))) setDrawn(new Set([...drawn, ...openKeys]));
-
   const holds = (node: MenuNode): boolean =>
     node.paths === selected || node.subList.some((child) => isMenuNode(child) && holds(child));
 
@@ -59,15 +55,16 @@ export function SideMenu(props: {
                 style={indent}
                 aria-haspopup="true"
                 aria-expanded={open}
-                aria-controls={id}
+                aria-controls={open ? id : undefined}
                 data-group={node.paths}
                 onClick={() => onToggle(node.paths)}
               >
                 {row(node)}
                 <span className="side-menu-arrow" aria-hidden />
               </button>
-              {drawn.has(node.paths) ? (
-                <div id={id} role="menu" className="side-menu-sub" hidden={!open}>
+              {/* A group's items are drawn only while it is open. */}
+              {open ? (
+                <div id={id} role="menu" className="side-menu-sub">
                   {list(node.subList.filter(isMenuNode), depth + 1)}
                 </div>
               ) : null}

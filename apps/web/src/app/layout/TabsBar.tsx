@@ -2,8 +2,8 @@ import { CloseOutlined, DownOutlined } from '@ant-design/icons';
 import { Button, type MenuProps } from 'antd';
 import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { focusByArrows } from '../../components/arrow-keys.ts';
 import { MenuOnDemand } from '../../components/OnDemand.tsx';
+import { focusByArrows } from '../../lib/arrow-keys.ts';
 
 export interface VisitedTab {
   path: string;

@@ -1,9 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CountBadge } from '../../components/CountBadge.tsx';
-import { Hint } from '../../components/OnDemand.tsx';
+import { CountButton } from '../../components/CountButton.tsx';
 import { DOWNLOAD_COUNT_KEY, downloadApi } from './api.ts';
 
 export { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from './api.ts';
@@ -23,16 +21,14 @@ export function DownloadCenterButton({ onOpen, label }: { onOpen: () => void; la
   });
   const ready = count.data?.ready ?? 0;
   return (
-    <Hint title={ready > 0 ? t('downloads.badge', { count: ready }) : label}>
-      <CountBadge count={ready} testId="download-badge">
-        <Button
-          type="text"
-          icon={<DownloadOutlined />}
-          onClick={onOpen}
-          aria-label={label}
-          data-testid="top-downloads"
-        />
-      </CountBadge>
-    </Hint>
+    <CountButton
+      count={ready}
+      countTestId="download-badge"
+      hint={ready > 0 ? t('downloads.badge', { count: ready }) : label}
+      icon={<DownloadOutlined />}
+      onClick={onOpen}
+      aria-label={label}
+      data-testid="top-downloads"
+    />
   );
 }
