@@ -1,27 +1,40 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { readGenerations } from '../src/db/cache-generations.ts';
 import { parcelShipment, useExpressLine } from './express-fixtures.ts';
 import { useTestApp } from './fixture.ts';
-import { useSecondCopy } from './second-copy.ts';
+import { type SecondCopy, useSecondCopy } from './second-copy.ts';
 import { partsShipment } from './truck-fixtures.ts';
 
 /**
- * Two copies of the server on one database, each holding the tenant's tariffs, channels and markups in
- * memory (lib/tenant-cache.ts). The second is built from a fresh load of the server's modules, as a
- * second process would be, so it shares no cache with the first and hears of changes only through
- * the database. Every change here is written straight to the tables, as no route of either copy
- * would announce it: the database's own triggers do. The first quote the other copy answers after the
- * change has committed must use it, round after round.
+ * Copies of the server on one database, each holding the tenant's tariffs, channels and markups in
+ * memory (lib/tenant-cache.ts). The others are built from a fresh load of the server's modules, as
+ * other processes would be, so they share no cache with the first and hear of changes only through
+ * the database. Every change here is written straight to the tables, as no route of any copy would
+ * announce it: the database's own triggers do. The first quote each other copy answers after the
+ * change has committed must use it, round after round: the one that listens, and the deaf one that
+ * never hears the announcement (which arrives a moment after the commit, on another connection) and
+ * learns of the change only from the generations its own statements read.
  */
 const f = useTestApp({ signIn: ['admin', 'customer'], truck: true, language: 'en-US' });
 const express = useExpressLine(f);
-const other = useSecondCopy(f);
+const listening = useSecondCopy(f);
+const deaf = useSecondCopy(f, { deaf: true });
 const ROUNDS = 4;
 
 type Line = { type: string; results?: { code: string; ok: boolean; levels: { total: string }[] }[] };
 
-/** Prices a quote through the other copy and answers what the customer pays with one product or channel. */
+/**
+ * Prices a quote through each other copy and answers what the customer pays with one product or
+ * channel, which both must agree on.
+ */
 async function otherPrice(url: string, id: number, code: string): Promise<string> {
+  const [heard, unheard] = [await priceIn(listening, url, id, code), await priceIn(deaf, url, id, code)];
+  expect(unheard, 'the copy that hears no announcement').toBe(heard);
+  return heard;
+}
+
+async function priceIn(other: SecondCopy, url: string, id: number, code: string): Promise<string> {
   const res = await other.app.inject({
     method: 'POST',
     url,
@@ -103,6 +116,32 @@ describe('pricing caches across processes', () => {
              and line = 'express'`);
       },
     );
+  });
+
+  it("moves the tenant's generation once per committed change however many rows it writes, and not on a rollback", async () => {
+    const tenantId = f.t.tenant.id;
+    const lanes = (await f.db.execute(
+      sql`select count(*)::int as n from express_zone_rows where tenant_id = ${tenantId}`,
+    )) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(lanes.rows[0]?.n).toBeGreaterThan(1);
+    const before = await readGenerations(f.db, tenantId);
+    await f.db.execute(sql`update express_zone_rows set tenant_id = tenant_id where tenant_id = ${tenantId}`);
+    const after = await readGenerations(f.db, tenantId);
+    expect(after.channels).toBe(before.channels + 1n);
+    expect([after.tariffs, after.markups]).toEqual([before.tariffs, before.markups]);
+    await f.db
+      .transaction(async (tx) => {
+        await tx.execute(
+          sql`update express_zone_rows set tenant_id = tenant_id where tenant_id = ${tenantId}`,
+        );
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    expect(await readGenerations(f.db, tenantId)).toEqual(after);
+    // Another tenant's generations are its own.
+    expect((await readGenerations(f.db, tenantId + 1_000_000)).channels).toBe(0n);
   });
 
   it('keeps the price when a change is rolled back', async () => {

@@ -13,15 +13,22 @@ export interface SecondCopy {
  * A second copy of the server on the fixture's database, built from a fresh load of the server's
  * modules as a second process would be: no cache in memory is shared, so it hears of the first
  * copy's changes only through the database. On PostgreSQL it opens a pool of its own; PGlite, one
- * embedded session, is shared.
+ * embedded session, is shared. A `deaf` copy never hears the announcements made at each commit, as a
+ * process would not yet have heard one still on its way: only what its own statements read tells it.
  */
-export function useSecondCopy(f: Fixture): SecondCopy {
+export function useSecondCopy(f: Fixture, options: { deaf?: boolean } = {}): SecondCopy {
   let app: FastifyInstance | undefined;
   let ownDatabase: Database | undefined;
 
   beforeAll(async () => {
     vi.resetModules();
+    if (options.deaf)
+      vi.doMock('../src/db/cache-events.ts', async (importActual) => ({
+        ...(await importActual<typeof import('../src/db/cache-events.ts')>()),
+        listenForCacheChanges: () => ({ ready: Promise.resolve(), close: async () => {} }),
+      }));
     const { buildApp } = await import('../src/app.ts');
+    vi.doUnmock('../src/db/cache-events.ts');
     const { openDatabase } = await import('../src/db/client.ts');
     const { testConfig } = await import('../src/config.ts');
     if (f.ctx.database.kind === 'postgres') {

@@ -11,6 +11,7 @@ import type { OrganisationType } from '@freight/contracts/identity';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, like, lt, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
+import type { Generations } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
@@ -690,7 +691,7 @@ const markupCache = tenantCache<{ organisationId: number; line: 'truck' | 'expre
     ]);
     return { ids, typeOf: new Map(orgs.map((o) => [o.id, o.type])), levels };
   },
-  { keyOf: ({ organisationId, line }) => `${organisationId}:${line}` },
+  { keyOf: ({ organisationId, line }) => `${organisationId}:${line}`, generation: 'markups' },
 );
 
 /**
@@ -700,7 +701,7 @@ const markupCache = tenantCache<{ organisationId: number; line: 'truck' | 'expre
  */
 const organisationCache = tenantCache<number, OrganisationRow | null>(
   (db, tenantId, id) => findOrganisation(db, tenantId, id),
-  { keep: (row) => row !== null },
+  { keep: (row) => row !== null, generation: 'markups' },
 );
 
 /**
@@ -712,7 +713,8 @@ export const heldMarkups = (
   tenantId: number,
   organisationId: number,
   line: 'truck' | 'express',
-): Promise<object | null> => markupCache.get(db, tenantId, { organisationId, line });
+  seen?: Generations,
+): Promise<object | null> => markupCache.get(db, tenantId, { organisationId, line }, seen);
 
 /** Drops the markups and organisations held for a tenant (or all): a change was announced. */
 export const forgetMarkups = (tenantId?: number) => {
@@ -729,11 +731,12 @@ export async function visibleOrganisationHeld(
   db: DbOrTx,
   user: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>,
   id: number,
+  seen?: Generations,
 ): Promise<OrganisationRow | null> {
-  const organisation = await organisationCache.get(db, user.tenantId, id);
+  const organisation = await organisationCache.get(db, user.tenantId, id, seen);
   if (!organisation || user.identity === 'employee') return organisation;
   const own = user.organisationId
-    ? await organisationCache.get(db, user.tenantId, user.organisationId)
+    ? await organisationCache.get(db, user.tenantId, user.organisationId, seen)
     : null;
   return own && organisation.path.startsWith(own.path) ? organisation : null;
 }
@@ -745,8 +748,9 @@ export async function markupChains(
   organisationId: number,
   line: 'truck' | 'express',
   productKeys: readonly string[],
+  seen?: Generations,
 ): Promise<Map<string, MarkupChain>> {
-  const source = await markupCache.get(db, tenantId, { organisationId, line });
+  const source = await markupCache.get(db, tenantId, { organisationId, line }, seen);
   if (!source) return new Map();
   const { ids, typeOf, levels } = source;
   const chainFor = (productKey: string): MarkupChain =>

@@ -1,5 +1,6 @@
 import type { ChannelTerms, ZoneRow } from '@freight/contracts/express-rating';
 import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import type { Generations } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { tenantCache } from '../../lib/tenant-cache.ts';
 import { expressChannels, expressProducts, expressZoneRows } from './schema.ts';
@@ -68,8 +69,9 @@ export async function channelsForOrganisation(
   db: DbOrTx,
   tenantId: number,
   pathIds: readonly number[] | null,
+  seen?: Generations,
 ): Promise<QuotableChannel[]> {
-  return keepOpen((await tenantChannels(db, tenantId)).rows, pathIds);
+  return keepOpen((await tenantChannels(db, tenantId, seen)).rows, pathIds);
 }
 
 /** A tenant's enabled channels with their products' names and zone charts: what express rates read. */
@@ -79,22 +81,26 @@ interface TenantChannels {
 }
 
 /** Held per tenant until a write to its products, channels or zone rows is announced (migration 0028). */
-const channelCache = tenantCache<'all', TenantChannels>(async (db, tenantId) => {
-  const rows = await db
-    .select({ channel: expressChannels, product: productNames })
-    .from(expressChannels)
-    .innerJoin(expressProducts, productOfChannel)
-    .where(enabledIn(tenantId))
-    .orderBy(asc(expressProducts.id), asc(expressChannels.id));
-  const charts = await zoneChartsOf(
-    db,
-    tenantId,
-    rows.map((r) => r.channel.id),
-  );
-  return { rows, charts };
-});
+const channelCache = tenantCache<'all', TenantChannels>(
+  async (db, tenantId) => {
+    const rows = await db
+      .select({ channel: expressChannels, product: productNames })
+      .from(expressChannels)
+      .innerJoin(expressProducts, productOfChannel)
+      .where(enabledIn(tenantId))
+      .orderBy(asc(expressProducts.id), asc(expressChannels.id));
+    const charts = await zoneChartsOf(
+      db,
+      tenantId,
+      rows.map((r) => r.channel.id),
+    );
+    return { rows, charts };
+  },
+  { generation: 'channels' },
+);
 
-const tenantChannels = (db: DbOrTx, tenantId: number) => channelCache.get(db, tenantId, 'all');
+const tenantChannels = (db: DbOrTx, tenantId: number, seen?: Generations) =>
+  channelCache.get(db, tenantId, 'all', seen);
 
 /** Drops the channels held for a tenant (or all): a change was announced. */
 export const forgetChannels = (tenantId?: number) => channelCache.forget(tenantId);

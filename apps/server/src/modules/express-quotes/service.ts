@@ -13,6 +13,8 @@ import {
 } from '@freight/contracts/express-quotes';
 import { expressPriceLevels } from '@freight/contracts/express-rating';
 import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { readGenerations } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -67,7 +69,8 @@ export async function quotableChannels(db: DbOrTx, tenantId: number, organisatio
 /**
  * The one pricing path of express quotes and batch files: every channel open to the organisation,
  * priced at cost by its carrier provider, then marked up level by level down the tree. Channels,
- * tables and markups are read once however many shipments follow.
+ * tables and markups are read once however many shipments follow, and are no older than what had
+ * committed when the pricer was made.
  */
 export function expressPricer(
   db: DbOrTx,
@@ -78,7 +81,9 @@ export function expressPricer(
 ) {
   const prepared = (async () => {
     const hidden = new Set(options.hiddenChannelIds ?? []);
-    const channels = (await channelsForOrganisation(db, tenantId, pathIds(organisation))).filter(
+    // Inside a transaction nothing held is used: there is nothing to compare.
+    const seen = db instanceof PgTransaction ? undefined : await readGenerations(db, tenantId);
+    const channels = (await channelsForOrganisation(db, tenantId, pathIds(organisation), seen)).filter(
       (c) => !hidden.has(c.id),
     );
     const providers = [...new Set(channels.map((c) => c.provider))];
@@ -89,6 +94,7 @@ export function expressPricer(
         organisation.id,
         'express',
         channels.map((c) => c.code),
+        seen,
       ),
       Promise.all(
         providers.map(async (name) => {

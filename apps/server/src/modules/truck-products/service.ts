@@ -10,6 +10,7 @@ import {
 import { impliedAccessorials, ratingLine, type Shipment } from '@freight/contracts/truck-shipment';
 import { and, eq, inArray } from 'drizzle-orm';
 import zipcodes from 'zipcodes';
+import type { Generations } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { tenantCache } from '../../lib/tenant-cache.ts';
 import { type LaneFtl, truckLanes, truckProducts } from './schema.ts';
@@ -100,28 +101,35 @@ export interface TenantTariffs {
 }
 
 /** Held per tenant until a write to its products or lanes is announced (migration 0028). */
-const tariffCache = tenantCache<'all', TenantTariffs>(async (db, tenantId) => {
-  const products = await db
-    .select()
-    .from(truckProducts)
-    .where(and(eq(truckProducts.tenantId, tenantId), eq(truckProducts.enabled, true)))
-    .orderBy(truckProducts.id);
-  const lanes = await lanesByProduct(
-    db,
-    tenantId,
-    products.map((p) => p.id),
-  );
-  return { products, lanes };
-});
+const tariffCache = tenantCache<'all', TenantTariffs>(
+  async (db, tenantId) => {
+    const products = await db
+      .select()
+      .from(truckProducts)
+      .where(and(eq(truckProducts.tenantId, tenantId), eq(truckProducts.enabled, true)))
+      .orderBy(truckProducts.id);
+    const lanes = await lanesByProduct(
+      db,
+      tenantId,
+      products.map((p) => p.id),
+    );
+    return { products, lanes };
+  },
+  { generation: 'tariffs' },
+);
 
-/** The tenant's tariffs, from this process's memory when held. */
-export const tenantTariffs = (db: DbOrTx, tenantId: number) => tariffCache.get(db, tenantId, 'all');
+/**
+ * The tenant's tariffs, from this process's memory when held (and, given the generations a statement
+ * of the caller's read, no older than they say).
+ */
+export const tenantTariffs = (db: DbOrTx, tenantId: number, seen?: Generations) =>
+  tariffCache.get(db, tenantId, 'all', seen);
 
 /** Drops the tariffs held for a tenant (or all): a change was announced. */
 export const forgetTariffs = (tenantId?: number) => tariffCache.forget(tenantId);
 
-export async function enabledProducts(db: DbOrTx, tenantId: number, mode: 'LTL' | 'FTL') {
-  return (await tenantTariffs(db, tenantId)).products.filter((p) => p.mode === mode);
+export async function enabledProducts(db: DbOrTx, tenantId: number, mode: 'LTL' | 'FTL', seen?: Generations) {
+  return (await tenantTariffs(db, tenantId, seen)).products.filter((p) => p.mode === mode);
 }
 
 export async function lanesOfProducts(db: DbOrTx, tenantId: number, productIds: number[]) {

@@ -33,6 +33,12 @@ import {
 } from 'drizzle-orm';
 import { type AnyPgColumn, PgTransaction } from 'drizzle-orm/pg-core';
 import { LRUCache } from 'lru-cache';
+import {
+  type Generations,
+  generationsColumn,
+  parseGenerations,
+  readGenerations,
+} from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { perHandle } from '../../db/per-handle.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -175,9 +181,11 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
     status: 'open' as const,
     manualReason: sql`${sql.placeholder('manualReason')}`,
   };
+  // Read with the quote in the same round trip: what the pricing caches must be at least as new as.
+  const generations = generationsColumn(tenantId);
   return {
     read: db
-      .select(columnsToPrice)
+      .select({ ...columnsToPrice, generations })
       .from(truckQuotes)
       .where(thisQuote)
       .limit(1)
@@ -208,14 +216,21 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
           sql`(not ${sql.placeholder('liveOnly')}::boolean or ${truckQuotes.expiresAt} > now())`,
         ),
       )
-      .returning({ id: truckQuotes.id })
+      .returning({ id: truckQuotes.id, generations })
       .prepare('truck_quote_refresh_prices'),
   };
 });
 
-async function quoteToPrice(db: DbOrTx, tenantId: number, id: number): Promise<QuoteToPrice | null> {
+/** A quote to price, and the tenant's generations as its read saw them. */
+async function quoteToPrice(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+): Promise<{ quote: QuoteToPrice; seen: Generations } | null> {
   const [row] = await pricingStatementsFor(db).read.execute({ tenantId, id });
-  return row ?? null;
+  if (!row) return null;
+  const { generations, ...quote } = row;
+  return { quote, seen: parseGenerations(generations) };
 }
 
 /** A quote the caller may see (its own organisation's or one below it; staff see all), or 404. */
@@ -277,16 +292,27 @@ interface ModePricing {
 /**
  * The one pricing path of truck quotes and batch files: every enabled product open to the
  * organisation, priced at cost by its carrier provider, then marked up level by level down the
- * tree. Products, tariffs and markups are read once per mode however many shipments follow.
+ * tree. Products, tariffs and markups are read once per mode however many shipments follow, and
+ * are no older than what had committed when the pricer was made (or than `seen`, the generations a
+ * statement of the caller's read).
  */
 export function truckPricer(
   db: DbOrTx,
   tenantId: number,
   organisation: Pick<OrganisationRow, 'id' | 'path'>,
+  seen?: Generations,
 ) {
   const byMode = new Map<Shipment['mode'], Promise<ModePricing>>();
+  // Inside a transaction nothing held is used: there is nothing to compare.
+  let generations: Promise<Generations | undefined> | undefined;
+  const generationsNow = () => {
+    generations ??=
+      seen || db instanceof PgTransaction ? Promise.resolve(seen) : readGenerations(db, tenantId);
+    return generations;
+  };
   const load = async (mode: Shipment['mode']): Promise<ModePricing> => {
-    const products = (await enabledProducts(db, tenantId, mode)).filter((p) =>
+    const now = await generationsNow();
+    const products = (await enabledProducts(db, tenantId, mode, now)).filter((p) =>
       productOpenTo(p, organisation.path),
     );
     const providers = [...new Set(products.map((p) => p.provider))];
@@ -297,6 +323,7 @@ export function truckPricer(
         organisation.id,
         'truck',
         products.map((p) => p.code),
+        now,
       ),
       Promise.all(
         providers.map(async (name) => {
@@ -395,11 +422,12 @@ async function pricingSources(
   db: DbOrTx,
   tenantId: number,
   organisation: OrganisationRow,
+  seen?: Generations,
 ): Promise<readonly object[] | null> {
   if (db instanceof PgTransaction) return null;
   const [tariffs, markups] = await Promise.all([
-    tenantTariffs(db, tenantId),
-    heldMarkups(db, tenantId, organisation.id, 'truck'),
+    tenantTariffs(db, tenantId, seen),
+    heldMarkups(db, tenantId, organisation.id, 'truck', seen),
   ]);
   if (!markups || tariffs.products.some((p) => p.provider !== BUILTIN_PROVIDER)) return null;
   return [tariffs, markups, organisation];
@@ -470,14 +498,17 @@ export async function rateQuoteFor(
   if (again) return { results: again, expiresAt, streamed: false };
 
   // Neither read goes to the database once held: the quote's old prices are not read at all, and the
-  // organisation comes from memory like the tariffs and markups it is priced with.
-  const quote = await quoteToPrice(db, caller.tenantId, id);
-  const organisation = quote && (await visibleOrganisationHeld(db, caller, quote.organisationId));
-  if (!quote || !organisation) throw notFound();
+  // organisation comes from memory like the tariffs and markups it is priced with, each no older than
+  // the generations the quote's read saw.
+  const read = await quoteToPrice(db, caller.tenantId, id);
+  const quote = read?.quote;
+  const organisation =
+    read && (await visibleOrganisationHeld(db, caller, read.quote.organisationId, read.seen));
+  if (!read || !quote || !organisation) throw notFound();
   if (quote.status === 'booked') throw conflict('quote.booked');
   const shipmentText = JSON.stringify(quote.shipment);
   const key = `${quote.tenantId}:${organisation.id}:${shipmentText}`;
-  const sources = await pricingSources(db, quote.tenantId, organisation);
+  const sources = await pricingSources(db, quote.tenantId, organisation, read.seen);
   const held = heldPrices.get(key);
   let prices: PricesMade;
   let shown: QuoteResultWire[];
@@ -486,14 +517,22 @@ export async function rateQuoteFor(
     prices = held;
     shown = viewFor(held, caller);
   } else {
-    ({ prices, shown } = await priceShipment(db, quote, shipmentText, organisation, caller, onResult));
+    ({ prices, shown } = await priceShipment(
+      db,
+      quote,
+      shipmentText,
+      organisation,
+      caller,
+      onResult,
+      read.seen,
+    ));
     prices.views.set(viewOf(caller), shown);
     if (sources)
       heldPrices.set(key, { ...prices, key, sources: sources.map((source) => new WeakRef(source)) });
   }
   if (!(await storePrices(db, quote, shipmentText, prices, expiresAt))) {
     const now = await quoteToPrice(db, quote.tenantId, quote.id);
-    throw conflict(now?.status === 'booked' ? 'quote.booked' : 'quote.notPriced');
+    throw conflict(now?.quote.status === 'booked' ? 'quote.booked' : 'quote.notPriced');
   }
   const kept = heldPrices.peek(key);
   if (kept)
@@ -519,10 +558,9 @@ function viewFor(held: PricesMade, caller: Caller): QuoteResultWire[] {
  * A quote this process priced last, priced again in one statement: its shipment's prices are still
  * held from the tariffs and markups held now, the caller may see its organisation, and the quote still
  * stores that shipment at those prices (the digest covers both) and they are live: only its expiry is
- * written. The sources are compared again after the statement's round trip, in which a change
- * announced at its commit has been heard (before it, this call would have run from memory alone); if
- * they changed, the call goes the whole way and stores the new prices, and the old ones were live all
- * along. Null when any of that fails.
+ * written. The statement also reads the tenant's generations: what it holds that changed before the
+ * statement ran is loaded again, the sources no longer match, and the call goes the whole way and
+ * stores the new prices (the old ones were live until then). Null when any of that fails.
  */
 async function pricedAgain(
   db: DbOrTx,
@@ -545,9 +583,11 @@ async function pricedAgain(
     manualReason: held.manualReason,
     liveOnly: true,
   });
-  if (refreshed.length !== 1) return null;
-  const organisation = await visibleOrganisationHeld(db, caller, known.organisationId);
-  const sources = organisation && (await pricingSources(db, caller.tenantId, organisation));
+  const [row] = refreshed;
+  if (!row || refreshed.length !== 1) return null;
+  const seen = parseGenerations(row.generations);
+  const organisation = await visibleOrganisationHeld(db, caller, known.organisationId, seen);
+  const sources = organisation && (await pricingSources(db, caller.tenantId, organisation, seen));
   return sources && sameSources(held, sources) ? viewFor(held, caller) : null;
 }
 
@@ -562,11 +602,12 @@ async function priceShipment(
   organisation: OrganisationRow,
   caller: Caller,
   onResult: (result: QuoteResultWire) => void | Promise<void>,
+  seen: Generations,
 ): Promise<{ prices: PricesMade; shown: QuoteResultWire[] }> {
   const { shipment } = quote;
   const results: QuoteResult[] = [];
   const streamed: QuoteResultWire[] = [];
-  for await (const result of truckPricer(db, quote.tenantId, organisation).price(shipment)) {
+  for await (const result of truckPricer(db, quote.tenantId, organisation, seen).price(shipment)) {
     results.push(result);
     const wire = resultForCaller(result, caller);
     streamed.push(wire);
