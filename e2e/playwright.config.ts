@@ -17,6 +17,9 @@ export default defineConfig({
   reporter: [['list'], ['json']],
   use: {
     baseURL: `http://localhost:${port}`,
+    // The portal then draws dialogs, drawers and menus without their animations (app/antd-theme.ts):
+    // a step never races one on a slow machine. shell.spec.ts checks both ways.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS },

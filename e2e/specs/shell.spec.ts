@@ -142,6 +142,50 @@ test('logging out asks first, ends the session and returns to the sign-in page',
   expect((await res.json()).code).toBe(300);
 });
 
+for (const reducedMotion of ['reduce', 'no-preference'] as const)
+  test(`a dialog ${reducedMotion === 'reduce' ? 'appears and goes at once when the system asks for reduced motion' : 'zooms in and out otherwise'}`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const page = await browser.newPage({ baseURL, reducedMotion, viewport: { width: 1440, height: 900 } });
+    await session(page, 'admin@example.com');
+    // Every class a dialog's zoom puts on anything, from before it opens until after it has gone.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { zoomClasses: string[] }).zoomClasses = seen;
+      new MutationObserver((changes) => {
+        for (const change of changes) {
+          const nodes = change.type === 'attributes' ? [change.target] : Array.from(change.addedNodes);
+          // A dialog is added whole: its panel's classes are read from the added subtree.
+          for (const node of nodes) {
+            if (!(node instanceof Element)) continue;
+            for (const element of [node, ...Array.from(node.querySelectorAll('[class*="ant-zoom"]'))])
+              for (const name of Array.from(element.classList))
+                if (name.startsWith('ant-zoom')) seen.push(name);
+          }
+        }
+      }).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['class'],
+      });
+    });
+    await page.getByTestId('avatar-menu').click();
+    await page.getByTestId('logout').click();
+    const dialog = page.locator('.ant-modal-confirm');
+    await expect(dialog).toBeVisible();
+    await dialog.locator('.ant-modal-confirm-btns button').first().click();
+    await expect(dialog).toBeHidden();
+    const classes = await page.evaluate(() => (window as unknown as { zoomClasses: string[] }).zoomClasses);
+    // Only a running animation counts: a dialog passes through its zoom's prepare step either way.
+    const animated = classes.filter((name) => name.endsWith('-active'));
+    if (reducedMotion === 'reduce') expect(animated).toEqual([]);
+    else
+      expect(animated).toEqual(expect.arrayContaining(['ant-zoom-appear-active', 'ant-zoom-leave-active']));
+    await page.close();
+  });
+
 test('below 992 px the layout turns mobile: the menu folds into a drawer', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await session(page, 'admin@example.com');

@@ -14,6 +14,7 @@ import { useBranding } from './app/branding.ts';
 import { ErrorLogProvider } from './app/error-log.tsx';
 import { SessionProvider } from './app/session.tsx';
 import { applyShades, ThemeProvider, useTheme } from './app/theme.tsx';
+import { useMediaQuery } from './hooks/useMediaQuery.ts';
 import './i18n/index.ts';
 // antd's component styles as one stylesheet (zero-runtime theme, app/antd-theme.ts), before the app's own.
 import 'antd/dist/antd.css';
@@ -29,7 +30,8 @@ function Root() {
   const { primaryFor } = useTheme();
   const primary = primaryFor(branding?.buttonColor);
   const en = i18n.language === 'en-US';
-  const theme = useMemo(() => antdTheme(primary), [primary]);
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  const theme = useMemo(() => antdTheme(primary, !reducedMotion), [primary, reducedMotion]);
   useEffect(() => applyShades(primary), [primary]);
   useEffect(() => {
     dayjs.locale(en ? 'en' : 'zh-cn');
