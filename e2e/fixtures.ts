@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Demo@123456';
@@ -38,17 +40,38 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.waitForURL(/\/home/);
   await settled(page);
   const token = await page.evaluate(() => localStorage.getItem('token'));
-  if (token) sessions.set(email, token);
+  if (token) keepSession(email, token);
 }
 
 /**
  * Sign-in codes may be requested once a minute per address, so the suite signs each user in through
- * the page once and reuses that session afterwards (one worker runs every spec file in order).
+ * the page once and reuses that session afterwards. The sessions are kept in the portal's data folder
+ * (wiped at each run's start, playwright.config.ts), not in the worker's memory: a failed test starts a
+ * new worker, which would otherwise ask for codes again within the minute and fail the next specs too.
  */
-const sessions = new Map<string, string>();
+const sessionsFile = new URL(
+  `./artifacts/data-${Number(process.env.E2E_PORT ?? 8093)}/e2e-sessions.json`,
+  import.meta.url,
+).pathname;
+
+function keptSessions(): Record<string, string> {
+  try {
+    return JSON.parse(readFileSync(sessionsFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function keepSession(email: string, token: string | null) {
+  const sessions = keptSessions();
+  if (token) sessions[email] = token;
+  else delete sessions[email];
+  mkdirSync(dirname(sessionsFile), { recursive: true });
+  writeFileSync(sessionsFile, JSON.stringify(sessions));
+}
 
 export async function session(page: Page, email: string, password = DEMO_PASSWORD) {
-  const token = sessions.get(email);
+  const token = keptSessions()[email];
   if (!token) {
     await signIn(page, email, password);
     return;
@@ -69,7 +92,7 @@ async function settled(page: Page) {
 
 /** A session that has ended (logout) must not be handed out again. */
 export function forgetSession(email: string) {
-  sessions.delete(email);
+  keepSession(email, null);
 }
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

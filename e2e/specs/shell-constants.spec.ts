@@ -51,6 +51,7 @@ test('every list pages by 10, 20, 50, 100 or 200 with total, sizes, prev, pager,
   expect((await asked).postDataJSON()).toMatchObject({ page: 1, limit: 20 });
   // The new rows are drawn once the answer is in.
   await expect.poll(() => rows.count()).toBeGreaterThan(10);
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
 
   // The jumper goes to a page.
   await pager.locator('.ant-pagination-options-size-changer').click();
