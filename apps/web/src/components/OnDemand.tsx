@@ -5,6 +5,8 @@ import {
   type PointerEvent,
   type ReactElement,
   type ReactNode,
+  useEffect,
+  useRef,
   useState,
 } from 'react';
 
@@ -16,23 +18,41 @@ import {
 
 type Handlers = {
   onPointerEnter?: (event: PointerEvent) => void;
+  onPointerDown?: (event: PointerEvent) => void;
+  onPointerLeave?: (event: PointerEvent) => void;
   onClick?: (event: MouseEvent) => void;
   onContextMenu?: (event: MouseEvent) => void;
 };
 
-/** A tooltip that mounts on the mouse's first visit to its element (hover tooltips are mouse-only). */
+/**
+ * A tooltip that mounts on the mouse's first visit to its element (hover tooltips are mouse-only),
+ * after antd's own delay of 0.1 s. Mounting it puts a new element in the old one's place, so never while
+ * a press is under way: a click pressed on the old element and released on the new one would be lost.
+ */
 export function Hint({ title, children }: { title: ReactNode; children: ReactElement<Handlers> }) {
   const [wanted, setWanted] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
   if (wanted)
     return (
       <Tooltip title={title} defaultOpen>
         {children}
       </Tooltip>
     );
+  const cancel = () => window.clearTimeout(timer.current);
   return cloneElement(children, {
     onPointerEnter: (event: PointerEvent) => {
       children.props.onPointerEnter?.(event);
-      if (event.pointerType === 'mouse') setWanted(true);
+      cancel();
+      if (event.pointerType === 'mouse') timer.current = window.setTimeout(() => setWanted(true), 100);
+    },
+    onPointerDown: (event: PointerEvent) => {
+      children.props.onPointerDown?.(event);
+      cancel();
+    },
+    onPointerLeave: (event: PointerEvent) => {
+      children.props.onPointerLeave?.(event);
+      cancel();
     },
   });
 }
