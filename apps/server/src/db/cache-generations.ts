@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client.ts';
 
 /**
@@ -30,6 +31,14 @@ export function parseGenerations(text: string): Generations {
       generations[name as GenerationName] = BigInt(value);
   }
   return generations;
+}
+
+/**
+ * The tenant's generations now, for a pricer that runs no statement of its own to read them with;
+ * none inside a transaction, where nothing held is used and there is nothing to compare.
+ */
+export function generationsNow(db: DbOrTx, tenantId: number): Promise<Generations | undefined> {
+  return db instanceof PgTransaction ? Promise.resolve(undefined) : readGenerations(db, tenantId);
 }
 
 /** The tenant's generations now, in a round trip of their own. */

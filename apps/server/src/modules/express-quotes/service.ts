@@ -13,8 +13,7 @@ import {
 } from '@freight/contracts/express-quotes';
 import { expressPriceLevels } from '@freight/contracts/express-rating';
 import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
-import { readGenerations } from '../../db/cache-generations.ts';
+import { generationsNow } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -81,8 +80,7 @@ export function expressPricer(
 ) {
   const prepared = (async () => {
     const hidden = new Set(options.hiddenChannelIds ?? []);
-    // Inside a transaction nothing held is used: there is nothing to compare.
-    const seen = db instanceof PgTransaction ? undefined : await readGenerations(db, tenantId);
+    const seen = await generationsNow(db, tenantId);
     const channels = (await channelsForOrganisation(db, tenantId, pathIds(organisation), seen)).filter(
       (c) => !hidden.has(c.id),
     );

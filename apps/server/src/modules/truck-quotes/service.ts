@@ -36,8 +36,8 @@ import { LRUCache } from 'lru-cache';
 import {
   type Generations,
   generationsColumn,
+  generationsNow,
   parseGenerations,
-  readGenerations,
 } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { perHandle } from '../../db/per-handle.ts';
@@ -303,15 +303,13 @@ export function truckPricer(
   seen?: Generations,
 ) {
   const byMode = new Map<Shipment['mode'], Promise<ModePricing>>();
-  // Inside a transaction nothing held is used: there is nothing to compare.
   let generations: Promise<Generations | undefined> | undefined;
-  const generationsNow = () => {
-    generations ??=
-      seen || db instanceof PgTransaction ? Promise.resolve(seen) : readGenerations(db, tenantId);
+  const generationsRead = () => {
+    generations ??= seen ? Promise.resolve(seen) : generationsNow(db, tenantId);
     return generations;
   };
   const load = async (mode: Shipment['mode']): Promise<ModePricing> => {
-    const now = await generationsNow();
+    const now = await generationsRead();
     const products = (await enabledProducts(db, tenantId, mode, now)).filter((p) =>
       productOpenTo(p, organisation.path),
     );
