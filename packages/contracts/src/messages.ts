@@ -176,10 +176,16 @@ const zhCN = {
   'validation.documentTooLarge': '文件不能超过 10MB',
   'validation.imageDimensions': '图片尺寸过大(最多 20000 像素宽或高,共 4000 万像素)',
   'validation.documentActive': '不能上传含脚本、启动动作或加密的 PDF',
+  'upload.pendingLimit': '此网络已有 {{max}} 个文件等待注册使用,请先完成注册或稍后再试',
+  'validation.documentUnpacksTooLarge': 'PDF 中的压缩内容解压后超过 {{limit}}MB,无法检查,请上传较小的文件',
   'validation.documentType': '只能上传 PDF、PNG、JPEG 或 WEBP 文件',
   'import.tooLarge': '文件不能超过 10MB',
   'tariff.wrongMode': '产品为{{mode}},线路 {{lane}} 缺少{{mode}}费率',
   'import.notXlsx': '请上传 xlsx 格式的文件',
+  'import.unpacksTooLarge': '文件解压后超过 {{limit}}MB,请拆分为几个较小的文件',
+  'import.tooManyParts': '文件包含的部件超过 {{limit}} 个,不是本系统能读取的工作簿',
+  'import.compressedTooFar': '文件的压缩比超过 {{limit}} 倍,正常的工作簿不会如此,已拒收',
+  'import.busy': '当前正在读取的文件过多,请稍后再试',
   'import.tooMany': '一次最多导入 {{max}} 行',
   'import.failed': '导入失败,没有任何数据被导入,请按提示修改后重试',
   'quote.expired': '报价已过期,请重新报价',
@@ -403,6 +409,7 @@ const zhCN = {
   'notice.contentEmpty': '{{field}}不能为空(不安全的内容已被移除)',
   'notice.notDeletable': '只能删除草稿或已撤回的公告,请先撤回',
   'download.queued': '导出数据较多,正在下载中心生成文件,完成后可在下载中心下载',
+  'download.tooManyWaiting': '您已有 {{max}} 个导出在生成中,请等其中一个完成后再导出',
   'download.notReady': '文件尚未生成或已过期',
   'download.notRetryable': '只有失败或已过期的导出可以重新生成',
   'download.retried': '已重新加入导出队列',
@@ -415,6 +422,7 @@ const zhCN = {
   'download.kind.operation-log': '操作日志',
   'download.kind.work-orders': '工单',
   'download.kind.addresses': '地址簿',
+  'download.kind.express-addresses': '快递地址簿',
   'download.kind.customers': '客户',
   'download.kind.recharges': '充值记录',
   'download.kind.invoices': '发票',
@@ -444,6 +452,7 @@ const zhCN = {
   'webhook.urlInvalid': '{{field}}须为以 http:// 或 https:// 开头的完整网址',
   'webhook.urlPrivate': '{{field}}不能指向内网或本机地址',
   'webhook.tooMany': '每个组织最多 {{max}} 个 Webhook 地址',
+  'webhook.pingWaiting': '该地址的测试推送仍在等待发送,请等它完成后再试',
   'webhook.created': 'Webhook 已创建,请立即复制签名密钥,关闭后将无法再次查看',
   'webhook.updated': 'Webhook 已保存',
   'webhook.deleted': 'Webhook 已删除',
@@ -451,6 +460,14 @@ const zhCN = {
   'webhook.redeliverQueued': '已重新加入发送队列',
   'webhook.secretRotated': '签名密钥已更换,请立即复制新密钥;旧密钥在 24 小时内仍会一并签名',
   'webhook.disabled': '该 Webhook 已停用,请先启用',
+  'webhook.failure.refused': '连接被拒绝',
+  'webhook.failure.timeout': '请求超时',
+  'webhook.failure.dns': '域名解析失败',
+  'webhook.failure.reset': '连接被对方中断',
+  'webhook.failure.tls': '证书校验失败',
+  'webhook.failure.blocked': '地址指向内网或本机,已拒绝发送',
+  'webhook.failure.disabled': '地址已停用',
+  'webhook.failure.network': '网络错误,无法连接',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;
@@ -628,10 +645,19 @@ const enUS: Record<MessageKey, string> = {
   'validation.documentTooLarge': 'The file must be under 10 MB',
   'validation.imageDimensions': 'The image is too large (at most 20000 pixels a side and 40 megapixels)',
   'validation.documentActive': 'PDFs with scripts, launch actions or encryption cannot be uploaded',
+  'upload.pendingLimit':
+    'This network already has {{max}} files waiting for a registration; finish registering or try again later',
+  'validation.documentUnpacksTooLarge':
+    'A part of this PDF unpacks to more than {{limit}} MB and cannot be checked; upload a smaller file',
   'validation.documentType': 'Only PDF, PNG, JPEG or WEBP files can be uploaded',
   'import.tooLarge': 'The file must be under 10 MB',
   'tariff.wrongMode': 'The product is {{mode}}; lane {{lane}} has no {{mode}} rates',
   'import.notXlsx': 'Please upload an xlsx file',
+  'import.unpacksTooLarge': 'The file unpacks to more than {{limit}} MB; split it into smaller files',
+  'import.tooManyParts': 'The file holds more than {{limit}} parts; it is not a workbook the portal can read',
+  'import.compressedTooFar':
+    'The file is compressed more than {{limit}} to 1, which no workbook needs; it was refused',
+  'import.busy': 'Too many files are being read right now; please try again in a moment',
   'import.tooMany': 'At most {{max}} rows per file',
   'import.failed': 'Nothing was imported; fix the rows listed and try again',
   'quote.expired': 'The quote has expired; please quote again',
@@ -874,6 +900,8 @@ const enUS: Record<MessageKey, string> = {
   'notice.organisationUnknown': '{{field}} does not exist',
   'notice.contentEmpty': '{{field}} cannot be empty (unsafe content was removed)',
   'notice.notDeletable': 'Only a draft or a withdrawn announcement can be deleted; withdraw it first',
+  'download.tooManyWaiting':
+    'You already have {{max}} exports being made; wait for one to finish before starting another',
   'download.queued':
     'The export is large: its file is being prepared in the download centre, where you can download it when ready',
   'download.notReady': 'The file is not ready, or has expired',
@@ -888,6 +916,7 @@ const enUS: Record<MessageKey, string> = {
   'download.kind.operation-log': 'Operation log',
   'download.kind.work-orders': 'Work orders',
   'download.kind.addresses': 'Address book',
+  'download.kind.express-addresses': 'Express address book',
   'download.kind.customers': 'Organisations',
   'download.kind.recharges': 'Recharge records',
   'download.kind.invoices': 'Invoices',
@@ -917,6 +946,8 @@ const enUS: Record<MessageKey, string> = {
   'webhook.urlInvalid': '{{field}} must be a full address starting with http:// or https://',
   'webhook.urlPrivate': '{{field}} may not point to a private or local address',
   'webhook.tooMany': 'An organisation keeps at most {{max}} webhook endpoints',
+  'webhook.pingWaiting':
+    'A test ping to this endpoint is still waiting to be sent; try again once it is done',
   'webhook.created': 'Webhook created: copy the signing secret now, it will not be shown again',
   'webhook.updated': 'Webhook saved',
   'webhook.deleted': 'Webhook deleted',
@@ -925,6 +956,14 @@ const enUS: Record<MessageKey, string> = {
   'webhook.secretRotated':
     'Signing secret replaced. Copy the new one now; the old one still signs deliveries for 24 hours',
   'webhook.disabled': 'This webhook is disabled; enable it first',
+  'webhook.failure.refused': 'Connection refused',
+  'webhook.failure.timeout': 'Timed out',
+  'webhook.failure.dns': 'DNS lookup failed',
+  'webhook.failure.reset': 'Connection reset by the receiver',
+  'webhook.failure.tls': 'Certificate check failed',
+  'webhook.failure.blocked': 'Refused: the address is private or local',
+  'webhook.failure.disabled': 'Endpoint disabled',
+  'webhook.failure.network': 'Network error: could not connect',
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, 'en-US': enUS };

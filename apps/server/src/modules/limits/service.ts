@@ -31,6 +31,8 @@ export const LIMITS = {
   registerPerAddress: { max: 10, windowMs: 60 * MINUTE },
   /** Yes-or-no checks of an invitation code: enough for typos, too few to try codes by the thousand. */
   invitationPerIp: { max: 20, windowMs: 10 * MINUTE },
+  /** Files sent with no session (a registration's licence, one or two of them). */
+  anonymousUploadPerIp: { max: 10, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, LimitRule>;
 
 /** The longest window of any rule: rows older than this belong to no live window. */

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badField, notFound, sessionInvalid } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import {
   findUpload,
   IMAGE_TYPES,
@@ -13,6 +14,7 @@ import {
   MAX_DOCUMENT_BYTES,
   MAX_IMAGE_BYTES,
   MAX_LICENCE_BYTES,
+  MAX_PENDING_PER_CLIENT,
   maySeeUpload,
   saveDocument,
   saveImage,
@@ -26,6 +28,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
    * sign-in: without a session an image is kept only as a pending licence, swept unless claimed.
    */
   const uploadImage = async (request: import('fastify').FastifyRequest) => {
+    // Without a session the only upload is a registration's licence: a few an hour from one address,
+    // counted before the file is read.
+    const client = request.user ? undefined : clientOf(request.ip);
+    if (client !== undefined)
+      await consumeLimit(
+        app.db,
+        `anonymous-upload:${client}`,
+        LIMITS.anonymousUploadPerIp,
+        app.config.RATE_LIMIT_SCALE,
+      );
     const limit = request.user ? MAX_IMAGE_BYTES : MAX_LICENCE_BYTES;
     const file = await request.file({ limits: { fileSize: limit + 1 } }).catch(() => undefined);
     if (!file) throw badField('file', 'validation.fileMissing');
@@ -34,6 +46,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const saved = await saveImage(app.db, store, {
       tenantId: request.tenant.id,
       userId: request.user?.id ?? null,
+      ...(client !== undefined
+        ? { client: { key: client, maxPending: MAX_PENDING_PER_CLIENT * app.config.RATE_LIMIT_SCALE } }
+        : {}),
       bytes,
       // A file's name is the client's to choose, control characters included.
       originalName: storableText(file.filename, 200),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -29,11 +30,14 @@ export const uploads = pgTable(
     /** The record the file belongs to (`recharge:12`, `organisation:3`), set when that record claims it. */
     record: text('record'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** Who sent a file with no session (a registration's licence): its IP, or IPv6 /64, for the pending cap. */
+    client: text('client'),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('uploads_key').on(t.key),
     index('uploads_record').on(t.tenantId, t.record),
+    index('uploads_pending_client').on(t.tenantId, t.client).where(sql`${t.client} is not null`),
   ],
 );

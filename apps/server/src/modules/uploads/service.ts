@@ -1,14 +1,15 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { inflateSync } from 'node:zlib';
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
+import { and, count, eq, inArray, lt } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import type { DbOrTx } from '../../db/client.ts';
 import { type BatchOptions, DELETE_BATCH } from '../../lib/batched-delete.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { badField } from '../../lib/errors.ts';
+import { badField, tooMany } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { uploads } from './schema.ts';
 
@@ -85,18 +86,49 @@ function checkImageDimensions(bytes: Buffer) {
  */
 const ACTIVE_PDF_NAMES = /\/(JavaScript|JS|Launch|Encrypt)(?![A-Za-z0-9])/;
 
-function pdfHasActiveContent(bytes: Buffer): boolean {
+/**
+ * How far a PDF's compressed streams may unpack while they are searched: a stream past either limit
+ * refuses the file (what it hides cannot be searched), so a deflate bomb costs at most this much.
+ * Photos and scans are JPEG streams, which are not inflated at all.
+ */
+const PDF_STREAM_MAX_BYTES = 32 * 1024 * 1024;
+const PDF_TOTAL_MAX_BYTES = 96 * 1024 * 1024;
+const inflateAsync = promisify(inflate);
+
+/** A zlib stream's two header bytes: deflate, a window of at most 32 KB, and their check. */
+const isZlibHeader = (data: Buffer) =>
+  data.length > 2 &&
+  ((data[0] as number) & 0x0f) === 8 &&
+  (data[0] as number) >> 4 <= 7 &&
+  (((data[0] as number) << 8) | (data[1] as number)) % 31 === 0;
+
+async function pdfHasActiveContent(bytes: Buffer): Promise<boolean> {
   const texts = [bytes.toString('latin1')];
   const raw = texts[0] as string;
+  let budget = PDF_TOTAL_MAX_BYTES;
   const streamPattern = /stream\r?\n/g;
   for (let match = streamPattern.exec(raw); match; match = streamPattern.exec(raw)) {
     const start = match.index + match[0].length;
     const end = raw.indexOf('endstream', start);
     if (end < 0) break;
-    try {
-      texts.push(inflateSync(bytes.subarray(start, end)).toString('latin1'));
-    } catch {
-      // Not a Flate stream (an image, or plain): its bytes were searched as they are.
+    const data = bytes.subarray(start, end);
+    // Only zlib streams are inflated; the rest are searched as they are.
+    if (isZlibHeader(data)) {
+      let inflated: Buffer | null = null;
+      try {
+        // Off the event loop, and stopped at what is left of the budget.
+        inflated = await inflateAsync(data, { maxOutputLength: Math.min(PDF_STREAM_MAX_BYTES, budget) });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+          throw badField('file', 'validation.documentUnpacksTooLarge', {
+            limit: Math.round(PDF_STREAM_MAX_BYTES / 1024 / 1024),
+          });
+        // Damaged or not deflate after all: its bytes were searched as they are.
+      }
+      if (inflated) {
+        budget -= inflated.length;
+        texts.push(inflated.toString('latin1'));
+      }
     }
     streamPattern.lastIndex = end;
   }
@@ -110,13 +142,42 @@ function pdfHasActiveContent(bytes: Buffer): boolean {
 const extensionOf = (mime: string) =>
   mime === 'image/jpeg' ? 'jpg' : mime.includes('icon') ? 'ico' : (mime.split('/')[1] as string);
 
+/**
+ * Licences one address may keep waiting for a registration to claim them: a registration sends one or
+ * two, and a few more cover a retry. Past it the address gets a 429 until one is claimed or swept.
+ */
+export const MAX_PENDING_PER_CLIENT = 5;
+
+/** Who sent a file with no session, and how many of theirs may wait (the cap times the limits' scale). */
+export interface AnonymousClient {
+  key: string;
+  maxPending: number;
+}
+
+async function checkPendingOf(db: DbOrTx, tenantId: number, client: AnonymousClient | undefined) {
+  const key = client?.key ?? '';
+  const max = client?.maxPending ?? MAX_PENDING_PER_CLIENT;
+  const [pending] = await db
+    .select({ n: count() })
+    .from(uploads)
+    .where(and(eq(uploads.tenantId, tenantId), eq(uploads.client, key), eq(uploads.record, PENDING_LICENCE)));
+  if ((pending?.n ?? 0) >= max) throw tooMany('upload.pendingLimit', { max });
+}
+
 async function store_(
   db: DbOrTx,
   store: UploadStore,
-  input: { tenantId: number; userId: number | null; bytes: Buffer; originalName: string },
+  input: {
+    tenantId: number;
+    userId: number | null;
+    bytes: Buffer;
+    originalName: string;
+    client?: AnonymousClient;
+  },
   kind: 'image' | 'document',
   mime: string,
 ) {
+  if (input.userId === null) await checkPendingOf(db, input.tenantId, input.client);
   const key = `${randomToken()}.${extensionOf(mime)}`;
   await store.put(key, input.bytes);
   await db.insert(uploads).values({
@@ -129,6 +190,7 @@ async function store_(
     originalName: input.originalName.slice(0, 200),
     // Without a session only the registration licence may come in; unclaimed, it is swept after a day.
     record: input.userId === null ? PENDING_LICENCE : null,
+    client: input.userId === null ? (input.client?.key ?? '') : null,
   });
   return { key, url: `/api/uploads/${key}` };
 }
@@ -140,7 +202,13 @@ async function store_(
 export async function saveImage(
   db: DbOrTx,
   store: UploadStore,
-  input: { tenantId: number; userId: number | null; bytes: Buffer; originalName: string },
+  input: {
+    tenantId: number;
+    userId: number | null;
+    bytes: Buffer;
+    originalName: string;
+    client?: AnonymousClient;
+  },
 ) {
   const limit = input.userId === null ? MAX_LICENCE_BYTES : MAX_IMAGE_BYTES;
   if (input.bytes.length > limit) throw badField('file', 'validation.imageTooLarge');
@@ -161,7 +229,7 @@ export async function saveDocument(
   const mime = (await fileTypeFromBuffer(input.bytes))?.mime ?? '';
   if (!DOCUMENT_TYPES.has(mime)) throw badField('file', 'validation.documentType');
   if (mime === 'application/pdf') {
-    if (pdfHasActiveContent(input.bytes)) throw badField('file', 'validation.documentActive');
+    if (await pdfHasActiveContent(input.bytes)) throw badField('file', 'validation.documentActive');
   } else checkImageDimensions(input.bytes);
   return store_(db, store, input, 'document', mime);
 }
