@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, ensureBuiltinRoles, seedDemo, syncReferenceData } from './db/seed.ts';
+import { runAsSystem } from './db/tenant-scope.ts';
 import { createTenant, DEFAULT_TENANT_CODE } from './modules/site/service.ts';
 
 async function main() {
@@ -13,14 +14,15 @@ async function main() {
     poolMax: config.DATABASE_POOL_MAX,
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
   });
-  await syncReferenceData(database.db);
-  let seeded = false;
-  if (config.SEED_DEMO) {
-    seeded = (await seedDemo(database.db)).created;
-  } else {
+  // Start-up writes reference data and the first tenants: system work, declared as such. Only this
+  // part: the server's own requests each run as their tenant.
+  const seeded = await runAsSystem(async () => {
+    await syncReferenceData(database.db);
+    if (config.SEED_DEMO) return (await seedDemo(database.db)).created;
     const tenant = await createTenant(database.db, { code: DEFAULT_TENANT_CODE, name: 'Freight portal' });
     await ensureBuiltinRoles(database.db, tenant.id);
-  }
+    return false;
+  });
 
   const app = await buildApp({ config, database });
   // SIGTERM (a deploy, the load balancer's drain): stop taking connections, let the requests in flight

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { announceCacheChange } from './db/cache-events.ts';
 import { type Db, openDatabase } from './db/client.ts';
 import { syncReferenceData } from './db/seed.ts';
+import { runAsSystem } from './db/tenant-scope.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
 import {
@@ -133,7 +134,12 @@ function describe(error: AppError): string {
     .join('\n');
 }
 
-async function main() {
+/** The platform operator's command: system work across tenants, declared as such. */
+function main() {
+  return runAsSystem(command);
+}
+
+async function command() {
   const config = loadConfig();
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolMax: 2 });
   try {

@@ -95,11 +95,16 @@ async function slowlyRead(app: FastifyInstance, host: string, path: string): Pro
   });
 }
 
-/** Runs `fn` in a transaction as the role that is no superuser, with the tenant set as the server sets it. */
-async function asRole<T>(db: Db, tenantId: number | '', fn: (tx: Db) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in a transaction as the role that is no superuser, with the settings the server sets: a
+ * tenant, system work (`'system'`), or nothing declared at all (`null`: neither setting is touched).
+ */
+async function asRole<T>(db: Db, tenantId: number | 'system' | null, fn: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local role ${role}`));
-    await tx.execute(sql`select set_config('app.tenant_id', ${String(tenantId)}, true)`);
+    if (tenantId === 'system') await tx.execute(sql`select set_config('app.system', 'on', true)`);
+    else if (tenantId !== null)
+      await tx.execute(sql`select set_config('app.tenant_id', ${String(tenantId)}, true)`);
     return fn(tx as unknown as Db);
   });
 }
@@ -177,6 +182,15 @@ afterAll(async () => {
   await f.db.execute(sql.raw(`drop role ${role}`));
 });
 
+/** A transaction that sets `app.tenant_id` to the empty string, as the server did for system work before. */
+function emptyTenantIdsIn(table: string) {
+  return f.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local role ${role}`));
+    await tx.execute(sql`select set_config('app.tenant_id', '', true)`);
+    return tenantIdsIn(tx as unknown as Db, table);
+  });
+}
+
 describe('row-level security by tenant', () => {
   it('guards every table that has a tenant_id with a forced policy', async () => {
     const tables = await rowsOf<{ table: string; enabled: boolean; forced: boolean; policies: number }>(
@@ -207,9 +221,36 @@ describe('row-level security by tenant', () => {
       expect(await asRole(f.db, a.tenant.id, (tx) => tenantIdsIn(tx, table)), table).toEqual([a.tenant.id]);
       expect(await asRole(f.db, b.tenant.id, (tx) => tenantIdsIn(tx, table)), table).toEqual([b.tenant.id]);
     }
-    // System work (no tenant set) sees everything: migrations, seeding, sweeps.
-    const all = await asRole(f.db, '', (tx) => tenantIdsIn(tx, 'users'));
+    // System work, declared, sees everything: migrations, seeding, sweeps.
+    const all = await asRole(f.db, 'system', (tx) => tenantIdsIn(tx, 'users'));
     expect(all).toEqual(expect.arrayContaining([a.tenant.id, b.tenant.id]));
+  });
+
+  it('fails closed: a connection that declared nothing, or an empty tenant, sees no row and writes none', async () => {
+    for (const table of seededTables) {
+      expect(await asRole(f.db, null, (tx) => tenantIdsIn(tx, table)), table).toEqual([]);
+      expect(await emptyTenantIdsIn(table), table).toEqual([]);
+    }
+    const planted = refusal(
+      asRole(f.db, null, (tx) =>
+        tx.insert(roles).values({ tenantId: a.tenant.id, name: 'planted', nameEn: 'planted' }),
+      ),
+    );
+    expect(await planted).toMatch(/row-level security/);
+    // Only the exact word declares system work.
+    const sloppy = await f.db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local role ${role}`));
+      await tx.execute(sql`select set_config('app.system', 'true', true)`);
+      return tenantIdsIn(tx as unknown as Db, 'users');
+    });
+    expect(sloppy).toEqual([]);
+    // Every table's policy is the closed one, whichever migration made it.
+    const open = await rowsOf<{ table: string }>(
+      f.db,
+      sql`select tablename as table from pg_policies
+           where schemaname = current_schema() and qual not like '%app.system%'`,
+    );
+    expect(open).toEqual([]);
   });
 
   it("refuses to write a row of another tenant and cannot change or delete the other tenant's rows", async () => {

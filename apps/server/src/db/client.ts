@@ -11,7 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../lib/errors.ts';
 import * as schema from './schema.ts';
-import { scopeConnectionsToTenant } from './tenant-scope.ts';
+import { runAsSystem, scopeConnectionsToTenant } from './tenant-scope.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -57,6 +57,8 @@ export async function openDatabase(options: {
   acquireTimeoutMs?: number;
   /** How long the reader leaves a replica that did not answer before it tries it again. */
   replicaRetryMs?: number;
+  /** An in-memory embedded database starts as a copy of this dump (`dumpDataDir`) instead of empty. */
+  pgliteTemplate?: Blob;
 }): Promise<Database> {
   if (options.url) {
     const sizing = {
@@ -65,7 +67,8 @@ export async function openDatabase(options: {
     };
     const pool = openPool(options.url, sizing);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(drizzlePg(pool), { migrationsFolder });
+    // Migrations may move rows of every tenant: they declare themselves system work.
+    await runAsSystem(() => migratePg(drizzlePg(pool), { migrationsFolder }));
     const replicaPool = options.replicaUrl ? openPool(options.replicaUrl, sizing) : null;
     const fallback = replicaPool
       ? replicaFallingBack(replicaPool, pool, options.replicaRetryMs ?? POOL_DEFAULTS.replicaRetryMs)
@@ -88,7 +91,7 @@ export async function openDatabase(options: {
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   } else {
-    client = new PGlite();
+    client = options.pgliteTemplate ? new PGlite({ loadDataDir: options.pgliteTemplate }) : new PGlite();
   }
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;

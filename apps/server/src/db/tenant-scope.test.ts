@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { currentTenantId, runAsTenant, scopeConnectionsToTenant } from './tenant-scope.ts';
+import { currentTenantId, runAsSystem, runAsTenant, scopeConnectionsToTenant } from './tenant-scope.ts';
 
 /** A pool of one connection that records what is sent on it; `failing` makes the next statement fail. */
 function fakePool() {
@@ -65,18 +65,34 @@ describe('connections scoped to the tenant', () => {
 
   it("sends the tenant only when the connection's differs from the caller's", async () => {
     const { pool, client, sent } = fakePool();
-    // System work on a fresh connection: nothing to send.
+    // Work that declared nothing on a fresh connection: nothing to send, and it sees no tenant's rows.
     expect(await pool.connect()).toBe(client);
     expect(sent).toEqual([]);
     await runAsTenant(7, () => pool.connect());
     await runAsTenant(7, () => pool.connect());
-    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["7"]`]);
+    expect(sent).toEqual([
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["7","off"]`,
+    ]);
     await runAsTenant(8, () => pool.connect());
     await pool.connect();
     expect(sent.slice(1)).toEqual([
-      `select set_config('app.tenant_id', $1, false) ["8"]`,
-      `select set_config('app.tenant_id', $1, false) [""]`,
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["8","off"]`,
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["","off"]`,
     ]);
+  });
+
+  it('declares system work on the connection, and takes it back for work that declared nothing', async () => {
+    const { pool, sent } = fakePool();
+    await runAsSystem(() => pool.connect());
+    await runAsSystem(() => pool.connect());
+    await runAsSystem(() => runAsTenant(4, () => pool.connect()));
+    await pool.connect();
+    expect(sent).toEqual([
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["","on"]`,
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["4","off"]`,
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["","off"]`,
+    ]);
+    expect(currentTenantId()).toBeNull();
   });
 
   it('goes through the same check for the callback form `pool.query` uses', async () => {
@@ -89,7 +105,9 @@ describe('connections scoped to the tenant', () => {
         ),
     );
     expect(got).toBe(client);
-    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["3"]`]);
+    expect(sent).toEqual([
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["3","off"]`,
+    ]);
   });
 
   it('takes the tenant of the caller, not of whoever is running when the pool answers', async () => {
@@ -98,7 +116,9 @@ describe('connections scoped to the tenant', () => {
     const asked = runAsTenant(5, () => pool.connect());
     runAsTenant(6, answer);
     await asked;
-    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["5"]`]);
+    expect(sent).toEqual([
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["5","off"]`,
+    ]);
     expect(currentTenantId()).toBeNull();
   });
 
@@ -109,6 +129,8 @@ describe('connections scoped to the tenant', () => {
     expect(released).toEqual([expect.any(Error)]);
     // The connection's setting is still unknown to be 9, so the next caller of tenant 9 sends it.
     await runAsTenant(9, () => pool.connect());
-    expect(sent).toEqual([`select set_config('app.tenant_id', $1, false) ["9"]`]);
+    expect(sent).toEqual([
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["9","off"]`,
+    ]);
   });
 });

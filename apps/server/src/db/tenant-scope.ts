@@ -2,34 +2,53 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 
 /**
- * The tenant whose request is running, carried through its asynchronous work. The database's row-level
- * security (migration 0022) reads it from the connection's `app.tenant_id`: a query that forgets its
- * own `tenant_id` filter still sees only this tenant's rows. Outside a request (migrations, seeding,
- * start-up sync, sweeps) there is none, and the setting is empty: system work sees every row.
+ * Whose work is running, carried through its asynchronous work: a tenant's (a request, a tenant's job)
+ * or the system's (migrations, seeding, sweeps, the platform's own calls across tenants). The
+ * database's row-level security (migrations 0022 and 0042) reads it from the connection's settings:
+ * `app.tenant_id` shows that tenant's rows only, `app.system = on` every row. Work that declared
+ * neither sets neither, and sees no row of any tenant: the policy fails closed.
  */
-const tenantScope = new AsyncLocalStorage<{ tenantId: number }>();
+type Scope = { tenantId: number } | { system: true };
+const scope = new AsyncLocalStorage<Scope>();
 
 /** Runs `fn` (and everything it starts) as work of this tenant. */
 export function runAsTenant<T>(tenantId: number, fn: () => T): T {
-  return tenantScope.run({ tenantId }, fn);
+  return scope.run({ tenantId }, fn);
 }
 
 /**
- * Runs `fn` as system work, outside the current request's tenant: for the platform's own calls that
- * span tenants (creating one, listing them), made by the default tenant's administrators.
+ * Runs `fn` (and everything it starts) as system work, which sees every tenant's rows: start-up,
+ * migrations, seeding, sweeps, system jobs, and the platform's own calls that span tenants (creating
+ * one, listing them, finding the tenant of a host), made by the default tenant's administrators.
  */
 export function runAsSystem<T>(fn: () => T): T {
-  return tenantScope.exit(fn);
+  return scope.run({ system: true }, fn);
 }
 
-/** The tenant of the work running now, or null for system work. */
+/** The tenant of the work running now, or null for system work or work that declared nothing. */
 export function currentTenantId(): number | null {
-  return tenantScope.getStore()?.tenantId ?? null;
+  const current = scope.getStore();
+  return current && 'tenantId' in current ? current.tenantId : null;
 }
+
+/** Whether the work running now declared itself system work. */
+export function isSystemWork(): boolean {
+  const current = scope.getStore();
+  return !!current && 'system' in current;
+}
+
+/** The connection settings the work running now needs: `tenant|system`. */
+function wantedSetting(): string {
+  const tenantId = currentTenantId();
+  if (tenantId !== null) return `${tenantId}|off`;
+  return isSystemWork() ? '|on' : '|off';
+}
+
+const SET_SCOPE = "select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false)";
 
 type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, release?: () => void) => void;
 
-/** What each pooled connection's `app.tenant_id` was last set to; a new connection has it empty. */
+/** What each pooled connection's settings were last set to; a new connection has neither (`|off`). */
 const settingOf = new WeakMap<pg.PoolClient, string>();
 
 /**
@@ -60,8 +79,9 @@ export function scopeConnectionsToTenant(pool: pg.Pool): void {
       checkout((err, client) => {
         if (err || !client) return reject(err);
         guard(client);
-        if ((settingOf.get(client) ?? '') === wanted) return resolve(client);
-        client.query("select set_config('app.tenant_id', $1, false)", [wanted]).then(
+        if ((settingOf.get(client) ?? '|off') === wanted) return resolve(client);
+        const [tenant, system] = wanted.split('|');
+        client.query(SET_SCOPE, [tenant, system]).then(
           () => {
             settingOf.set(client, wanted);
             resolve(client);
@@ -75,7 +95,7 @@ export function scopeConnectionsToTenant(pool: pg.Pool): void {
       });
     });
   pool.connect = ((callback?: ConnectCallback) => {
-    const connected = scopedConnect(String(currentTenantId() ?? ''));
+    const connected = scopedConnect(wantedSetting());
     if (!callback) return connected;
     connected.then(
       (client) => callback(undefined, client, client.release),

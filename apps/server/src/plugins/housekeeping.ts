@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, Db } from '../db/client.ts';
+import { runAsSystem } from '../db/tenant-scope.ts';
 import type { BatchOptions } from '../lib/batched-delete.ts';
 import { sweepLoginFailures, sweepPasswordResets, sweepVerificationCodes } from '../modules/auth/service.ts';
 import { sweepExpiredExports } from '../modules/downloads/service.ts';
@@ -51,10 +52,19 @@ const passing = new WeakSet<Db>();
  * crash ends it. PGlite is one embedded session that no other process can open: the in-process guard
  * is the whole lock there. Answers the rows each sweep removed, or null when it skipped.
  */
-export async function runHousekeeping(
+export function runHousekeeping(
   database: Database,
   sweeps: Sweep[],
   options: { signal?: AbortSignal; log?: FastifyBaseLogger } = {},
+): Promise<Record<string, number> | null> {
+  // Sweeps span every tenant: system work, declared as such.
+  return runAsSystem(() => housekeepingPass(database, sweeps, options));
+}
+
+async function housekeepingPass(
+  database: Database,
+  sweeps: Sweep[],
+  options: { signal?: AbortSignal; log?: FastifyBaseLogger },
 ): Promise<Record<string, number> | null> {
   const { db } = database;
   if (passing.has(db)) return null;

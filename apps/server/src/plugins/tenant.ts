@@ -2,7 +2,7 @@ import { ResultCode } from '@freight/contracts/api';
 import { translate } from '@freight/contracts/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { runAsTenant } from '../db/tenant-scope.ts';
+import { runAsSystem, runAsTenant } from '../db/tenant-scope.ts';
 import { AppError } from '../lib/errors.ts';
 import { DEFAULT_TENANT_CODE, findTenantForHost, type HostTenant } from '../modules/site/service.ts';
 import type { RequestTenant } from './context.ts';
@@ -23,7 +23,8 @@ export const tenantPlugin = fp(async (app: FastifyInstance) => {
   async function lookup(host: string): Promise<HostTenant | null> {
     const hit = cache.get(host);
     if (hit && hit.until > Date.now()) return hit.found;
-    const found = await findTenantForHost(app.db, host);
+    // A host's tenant is not known before this lookup: it reads the hosts of every tenant.
+    const found = await runAsSystem(() => findTenantForHost(app.db, host));
     if (cache.size > 10_000) cache.clear();
     cache.set(host, { found, until: Date.now() + TTL_MS });
     return found;
