@@ -6,6 +6,13 @@ test('a customer registers a webhook, sees its secret once, rotates it, edits, v
 }) => {
   await session(page, 'customer@example.com');
   await openFromMenu(page, '/area-integrations', '/webhooks');
+  // How to check a delivery, replays included: the tolerance, the id to keep, and the example.
+  await expect(page.getByText(/防重放:时间戳与你服务器时间相差超过 5 分钟的请求应拒收/)).toBeVisible();
+  const snippet = page.locator('pre.webhook-snippet');
+  await expect(snippet).toContainText('const TOLERANCE_SECONDS = 300;');
+  await expect(snippet).toContainText("headers['x-webhook-id']");
+  await snippet.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${screenshotDir}webhooks-help-zh.png`, fullPage: true });
 
   await page.getByTestId('webhook-new').click();
   const dialog = page.getByRole('dialog');

@@ -107,6 +107,42 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-webhook-signature',
 } as const;
 
+/**
+ * How far a delivery's timestamp may be from the receiver's clock before it is refused as a replay.
+ * Every try is signed anew when it is sent, so a retry is never older than this.
+ */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * A receiver's check of a delivery, shown on the webhooks page as it is (a server test runs it against
+ * real deliveries): the signature over `timestamp.body` with either secret, the timestamp within the
+ * tolerance, and a delivery id not handled before (a retry of a handled delivery carries the same id).
+ */
+export const WEBHOOK_VERIFY_SNIPPET = `import { createHmac, timingSafeEqual } from 'node:crypto';
+
+const TOLERANCE_SECONDS = ${WEBHOOK_TOLERANCE_SECONDS};
+// Ids of deliveries already handled; keep each at least TOLERANCE_SECONDS (a database table in production).
+const handled = new Set();
+
+/** Answers 'ok', or why the delivery must be dropped. rawBody is the request body exactly as received. */
+export function checkDelivery(secret, headers, rawBody, nowMs = Date.now()) {
+  const id = headers['${WEBHOOK_HEADERS.id}'];
+  const timestamp = Number(headers['${WEBHOOK_HEADERS.timestamp}']);
+  if (!Number.isFinite(timestamp) || Math.abs(nowMs / 1000 - timestamp) > TOLERANCE_SECONDS) return 'stale';
+  const expected = Buffer.from(
+    'sha256=' + createHmac('sha256', secret).update(timestamp + '.' + rawBody).digest('hex'),
+  );
+  const signatures = String(headers['${WEBHOOK_HEADERS.signature}'] ?? '').split(',');
+  const signed = signatures.some(
+    (s) => s.length === expected.length && timingSafeEqual(Buffer.from(s), expected),
+  );
+  if (!signed) return 'bad signature';
+  if (handled.has(id)) return 'repeat';
+  handled.add(id); // after you have acted on it, so a failed delivery can be tried again
+  return 'ok';
+}
+`;
+
 /** How long the secret a rotation replaced still signs deliveries, so receivers can switch over. */
 export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 /** Deliveries (and their log) are kept this many days, then swept. */

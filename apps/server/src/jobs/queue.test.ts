@@ -53,6 +53,36 @@ describe('job queue', () => {
     );
   });
 
+  it("takes jobs fairly: one user's burst goes behind a colleague's and another tenant's first job", async () => {
+    const order: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const app = await open((a) =>
+      a.jobs.work<{ who: string }>('test-fair', async (job) => {
+        // The first job holds the only worker while the others are sent.
+        if (job.data.who === 'hold') await gate;
+        else order.push(job.data.who);
+      }),
+    );
+    const hold = await app.jobs.send('test-fair', { who: 'hold' }, { tenantId: 1, userId: 9 });
+    while ((await app.jobs.state('test-fair', hold)) !== 'active')
+      await new Promise((r) => setTimeout(r, 20));
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++)
+      ids.push(await app.jobs.send('test-fair', { who: `burst${i}` }, { tenantId: 1, userId: 1 }));
+    ids.push(await app.jobs.send('test-fair', { who: 'colleague' }, { tenantId: 1, userId: 2 }));
+    ids.push(await app.jobs.send('test-fair', { who: 'other-tenant' }, { tenantId: 2, userId: 3 }));
+    release();
+    for (const id of ids)
+      expect(await app.jobs.settled('test-fair', id)).toMatchObject({ state: 'completed' });
+    // The burst's first job was sent first and waits behind nobody of its own; the colleague and the
+    // other tenant come next, ahead of the rest of the burst, which keeps its own order.
+    expect(order.slice(0, 3).sort()).toEqual(['burst0', 'colleague', 'other-tenant']);
+    expect(order.slice(3)).toEqual(['burst1', 'burst2', 'burst3', 'burst4', 'burst5']);
+  });
+
   it('tries a failing job again, then gives up after its retry limit with the error kept', async () => {
     const tries = new Map<string, number>();
     const app = await open((a) =>

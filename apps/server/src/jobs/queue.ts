@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import type { Database, DbOrTx } from '../db/client.ts';
-import { currentTenantId, runAsTenant } from '../db/tenant-scope.ts';
+import { currentTenantId, runAsSystem, runAsTenant } from '../db/tenant-scope.ts';
 
 /**
  * The job queue: pg-boss on the portal's own database (PostgreSQL, or the embedded PGlite), so jobs
@@ -56,6 +56,12 @@ export interface SendOptions {
   expireInSeconds?: number;
   /** While a job with this key is waiting, another send with it throws instead of adding a second one. */
   singletonKey?: string;
+  /**
+   * The user whose job it is. Jobs of one queue are taken fairly: a job goes behind fewer of its own
+   * tenant's and user's waiting jobs than of others', so one user's burst delays neither another tenant
+   * nor a colleague by more than the jobs already running.
+   */
+  userId?: number;
 }
 
 export interface WorkOptions {
@@ -75,11 +81,29 @@ export interface Job<T> {
 
 export type JobHandler<T> = (job: Job<T>) => Promise<void>;
 
-/** What pg-boss stores: the tenant beside the module's own data. */
+/** What pg-boss stores: the tenant (and user) beside the module's own data. */
 interface Envelope {
   tenantId: number | null;
+  userId?: number;
   data: object;
 }
+
+/**
+ * A waiting job of the same user counts as much as this many of the same tenant's: a user's second job
+ * goes behind every other user's first, and a tenant's behind every other tenant's first.
+ */
+const USER_WEIGHT = 1_000;
+const TENANT_WEIGHT = 1;
+
+/**
+ * pg-boss takes the job of highest priority first (then the oldest). A job's priority is minus what is
+ * already waiting or running ahead of it from its own tenant and user: a burst of one user's sends is
+ * spread behind everyone else's first job rather than in front of them.
+ */
+const RANK_SQL = `select
+    count(*) filter (where (data->>'tenantId')::bigint = $2)::int as tenant,
+    count(*) filter (where (data->>'tenantId')::bigint = $2 and (data->>'userId')::bigint = $3)::int as "user"
+  from pgboss.job where name = $1 and state in ('created', 'retry', 'active')`;
 
 export interface QueueOptions {
   /** How often an idle worker looks for jobs (pg-boss's minimum is 0.5). A local send wakes it at once. */
@@ -165,7 +189,7 @@ export function createJobQueue(database: Database, options: QueueOptions) {
               retryCount: job.retryCount,
             });
           try {
-            await (envelope.tenantId === null ? run() : runAsTenant(envelope.tenantId, run));
+            await (envelope.tenantId === null ? runAsSystem(run) : runAsTenant(envelope.tenantId, run));
           } catch (error) {
             options.log?.warn({ err: error, job: job.id, queue: name }, 'job failed');
             throw error;
@@ -182,8 +206,21 @@ export function createJobQueue(database: Database, options: QueueOptions) {
       await started;
       await ensureQueue(name);
       const tenantId = sendOptions.tenantId === undefined ? currentTenantId() : sendOptions.tenantId;
-      const envelope: Envelope = { tenantId, data };
+      const envelope: Envelope = {
+        tenantId,
+        ...(sendOptions.userId ? { userId: sendOptions.userId } : {}),
+        data,
+      };
+      let priority = 0;
+      if (tenantId !== null) {
+        // On the caller's transaction when there is one: the embedded database's one session is its.
+        const on = sendOptions.tx ? transactionAdapter(sendOptions.tx) : boss.getDb();
+        const { rows } = await on.executeSql(RANK_SQL, [name, tenantId, sendOptions.userId ?? null]);
+        const ahead = rows[0] as { tenant: number; user: number } | undefined;
+        priority = -((ahead?.tenant ?? 0) * TENANT_WEIGHT + (ahead?.user ?? 0) * USER_WEIGHT);
+      }
       const id = await boss.send(name, envelope, {
+        priority,
         retryLimit: sendOptions.retryLimit ?? 3,
         retryDelay: sendOptions.retryDelaySeconds ?? 10,
         retryBackoff: sendOptions.retryBackoff ?? true,

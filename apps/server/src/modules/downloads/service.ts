@@ -5,7 +5,7 @@ import type { DownloadListQuery, DownloadStatus, ExportKindName } from '@freight
 import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { type BatchOptions, DELETE_BATCH } from '../../lib/batched-delete.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { conflict, notFound, tooMany } from '../../lib/errors.ts';
 import { type ExportFileRow, exportFiles } from './schema.ts';
 
 export type { ExportFileRow };
@@ -17,6 +17,12 @@ interface Owner {
 
 const ACTIVE: DownloadStatus[] = ['queued', 'running'];
 
+/**
+ * Exports one user may have queued or running at once: the queue takes users in turn, and this keeps
+ * one user's pile of them short as well.
+ */
+export const MAX_EXPORTS_WAITING_PER_USER = 3;
+
 export async function createExportFile(
   db: DbOrTx,
   values: {
@@ -27,10 +33,27 @@ export async function createExportFile(
     params: Record<string, unknown>;
     language: Language;
   },
+  /** Exports the user may have waiting: the cap times the limits' scale (tests raise it). */
+  maxWaiting = MAX_EXPORTS_WAITING_PER_USER,
 ): Promise<ExportFileRow> {
-  const [row] = await db.insert(exportFiles).values(values).returning();
-  if (!row) throw new Error('export file not created');
-  return row;
+  return db.transaction(async (tx) => {
+    // One user's requests are counted one at a time, so a burst cannot all pass the count together.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('export-files'), ${values.userId}::int)`);
+    const [waiting] = await tx
+      .select({ n: count() })
+      .from(exportFiles)
+      .where(
+        and(
+          eq(exportFiles.tenantId, values.tenantId),
+          eq(exportFiles.userId, values.userId),
+          inArray(exportFiles.status, ACTIVE),
+        ),
+      );
+    if ((waiting?.n ?? 0) >= maxWaiting) throw tooMany('download.tooManyWaiting', { max: maxWaiting });
+    const [row] = await tx.insert(exportFiles).values(values).returning();
+    if (!row) throw new Error('export file not created');
+    return row;
+  });
 }
 
 export async function findExportFile(db: DbOrTx, tenantId: number, id: number) {

@@ -14,10 +14,12 @@ import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/context.ts';
+import { deliveryErrorText } from './delivery-errors.ts';
 import {
   createWebhookFor,
+  type DeliveryJob,
   deleteWebhookFor,
-  deliverWebhook,
+  deliverInTurn,
   listDeliveriesFor,
   listWebhooksFor,
   pingWebhookFor,
@@ -43,11 +45,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   useWebhookSender(app.jobs, app.config);
   app.addHook('onClose', async () => useWebhookSender(null));
-  app.jobs.work<{ deliveryId: number }>(
-    WEBHOOK_QUEUE,
-    (job) => deliverWebhook(db, job, { allowPrivate, retrySeconds }),
-    { concurrency: 2 },
-  );
+  // Enough workers that one slow receiver (one at a time, five seconds a try) leaves the rest free.
+  app.jobs.work<DeliveryJob>(WEBHOOK_QUEUE, (job) => deliverInTurn(db, job, { allowPrivate, retrySeconds }), {
+    concurrency: 8,
+  });
 
   app.post(
     '/admin/webhook/list',
@@ -152,7 +153,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponse(webhookDeliveryListView) },
       },
     },
-    async (request) => listDeliveriesFor(db, currentUser(request), request.body),
+    async (request) => {
+      const page = await listDeliveriesFor(db, currentUser(request), request.body);
+      // Why a delivery failed, in the reader's language (delivery-errors.ts).
+      return {
+        ...page,
+        list: page.list.map((d) => ({ ...d, lastError: deliveryErrorText(d.lastError, request.language) })),
+      };
+    },
   );
 
   app.post(

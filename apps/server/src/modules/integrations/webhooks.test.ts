@@ -1,12 +1,18 @@
 import { createHmac } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { WEBHOOK_VERIFY_SNIPPET } from '@freight/contracts/integrations';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { moduleSweeps } from '../../plugins/housekeeping.ts';
 import { localUploadStore } from '../uploads/service.ts';
 import { webhookDeliveries, webhookEndpoints } from './schema.ts';
+import { postWebhook } from './webhook-transport.ts';
 import { isPrivateAddress, sweepOldDeliveries } from './webhooks.ts';
 
 // One-second retries (doubling): a delivery that fails twice lands within a few seconds.
@@ -39,6 +45,8 @@ beforeAll(async () => {
     req.on('end', () => {
       const path = req.url ?? '';
       received.push({ path, headers: req.headers, body });
+      // A receiver that never answers: the try ends at the delivery's own time limit.
+      if (path === '/never') return;
       if (path === '/flaky' && ++flakyCalls <= 2) {
         res.writeHead(500).end('try later');
         return;
@@ -303,6 +311,32 @@ describe('webhooks', () => {
     await f.as('customer').ok('/api/admin/webhook/delete', { id: made.id });
   });
 
+  it("the page's verifying example accepts a real delivery once, and refuses a replay, a stale one and a forged one", async () => {
+    const made = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: `${base}/verified`,
+      events: ['order.status'],
+    });
+    await f.as('customer').ok('/api/admin/webhook/test', { id: made.id });
+    const delivery = await until(() => received.find((r) => r.path === '/verified'));
+    const file = join(tmpdir(), `verify-${process.pid}-${Date.now()}.mjs`);
+    writeFileSync(file, WEBHOOK_VERIFY_SNIPPET);
+    const { checkDelivery } = (await import(pathToFileURL(file).href)) as {
+      checkDelivery(secret: string, headers: object, body: string, nowMs?: number): string;
+    };
+    rmSync(file);
+    const sentAt = Number(delivery.headers['x-webhook-timestamp']) * 1000;
+    expect(checkDelivery(made.secret, delivery.headers, delivery.body.replace('ping', 'pong'), sentAt)).toBe(
+      'bad signature',
+    );
+    expect(checkDelivery(made.secret, delivery.headers, delivery.body, sentAt + 6 * 60_000)).toBe('stale');
+    expect(checkDelivery('whsec_not-the-secret', delivery.headers, delivery.body, sentAt)).toBe(
+      'bad signature',
+    );
+    expect(checkDelivery(made.secret, delivery.headers, delivery.body, sentAt + 1_000)).toBe('ok');
+    expect(checkDelivery(made.secret, delivery.headers, delivery.body, sentAt + 2_000)).toBe('repeat');
+    await f.as('customer').ok('/api/admin/webhook/delete', { id: made.id });
+  });
+
   it('knows private and loopback addresses (refused in production)', () => {
     for (const a of [
       '127.0.0.1',
@@ -317,5 +351,93 @@ describe('webhooks', () => {
       expect(isPrivateAddress(a), a).toBe(true);
     for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '8.8.8.8'])
       expect(isPrivateAddress(a), a).toBe(false);
+  });
+
+  it('refuses every address that is not global unicast: documentation, benchmarking, IPv4 in IPv6, NAT64', () => {
+    for (const a of [
+      '192.0.2.10',
+      '198.18.0.1',
+      '198.19.255.254',
+      '198.51.100.7',
+      '203.0.113.9',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '240.0.0.1',
+      '::7f00:1',
+      '::127.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::1',
+      '2001:db8::1',
+      '2001::1',
+      '::',
+      'not an address',
+    ])
+      expect(isPrivateAddress(a), a).toBe(true);
+  });
+
+  it('refuses a loopback receiver by name or address before connecting, where private addresses are not allowed', async () => {
+    const before = received.length;
+    const port = new URL(base).port;
+    for (const url of [
+      `http://localhost:${port}/refused`,
+      `http://127.0.0.1:${port}/refused`,
+      `http://[::ffff:127.0.0.1]:${port}/refused`,
+    ])
+      await expect(
+        postWebhook(url, { headers: {}, body: '{}', timeoutMs: 2_000, allowPrivate: false, keepBytes: 100 }),
+        url,
+      ).rejects.toThrow('the address is private or local');
+    expect(received.length).toBe(before);
+    // Allowed (as outside production here), the same receiver answers.
+    const answer = await postWebhook(`http://localhost:${port}/allowed`, {
+      headers: {},
+      body: '{}',
+      timeoutMs: 2_000,
+      allowPrivate: true,
+      keepBytes: 100,
+    });
+    expect(answer).toEqual({ status: 200, text: 'ok' });
+  });
+
+  it('keeps one test ping waiting per endpoint, and a receiver that never answers delays only itself', async () => {
+    const never = await f.as('customer').ok('/api/admin/webhook/create', {
+      url: `${base}/never`,
+      events: ['order.status'],
+    });
+    const quick = await f.as('customer', f.tenant(1)).ok('/api/admin/webhook/create', {
+      url: `${base}/quick`,
+      events: ['order.status'],
+    });
+    await f.as('customer').ok('/api/admin/webhook/test', { id: never.id });
+    const again = await f.as('customer').fail('/api/admin/webhook/test', { id: never.id }, 429);
+    expect(again.msg).toBe(
+      'A test ping to this endpoint is still waiting to be sent; try again once it is done',
+    );
+    // The slow endpoint's status events pile up behind its one try in flight...
+    for (let i = 0; i < 4; i++) await paidOrder();
+    await until(() => (received.some((r) => r.path === '/never') ? true : undefined));
+    // ...and another tenant's ping goes out while they wait.
+    const ping = await f.as('customer', f.tenant(1)).ok('/api/admin/webhook/test', { id: quick.id });
+    const delivered = await until(async () => {
+      const theirs = await f.as('customer', f.tenant(1)).ok('/api/admin/webhook/deliveries', {
+        page: 1,
+        limit: 50,
+        endpointId: quick.id,
+      });
+      return theirs.list.find(
+        (d: { id: number; status: string }) => d.id === ping.id && d.status === 'delivered',
+      );
+    });
+    expect(delivered).toBeTruthy();
+    const slow = await deliveries(never.id);
+    // Never more than one try in flight to the slow receiver: most of its deliveries still wait.
+    expect(slow.list.filter((d: { status: string }) => d.status === 'pending').length).toBeGreaterThanOrEqual(
+      3,
+    );
+    expect(received.filter((r) => r.path === '/never').length).toBeLessThanOrEqual(2);
+    await f.as('customer').ok('/api/admin/webhook/delete', { id: never.id });
+    await f.as('customer', f.tenant(1)).ok('/api/admin/webhook/delete', { id: quick.id });
   });
 });

@@ -1,6 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
 import {
   MAX_WEBHOOKS_PER_ORGANISATION,
   WEBHOOK_DELIVERY_KEEP_DAYS,
@@ -19,11 +17,13 @@ import type { Config } from '../../config.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Job, JobQueue } from '../../jobs/queue.ts';
 import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
-import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badField, conflict, forbidden, notFound, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { organisationNames } from '../customers/service.ts';
+import { deliveryFailureKey } from './delivery-errors.ts';
 import { webhookDeliveries, webhookEndpoints } from './schema.ts';
+import { isPublicAddress, postWebhook, reachesOnlyPublic } from './webhook-transport.ts';
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -33,7 +33,7 @@ export const WEBHOOK_QUEUE = 'webhook-delivery';
 /** Tries after the first: with a 30 s start and doubling, the last is about two hours after the event. */
 export const WEBHOOK_RETRY_LIMIT = 8;
 /** A receiver that takes longer has failed this try. */
-const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 5_000;
 /** What of a receiver's error answer is kept in the log. */
 const ERROR_TEXT_MAX = 500;
 
@@ -60,53 +60,11 @@ function visibleTo(caller: Caller): SQL | undefined {
 
 /* ---------- addresses ---------- */
 
-const privateRanges = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 3],
-] as const)
-  privateRanges.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  privateRanges.addSubnet(net, bits, 'ipv6');
-
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 one.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return privateRanges.check(mapped[1], 'ipv4');
-  return privateRanges.check(address, family === 6 ? 'ipv6' : 'ipv4');
-}
-
-/**
- * Whether a URL's host is a private or local address (every address it resolves to is checked; a name
- * that does not resolve is refused too). Checked on save and again before each delivery, since a name
- * can be pointed elsewhere after it was saved.
- */
-async function reachesPrivate(url: string): Promise<boolean> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return isPrivateAddress(host);
-  try {
-    const found = await lookup(host, { all: true });
-    return found.length === 0 || found.some((a) => isPrivateAddress(a.address));
-  } catch {
-    return true;
-  }
-}
+/** Whether an address is anything but a public one (refused in production). */
+export const isPrivateAddress = (address: string): boolean => !isPublicAddress(address);
 
 async function checkUrl(url: string, allowPrivate: boolean) {
-  if (!allowPrivate && (await reachesPrivate(url))) throw badField('url', 'webhook.urlPrivate');
+  if (!allowPrivate && !(await reachesOnlyPublic(url))) throw badField('url', 'webhook.urlPrivate');
 }
 
 /* ---------- endpoints ---------- */
@@ -279,24 +237,74 @@ export interface StatusEvent {
   at?: Date;
 }
 
-async function enqueue(db: DbOrTx, rows: DeliveryRow[]) {
+/** A delivery job: the delivery, its endpoint (for the per-endpoint turn), and tries made by earlier jobs. */
+export interface DeliveryJob {
+  deliveryId: number;
+  endpointId?: number;
+  /** Tries made before this job was sent (a job put back for its endpoint's turn keeps counting). */
+  triesBefore?: number;
+}
+
+async function enqueue(
+  db: DbOrTx,
+  rows: DeliveryRow[],
+  options: { triesBefore?: number; startAfterSeconds?: number } = {},
+) {
   if (!sender) return;
+  const triesBefore = options.triesBefore ?? 0;
   for (const row of rows)
     await sender.jobs.send(
       WEBHOOK_QUEUE,
-      { deliveryId: row.id },
+      {
+        deliveryId: row.id,
+        endpointId: row.endpointId,
+        ...(triesBefore ? { triesBefore } : {}),
+      } satisfies DeliveryJob,
       {
         tenantId: row.tenantId,
         // In the caller's transaction when there is one (the job exists only if the change commits);
         // a change made without one is already committed, so the queue's own connection will do.
         ...(db instanceof PgTransaction ? { tx: db } : {}),
-        retryLimit: WEBHOOK_RETRY_LIMIT,
+        retryLimit: Math.max(0, WEBHOOK_RETRY_LIMIT - triesBefore),
         retryDelaySeconds: sender.retrySeconds,
         retryBackoff: true,
-        // Ten-second tries: a job still running after a minute is stuck, not slow.
+        ...(options.startAfterSeconds ? { startAfterSeconds: options.startAfterSeconds } : {}),
+        // Five-second tries: a job still running after a minute is stuck, not slow.
         expireInSeconds: 60,
       },
     );
+}
+
+/** Deliveries one process sends to one endpoint at once: a slow receiver holds no more workers. */
+export const DELIVERIES_PER_ENDPOINT = 1;
+const sendingTo = new Map<number, number>();
+
+/**
+ * The delivery worker: a delivery whose endpoint already has its share in flight here is put back for
+ * a moment (as a new job keeping its tries) instead of holding a worker while it waits, so the other
+ * endpoints' deliveries, of this tenant and every other, go on.
+ */
+export async function deliverInTurn(
+  db: DbOrTx,
+  job: Pick<Job<DeliveryJob>, 'data' | 'tenantId' | 'retryCount'>,
+  options: { allowPrivate: boolean; retrySeconds: number },
+) {
+  const endpointId = job.data.endpointId;
+  if (endpointId === undefined) return deliverWebhook(db, job, options);
+  if ((sendingTo.get(endpointId) ?? 0) >= DELIVERIES_PER_ENDPOINT) {
+    const triesBefore = (job.data.triesBefore ?? 0) + job.retryCount;
+    const row = { id: job.data.deliveryId, endpointId, tenantId: job.tenantId } as DeliveryRow;
+    if (job.tenantId !== null) await enqueue(db, [row], { triesBefore, startAfterSeconds: 1 });
+    return;
+  }
+  sendingTo.set(endpointId, (sendingTo.get(endpointId) ?? 0) + 1);
+  try {
+    await deliverWebhook(db, job, options);
+  } finally {
+    const left = (sendingTo.get(endpointId) ?? 1) - 1;
+    if (left > 0) sendingTo.set(endpointId, left);
+    else sendingTo.delete(endpointId);
+  }
 }
 
 /**
@@ -338,6 +346,24 @@ export async function pingWebhookFor(db: DbOrTx, caller: Caller, id: number) {
   const endpoint = await visibleEndpoint(db, caller, id);
   if (!endpoint.enabled) throw conflict('webhook.disabled');
   return db.transaction(async (tx) => {
+    // One test ping waiting per endpoint: a receiver that never answers gets no queue of them.
+    await tx
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.tenantId, endpoint.tenantId), eq(webhookEndpoints.id, endpoint.id)))
+      .for('update');
+    const [waiting] = await tx
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.tenantId, endpoint.tenantId),
+          eq(webhookDeliveries.endpointId, endpoint.id),
+          eq(webhookDeliveries.event, 'ping'),
+          eq(webhookDeliveries.status, 'pending'),
+        ),
+      );
+    if ((waiting?.n ?? 0) > 0) throw tooMany('webhook.pingWaiting');
     const rows = await tx
       .insert(webhookDeliveries)
       .values({
@@ -446,12 +472,12 @@ function signatures(
 class DeliveryFailed extends Error {}
 
 /**
- * The delivery job: one POST; a 2xx answer is delivered, anything else (or no answer in 10 s) is noted
+ * The delivery job: one POST; a 2xx answer is delivered, anything else (or no answer in 5 s) is noted
  * on the row and thrown, so the queue tries again after its backoff, until the tries run out.
  */
 export async function deliverWebhook(
   db: DbOrTx,
-  job: Pick<Job<{ deliveryId: number }>, 'data' | 'tenantId' | 'retryCount'>,
+  job: Pick<Job<DeliveryJob>, 'data' | 'tenantId' | 'retryCount'>,
   options: { allowPrivate: boolean; retrySeconds: number },
 ) {
   const tenantId = job.tenantId;
@@ -471,7 +497,8 @@ export async function deliverWebhook(
   // Deleted with its endpoint, or delivered by an earlier job: nothing to do.
   if (!found || found.delivery.status === 'delivered') return;
   const { delivery, endpoint } = found;
-  const last = job.retryCount >= WEBHOOK_RETRY_LIMIT;
+  const tries = job.retryCount + (job.data.triesBefore ?? 0);
+  const last = tries >= WEBHOOK_RETRY_LIMIT;
   const note = async (patch: Partial<DeliveryRow>) => {
     await db
       .update(webhookDeliveries)
@@ -479,7 +506,7 @@ export async function deliverWebhook(
       .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, delivery.id)));
   };
   if (!endpoint.enabled) {
-    await note({ status: 'failed', lastError: 'endpoint disabled', nextAttemptAt: null });
+    await note({ status: 'failed', lastError: 'webhook.failure.disabled', nextAttemptAt: null });
     return;
   }
   const body = JSON.stringify({
@@ -492,10 +519,8 @@ export async function deliverWebhook(
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
-    if (!options.allowPrivate && (await reachesPrivate(endpoint.url)))
-      throw new DeliveryFailed('the address is private or local');
-    const res = await fetch(endpoint.url, {
-      method: 'POST',
+    // The address is checked as the socket connects, and the socket connects to the address checked.
+    const res = await postWebhook(endpoint.url, {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'freight-webhooks/1',
@@ -504,15 +529,17 @@ export async function deliverWebhook(
         [WEBHOOK_HEADERS.signature]: signatures(endpoint, timestamp, body),
       },
       body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      allowPrivate: options.allowPrivate,
+      keepBytes: ERROR_TEXT_MAX,
     });
     statusCode = res.status;
-    const text = await res.text().catch(() => '');
+    const text = res.text;
     if (res.status < 200 || res.status > 299)
       error = `HTTP ${res.status}${text ? `: ${text.slice(0, ERROR_TEXT_MAX)}` : ''}`;
   } catch (e) {
-    error = (e instanceof Error ? e.message : String(e)).slice(0, ERROR_TEXT_MAX);
+    // Kept as a reason key, shown in the reader's language (delivery-errors.ts).
+    error = deliveryFailureKey(e);
   }
   if (error === null) {
     await note({
@@ -525,7 +552,7 @@ export async function deliverWebhook(
     return;
   }
   // The queue doubles the delay each try; the time shown is its estimate.
-  const delay = options.retrySeconds * 2 ** job.retryCount;
+  const delay = options.retrySeconds * 2 ** tries;
   await note({
     status: last ? 'failed' : 'pending',
     lastStatusCode: statusCode,

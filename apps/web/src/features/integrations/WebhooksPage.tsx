@@ -2,6 +2,8 @@ import {
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENTS,
   WEBHOOK_HEADERS,
+  WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_VERIFY_SNIPPET,
   type WebhookDeliveryStatus,
 } from '@freight/contracts/integrations';
 import { useMutation } from '@tanstack/react-query';
@@ -353,6 +355,12 @@ export default function WebhooksPage() {
             signature: WEBHOOK_HEADERS.signature,
           })}
         </Typography.Paragraph>
+        <Typography.Paragraph>
+          {t('webhooks.helpReplay', { minutes: WEBHOOK_TOLERANCE_SECONDS / 60, id: WEBHOOK_HEADERS.id })}
+        </Typography.Paragraph>
+        <pre className="webhook-snippet">
+          <code>{WEBHOOK_VERIFY_SNIPPET}</code>
+        </pre>
       </Card>
 
       <Modal

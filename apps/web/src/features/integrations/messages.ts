@@ -75,6 +75,8 @@ export const integrationMessages = defineMessages(
       '为 {{url}} 生成新的签名密钥?新密钥只显示一次;旧密钥在 24 小时内仍会一并签名,请在此期间把接收方换成新密钥。',
     'webhooks.previousUntil': '旧密钥签名至 {{time}}',
     'webhooks.helpTitle': '如何校验',
+    'webhooks.helpReplay':
+      '防重放:时间戳与你服务器时间相差超过 {{minutes}} 分钟的请求应拒收(每次重试都会用当时的时间重新签名);并记录已处理的 {{id}},再次收到同一 ID 时直接返回 2xx 而不重复处理(对同一送达的重试也带同一 ID)。以下 Node.js 示例按此校验:',
     'webhooks.help':
       '每次状态变化会以 JSON POST 到你的地址,请求头带 {{id}}(发送记录 ID)、{{timestamp}}(Unix 秒)和 {{signature}}:sha256= 加上用签名密钥对“时间戳.请求体”计算的 HMAC-SHA256(十六进制);更换密钥后的 24 小时内,{{signature}} 含两个以逗号分隔的签名(新密钥的在前),任一匹配即可。返回 2xx 即视为送达,否则会按退避间隔重试。',
   },
@@ -154,6 +156,8 @@ export const integrationMessages = defineMessages(
     'webhooks.previousUntil': 'Old secret signs until {{time}}',
     'webhooks.rotatedTitle': 'New signing secret',
     'webhooks.helpTitle': 'How to check a delivery',
+    'webhooks.helpReplay':
+      'Against replays: refuse a request whose timestamp is more than {{minutes}} minutes from your clock (every retry is signed afresh when sent), and keep the {{id}} of each delivery you have handled: answer 2xx to one you see again without acting on it twice (a retry of the same delivery carries the same ID). This Node.js example checks all of it:',
     'webhooks.help':
       'Each status change is POSTed to your URL as JSON with the headers {{id}} (the delivery ID), {{timestamp}} (Unix seconds) and {{signature}}: sha256= and the hex HMAC-SHA256 of "timestamp.body" with the signing secret; for 24 hours after the secret is rotated it holds two, comma-separated (the new secret’s first), and either matching will do. A 2xx answer counts as delivered; anything else is retried with growing pauses.',
   },
