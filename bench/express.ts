@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Database } from '../apps/server/src/db/client.ts';
 import {
-  addressBook,
+  expressAddresses,
   expressChannels,
   expressProducts,
   expressWaybills,
@@ -162,19 +162,20 @@ async function setUp(database: Database) {
   }
   const organisation = (await findOrganisation(db, tenant.id, org.id)) as { id: number; path: string };
   const [dock] = await db
-    .insert(addressBook)
+    .insert(expressAddresses)
     .values({
       tenantId: tenant.id,
       organisationId: org.id,
-      name: 'Bench Dock',
+      kind: 'sender',
+      name: 'Pat Lee',
+      company: 'Bench Dock',
       address1: '100 Main St',
       zipcode: '90001',
       city: 'Los Angeles',
       state: 'CA',
-      contact: 'Pat Lee',
       phone: '2135550100',
     })
-    .returning({ id: addressBook.id });
+    .returning({ id: expressAddresses.id });
   return { tenant, organisation, dockId: dock?.id as number };
 }
 

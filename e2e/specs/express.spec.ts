@@ -160,15 +160,15 @@ test('the customer sends the delivered parcel back to its warehouse with a retur
   expect(booked).not.toBeNull();
   const { waybillNo } = booked as NonNullable<typeof booked>;
   await session(page, 'customer@example.com');
-  await api(page, '/admin/address/save', {
-    name: 'Acme Returns',
+  await api(page, '/express/address/save', {
+    kind: 'return',
+    name: 'Returns Desk',
+    company: 'Acme Returns',
     address1: '200 Dock Rd',
     zipcode: '90001',
     city: 'Los Angeles',
     state: 'CA',
-    contact: 'Returns Desk',
     phone: '2135550199',
-    addressType: 'warehouse',
   });
   await page.goto('/expressReturnsList');
   await page.getByTestId('return-create').click();
@@ -229,17 +229,17 @@ test('an express batch file with bad rows imports nothing and names them; the fi
   page,
 }) => {
   await session(page, 'customer@example.com');
-  // The express batch ships from an address of the book: the customer's default dock.
-  await api(page, '/admin/address/save', {
-    name: 'Acme Dock',
+  // The express batch ships from a sender of the express book: the customer's default dock.
+  await api(page, '/express/address/save', {
+    kind: 'sender',
+    name: 'Pat Lee',
+    company: 'Acme Dock',
     address1: '100 Main St',
     zipcode: '90001',
     city: 'Los Angeles',
     state: 'CA',
-    contact: 'Pat Lee',
     phone: '2135550100',
-    addressType: 'business',
-    isDefaultPickup: true,
+    isDefault: true,
   });
   await page.getByTestId('top-express-batch').click();
   const download = page.waitForEvent('download');

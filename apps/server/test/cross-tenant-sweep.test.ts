@@ -262,6 +262,9 @@ async function seedTenant(t: TestTenant, mark: string): Promise<Seeded> {
     parcels: [{ quantity: 1, length: 10, width: 8, height: 6, weight: 4 }],
     reference: `${mark}-ref`,
   };
+  // The express book: a sender (the batch's shipping address) and a return address.
+  for (const kind of ['sender', 'return'])
+    await customer.ok('/api/express/address/save', { ...parcel('90001', 'CA', 'Los Angeles'), kind });
   for (const stage of ['unpaid', 'paid', 'handed over'] as const) {
     const quoteId = await selectedQuote(customer, 'USG-STD', shipment);
     const waybill = await customer.ok('/api/express/order/create', { quoteId, pay: stage !== 'unpaid' });
@@ -451,6 +454,7 @@ function kindsOf(op: Operation, field: string): string[] {
     case 'waybillId':
       return ['express_waybills'];
     case 'returnAddressId':
+      return ['express_addresses'];
     case 'defaultPickupAddressId':
       return ['address_book'];
   }
@@ -472,6 +476,7 @@ function kindsOf(op: Operation, field: string): string[] {
     [/\/express\/(order|tracking)\//, ['express_waybills']],
     [/\/admin\/order\//, ['truck_orders']],
     [/\/notice\//, ['notices']],
+    [/\/express\/address\//, ['express_addresses']],
     [/\/address\//, ['address_book']],
     [/\/expressProduct\//, ['express_products']],
     [/\/expressChannel\//, ['express_channels']],
@@ -699,6 +704,7 @@ describe("A's administrator with B's ids in every call", () => {
       ['/api/express/order/list', {}, asB],
       ['/api/express/order/print', { ids: paid }, customerOfB],
       ['/api/admin/address/list', {}, asB],
+      ['/api/express/address/list', {}, asB],
       ['/api/admin/workOrder/list', {}, asB],
       ['/api/admin/recharge/export', {}, asB],
     ] as const) {
@@ -792,6 +798,7 @@ describe("A's administrator with B's ids in every call", () => {
       for (const [variant, table] of [
         'organisations',
         'address_book',
+        'express_addresses',
         'express_channels',
         'truck_products',
       ].entries()) {
@@ -800,7 +807,13 @@ describe("A's administrator with B's ids in every call", () => {
         const { payload, contentType } = multipartBody([
           ...['organisationId', 'address_id', 'addressId', 'channelId', 'productId', 'id'].map((name) => ({
             name,
-            value: String(name.startsWith('address') ? (idsOfB.get('address_book')?.[0] ?? id) : id),
+            value: String(
+              name.startsWith('address')
+                ? (idsOfB.get(
+                    op.path.startsWith('/api/express/') ? 'express_addresses' : 'address_book',
+                  )?.[0] ?? id)
+                : id,
+            ),
           })),
           { name: 'token', value: B.tokens.admin as string },
           file,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './api.ts';
 import { pageQuery } from './api.ts';
+import { type ExpressAddress, expressAddressBody } from './express-quotes.ts';
 import { ORGANISATION_TYPES } from './identity.ts';
 import { listOf, pageOf, timestamp } from './responses.ts';
 import { ADDRESS_TYPES, type ShipmentAddress, shipmentAddress } from './truck-shipment.ts';
@@ -141,3 +142,95 @@ export const fbaWarehousesView = z.array(
     country: z.string(),
   }),
 );
+
+/* ---------- the express address book (`/addressList`) ---------- */
+
+/**
+ * What an express address is for: the parcels' senders, their usual recipients, and the places
+ * returned parcels go back to. Each entry has one kind; the pages that pick an address list one kind.
+ */
+export const EXPRESS_ADDRESS_KINDS = ['sender', 'recipient', 'return'] as const;
+export type ExpressAddressKind = (typeof EXPRESS_ADDRESS_KINDS)[number];
+
+export const EXPRESS_ADDRESS_KIND_LABELS: Record<ExpressAddressKind, Record<Language, string>> = {
+  sender: { 'zh-CN': '发件地址', 'en-US': 'Sender' },
+  recipient: { 'zh-CN': '收件地址', 'en-US': 'Recipient' },
+  return: { 'zh-CN': '退货地址', 'en-US': 'Return address' },
+};
+
+/** The fields an express book entry keeps: one end of a parcel shipment, as the express quote takes it. */
+export type ExpressBookAddress = ExpressAddress;
+
+export interface ExpressAddressEntry extends ExpressBookAddress {
+  id: number;
+  organisationId: number;
+  organisationName: string;
+  kind: ExpressAddressKind;
+  /** The organisation's default of this kind: the quote's sender starts from the default sender. */
+  isDefault: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const countryFilter = str()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, { error: 'express.country' });
+
+export const expressAddressListQuery = pageQuery.extend({
+  /** Name, company, address, city, ZIP or phone. */
+  keyword: str().trim().max(100).optional(),
+  kind: z.enum(EXPRESS_ADDRESS_KINDS).optional(),
+  country: countryFilter.optional(),
+  state: str().trim().toUpperCase().max(60).optional(),
+  /** Staff and parents narrow the list to one organisation's book. */
+  organisationId: z.number().int().positive().optional(),
+});
+export type ExpressAddressListQuery = z.infer<typeof expressAddressListQuery>;
+
+/** Create (no id) or update: the express quote's address rules, plus whose book, the kind and the default mark. */
+export const expressAddressSaveBody = expressAddressBody.safeExtend({
+  id: z.number().int().positive().optional(),
+  /** Whose book; the caller's own organisation when left out. Staff, who have none, must name one. */
+  organisationId: z.number().int().positive().optional(),
+  kind: z.enum(EXPRESS_ADDRESS_KINDS),
+  isDefault: z.boolean().default(false),
+});
+export type ExpressAddressSaveBody = z.input<typeof expressAddressSaveBody>;
+
+export const expressAddressDefaultBody = z.object({
+  id: z.number().int().positive(),
+  isDefault: z.boolean().default(true),
+});
+
+/** The import's query string: whose book the file goes to (staff must say; others default to their own). */
+export const expressAddressImportQuery = z.object({ organisationId: queryId().optional() });
+
+/** `address/listOptions`: which kind of entry a picker lists; senders when left out. */
+export const expressAddressOptionsQuery = z.object({
+  organisationId: queryId().optional(),
+  kind: z.enum(['sender', 'recipient'] as const).optional(),
+});
+
+export const expressAddressEntryView = z.object({
+  id: z.number().int(),
+  organisationId: z.number().int(),
+  organisationName: z.string(),
+  kind: z.enum(EXPRESS_ADDRESS_KINDS),
+  name: z.string(),
+  company: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipcode: z.string(),
+  country: z.string(),
+  dialCode: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  residential: z.boolean(),
+  isDefault: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const expressAddressListView = pageOf(expressAddressEntryView);

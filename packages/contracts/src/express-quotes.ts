@@ -392,8 +392,9 @@ export const expressAddressOptionView = z.object({
   province_code: z.string(),
   city: z.string(),
   zipcode: z.string(),
-  /** The whole address, to fill the form with. */
+  /** The whole address, to fill the form with: `contact` is the name on the label, `company` its company. */
   contact: z.string(),
+  company: z.string(),
   dialCode: z.string(),
   phone: z.string(),
   email: z.string(),

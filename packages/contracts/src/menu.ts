@@ -229,6 +229,13 @@ export const MENU: readonly MenuDefinition[] = [
       '快递地址簿',
       'Express address book',
       'EnvironmentOutlined',
+      {
+        buttons: [
+          b('express-address:save', '保存', 'Save'),
+          b('express-address:delete', '删除', 'Delete'),
+          b('express-address:import', '导入', 'Import'),
+        ],
+      },
     ),
   ]),
   group(6, '/area-work-orders', '工单', 'Work orders', 'ToolOutlined', [

@@ -31,6 +31,11 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   // The webhooks page: `url` is where deliveries go, not an uploaded file.
   'webhook:url': { 'zh-CN': 'Webhook 地址', 'en-US': 'Webhook URL' },
   'webhook:events': { 'zh-CN': '订阅事件', 'en-US': 'Events' },
+  // The express address book: `name` is the person on the label, `kind` what the address is for.
+  'expressAddress:name': { 'zh-CN': '姓名', 'en-US': 'Name' },
+  'expressAddress:company': { 'zh-CN': '公司', 'en-US': 'Company' },
+  'expressAddress:kind': { 'zh-CN': '地址类型', 'en-US': 'Address type' },
+  'expressAddress:isDefault': { 'zh-CN': '默认地址', 'en-US': 'Default address' },
   token: { 'zh-CN': '令牌', 'en-US': 'Token' },
   locale: { 'zh-CN': '语言', 'en-US': 'Language' },
   name: { 'zh-CN': '名称', 'en-US': 'Name' },
@@ -97,6 +102,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   accessorials: { 'zh-CN': '附加服务', 'en-US': 'Accessorials' },
   accountId: { 'zh-CN': '账户', 'en-US': 'Account' },
   accountName: { 'zh-CN': '账户名', 'en-US': 'Account name' },
+  accountNameEn: { 'zh-CN': '账户英文名', 'en-US': 'Account name (English)' },
   accountNumber: { 'zh-CN': '账号', 'en-US': 'Account number' },
   action: { 'zh-CN': '操作', 'en-US': 'Action' },
   avatarUrl: { 'zh-CN': '头像', 'en-US': 'Avatar' },

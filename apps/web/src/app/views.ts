@@ -91,6 +91,7 @@ export const VIEWS: Record<string, View> = {
   TruckOrderPay: page(() => import('../features/truck-orders/OrderPaymentPage.tsx')),
   ...lazyViews(() => import('../features/truck-orders/DashboardPage.tsx'), ['TruckDashboard', 'TruckHome']),
   TruckAddressBook: page(() => import('../features/addresses/AddressBookPage.tsx')),
+  ExpressAddressBook: page(() => import('../features/addresses/ExpressAddressBookPage.tsx')),
   ExpressOrderList: page(() => import('../features/express-waybills/WaybillListPage.tsx')),
   ExpressOrderPayment: page(() => import('../features/express-waybills/WaybillPaymentPage.tsx')),
   WaybillTracking: page(() => import('../features/express-waybills/TrackingPage.tsx')),

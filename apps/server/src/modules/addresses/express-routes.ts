@@ -1,20 +1,49 @@
-import type { AddressBookEntry } from '@freight/contracts/addresses';
-import { fbaWarehousesView } from '@freight/contracts/addresses';
+import type { ExpressAddressEntry } from '@freight/contracts/addresses';
+import {
+  addressImportedView,
+  expressAddressDefaultBody,
+  expressAddressImportQuery,
+  expressAddressListQuery,
+  expressAddressListView,
+  expressAddressOptionsQuery,
+  expressAddressSaveBody,
+  fbaWarehousesView,
+  MAX_IMPORT_ROWS,
+} from '@freight/contracts/addresses';
+import { ResultCode } from '@freight/contracts/api';
+import { exportResponse } from '@freight/contracts/downloads';
 import {
   addressCheckBody,
   addressCheckedView,
   expressAddressOptionsView,
 } from '@freight/contracts/express-quotes';
 import { findFbaWarehouses } from '@freight/contracts/fba-warehouses';
-import { okResponse } from '@freight/contracts/responses';
+import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
+import { idBody, savedIdView } from '@freight/contracts/roles';
 import { queryId, str } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
-import { badField } from '../../lib/errors.ts';
+import { AppError, badField, notFound } from '../../lib/errors.ts';
+import { readWorkbook, sendFile } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { canSeeOrganisation, organisationScope } from '../customers/service.ts';
-import { listAddresses, placesOfZip } from './service.ts';
+import { answerExport } from '../downloads/runner.ts';
+import { expressAddressExport } from './express-export.ts';
+import {
+  checkExpressAddress,
+  deleteExpressAddress,
+  expressAddressTemplate,
+  insertExpressAddresses,
+  listExpressAddresses,
+  readExpressAddressSheet,
+  saveExpressAddress,
+  setExpressDefault,
+  visibleExpressAddress,
+} from './express-service.ts';
 
+/** The express address book's own page. */
+const BOOK_PAGE = '/addressList';
 /**
  * The express pages that fill a sender, a recipient or a return address from the book; the order list
  * too, whose holders may batch-order (the top bar's dialog picks the shipping address), and the
@@ -24,88 +53,267 @@ const EXPRESS_ADDRESS_PAGES = [
   '/onlineQuotation',
   '/queryQuotation',
   '/waybillValuation',
-  '/addressList',
+  BOOK_PAGE,
   '/expressOrderList',
   '/expressReturnsList',
 ];
-/** Address types a returned parcel can be received at. */
-const RETURN_TYPES = new Set(['business', 'warehouse']);
 const OPTIONS_LIMIT = 200;
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Messages name the book's fields as the page does (`name` is the person on the label). */
+const LABELS = 'expressAddress';
 
 /** SPEC section 3 "Express shipping address option", with the rest of the address to fill the form. */
-function asOption(entry: AddressBookEntry) {
+function asOption(entry: ExpressAddressEntry) {
   return {
     id: entry.id,
-    address_code: entry.fbaCode || `A${entry.id}`,
-    name: entry.name,
+    address_code: `A${entry.id}`,
+    name: entry.company || entry.name,
     detail: [entry.address1, entry.address2].filter(Boolean).join(', '),
     country: entry.country,
     province_code: entry.state,
     city: entry.city,
     zipcode: entry.zipcode,
-    contact: entry.contact,
+    contact: entry.name,
+    company: entry.company,
     dialCode: entry.dialCode,
     phone: entry.phone,
     email: entry.email,
     address1: entry.address1,
     address2: entry.address2,
-    residential: entry.addressType === 'residential',
-    isDefault: entry.isDefaultPickup,
+    residential: entry.residential,
+    isDefault: entry.isDefault,
   };
 }
-
-const bookQuery = z.object({ organisationId: queryId().optional() });
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
 
-  /** The book of the organisation a quote is for: the caller's own, or one it may see when named. */
-  async function book(user: RequestUser, organisationId: number | undefined) {
+  /**
+   * Whose book a write goes to: the named organisation if the caller's scope covers it, else the
+   * caller's own. Staff belong to none, so they must name one.
+   */
+  async function bookOwner(user: RequestUser, organisationId: number | undefined): Promise<number> {
+    if (organisationId) {
+      const scope = await organisationScope(db, user);
+      if (!(await canSeeOrganisation(db, scope, organisationId)))
+        throw badField('organisationId', 'customers.parentNotVisible');
+      return organisationId;
+    }
+    if (!user.organisationId) throw badField('organisationId', 'addresses.organisationRequired');
+    return user.organisationId;
+  }
+
+  async function visible(user: RequestUser, id: number) {
+    const row = await visibleExpressAddress(db, await organisationScope(db, user), id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** The entries of one kind in the book of the organisation a quote is for, defaults first. */
+  async function book(
+    user: RequestUser,
+    organisationId: number | undefined,
+    kind: 'sender' | 'recipient' | 'return',
+  ) {
     const scope = await organisationScope(db, user);
     const owner = organisationId ?? user.organisationId;
     if (!owner) return [];
     if (!(await canSeeOrganisation(db, scope, owner)))
       throw badField('organisationId', 'customers.parentNotVisible');
-    const { list } = await listAddresses(
+    const { list } = await listExpressAddresses(
       db,
       scope,
-      { organisationId: owner },
+      { organisationId: owner, kind },
       { page: 1, limit: OPTIONS_LIMIT },
     );
     return list;
   }
 
-  /** `address/listOptions`: the addresses parcels may ship from, the default pickup first. */
+  app.post(
+    '/express/address/list',
+    {
+      config: { permission: EXPRESS_ADDRESS_PAGES },
+      schema: {
+        tags: ['express'],
+        body: expressAddressListQuery,
+        response: { 200: okResponse(expressAddressListView) },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { page, limit, ...filter } = request.body;
+      const { list, total } = await listExpressAddresses(db, await organisationScope(db, me), filter, {
+        page,
+        limit,
+      });
+      return { list, total, page, limit };
+    },
+  );
+
+  /** Create or update; a US address must pass the ZIP / state / city check (`address/check`). */
+  app.post(
+    '/express/address/save',
+    {
+      config: { permission: 'express-address:save', audit: 'expressAddress.save', labelScope: LABELS },
+      schema: {
+        tags: ['express'],
+        body: expressAddressSaveBody,
+        response: { 200: okResponse(savedIdView) },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const { id, organisationId, kind, isDefault, ...address } = request.body;
+      const checked = checkExpressAddress(address);
+      if (checked.problem) {
+        const { field, key, params } = checked.problem;
+        throw badField(field, key, params);
+      }
+      // An existing entry stays in its book unless the caller names another one it may write to.
+      const current = id ? await visible(me, id) : null;
+      const owner = current && !organisationId ? current.organisationId : await bookOwner(me, organisationId);
+      const saved = await saveExpressAddress(db, {
+        tenantId: me.tenantId,
+        organisationId: owner,
+        id,
+        userId: me.id,
+        kind,
+        address,
+        place: checked.place,
+        isDefault,
+      });
+      if (!saved) throw notFound();
+      request.auditTarget = `express-address:${saved}`;
+      return { id: saved };
+    },
+  );
+
+  app.post(
+    '/express/address/delete',
+    {
+      config: { permission: 'express-address:delete', audit: 'expressAddress.delete' },
+      schema: { tags: ['express'], body: idBody, response: { 200: emptyResponse } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const row = await visible(me, request.body.id);
+      await deleteExpressAddress(db, me.tenantId, row.id);
+      request.auditTarget = `express-address:${row.id}`;
+      return null;
+    },
+  );
+
+  app.post(
+    '/express/address/setDefault',
+    {
+      config: { permission: 'express-address:save', audit: 'expressAddress.setDefault' },
+      schema: { tags: ['express'], body: expressAddressDefaultBody, response: { 200: emptyResponse } },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      const row = await visible(me, request.body.id);
+      await setExpressDefault(db, row, request.body.isDefault);
+      request.auditTarget = `express-address:${row.id}`;
+      return null;
+    },
+  );
+
+  /** Multipart `file` (xlsx); `?organisationId=` names whose book (staff must). All rows go in, or none. */
+  app.post(
+    '/express/address/import',
+    {
+      config: { permission: 'express-address:import', audit: 'expressAddress.import' },
+      schema: {
+        tags: ['express'],
+        querystring: expressAddressImportQuery,
+        response: { 200: okResponse(addressImportedView) },
+      },
+    },
+    async (request, reply) => {
+      const me = currentUser(request);
+      const owner = await bookOwner(me, request.query.organisationId);
+      const file = await request.file().catch(() => undefined);
+      if (!file) throw badField('file', 'validation.fileMissing');
+      const bytes = await file.toBuffer().catch(() => null);
+      if (!bytes || file.file.truncated) throw new AppError(ResultCode.BadInput, 'error.payloadTooLarge');
+      // By content, not by name: an xlsx is a zip archive holding a workbook.
+      const type = await fileTypeFromBuffer(bytes);
+      const workbook = type?.mime === XLSX_MIME ? await readWorkbook(bytes) : null;
+      if (!workbook) throw badField('file', 'import.notXlsx');
+      const outcome = readExpressAddressSheet(workbook, request.language);
+      if ('fileError' in outcome)
+        throw badField('file', outcome.fileError, { max: MAX_IMPORT_ROWS, ...outcome.params });
+      if ('rows' in outcome)
+        throw new AppError(ResultCode.BadInput, 'import.failed', {}, undefined, { rows: outcome.rows });
+      await insertExpressAddresses(db, {
+        tenantId: me.tenantId,
+        organisationId: owner,
+        userId: me.id,
+        entries: outcome.entries,
+      });
+      request.auditTarget = `organisation:${owner}`;
+      reply.messageKey = 'addresses.imported';
+      reply.messageParams = { count: outcome.entries.length };
+      return { imported: outcome.entries.length };
+    },
+  );
+
+  /** Few rows at once; more written by a job in the download centre (express-export.ts). */
+  app.post(
+    '/express/address/export',
+    {
+      config: { permission: BOOK_PAGE, raw: true },
+      schema: { tags: ['express'], body: expressAddressListQuery, response: { 200: exportResponse } },
+    },
+    (request, reply) => answerExport(app, request, reply, expressAddressExport, request.body),
+  );
+
+  app.post(
+    '/express/address/template',
+    {
+      config: { permission: BOOK_PAGE, raw: true },
+      schema: { tags: ['express'], response: { 200: xlsxResponse } },
+    },
+    async (request, reply) => {
+      const en = request.language === 'en-US';
+      return sendFile(
+        reply,
+        en ? 'express-address-template.xlsx' : '快递地址导入模板.xlsx',
+        await expressAddressTemplate(request.language),
+      );
+    },
+  );
+
+  /** `address/listOptions`: the senders parcels may ship from (`?kind=recipient`: usual recipients). */
   app.get(
     '/express/address/listOptions',
     {
       config: { permission: EXPRESS_ADDRESS_PAGES },
       schema: {
         tags: ['express'],
-        querystring: bookQuery,
+        querystring: expressAddressOptionsQuery,
         response: { 200: okResponse(expressAddressOptionsView) },
       },
     },
-    async (request) => ({
-      list: (await book(currentUser(request), request.query.organisationId)).map(asOption),
-    }),
+    async (request) => {
+      const { organisationId, kind } = request.query;
+      return { list: (await book(currentUser(request), organisationId, kind ?? 'sender')).map(asOption) };
+    },
   );
 
-  /** `address/returns`: the addresses a returned parcel may go back to (businesses and warehouses). */
+  /** `address/returns`: the return addresses of the book, where returned parcels go back to. */
   app.get(
     '/express/address/returns',
     {
       config: { permission: EXPRESS_ADDRESS_PAGES },
       schema: {
         tags: ['express'],
-        querystring: bookQuery,
+        querystring: z.object({ organisationId: queryId().optional() }),
         response: { 200: okResponse(expressAddressOptionsView) },
       },
     },
     async (request) => ({
-      list: (await book(currentUser(request), request.query.organisationId))
-        .filter((entry) => RETURN_TYPES.has(entry.addressType))
-        .map(asOption),
+      list: (await book(currentUser(request), request.query.organisationId, 'return')).map(asOption),
     }),
   );
 
@@ -139,15 +347,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { zipcode, city, state, country } = request.body;
-      if (country !== 'US') return { zipcode, city, state, country, confirmed: false };
-      if (!/^\d{5}(-\d{4})?$/.test(zipcode)) throw badField('zipcode', 'validation.zip');
-      const [place] = placesOfZip(zipcode.slice(0, 5));
-      if (!place) throw badField('zipcode', 'express.addressUnknownZip');
-      if (state.trim().toUpperCase() !== place.state)
-        throw badField('state', 'express.addressStateMismatch', { zipcode, state: place.state });
-      if (city.trim().toUpperCase() !== place.city.toUpperCase())
-        throw badField('city', 'express.addressCityMismatch', { zipcode, city: place.city });
-      return { zipcode, city: place.city, state: place.state, country, confirmed: true };
+      const checked = checkExpressAddress({ zipcode, city, state, country });
+      if (checked.problem) {
+        const { field, key, params } = checked.problem;
+        throw badField(field, key, params);
+      }
+      if (!checked.place) return { zipcode, city, state, country, confirmed: false };
+      return { zipcode, ...checked.place, country, confirmed: true };
     },
   );
 };

@@ -42,8 +42,11 @@ import {
 
 /** The book's own page, and the quote form that fills its addresses from the book. */
 const READERS = ['/addressmanagement', '/mail'];
-/** The ZIP and warehouse lookups also serve the order payment page, where addresses are corrected. */
-const LOOKUPS = [...READERS, '/addAddress'];
+/**
+ * The ZIP and warehouse lookups also serve the order payment page, where addresses are corrected, and
+ * the express address book, whose form fills city and state from a US ZIP too.
+ */
+const LOOKUPS = [...READERS, '/addAddress', '/addressList'];
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -170,7 +173,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/address/owners',
     {
-      config: { permission: READERS },
+      // The express book's page chooses whose book the same way.
+      config: { permission: [...READERS, '/addressList'] },
       schema: { tags: ['addresses'], response: { 200: okResponse(addressOwnersView) } },
     },
     async (request) => {

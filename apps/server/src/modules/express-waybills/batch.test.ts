@@ -109,13 +109,14 @@ async function singleQuotePrices() {
 beforeAll(async () => {
   for (const who of ['branch', 'agent', 'customer', 'direct'] as const) orgs[who] = await f.orgOf(who);
   await expressTenant(f.db, f.t.tenant.id, orgs);
-  const saved = await f.as('customer').ok('/api/admin/address/save', {
-    name: 'Acme Parts',
+  const saved = await f.as('customer').ok('/api/express/address/save', {
+    kind: 'sender',
+    name: 'Pat Lee',
+    company: 'Acme Parts',
     address1: '100 Main St',
     zipcode: '90001',
     city: 'Los Angeles',
     state: 'CA',
-    contact: 'Pat Lee',
     phone: '2135550100',
     email: 'dock@example.com',
   });

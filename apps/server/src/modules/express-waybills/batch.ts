@@ -21,7 +21,7 @@ import {
 import { AppError, badField } from '../../lib/errors.ts';
 import { readWorkbook } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { type AddressRow, visibleAddress } from '../addresses/service.ts';
+import { type ExpressAddressRow, visibleExpressAddress } from '../addresses/express-service.ts';
 import { hiddenExpressChannelIds } from '../auth/service.ts';
 import { findOrganisation, organisationScope } from '../customers/service.ts';
 import {
@@ -318,14 +318,17 @@ export function chooseChannel(
 /* ---------- checking and booking a file ---------- */
 
 /**
- * An address-book entry as the quote form takes it (its contact is the name on the label, its name the
- * company), checked by the form's own rules; a bad entry is refused naming `field`. The batch's sender
- * and a return's recipient are made this way.
+ * An express address-book entry as the quote form takes it, checked by the form's own rules; a bad entry
+ * is refused naming `field`. The batch's sender and a return's recipient are made this way.
  */
-export function bookAddress(entry: AddressRow, language: Language, field = 'address_id'): ExpressAddress {
+export function bookAddress(
+  entry: ExpressAddressRow,
+  language: Language,
+  field = 'address_id',
+): ExpressAddress {
   const parsed = expressAddressBody.safeParse({
-    name: entry.contact || entry.name,
-    company: entry.contact ? entry.name : '',
+    name: entry.name,
+    company: entry.company,
     address1: entry.address1,
     address2: entry.address2,
     city: entry.city,
@@ -335,7 +338,7 @@ export function bookAddress(entry: AddressRow, language: Language, field = 'addr
     dialCode: entry.dialCode || '1',
     phone: entry.phone.replace(/[\s().+-]/g, ''),
     email: entry.email,
-    residential: entry.addressType === 'residential',
+    residential: entry.residential,
   });
   if (parsed.success) return parsed.data;
   const [first] = localizeIssues(parsed.error.issues, language);
@@ -347,7 +350,7 @@ export interface ExpressBatchRequest {
   language: Language;
   /** The organisation the caller books for; its own when not given. */
   organisationId?: number;
-  /** The address-book entry every parcel ships from (SPEC section 5: required for express). */
+  /** The express book's sender every parcel ships from (SPEC section 5: required for express). */
   addressId?: number;
   bytes: Buffer;
   /** Books the rows when every one passes; otherwise only checks them. */
@@ -374,8 +377,9 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
   const organisation = await findOrganisation(db, caller.tenantId, organisationId);
   if (!organisation) throw badField('organisationId', 'quote.organisationRequired');
   if (!request.addressId) throw badField('address_id', 'expressBatch.addressRequired');
-  const entry = await visibleAddress(db, await organisationScope(db, caller), request.addressId);
-  if (!entry) throw badField('address_id', 'batch.addressNotFound');
+  const entry = await visibleExpressAddress(db, await organisationScope(db, caller), request.addressId);
+  // A sender of the express book: its recipients and return addresses are not where parcels ship from.
+  if (entry?.kind !== 'sender') throw badField('address_id', 'batch.addressNotFound');
   const sender = bookAddress(entry, language);
 
   const workbook = await readWorkbook(request.bytes);

@@ -347,17 +347,17 @@ describe('waybill tracking', () => {
 });
 
 describe('return waybills', () => {
-  /** A business address of the customer's book, where returns come back to. */
-  async function returnAddress(who: Who = 'customer', addressType = 'warehouse') {
-    const { id } = await f.as(who).ok('/api/admin/address/save', {
-      name: 'Acme Returns',
+  /** A return address of the customer's express book, where returns come back to. */
+  async function returnAddress(who: Who = 'customer', kind = 'return') {
+    const { id } = await f.as(who).ok('/api/express/address/save', {
+      kind,
+      name: 'Returns Desk',
+      company: 'Acme Returns',
       address1: '200 Dock Rd',
       zipcode: '90001',
       city: 'Los Angeles',
       state: 'CA',
-      contact: 'Returns Desk',
       phone: '2135550199',
-      addressType,
     });
     return id as number;
   }
@@ -408,7 +408,7 @@ describe('return waybills', () => {
       .fail('/api/express/order/createReturn', { id: a.json().data.id, returnAddressId: addressId }, 409);
   });
 
-  it('refuses an undelivered waybill, a residential or foreign address, and another tree or tenant', async () => {
+  it('refuses an undelivered waybill, an address that is no return address or is foreign, and another tree or tenant', async () => {
     const printed = await printedWaybill();
     const addressId = await returnAddress();
     const early = await f
@@ -417,12 +417,13 @@ describe('return waybills', () => {
     expect(early.json().code).toBe(409);
     expect(early.json().msg).toContain(printed.waybillNo);
     const original = await deliveredWaybill();
-    const home = await returnAddress('customer', 'residential');
-    const residential = await f
+    // A sender of the book is where parcels leave from, not where returns come back to.
+    const sender = await returnAddress('customer', 'sender');
+    const notReturn = await f
       .as('customer')
-      .post('/api/express/order/createReturn', { id: original.id, returnAddressId: home });
-    expect(residential.json().code).toBe(400);
-    expect(badFieldsOf(residential)).toEqual(['returnAddressId']);
+      .post('/api/express/order/createReturn', { id: original.id, returnAddressId: sender });
+    expect(notReturn.json().code).toBe(400);
+    expect(badFieldsOf(notReturn)).toEqual(['returnAddressId']);
     const elsewhere = await returnAddress('direct');
     const foreign = await f
       .as('admin')

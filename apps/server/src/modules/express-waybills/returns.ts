@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { visibleAddress } from '../addresses/service.ts';
+import { visibleExpressAddress } from '../addresses/express-service.ts';
 import { findOrganisation, organisationScope } from '../customers/service.ts';
 import { expressPricer, insertBookedExpressQuotes } from '../express-quotes/service.ts';
 import { bookAddress } from './batch.ts';
@@ -14,9 +14,6 @@ import { insertWaybills, payOnBooking, visibleWaybill, type WaybillRow } from '.
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 type Priced = Extract<ExpressQuoteResult, { ok: true }>;
-
-/** Address types a returned parcel can be received at, as the return-address options offer them. */
-const RETURN_TYPES: readonly string[] = ['business', 'warehouse'];
 
 async function returnOf(db: DbOrTx, tenantId: number, waybillId: number): Promise<WaybillRow | null> {
   const [row] = await db
@@ -63,8 +60,8 @@ export async function createReturnFor(
     throw conflict('expressReturn.notReturnable', { waybillNo: original.waybillNo });
 
   const scope = await organisationScope(db, caller);
-  const entry = await visibleAddress(db, scope, input.returnAddressId);
-  if (!entry || entry.organisationId !== original.organisationId || !RETURN_TYPES.includes(entry.addressType))
+  const entry = await visibleExpressAddress(db, scope, input.returnAddressId);
+  if (!entry || entry.organisationId !== original.organisationId || entry.kind !== 'return')
     throw badField('returnAddressId', 'expressReturn.addressNotFound');
   const shipment: ExpressShipmentInput = {
     sender: { ...original.shipment.recipient },

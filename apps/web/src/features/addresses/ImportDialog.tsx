@@ -17,6 +17,20 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, download, upload } from '../../lib/http.ts';
 import type { AddressOwner } from './api.ts';
 
+/** Where a book's import goes and its template comes from: the truck book's unless told. */
+export interface ImportEndpoints {
+  title: string;
+  importUrl: string;
+  templateUrl: string;
+  templateName: string;
+}
+
+const TRUCK_BOOK = {
+  importUrl: '/admin/address/import',
+  templateUrl: '/admin/address/template',
+  templateName: 'address-template.xlsx',
+};
+
 /**
  * Import of a filled template: one xlsx file (choosing another replaces it, removing asks first), all
  * rows or none; the rows the server refuses are listed with their messages.
@@ -26,11 +40,13 @@ export function ImportDialog({
   ownerRequired,
   onClose,
   onImported,
+  endpoints,
 }: {
   owners: AddressOwner[];
   ownerRequired: boolean;
   onClose: () => void;
   onImported: () => void;
+  endpoints?: ImportEndpoints;
 }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -39,6 +55,7 @@ export function ImportDialog({
   const [busy, setBusy] = useState(false);
   const [rowErrors, setRowErrors] = useState<{ row: string; message: string }[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
+  const { importUrl, templateUrl, templateName } = endpoints ?? TRUCK_BOOK;
 
   const start = async () => {
     if (!file?.originFileObj) return;
@@ -47,7 +64,7 @@ export function ImportDialog({
     setFailure(null);
     try {
       const query = owner ? `?organisationId=${owner}` : '';
-      const done = await upload<{ imported: number }>(`/admin/address/import${query}`, file.originFileObj);
+      const done = await upload<{ imported: number }>(`${importUrl}${query}`, file.originFileObj);
       message.success(t('addresses.imported', { count: done.imported }));
       onImported();
     } catch (error) {
@@ -70,7 +87,7 @@ export function ImportDialog({
     <Modal
       open
       width={600}
-      title={t('addresses.importTitle')}
+      title={endpoints?.title ?? t('addresses.importTitle')}
       onCancel={onClose}
       destroyOnHidden
       footer={
@@ -93,7 +110,7 @@ export function ImportDialog({
         <Button
           type="link"
           size="small"
-          onClick={() => void download('/admin/address/template', {}, 'address-template.xlsx')}
+          onClick={() => void download(templateUrl, {}, templateName)}
           data-testid="address-template"
         >
           {t('addresses.template')}

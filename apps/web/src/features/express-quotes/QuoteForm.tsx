@@ -306,6 +306,54 @@ function ShipFromPicker({
   );
 }
 
+/** A saved recipient of the customer's express address book; picking one fills the recipient. */
+function RecipientPicker({
+  form,
+  organisationId,
+  enabled,
+}: {
+  form: FormInstance<QuoteFormValues>;
+  organisationId: number | undefined;
+  enabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const recipients = useQuery({
+    queryKey: ['express-recipients', organisationId ?? 'own'],
+    queryFn: () => expressQuoteApi.recipients(organisationId),
+    enabled,
+  });
+  const list = recipients.data?.list ?? [];
+  return (
+    <Select
+      size="small"
+      style={{ width: 220, maxWidth: '45vw' }}
+      placeholder={t('expressQuote.recipientFrom')}
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={recipients.isFetching}
+      value={null}
+      disabled={enabled ? undefined : true}
+      notFoundContent={
+        recipients.isError ? (
+          <Button size="small" type="link" onClick={() => void recipients.refetch()}>
+            {t('expressQuote.retry')}
+          </Button>
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('expressQuote.noRecipients')} />
+        )
+      }
+      options={list.map((o) => ({
+        value: o.id,
+        label: `${o.address_code} · ${o.name} · ${[o.city, o.province_code, o.zipcode, o.country].filter(Boolean).join(' ')}`,
+      }))}
+      onChange={(id: number) => {
+        const entry = list.find((o) => o.id === id);
+        if (entry) form.setFieldValue('recipient', fromAddressOption(entry));
+      }}
+      data-testid="recipient-book"
+    />
+  );
+}
+
 /** An Amazon FBA warehouse as the recipient; the warehouse list loads when first opened. */
 function FbaPicker({ form }: { form: FormInstance<QuoteFormValues> }) {
   const { t } = useTranslation();
@@ -488,6 +536,23 @@ export function QuoteForm({
   const organisationId = Form.useWatch('organisationId', form) as number | undefined;
   // Staff see a book only once they name the customer; others see their own until they name one.
   const bookReady = Boolean(organisationId) || !customerRequired;
+  const customerItem = (
+    <Form.Item
+      name="organisationId"
+      label={t('expressQuote.customer')}
+      tooltip={t('expressQuote.customerTip')}
+      rules={customerRequired ? [requiredRule(t('expressQuote.customer'))] : []}
+      hidden={!showCustomers}
+    >
+      <Select
+        allowClear={!customerRequired}
+        placeholder={customerRequired ? undefined : t('expressQuote.customerSelf')}
+        showSearch={{ optionFilterProp: 'label' }}
+        options={customers.map((c) => ({ value: c.id, label: c.name }))}
+        data-testid="quote-customer"
+      />
+    </Form.Item>
+  );
   return (
     <Form
       form={form}
@@ -502,24 +567,15 @@ export function QuoteForm({
         <Alert type="info" showIcon title={t('expressQuote.englishTip')} />
         <Card size="small">
           <Row gutter={12}>
-            {/* Always in the form, so the shipment a quote was priced for keeps its customer. */}
-            <Col xs={24} md={10} hidden={!showCustomers}>
-              <Form.Item
-                name="organisationId"
-                label={t('expressQuote.customer')}
-                tooltip={t('expressQuote.customerTip')}
-                rules={customerRequired ? [requiredRule(t('expressQuote.customer'))] : []}
-                hidden={!showCustomers}
-              >
-                <Select
-                  allowClear={!customerRequired}
-                  placeholder={customerRequired ? undefined : t('expressQuote.customerSelf')}
-                  showSearch={{ optionFilterProp: 'label' }}
-                  options={customers.map((c) => ({ value: c.id, label: c.name }))}
-                  data-testid="quote-customer"
-                />
-              </Form.Item>
-            </Col>
+            {/* Always in the form, so the shipment a quote was priced for keeps its customer; a column
+                only when shown, since a hidden column still takes its width in the row. */}
+            {showCustomers ? (
+              <Col xs={24} md={10}>
+                {customerItem}
+              </Col>
+            ) : (
+              customerItem
+            )}
             <Col xs={24} md={showCustomers ? 7 : 12}>
               <Form.Item name="unitSystem" label={t('expressQuote.unitSystem')}>
                 <Radio.Group
@@ -556,7 +612,12 @@ export function QuoteForm({
           side="recipient"
           title={t('expressQuote.recipient')}
           form={form}
-          picker={<FbaPicker form={form} />}
+          picker={
+            <Space size={4} wrap>
+              <RecipientPicker form={form} organisationId={organisationId} enabled={bookReady} />
+              <FbaPicker form={form} />
+            </Space>
+          }
         />
         <Card size="small" title={t('expressQuote.parcels')}>
           <Parcels form={form} />

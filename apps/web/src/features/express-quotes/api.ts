@@ -42,6 +42,11 @@ export const expressQuoteApi = {
   options: () => get<ExpressOptions>('/express/quotation/options'),
   shipFrom: (organisationId?: number) =>
     get<Wire<typeof expressAddressOptionsView>>(`/express/address/listOptions${bookQuery(organisationId)}`),
+  /** The usual recipients kept in the same book. */
+  recipients: (organisationId?: number) =>
+    get<Wire<typeof expressAddressOptionsView>>(
+      `/express/address/listOptions?kind=recipient${organisationId ? `&organisationId=${organisationId}` : ''}`,
+    ),
   fbaWarehouses: () => get<Wire<typeof fbaWarehousesView>>('/express/address/getFba'),
   /** A US ZIP, city and state that disagree answer 400 with the field at fault. */
   checkAddress: (body: AddressCheck) => post<Wire<typeof addressCheckedView>>('/express/address/check', body),

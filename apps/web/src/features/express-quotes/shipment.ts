@@ -108,11 +108,11 @@ export function fromQuote(quote: ExpressQuoteView, withCustomer: boolean): Quote
   return { ...quote.shipment, organisationId: withCustomer ? quote.organisationId : undefined };
 }
 
-/** The sender from an address-book entry: its contact is the name on the label, its name the company. */
+/** A sender or recipient from an express address-book entry: its contact is the name on the label. */
 export function fromAddressOption(option: AddressOption): AddressValues {
   return {
     name: option.contact || option.name,
-    company: option.contact ? option.name : '',
+    company: option.company,
     address1: option.address1,
     address2: option.address2,
     city: option.city,

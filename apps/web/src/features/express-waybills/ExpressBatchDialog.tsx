@@ -1,13 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Select } from 'antd';
+import { App, Button, Form, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useSession } from '../../app/session.tsx';
+import { flattenPages, useSession } from '../../app/session.tsx';
 import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
 import { EXPRESS_BATCH_ENDPOINTS, expressBatchApi, type ShipFromOption, WAYBILL_LIST_URL } from './api.ts';
 
 const ORDER_LIST_PATH = '/expressOrderList';
+/** Where the senders the dialog offers are kept. */
+const ADDRESS_BOOK_PATH = '/addressList';
 
 const optionLabel = (o: ShipFromOption) =>
   `${o.name} (${o.address_code}) · ${[o.detail, o.city, o.province_code, o.zipcode].filter(Boolean).join(', ')}`;
@@ -22,7 +24,9 @@ export function ExpressBatchDialog({ open, onClose }: { open: boolean; onClose: 
   const { modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { userInfo } = useSession();
+  const { userInfo, menus } = useSession();
+  // The hint links to the express address book when the user's menu has it.
+  const hasBook = flattenPages(menus).some((p) => p.node.paths === ADDRESS_BOOK_PATH);
   const forOthers = userInfo?.identity !== 'customer';
   // Staff belong to no organisation: they book for the customer they name.
   const customerRequired = !userInfo?.organisationId;
@@ -102,9 +106,25 @@ export function ExpressBatchDialog({ open, onClose }: { open: boolean; onClose: 
             label={t('waybillBatch.address')}
             required
             extra={
-              bookReady && shipFrom.isSuccess && options.length === 0
-                ? t('waybillBatch.addressEmpty')
-                : t('waybillBatch.addressTip')
+              <>
+                {bookReady && shipFrom.isSuccess && options.length === 0
+                  ? t('waybillBatch.addressEmpty')
+                  : t('waybillBatch.addressTip')}
+                {hasBook ? (
+                  <Button
+                    type="link"
+                    size="small"
+                    style={{ paddingInline: 4, height: 'auto' }}
+                    onClick={() => {
+                      onClose();
+                      navigate(ADDRESS_BOOK_PATH);
+                    }}
+                    data-testid="express-batch-open-book"
+                  >
+                    {t('waybillBatch.openBook')}
+                  </Button>
+                ) : null}
+              </>
             }
             style={{ marginBottom: 0 }}
           >
