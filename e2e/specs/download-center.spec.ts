@@ -185,6 +185,9 @@ test(`an export of ${ORDERS.toLocaleString('en-US')} orders runs as a job and is
   // The page follows the job: queued or running, then ready with every row.
   const row = page.getByTestId('download-center').locator('.ant-table-row').first();
   await expect(row).toContainText('卡车订单', { timeout: 60_000 });
+  // While the file is written the row shows how far it has got.
+  await expect(row.getByTestId(/^dl-progress-/)).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: `${screenshotDir}download-center-progress.png` });
   await expect(row.getByText('已完成')).toBeVisible({ timeout: 120_000 });
   const seconds = (Date.now() - started) / 1000;
   console.log(`export of ${ORDERS} orders ready in ${seconds.toFixed(1)} s`);

@@ -27,6 +27,7 @@ export const EXPORT_KINDS = [
   'operation-log',
   'work-orders',
   'addresses',
+  'express-addresses',
   'customers',
   'recharges',
   'invoices',

@@ -88,6 +88,8 @@ export const expressChannelListQuery = pageQuery.extend({
   scope: z.enum(EXPRESS_SCOPES).optional(),
   enabled: z.boolean().optional(),
 });
+/** The channel list's filters, for its export (every matching channel, not a page). */
+export const expressChannelExportQuery = expressChannelListQuery.omit({ page: true, limit: true });
 
 export const expressChannelSaveBody = z
   .object({
@@ -309,6 +311,12 @@ export const priceTableView = z.object({
 });
 
 export const importedRowsView = z.object({ imported: z.number().int() });
+/** A channel workbook imported: every row, of which these were new channels and these existing ones. */
+export const channelImportView = z.object({
+  imported: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+});
 
 /* ---------- stored shapes (what the server keeps; the rating engine reads them as they are) ---------- */
 

@@ -36,6 +36,20 @@ export const expressZhCN = {
   'expressChannel.additionalPair': '“续重”行和“续重单位”行须同时填写',
   'expressChannel.rowTwice': '“{{row}}”行出现了两次',
   'expressChannel.feeDiffers': '同一偏远地区各行的费用须一致',
+  'expressChannel.sheetChannels': '渠道',
+  'expressChannel.channelsImported': '已导入 {{count}} 个渠道:新增 {{created}} 个,更新 {{updated}} 个',
+  'expressChannel.noProductCode': '{{field}}:没有代码为“{{code}}”的快递产品',
+  'expressChannel.codeTwice': '{{field}}:“{{code}}”已在第 {{row}} 行出现',
+  'expressChannel.note.rows': '每行一个渠道;灰色的示例行不修改时导入会跳过,可以直接覆盖它。',
+  'expressChannel.note.code':
+    '渠道代码已存在时更新该渠道,否则新增渠道;可用机构、偏远地区清单、分区表和价格表保持不变,在各自的页面维护。',
+  'expressChannel.note.products': '产品代码须为已有的快递产品:{{products}}',
+  'expressChannel.note.choices':
+    '范围填 domestic(国内)或 international(国际);单位制填 lb_in(磅/英寸)或 kg_cm(千克/厘米);启用填“是”或“否”。',
+  'expressChannel.note.surcharges':
+    '额外处理费、超大件附加费和保价费各占一组列:要收取就填满该组的每一列,不收取就整组留空。',
+  'expressChannel.note.limit': '一次最多 {{max}} 行;任何一行有误时整个文件都不会导入。',
+  'expressChannel.note.required': '必填列:{{columns}}',
   'expressQuote.notPriced': '报价尚未计算价格,请先获取报价',
   'expressQuote.channelNotQuoted': '该渠道不在本次报价结果中',
   'expressQuote.refusal.overweight': '包裹超过该渠道的重量上限',
@@ -78,7 +92,7 @@ export const expressZhCN = {
   'expressWaybill.notice.refunded': '运单 {{waybillNo}} 已作废,{{amount}} 已退回快递账户。原因:{{note}}',
   'expressReturn.ofReturn': '退货运单不能再退货',
   'expressReturn.notReturnable': '运单 {{waybillNo}} 尚未签收或异常,不能退货',
-  'expressReturn.addressNotFound': '请选择该客户地址簿中的退货地址(公司或仓库)',
+  'expressReturn.addressNotFound': '请选择该客户快递地址簿中的退货地址',
   'expressReturn.noChannel': '没有渠道可以承运该退货包裹',
   'waybillField.waybillNo': '运单号',
   'waybillField.trackingNo': '追踪号',
@@ -129,6 +143,7 @@ export const expressZhCN = {
   'expressBatch.noChannelBecause': '没有能承运该包裹的渠道:{{reason}}',
   'expressBatch.yesNo': '{{field}}请填写“是”或“否”',
   'expressBatch.imported': '已导入 {{count}} 票快递运单,待支付',
+  'expressAddress.badKind': '{{field}}请填写“发件地址”“收件地址”或“退货地址”',
 } as const;
 
 export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
@@ -166,6 +181,22 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressChannel.additionalPair': 'The "Additional" and "Additional unit" rows go together',
   'expressChannel.rowTwice': 'The "{{row}}" row appears twice',
   'expressChannel.feeDiffers': 'Every row of one delivery area needs the same fee',
+  'expressChannel.sheetChannels': 'Channels',
+  'expressChannel.channelsImported': '{{count}} channels imported: {{created}} added, {{updated}} updated',
+  'expressChannel.noProductCode': '{{field}}: there is no express product with code "{{code}}"',
+  'expressChannel.codeTwice': '{{field}}: "{{code}}" already appears on row {{row}}',
+  'expressChannel.note.rows':
+    'One channel per row; the grey example row is skipped while left unchanged: overwrite it.',
+  'expressChannel.note.code':
+    'A row whose channel code exists updates that channel; any other row adds one. Organisations, delivery areas, zone charts and price tables stay as they are: each has its own page.',
+  'expressChannel.note.products': 'The product code must be an existing express product: {{products}}',
+  'expressChannel.note.choices':
+    'Scope is domestic or international; unit system is lb_in (pounds and inches) or kg_cm (kilograms and centimetres); Enabled is yes or no.',
+  'expressChannel.note.surcharges':
+    'Additional handling, large package and declared value each take a group of columns: fill every column of a group to charge it, or leave the whole group empty.',
+  'expressChannel.note.limit':
+    'At most {{max}} rows a file; if any row is wrong, nothing in the file is imported.',
+  'expressChannel.note.required': 'Required columns: {{columns}}',
   'expressQuote.notPriced': 'The quote has no prices yet; get the rates first',
   'expressQuote.channelNotQuoted': 'This channel is not among the quote’s results',
   'expressQuote.refusal.overweight': 'A parcel is heavier than this channel takes',
@@ -213,8 +244,7 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressReturn.ofReturn': 'A return waybill cannot itself be returned',
   'expressReturn.notReturnable':
     'Waybill {{waybillNo}} is neither delivered nor in exception; it cannot be returned',
-  'expressReturn.addressNotFound':
-    'Choose a return address (a business or warehouse) of the customer’s address book',
+  'expressReturn.addressNotFound': 'Choose a return address of the customer’s express address book',
   'expressReturn.noChannel': 'No channel can carry this returned parcel',
   'waybillField.waybillNo': 'Waybill number',
   'waybillField.trackingNo': 'Tracking number',
@@ -267,4 +297,5 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressBatch.noChannelBecause': 'No channel can carry this parcel: {{reason}}',
   'expressBatch.yesNo': '{{field}} must be yes or no',
   'expressBatch.imported': '{{count}} waybills imported, awaiting payment',
+  'expressAddress.badKind': '{{field}} takes Sender, Recipient or Return address',
 };

@@ -118,6 +118,8 @@ export const receivingAccountBody = z.object({
   /** The bank's name on the English interface; empty shows `bankName` there too. */
   bankNameEn: str().trim().max(100).default(''),
   accountName: str().trim().min(1).max(100),
+  /** The holder's name on the English interface; empty shows `accountName` there too. */
+  accountNameEn: str().trim().max(100).default(''),
   accountNumber: str().trim().min(4).max(60),
   enabled: z.boolean().default(true),
 });
@@ -131,6 +133,7 @@ export const receivingAccountView = z.object({
   bankName: z.string(),
   bankNameEn: z.string(),
   accountName: z.string(),
+  accountNameEn: z.string(),
   accountNumber: z.string(),
   enabled: z.boolean(),
 });

@@ -152,6 +152,8 @@ export const operationLogRowView = z.object({
   userId: z.number().int().nullable(),
   userEmail: z.string(),
   action: z.string(),
+  /** The action in the reader's language (`oplog.ts`). */
+  actionLabel: z.string(),
   method: z.string(),
   path: z.string(),
   target: z.string(),

@@ -6,6 +6,21 @@ import { moneyField, str } from './validation.ts';
 
 export const TRUCK_MODES = ['LTL', 'FTL'] as const;
 
+/** The service levels a product's tag offers, each in both languages (the stored value is the key). */
+export const TRUCK_SERVICE_LEVELS = {
+  standard: { 'zh-CN': '标准', 'en-US': 'Standard' },
+  economy: { 'zh-CN': '经济', 'en-US': 'Economy' },
+  expedited: { 'zh-CN': '加急', 'en-US': 'Expedited' },
+  guaranteed: { 'zh-CN': '限时达', 'en-US': 'Guaranteed' },
+} as const;
+
+/** A product's service level in the reader's words; a level typed before these existed shows as typed. */
+export function serviceLevelLabel(level: string, language: 'zh-CN' | 'en-US'): string {
+  return Object.hasOwn(TRUCK_SERVICE_LEVELS, level)
+    ? TRUCK_SERVICE_LEVELS[level as keyof typeof TRUCK_SERVICE_LEVELS][language]
+    : level;
+}
+
 export const productListQuery = pageQuery.extend({
   keyword: str().trim().max(100).optional(),
   mode: z.enum(TRUCK_MODES).optional(),
@@ -23,6 +38,7 @@ export const productSaveBody = z
     name: str().trim().min(1).max(100),
     nameEn: str().trim().min(1).max(100),
     carrier: str().trim().min(1).max(100),
+    // One of TRUCK_SERVICE_LEVELS, shown in the reader's words; other text is kept and shown as typed.
     serviceLevel: str().trim().max(60).default('standard'),
     mode: z.enum(TRUCK_MODES),
     transitDaysMin: z.number().int().min(0).max(60),

@@ -100,6 +100,8 @@ export async function seedTenant(
         bankName: '招商银行上海分行',
         bankNameEn: 'China Merchants Bank, Shanghai Branch',
         accountName: input.name,
+        // The tenant's English name for English readers (the holder's name is the tenant's own).
+        accountNameEn: input.nameEn ?? '',
         accountNumber: '6214 8321 0000 8888',
       },
       {
@@ -108,6 +110,8 @@ export async function seedTenant(
         bankName: '美国银行',
         bankNameEn: 'Bank of America',
         accountName: input.name,
+        // The tenant's English name for English readers (the holder's name is the tenant's own).
+        accountNameEn: input.nameEn ?? '',
         accountNumber: '0012 3456 7890',
       },
     ]);

@@ -3,8 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { redactBody, writeOperationLog } from '../modules/oplog/service.ts';
 
+const audited = new Set<string>();
+
+/** Every action a route of this process can write to the operation log (each has words to show it). */
+export function auditedActions(): ReadonlySet<string> {
+  return audited;
+}
+
 /** Every route with `config.audit` leaves a row in the operation log, success or not. */
 export const auditPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRoute', (route) => {
+    const action = (route.config as { audit?: string } | undefined)?.audit;
+    if (action) audited.add(action);
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     const action = request.routeOptions.config?.audit;
     // A call refused before its tenant was known (a disabled site) has no tenant to log it under.

@@ -47,8 +47,14 @@ export function setHttpHooks(next: Partial<Hooks>): void {
   hooks = { ...hooks, ...next };
 }
 
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 function headers(json: boolean): Record<string, string> {
-  const h: Record<string, string> = { 'Accept-Language': i18n.language === 'en-US' ? 'en-US' : 'zh-CN' };
+  const h: Record<string, string> = {
+    'Accept-Language': i18n.language === 'en-US' ? 'en-US' : 'zh-CN',
+    // Exports write times on the clock the pages show them in (docs/decisions.md).
+    'X-Time-Zone': TIME_ZONE,
+  };
   if (json) h['Content-Type'] = 'application/json;charset=UTF-8';
   const token = getToken();
   if (token) h.accessToken = token;

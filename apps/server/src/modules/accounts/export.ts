@@ -117,11 +117,11 @@ function ledgerExport(view: LedgerView, permission: string | readonly string[]) 
       const en = language === 'en-US';
       const t = (key: string) => translate(language, key as never);
       const columns: ExportColumn<Presented>[] = [
-        { header: en ? 'Time' : '时间', value: (r) => r.createdAt, width: 24 },
+        { header: en ? 'Time' : '时间', type: 'time', value: (r) => r.createdAt, width: 18 },
         { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
         { header: en ? 'Type' : '类型', value: (r) => t(`ledger.type.${r.type}`) },
-        { header: en ? 'Amount' : '金额', value: (r) => r.amount },
-        { header: en ? 'Balance after' : '变动后余额', value: (r) => r.balanceAfter },
+        { header: en ? 'Amount' : '金额', type: 'money', value: (r) => r.amount },
+        { header: en ? 'Balance after' : '变动后余额', type: 'money', value: (r) => r.balanceAfter },
         { header: en ? 'Reference' : '关联单号', value: (r) => r.refId, width: 24 },
         { header: en ? 'Note' : '备注', value: (r) => r.note, width: 30 },
         { header: en ? 'Operator' : '操作人', value: (r) => r.operator, width: 26 },

@@ -1,3 +1,4 @@
+import { translate } from '@freight/contracts/messages';
 import { parseMoney } from '@freight/contracts/money';
 import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -7,6 +8,7 @@ import { badFields, fieldMessage, uploadFor } from '../../../test/helpers.ts';
 import { ledgerEntries, notices } from '../../db/schema.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
+import { renderNotice } from '../notices/service.ts';
 
 const f = useTestApp({
   tenants: 2,
@@ -56,8 +58,15 @@ describe('bounce bills', () => {
       .from(notices)
       .where(and(eq(notices.tenantId, f.t.tenant.id), eq(notices.orderSn, order.orderNo)));
     const notice = sent.find((n) => n.content.includes(bill.billNo));
-    expect(notice).toMatchObject({ userId: customer?.id, orderType: 1, title: '异常账单' });
-    expect(notice?.content).toContain('45.50');
+    expect(notice).toMatchObject({ userId: customer?.id, orderType: 1 });
+    // Stored as keys, read in the reader's language: the bill's type is put into words too.
+    const zh = renderNotice(notice as NonNullable<typeof notice>, 'zh-CN');
+    expect(zh.title).toBe('异常账单');
+    expect(zh.content).toContain('45.50');
+    expect(zh.content).toContain(translate('zh-CN', 'bounceBill.type.reweigh'));
+    expect(renderNotice(notice as NonNullable<typeof notice>, 'en-US').content).toContain(
+      translate('en-US', 'bounceBill.type.reweigh'),
+    );
 
     // The customer sees it and may dispute it; the agent above sees it; a sibling customer does not.
     const mine = await f.truck.ok(

@@ -300,14 +300,16 @@ async function noticeBill(db: DbOrTx, bill: BillRow) {
     userId: bill.userId,
     type: NoticeType.Dialog,
     title: words.noticeTitle,
-    content: (t) =>
-      t(bill.status === 'charged' ? words.noticeCharged : words.noticeUnpaid, {
+    content: {
+      key: bill.status === 'charged' ? words.noticeCharged : words.noticeUnpaid,
+      params: {
         orderNo: bill.orderNo,
         waybillNo: bill.orderNo,
         billNo: bill.billNo,
-        type: t(`bounceBill.type.${bill.type}`),
+        type: { key: `bounceBill.type.${bill.type}` },
         amount: formatMoney(bill.amount),
-      }),
+      },
+    },
     // Truck: the order list opens the order, whose page lists its bills and ledger rows. Express:
     // `/abnormalBilling?sn=<bill number>` (SPEC section 2) opens the bill itself.
     orderType: express ? NoticeOrderType.AbnormalBilling : NoticeOrderType.Order,

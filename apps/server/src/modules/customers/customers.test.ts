@@ -110,7 +110,12 @@ describe('organisation lists and visibility', () => {
     const rows = (book.worksheets[0]?.getSheetValues() ?? []).slice(1) as unknown[][];
     expect(rows[0]?.slice(1, 3)).toEqual(['ID', 'Name']);
     expect(rows.slice(1).map((r) => [r[1], r[2], r[8], r[10]])).toEqual(
-      shown.map((o: any) => [o.id, o.name, o.account?.balance ?? '0.00', o.account?.available ?? '0.00']),
+      shown.map((o: any) => [
+        o.id,
+        o.name,
+        Number(o.account?.balance ?? '0.00'),
+        Number(o.account?.available ?? '0.00'),
+      ]),
     );
     // The button without the list's page is refused, as the list is.
     const refused = await post(

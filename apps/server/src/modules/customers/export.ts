@@ -1,5 +1,4 @@
 import { customerListQuery } from '@freight/contracts/customers';
-import { formatMoney } from '@freight/contracts/money';
 import { forbidden } from '../../lib/errors.ts';
 import { type AccountRow, accountsOfOrganisations, available } from '../accounts/service.ts';
 import { defineExport, type ExportColumn } from '../downloads/runner.ts';
@@ -12,7 +11,7 @@ import {
 
 type Row = OrganisationListRow & { account: AccountRow | undefined };
 
-const money = (cents: bigint | undefined) => formatMoney(cents ?? 0n);
+const money = (cents: bigint | undefined) => cents ?? 0n;
 
 /** `/admin/customer/export`: one customer page's organisations of the list's filters, with their account. */
 export const customerExport = defineExport({
@@ -41,14 +40,22 @@ export const customerExport = defineExport({
       { header: en ? 'Contact' : '联系人', value: (r) => r.contactName },
       { header: en ? 'E-mail' : '邮箱', value: (r) => r.contactEmail, width: 28 },
       { header: en ? 'Phone' : '电话', value: (r) => r.contactPhone },
-      { header: en ? 'Balance' : '余额', value: (r) => money(r.account?.balance) },
-      { header: en ? 'Credit limit' : '授信额度', value: (r) => money(r.account?.creditLimit) },
-      { header: en ? 'Available' : '可用余额', value: (r) => money(r.account && available(r.account)) },
+      { header: en ? 'Balance' : '余额', type: 'money', value: (r) => money(r.account?.balance) },
+      {
+        header: en ? 'Credit limit' : '授信额度',
+        type: 'money',
+        value: (r) => money(r.account?.creditLimit),
+      },
+      {
+        header: en ? 'Available' : '可用余额',
+        type: 'money',
+        value: (r) => money(r.account && available(r.account)),
+      },
       {
         header: en ? 'Status' : '状态',
         value: (r) => (r.enabled ? (en ? 'Enabled' : '启用') : en ? 'Disabled' : '禁用'),
       },
-      { header: en ? 'Created' : '创建时间', value: (r) => r.createdAt },
+      { header: en ? 'Created' : '创建时间', type: 'time', value: (r) => r.createdAt, width: 18 },
     ];
     return {
       columns: columns as ExportColumn<unknown>[],

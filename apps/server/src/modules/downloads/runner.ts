@@ -1,8 +1,10 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Language } from '@freight/contracts/api';
 import { EXPORT_KEEP_DAYS, type ExportKindName } from '@freight/contracts/downloads';
 import { translate } from '@freight/contracts/messages';
+import { isMoneyString, parseMoney } from '@freight/contracts/money';
 import { XLSX_TYPE } from '@freight/contracts/responses';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +17,7 @@ import {
   createExportFile,
   type ExportFileRow,
   findExportFile,
+  MAX_EXPORTS_WAITING_PER_USER,
   markExportFailed,
   markExportFinished,
   markExportProgress,
@@ -22,11 +25,22 @@ import {
   markExportStarted,
 } from './service.ts';
 
+/**
+ * How a column's cells are written. `money`: an amount (cents as bigint, or the API's decimal string)
+ * becomes a number of the currency with two places, so the sheet can sum it. `time` and `date`: an
+ * instant (Date or ISO text) becomes a real date-time cell showing the wall-clock time of the caller's
+ * time zone, as the page shows it. `text` (the default): the value as it is.
+ */
+export type ExportCellType = 'text' | 'money' | 'time' | 'date';
+
 /** One column of an export: its header (already in the user's language) and how a row fills it. */
 export interface ExportColumn<R> {
   header: string;
   width?: number;
-  value: (row: R) => string | number | boolean | Date | null;
+  type?: ExportCellType;
+  /** The number format of a typed column, when its page shows it otherwise (seconds, say). */
+  format?: string;
+  value: (row: R) => string | number | bigint | boolean | Date | null | undefined;
 }
 
 /** The rows of one export, as the module that owns them reads them. */
@@ -55,6 +69,9 @@ export interface ExportKind<P> {
   /** The rows for this user and these filters; `db` is the reader (the replica when there is one). */
   source(db: Db, user: RequestUser, params: P, language: Language): Promise<ExportSource<unknown>>;
 }
+
+/** Where a queued export keeps the caller's time zone, beside the list's filters it was asked with. */
+const TIME_ZONE_PARAM = '__timeZone';
 
 /** Rows per keyset page: the file is written a page at a time, so memory stays flat however many there are. */
 export const EXPORT_PAGE_ROWS = 2_000;
@@ -88,6 +105,7 @@ export async function answerExport<P>(
 ) {
   const user = currentUser(request);
   const language = request.language;
+  const timeZone = timeZoneOf(request);
   const source = await kind.source(app.database.reader, user, params, language);
   const atOnce = app.config.EXPORT_AT_ONCE_ROWS;
   const total = await source.count(atOnce + 1);
@@ -95,8 +113,8 @@ export async function answerExport<P>(
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Sheet1');
     startSheet(sheet, source.columns);
-    for await (const page of source.pages(EXPORT_PAGE_ROWS))
-      for (const row of page) sheet.addRow(source.columns.map((c) => c.value(row)));
+    const cells = cellWriter(source.columns, timeZone);
+    for await (const page of source.pages(EXPORT_PAGE_ROWS)) for (const row of page) cells(sheet, row);
     const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
     return reply
       .header('content-type', XLSX_TYPE)
@@ -106,15 +124,22 @@ export async function answerExport<P>(
       )
       .send(buffer);
   }
-  const row = await createExportFile(app.db, {
-    tenantId: user.tenantId,
-    userId: user.id,
-    kind: kind.name,
-    title: exportTitle(kind.name, language, new Date()),
-    // As the route received it after validation; read with the same schema again when the job runs.
-    params: JSON.parse(JSON.stringify(params ?? {})) as Record<string, unknown>,
-    language,
-  });
+  const row = await createExportFile(
+    app.db,
+    {
+      tenantId: user.tenantId,
+      userId: user.id,
+      kind: kind.name,
+      title: exportTitle(kind.name, language, new Date(), timeZone),
+      // As the route received it after validation; read with the same schema again when the job runs.
+      params: {
+        ...(JSON.parse(JSON.stringify(params ?? {})) as Record<string, unknown>),
+        [TIME_ZONE_PARAM]: timeZone,
+      },
+      language,
+    },
+    MAX_EXPORTS_WAITING_PER_USER * app.config.RATE_LIMIT_SCALE,
+  );
   await queueExport(app, row);
   return reply.type('application/json; charset=utf-8').send({
     code: 200,
@@ -123,8 +148,9 @@ export async function answerExport<P>(
   });
 }
 
-export function exportTitle(kind: ExportKindName, language: Language, at: Date): string {
-  const when = at.toISOString().slice(0, 16).replace('T', ' ');
+export function exportTitle(kind: ExportKindName, language: Language, at: Date, timeZone = 'UTC'): string {
+  // The time the user asked, on their own clock, as the download centre's other times show.
+  const when = wallClock(at, timeZone).toISOString().slice(0, 16).replace('T', ' ');
   return `${translate(language, `download.kind.${kind}`)} ${when}`;
 }
 
@@ -134,9 +160,113 @@ export async function queueExport(app: FastifyInstance, row: ExportFileRow) {
     EXPORT_QUEUE,
     { exportId: row.id },
     // A database hiccup is tried again after a while; the third failure is the user's to retry.
-    { tenantId: row.tenantId, retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 60 * 60 },
+    // Taken in turn with other users' and tenants' exports (jobs/queue.ts).
+    {
+      tenantId: row.tenantId,
+      userId: row.userId,
+      retryLimit: 2,
+      retryDelaySeconds: 5,
+      expireInSeconds: 60 * 60,
+    },
   );
   await markExportQueued(app.db, row.tenantId, row.id, jobId);
+}
+
+/** The caller's IANA time zone: the web app sends its own on every call; without one, UTC. */
+export function timeZoneOf(request: FastifyRequest): string {
+  const header = request.headers['x-time-zone'];
+  return validTimeZone(typeof header === 'string' ? header : undefined) ?? 'UTC';
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat | null {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      return null;
+    }
+    // A bounded cache: the names come from clients.
+    if (zoneFormats.size < 500) zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+export function validTimeZone(name: string | undefined): string | null {
+  if (!name || name.length > 64) return null;
+  return zoneFormat(name) ? name : null;
+}
+
+/**
+ * The wall-clock time of `at` in `timeZone`, as a Date whose UTC fields carry it: Excel date-times have
+ * no zone, and exceljs writes a Date's UTC fields, so the cell shows what the page shows there.
+ */
+export function wallClock(at: Date, timeZone: string): Date {
+  const format = zoneFormat(timeZone);
+  if (!format) return at;
+  const part: Record<string, number> = {};
+  for (const p of format.formatToParts(at)) if (p.type !== 'literal') part[p.type] = Number(p.value);
+  return new Date(
+    Date.UTC(
+      part.year ?? 1970,
+      (part.month ?? 1) - 1,
+      part.day ?? 1,
+      part.hour ?? 0,
+      part.minute ?? 0,
+      part.second ?? 0,
+      at.getUTCMilliseconds(),
+    ),
+  );
+}
+
+/** The number formats of typed cells: as the pages show them (no thousands separator, "YYYY-MM-DD HH:mm"). */
+const NUMBER_FORMATS: Record<Exclude<ExportCellType, 'text'>, string> = {
+  money: '0.00',
+  time: 'yyyy-mm-dd hh:mm',
+  date: 'yyyy-mm-dd',
+};
+
+type Cell = string | number | boolean | Date | null;
+
+/** A column's value as its cell holds it. */
+export function exportCell(
+  type: ExportCellType,
+  value: ReturnType<ExportColumn<unknown>['value']>,
+  timeZone: string,
+): Cell {
+  if (value === null || value === undefined || value === '') return null;
+  if (type === 'money') {
+    // Cents to a number of the currency: cents / 100 is the double nearest the exact amount.
+    if (typeof value === 'bigint') return Number(value) / 100;
+    if (typeof value === 'string' && isMoneyString(value)) return Number(parseMoney(value)) / 100;
+  }
+  if (type === 'time' || type === 'date') {
+    const at = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
+    if (at && !Number.isNaN(at.getTime())) return wallClock(at, timeZone);
+  }
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** Adds a row of the export to the sheet, each typed cell with its number format; the row, to commit. */
+function cellWriter(columns: ExportColumn<unknown>[], timeZone: string) {
+  return (sheet: ExcelJS.Worksheet, item: unknown) => {
+    const row = sheet.addRow(columns.map((c) => exportCell(c.type ?? 'text', c.value(item), timeZone)));
+    columns.forEach((c, i) => {
+      if (c.type && c.type !== 'text') row.getCell(i + 1).numFmt = c.format ?? NUMBER_FORMATS[c.type];
+    });
+    return row;
+  };
 }
 
 function startSheet(sheet: ExcelJS.Worksheet, columns: ExportColumn<unknown>[]) {
@@ -186,7 +316,9 @@ export async function runExportJob(
     const needed = typeof kind.permission === 'string' ? [kind.permission] : kind.permission;
     if (!user || !needed.some((key) => user.grants.has(key)))
       throw new ExportRefused(translate(row.language, 'error.forbidden'));
-    const params = kind.params.parse(row.params);
+    const { [TIME_ZONE_PARAM]: zone, ...filters } = row.params;
+    const timeZone = validTimeZone(typeof zone === 'string' ? zone : undefined) ?? 'UTC';
+    const params = kind.params.parse(filters);
     const source = await kind.source(app.database.reader, user, params, row.language);
     const total = await source.count(Number.MAX_SAFE_INTEGER);
     await markExportStarted(app.db, tenantId, row.id, total);
@@ -200,10 +332,15 @@ export async function runExportJob(
     const sheet = workbook.addWorksheet('Sheet1');
     startSheet(sheet, source.columns);
     sheet.getRow(1).commit();
+    const cells = cellWriter(source.columns, timeZone);
     let done = 0;
     for await (const page of source.pages(EXPORT_PAGE_ROWS)) {
-      for (const item of page) sheet.addRow(source.columns.map((c) => c.value(item))).commit();
+      for (const item of page) cells(sheet, item).commit();
       done += page.length;
+      // The embedded database answers in the same thread, so a page's queries can follow one another
+      // without the event loop ever turning: let the requests waiting meanwhile (the download centre
+      // asking for this very progress) have their turn between pages.
+      await yieldToRequests();
       // Still wanted? A file deleted while it is written stops at the next page.
       if (!(await markExportProgress(app.db, tenantId, row.id, done))) {
         await workbook.commit().catch(() => {});

@@ -1,6 +1,8 @@
 import {
+  channelImportView,
   deliveryAreaDeleteBody,
   deliveryAreaSaveBody,
+  expressChannelExportQuery,
   expressChannelListQuery,
   expressChannelListView,
   expressChannelQuery,
@@ -38,6 +40,7 @@ import {
   setChannelEnabled,
   setProductEnabled,
 } from './catalogue.ts';
+import { channelTemplate, exportChannels, importChannels } from './channel-sheet.ts';
 import {
   deleteDeliveryArea,
   exportPriceTable,
@@ -184,6 +187,55 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       request.auditTarget = `expressChannel:${request.body.id}`;
       return { id: await deleteChannel(db, currentUser(request), request.body.id) };
+    },
+  );
+
+  /** The channels of the list's filters, every page, in the template's columns (so it imports back). */
+  app.post(
+    '/admin/expressChannel/export',
+    {
+      config: { permission: CHANNEL_PAGE, raw: true },
+      schema: { tags, body: expressChannelExportQuery, response: { 200: xlsxResponse } },
+    },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        'express-channels.xlsx',
+        await exportChannels(db, currentUser(request), request.body, request.language),
+      ),
+  );
+
+  app.get(
+    '/admin/expressChannel/template',
+    {
+      config: { permission: CHANNEL_PAGE, raw: true },
+      schema: { tags, response: { 200: xlsxResponse } },
+    },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        'express-channels-template.xlsx',
+        await channelTemplate(db, currentUser(request), request.language),
+      ),
+  );
+
+  /** Adds the file's new channels and updates those whose code exists: every row, or none when one is bad. */
+  app.post(
+    '/admin/expressChannel/import',
+    {
+      config: { permission: CHANNEL_PAGE, audit: 'express.channel.import' },
+      schema: { tags, response: { 200: okResponse(channelImportView) } },
+    },
+    async (request, reply) => {
+      const result = await importChannels(
+        db,
+        currentUser(request),
+        await uploadedWorkbook(request),
+        request.language,
+      );
+      reply.messageKey = 'expressChannel.channelsImported';
+      reply.messageParams = { count: result.imported, created: result.created, updated: result.updated };
+      return result;
     },
   );
 

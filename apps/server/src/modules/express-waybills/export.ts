@@ -1,6 +1,6 @@
 import { waybillExportQuery } from '@freight/contracts/express-waybills';
 import { translate } from '@freight/contracts/messages';
-import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { parseMoney } from '@freight/contracts/money';
 import { defineExport, type ExportColumn } from '../downloads/runner.ts';
 import { waybillExportRows } from './service.ts';
 
@@ -11,8 +11,7 @@ type Row =
     ? R
     : never;
 
-const sumMoneyStrings = (values: readonly string[]) =>
-  formatMoney(values.reduce((sum, v) => sum + parseMoney(v), 0n));
+const sumMoneyStrings = (values: readonly string[]) => values.reduce((sum, v) => sum + parseMoney(v), 0n);
 
 /** `/express/order/export`: the list's filters as a spreadsheet; staff also get the operator's cost. */
 export const waybillExport = defineExport({
@@ -45,18 +44,26 @@ export const waybillExport = defineExport({
       { header: t('waybillField.recipient'), value: (w) => address(w.shipment.recipient), width: 32 },
       { header: t('waybillField.zone'), value: (w) => w.zone, width: 8 },
       { header: t('waybillField.billableWeight'), value: (w) => w.billableWeight, width: 10 },
-      { header: t('waybillField.freight'), value: (w) => Number(w.freight) },
-      { header: t('waybillField.fuel'), value: (w) => Number(w.fuel) },
+      { header: t('waybillField.freight'), type: 'money', value: (w) => w.freight },
+      { header: t('waybillField.fuel'), type: 'money', value: (w) => w.fuel },
       {
         header: t('waybillField.surcharges'),
-        value: (w) => Number(sumMoneyStrings(w.surcharges.map((s) => s.fee))),
+        type: 'money',
+        value: (w) => sumMoneyStrings(w.surcharges.map((s) => s.fee)),
       },
-      { header: t('waybillField.total'), value: (w) => Number(w.total) },
+      { header: t('waybillField.total'), type: 'money', value: (w) => w.total },
+      // The cost is staff's only: for anyone else the column is not there at all.
       ...(staff
-        ? [{ header: t('waybillField.cost'), value: (w: Row) => Number(w.levels[0]?.total ?? 0) }]
+        ? [
+            {
+              header: t('waybillField.cost'),
+              type: 'money' as const,
+              value: (w: Row) => w.levels[0]?.total ?? '0.00',
+            },
+          ]
         : []),
-      { header: t('waybillField.paid'), value: (w) => Number(w.paid) },
-      { header: t('waybillField.createdAt'), value: (w) => w.createdAt.toISOString(), width: 24 },
+      { header: t('waybillField.paid'), type: 'money', value: (w) => w.paid },
+      { header: t('waybillField.createdAt'), type: 'time', value: (w) => w.createdAt, width: 18 },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
   },

@@ -118,12 +118,10 @@ export async function noticeWaybill(
     userId: waybill.userId,
     type: event === 'delivered' ? NoticeType.Toast : NoticeType.Dialog,
     title: 'expressWaybill.notice.title',
-    content: (t) =>
-      t(`expressWaybill.notice.${event}`, {
-        waybillNo: waybill.waybillNo,
-        amount: formatMoney(waybill.paid),
-        note,
-      }),
+    content: {
+      key: `expressWaybill.notice.${event}`,
+      params: { waybillNo: waybill.waybillNo, amount: formatMoney(waybill.paid), note },
+    },
     orderType: NoticeOrderType.ExpressOrder,
     orderSn: waybill.waybillNo,
   });

@@ -106,9 +106,19 @@ describe('invoices', () => {
       organisationName: 'Acme Imports',
     });
 
-    // The requester is told, in its own language (Chinese by default).
+    // The requester is told, in the language it reads the notices in (rendered at read time).
     const notices = (await post('/api/admin/notice/userNotices', { type: 0 }, 'customer')).json().data.list;
     expect(notices).toContainEqual(
+      expect.objectContaining({
+        title: 'Invoice request',
+        content: 'Your invoice was issued: number INV-0001, amount 140.50.',
+        order_sn: String(id),
+      }),
+    );
+    const inChinese = (
+      await f.as('customer').post('/api/admin/notice/userNotices', { type: 0 }, 'zh-CN')
+    ).json().data.list;
+    expect(inChinese).toContainEqual(
       expect.objectContaining({
         title: '发票申请结果',
         content: '您申请的发票已开具,发票号 INV-0001,金额 140.50。',
@@ -204,7 +214,7 @@ describe('invoices', () => {
     const row = sheet?.getRow(2).values as unknown[];
     expect(sheet?.rowCount).toBe(2);
     expect(row[header.indexOf('Invoice number')]).toBe('INV-0001');
-    expect(row[header.indexOf('Amount')]).toBe('140.50');
+    expect(row[header.indexOf('Amount')]).toBe(140.5);
     expect(row[header.indexOf('Status')]).toBe('Issued');
   });
 });

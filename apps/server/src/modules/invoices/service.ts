@@ -237,13 +237,13 @@ export async function decideInvoice(db: DbOrTx, input: InvoiceDecision): Promise
       tenantId: input.tenantId,
       userId: current.requestedBy,
       title: 'invoices.noticeTitle',
-      content: (t) =>
+      content:
         input.action === 'issue'
-          ? t('invoices.noticeIssued', {
-              number: input.invoiceNumber ?? '',
-              amount: formatMoney(current.amount),
-            })
-          : t('invoices.noticeRefused', { reason: input.reason ?? '' }),
+          ? {
+              key: 'invoices.noticeIssued',
+              params: { number: input.invoiceNumber ?? '', amount: formatMoney(current.amount) },
+            }
+          : { key: 'invoices.noticeRefused', params: { reason: input.reason ?? '' } },
       orderType: NoticeOrderType.General,
       orderSn: String(current.id),
     });

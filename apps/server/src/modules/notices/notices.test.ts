@@ -1,7 +1,8 @@
+import { translate } from '@freight/contracts/messages';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { type TestTenant, userIdOf } from '../../../test/helpers.ts';
-import { createNotice, NoticeOrderType, NoticeType } from './service.ts';
+import { createNotice, NoticeOrderType, NoticeType, noticeUser } from './service.ts';
 
 const f = useTestApp({ tenants: 2, signIn: ['customer', 'agent'], language: 'en-US' });
 
@@ -70,6 +71,68 @@ describe('user notices', () => {
     );
     const html = (await unread('customer')).find((n) => n.title === 'html');
     expect(html?.content).toBe('<b>ok</b>');
+  });
+
+  it('puts a system notice into the reader’s language when it is read, and shows older text notices as stored', async () => {
+    const userId = await userIdOf(f.ctx, f.t.tenant.id, f.t.email('customer'));
+    await noticeUser(f.db, {
+      tenantId: f.t.tenant.id,
+      userId,
+      title: 'recharge.noticeTitle',
+      content: {
+        key: 'order.noticeStatus',
+        params: {
+          orderNo: 'ORD-KEYS-1',
+          status: { key: 'orderStatus.in_transit' },
+          reason: '<b>ok</b><script>x</script>',
+        },
+      },
+      orderType: NoticeOrderType.Order,
+      orderSn: 'ORD-KEYS-1',
+    });
+    // Written before notices kept keys: text in the language of its day.
+    await createNotice(f.db, {
+      tenantId: f.t.tenant.id,
+      userId,
+      title: '充值审核结果',
+      content: '您的充值 R1 已审核通过',
+      orderSn: 'OLD-TEXT-1',
+    });
+    const read = async (language: 'en-US' | 'zh-CN') => {
+      const popped = (
+        await f.as('customer').in(language).post('/api/admin/notice/userNotices', { type: 0 })
+      ).json().data.list as { title: string; content: string; order_sn: string }[];
+      const listed = (
+        await f.as('customer').in(language).ok('/api/admin/notice/list', { page: 1, limit: 50 })
+      ).list as { title: string; content: string; order_sn: string }[];
+      return { popped, listed };
+    };
+    const expectedIn = (language: 'en-US' | 'zh-CN') => ({
+      title: translate(language, 'recharge.noticeTitle'),
+      content: translate(language, 'order.noticeStatus', {
+        orderNo: 'ORD-KEYS-1',
+        status: translate(language, 'orderStatus.in_transit'),
+        reason: '<b>ok</b>',
+      }),
+    });
+    for (const language of ['en-US', 'zh-CN'] as const) {
+      const { popped, listed } = await read(language);
+      for (const list of [popped, listed]) {
+        expect(
+          list.find((n) => n.order_sn === 'ORD-KEYS-1'),
+          language,
+        ).toMatchObject(expectedIn(language));
+        expect(
+          list.find((n) => n.order_sn === 'OLD-TEXT-1'),
+          language,
+        ).toMatchObject({
+          title: '充值审核结果',
+          content: '您的充值 R1 已审核通过',
+        });
+      }
+    }
+    expect(expectedIn('en-US').title).toBe('Recharge reviewed');
+    expect(expectedIn('en-US').content).toBe('Order ORD-KEYS-1 is now "In transit". <b>ok</b>');
   });
 
   it('needs a session', async () => {

@@ -33,7 +33,7 @@ import {
   setAnnouncementStatus,
   unreadAnnouncements,
 } from './announcements.ts';
-import { markNoticeRead, UNREAD_BATCH, unreadNotices } from './service.ts';
+import { markNoticeRead, renderNotice, UNREAD_BATCH, unreadNotices } from './service.ts';
 
 const MANAGE_PAGE = '/notificationAnnouncement';
 
@@ -71,8 +71,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         notice: {
           id: n.id,
           type: n.type,
-          title: n.title,
-          content: n.content,
+          // In the reader's language now, whatever language was theirs when it was written.
+          ...renderNotice(n, request.language),
           pop_theme: '',
           order_type: n.orderType,
           order_sn: n.orderSn,
@@ -116,7 +116,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/notice/list',
     { schema: { tags: ['notices'], body: noticeListQuery, response: { 200: okResponse(noticeListView) } } },
-    async (request) => listReaderNotices(db, await readerOf(db, currentUser(request)), request.body),
+    async (request) => {
+      const page = await listReaderNotices(db, await readerOf(db, currentUser(request)), request.body);
+      return {
+        ...page,
+        list: page.list.map((n) =>
+          n.kind === 'system' ? { ...n, ...renderNotice(n, request.language) } : n,
+        ),
+      };
+    },
   );
 
   /* ---------- announcements, for staff ---------- */

@@ -1,5 +1,5 @@
-import { languageFromLocale } from '@freight/contracts/api';
-import { type MessageKey, translate } from '@freight/contracts/messages';
+import type { Language } from '@freight/contracts/api';
+import { isMessageKey, type MessageKey, translate } from '@freight/contracts/messages';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import type { DbOrTx } from '../../db/client.ts';
@@ -25,7 +25,7 @@ export interface NewNotice {
   tenantId: number;
   userId: number;
   type?: number;
-  /** Already in the user's language: a notice is written once, for one reader. */
+  /** Text as it is shown to every reader (system messages go through `noticeUser`, as keys). */
   title: string;
   /** HTML; sanitised here, on write, and again by the browser when shown. */
   content: string;
@@ -38,39 +38,81 @@ export async function createNotice(db: DbOrTx, notice: NewNotice): Promise<void>
   await db.insert(notices).values({ ...notice, content: sanitizeHtml(notice.content) });
 }
 
-/** Translates a message key with its parameters into the reader's language. */
-export type Translator = (key: MessageKey, params?: Record<string, string | number>) => string;
+/** A parameter of a notice's message: as it is, or a message key read in the reader's language too. */
+export type NoticeParam = string | number | { key: MessageKey };
+
+/** A message as a notice stores it: its key and parameters, put into words when the notice is read. */
+export interface NoticeMessage {
+  key: MessageKey;
+  params?: Record<string, NoticeParam>;
+}
 
 export interface UserNotice {
   tenantId: number;
   userId: number;
   type?: number;
   title: MessageKey;
-  /** The content, written with the reader's translator so every part is in their language. */
-  content: (t: Translator) => string;
+  content: NoticeMessage;
   orderType: number;
   orderSn: string;
 }
 
 /**
- * The one way a module tells a user what happened to their order, bill, recharge or request: in
- * the user's own language, in the caller's transaction. A user who no longer exists is told nothing.
+ * The one way a module tells a user what happened to their order, bill, recharge or request, in the
+ * caller's transaction. The notice keeps the message's key and parameters (the title column holds the
+ * title's key, the content column the message as JSON), so it is read in whatever language the reader
+ * uses when they read it. A user who no longer exists is told nothing.
  */
 export async function noticeUser(db: DbOrTx, notice: UserNotice): Promise<boolean> {
   const reader = await findUser(db, notice.tenantId, notice.userId);
   if (!reader) return false;
-  const language = languageFromLocale(reader.locale);
-  const t: Translator = (key, params = {}) => translate(language, key, params);
-  await createNotice(db, {
+  await db.insert(notices).values({
     tenantId: notice.tenantId,
     userId: reader.id,
     type: notice.type ?? NoticeType.Toast,
-    title: t(notice.title),
-    content: notice.content(t),
+    title: notice.title,
+    content: JSON.stringify({ key: notice.content.key, params: notice.content.params ?? {} }),
     orderType: notice.orderType,
     orderSn: notice.orderSn,
   });
   return true;
+}
+
+function storedMessage(content: string): NoticeMessage | null {
+  if (!content.startsWith('{')) return null;
+  try {
+    const message = JSON.parse(content) as Partial<NoticeMessage>;
+    return typeof message.key === 'string' && isMessageKey(message.key)
+      ? { key: message.key, params: message.params ?? {} }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A notice's title and content in the reader's language. Notices written as keys (the title is a
+ * message key) are put into words now; older ones, stored as text in one language, show as stored.
+ * The words are sanitised as notice HTML always is: a parameter may carry what a user typed.
+ */
+export function renderNotice(
+  row: { title: string; content: string },
+  language: Language,
+): { title: string; content: string } {
+  const message = isMessageKey(row.title) ? storedMessage(row.content) : null;
+  if (!message || !isMessageKey(row.title)) return { title: row.title, content: row.content };
+  const params: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(message.params ?? {}))
+    params[name] =
+      typeof value === 'object' && value !== null
+        ? isMessageKey(value.key)
+          ? translate(language, value.key)
+          : ''
+        : value;
+  return {
+    title: translate(language, row.title),
+    content: sanitizeHtml(translate(language, message.key, params)),
+  };
 }
 
 /** At most this many unread notices pop up at once, oldest first; the rest follow as these are read. */

@@ -1,3 +1,4 @@
+import { oplogActionLabel } from '@freight/contracts/oplog';
 import { operationLogQuery } from '@freight/contracts/roles';
 import { defineExport, type ExportColumn } from '../downloads/runner.ts';
 import { operationLogExportRows } from './service.ts';
@@ -18,9 +19,16 @@ export const operationLogExport = defineExport({
     const rows = operationLogExportRows(db, user.tenantId, filter);
     const en = language === 'en-US';
     const columns: ExportColumn<Row>[] = [
-      { header: en ? 'Time' : '时间', value: (r) => r.createdAt },
+      // The log's page shows seconds.
+      {
+        header: en ? 'Time' : '时间',
+        type: 'time',
+        format: 'yyyy-mm-dd hh:mm:ss',
+        value: (r) => r.createdAt,
+        width: 20,
+      },
       { header: en ? 'User' : '用户', value: (r) => r.userEmail, width: 28 },
-      { header: en ? 'Action' : '操作', value: (r) => r.action },
+      { header: en ? 'Action' : '操作', value: (r) => oplogActionLabel(r.action, language), width: 24 },
       { header: en ? 'Target' : '对象', value: (r) => r.target },
       { header: en ? 'Result code' : '结果码', value: (r) => r.resultCode, width: 10 },
       { header: 'IP', value: (r) => r.ip },

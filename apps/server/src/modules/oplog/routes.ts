@@ -1,4 +1,5 @@
 import { exportResponse } from '@freight/contracts/downloads';
+import { oplogActionLabel } from '@freight/contracts/oplog';
 import { okResponse } from '@freight/contracts/responses';
 import { operationLogListView, operationLogQuery } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,7 +21,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { page, limit, ...filter } = request.body;
       const result = await listOperationLogs(app.db, request.tenant.id, filter, { page, limit });
-      return { ...result, list: result.list.map(({ detail: _d, tenantId: _t, ...row }) => row) };
+      return {
+        ...result,
+        list: result.list.map(({ detail: _d, tenantId: _t, ...row }) => ({
+          ...row,
+          actionLabel: oplogActionLabel(row.action, request.language),
+        })),
+      };
     },
   );
 

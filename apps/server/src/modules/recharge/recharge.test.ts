@@ -632,7 +632,7 @@ describe('reviewing', () => {
 });
 
 describe('notices to the submitter', () => {
-  it('stores a toast notice in the submitter language that leads to the account details', async () => {
+  it('stores a toast notice that leads to the account details, read in the reader’s language of the moment', async () => {
     const english = await submit('direct', { amount: '8.00' });
     const chinese = await submit('customer', { amount: '9.00' });
     await review(english.id, 'approve_received', 'admin', { fee: '1.00' });
@@ -648,10 +648,21 @@ describe('notices to the submitter', () => {
       order_type: 3,
       order_sn: english.serial,
     });
+    // The same notice in whichever language its reader uses when reading it; the note as typed.
     const forCustomer = (
       await post('/api/admin/notice/userNotices', { type: 0 }, 'customer', f.t, 'en-US')
     ).json().data.list;
     expect(forCustomer).toContainEqual(
+      expect.objectContaining({
+        title: 'Recharge reviewed',
+        content: `Your recharge ${chinese.serial} was rejected: 未收到款项`,
+        order_sn: chinese.serial,
+      }),
+    );
+    const inChinese = (
+      await post('/api/admin/notice/userNotices', { type: 0 }, 'customer', f.t, 'zh-CN')
+    ).json().data.list;
+    expect(inChinese).toContainEqual(
       expect.objectContaining({
         title: '充值审核结果',
         content: `您的充值 ${chinese.serial} 被驳回:未收到款项`,
@@ -700,7 +711,7 @@ describe('export', () => {
     const row = sheet?.getRow(2).values as unknown[];
     const cell = (name: string) => row[header.indexOf(name)];
     expect(cell('流水号')).toBe(r.serial);
-    expect(cell('提交金额')).toBe('66.60');
+    expect(cell('提交金额')).toBe(66.6);
     expect(cell('状态')).toBe('待审核');
     expect(cell('付款方式')).toBe('银行转账');
     expect(cell('付款卡号')).toBe('***************2345');

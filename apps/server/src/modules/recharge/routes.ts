@@ -59,6 +59,7 @@ const presentReceivingAccount = (r: ReceivingAccountRow) => ({
   bankName: r.bankName,
   bankNameEn: r.bankNameEn,
   accountName: r.accountName,
+  accountNameEn: r.accountNameEn,
   accountNumber: r.accountNumber,
   enabled: r.enabled,
 });

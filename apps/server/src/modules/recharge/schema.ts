@@ -29,6 +29,8 @@ export const receivingAccounts = pgTable(
     /** The bank's name in English; empty means the same in both languages. */
     bankNameEn: text('bank_name_en').notNull().default(''),
     accountName: text('account_name').notNull(),
+    /** The holder's name on the English interface; empty means the same in both languages. */
+    accountNameEn: text('account_name_en').notNull().default(''),
     accountNumber: text('account_number').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: createdAt(),

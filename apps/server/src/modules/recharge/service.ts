@@ -465,12 +465,14 @@ export async function reviewRecharge(db: DbOrTx, input: ReviewInput): Promise<Re
         tenantId: input.tenantId,
         userId: current.submittedBy,
         title: 'recharge.noticeTitle',
-        content: (t) =>
-          t(text, {
+        content: {
+          key: text,
+          params: {
             serial: current.serial,
             amount: formatMoney((credited ?? 0n) - (fee ?? 0n)),
             note: input.note,
-          }),
+          },
+        },
         orderType: NoticeOrderType.AccountDetail,
         orderSn: current.serial,
       });

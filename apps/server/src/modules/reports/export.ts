@@ -1,5 +1,4 @@
 import { translate } from '@freight/contracts/messages';
-import { formatMoney } from '@freight/contracts/money';
 import { reportQuery } from '@freight/contracts/reports';
 import { defineExport, type ExportColumn } from '../downloads/runner.ts';
 import { buildReport, type ReportRow } from './service.ts';
@@ -25,8 +24,6 @@ export const reportExport = defineExport({
     const rows = [...report.rows, total];
     const nameOf = (r: ReportRow) =>
       r === total || r.id !== null ? r.name : t(`report.none.${query.dimension}`);
-    // Amounts are numbers of the currency (two places), so the sheet can sum them.
-    const amount = (cents: bigint) => Number(formatMoney(cents));
     const columns: ExportColumn<ReportRow>[] = [
       { header: t(`report.dimension.${query.dimension}`), value: nameOf, width: 32 },
       ...(query.dimension === 'product'
@@ -38,9 +35,9 @@ export const reportExport = defineExport({
           ]
         : []),
       { header: t('report.column.orders'), value: (r) => r.orders, width: 12 },
-      { header: t('report.column.revenue'), value: (r) => amount(r.revenue), width: 16 },
-      { header: t('report.column.cost'), value: (r) => amount(r.cost), width: 16 },
-      { header: t('report.column.margin'), value: (r) => amount(r.revenue - r.cost), width: 16 },
+      { header: t('report.column.revenue'), type: 'money', value: (r) => r.revenue, width: 16 },
+      { header: t('report.column.cost'), type: 'money', value: (r) => r.cost, width: 16 },
+      { header: t('report.column.margin'), type: 'money', value: (r) => r.revenue - r.cost, width: 16 },
     ];
     return {
       columns: columns as ExportColumn<unknown>[],

@@ -17,7 +17,16 @@ export const truckOrderExport = defineExport({
   async source(db, user, params, language) {
     const rows = await orderExportRows(db, user, params);
     const t = (key: string) => translate(language, key as never);
+    // The columns the list shows this caller: staff every level and the cost; a branch its own price
+    // and its agents'; an agent its own; a customer none of them (absent, never empty).
     const staff = user.identity === 'employee';
+    const seesBranch = staff || user.identity === 'branch';
+    const seesAgent = seesBranch || user.identity === 'agent';
+    const money = (header: string, value: (o: Row) => string | null): ExportColumn<Row> => ({
+      header,
+      type: 'money',
+      value,
+    });
     const columns: ExportColumn<Row>[] = [
       { header: t('orderField.orderNo'), value: (o) => o.orderNo, width: 22 },
       { header: t('orderField.customerOrderNo'), value: (o) => o.customerOrderNo },
@@ -27,15 +36,15 @@ export const truckOrderExport = defineExport({
       { header: t('orderField.carrier'), value: (o) => o.carrier },
       { header: t('orderField.origin'), value: (o) => o.origin, width: 28 },
       { header: t('orderField.destination'), value: (o) => o.destination, width: 28 },
-      { header: t('orderField.freight'), value: (o) => o.freight },
-      { header: t('orderField.fuel'), value: (o) => o.fuel },
-      { header: t('orderField.surcharge'), value: (o) => o.surcharge },
-      { header: t('orderField.premium'), value: (o) => o.premium },
-      { header: t('orderField.total'), value: (o) => o.total },
-      ...(staff ? [{ header: t('orderField.costPrice'), value: (o: Row) => o.costPrice }] : []),
-      { header: t('orderField.agentPrice'), value: (o) => o.agentPrice },
-      { header: t('orderField.branchPrice'), value: (o) => o.branchPrice },
-      { header: t('orderField.createdAt'), value: (o) => o.createdAt.toISOString(), width: 24 },
+      money(t('orderField.freight'), (o) => o.freight),
+      money(t('orderField.fuel'), (o) => o.fuel),
+      money(t('orderField.surcharge'), (o) => o.surcharge),
+      money(t('orderField.premium'), (o) => o.premium),
+      money(t('orderField.total'), (o) => o.total),
+      ...(staff ? [money(t('orderField.costPrice'), (o) => o.costPrice)] : []),
+      ...(seesAgent ? [money(t('orderField.agentPrice'), (o) => o.agentPrice)] : []),
+      ...(seesBranch ? [money(t('orderField.branchPrice'), (o) => o.branchPrice)] : []),
+      { header: t('orderField.createdAt'), type: 'time', value: (o) => o.createdAt, width: 18 },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
   },

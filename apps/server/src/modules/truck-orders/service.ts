@@ -597,13 +597,15 @@ async function noticeOwner(db: DbOrTx, order: OrderRow, status: OrderStatus, rea
     tenantId: order.tenantId,
     userId: order.userId,
     title: 'order.noticeTitle',
-    content: (t) =>
-      t(refund > 0n ? 'order.noticeRefunded' : 'order.noticeStatus', {
+    content: {
+      key: refund > 0n ? 'order.noticeRefunded' : 'order.noticeStatus',
+      params: {
         orderNo: order.orderNo,
-        status: t(`orderStatus.${status}`),
+        status: { key: `orderStatus.${status}` },
         reason,
         amount: formatMoney(refund),
-      }),
+      },
+    },
     orderType: NoticeOrderType.Order,
     orderSn: order.orderNo,
   });

@@ -37,18 +37,18 @@ export const workOrderExport = defineExport({
         header: en ? 'Category' : '工单类别',
         value: (r) => translate(language, `workOrder.category.${r.category}`),
       },
-      { header: en ? 'Transaction amount' : '交易金额', value: (r) => r.amount },
+      { header: en ? 'Transaction amount' : '交易金额', type: 'money', value: (r) => r.amount },
       { header: en ? 'Status' : '状态', value: (r) => translate(language, `workOrder.status.${r.status}`) },
       {
         header: en ? 'Consumption type' : '消费类型',
         value: (r) => translate(language, `workOrder.consumption.${r.consumptionType}`),
       },
-      { header: en ? 'Add/deduct/refund amount' : '加扣退金额', value: (r) => r.resultAmount },
+      { header: en ? 'Add/deduct/refund amount' : '加扣退金额', type: 'money', value: (r) => r.resultAmount },
       { header: en ? 'Remark' : '处理说明', value: (r) => r.remark, width: 30 },
       { header: en ? 'Operator' : '操作人', value: (r) => r.operator, width: 26 },
-      { header: en ? 'Processing time' : '处理时间', value: (r) => r.processedAt ?? '' },
+      { header: en ? 'Processing time' : '处理时间', type: 'time', value: (r) => r.processedAt, width: 18 },
       { header: en ? 'Proof files' : '凭证文件', value: (r) => r.proofUrls.join('\n'), width: 30 },
-      { header: en ? 'Created at' : '创建时间', value: (r) => r.createdAt },
+      { header: en ? 'Created at' : '创建时间', type: 'time', value: (r) => r.createdAt, width: 18 },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
   },

@@ -364,18 +364,20 @@ async function noticeOpener(db: DbOrTx, wo: WorkOrderRow, reply = false) {
     tenantId: wo.tenantId,
     userId: wo.userId,
     title: 'workOrder.noticeTitle',
-    content: (t) => {
-      const params = {
+    content: {
+      key: reply
+        ? 'workOrder.noticeReply'
+        : wo.resultAmount > 0n
+          ? WORDS[wo.line].noticeMoney
+          : WORDS[wo.line].noticeStatus,
+      params: {
         workOrderNo: wo.workOrderNo,
         orderNo: wo.orderNo,
-        status: t(`workOrder.status.${wo.status}`),
-        consumption: t(`workOrder.consumption.${wo.consumptionType}`),
+        status: { key: `workOrder.status.${wo.status}` },
+        consumption: { key: `workOrder.consumption.${wo.consumptionType}` },
         amount: formatMoney(wo.resultAmount),
         remark: wo.remark,
-      };
-      if (reply) return t('workOrder.noticeReply', params);
-      const words = WORDS[wo.line];
-      return t(wo.resultAmount > 0n ? words.noticeMoney : words.noticeStatus, params);
+      },
     },
     orderType: NoticeOrderType.WorkOrder,
     orderSn: wo.workOrderNo,

@@ -1,11 +1,14 @@
+import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
 import { EXPRESS_SCOPES, type ExpressScope } from '@freight/contracts/express-rating';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
 import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { SheetImportButton } from '../../components/SheetImport.tsx';
+import { useReportError } from '../../hooks/useReportError.ts';
 import { money } from '../../lib/money.ts';
 import {
   ALL_CHANNELS_KEY,
@@ -14,6 +17,7 @@ import {
   CHANNEL_LIST_URL,
   channelApi,
   channelPricePath,
+  channelSheetApi,
   type ExpressChannel,
   productApi,
   zoneChartPath,
@@ -64,6 +68,14 @@ export default function ExpressChannelsPage() {
     void queryClient.invalidateQueries({ queryKey: [ALL_PRODUCTS_KEY] });
   };
   const nameOf = (c: ExpressChannel) => (en ? c.nameEn : c.name);
+  const { message } = App.useApp();
+  const reportError = useReportError();
+  const template = useMutation({ mutationFn: channelSheetApi.template, onError: (e) => reportError(e) });
+  // The list as filtered now: every page of it, in the template's columns.
+  const runExport = useMutation({
+    mutationFn: () => channelSheetApi.export(filters),
+    onError: (e) => reportError(e),
+  });
 
   const { confirmStatus, confirmRemove, switchingRow, removingRow } = useRowActions<ExpressChannel>({
     kind: 'channel',
@@ -88,9 +100,43 @@ export default function ExpressChannelsPage() {
           list.resetPage();
         }}
         extra={
-          <Button type="primary" onClick={() => setEditing('new')} data-testid="express-channel-new">
-            {t('expressChannels.new')}
-          </Button>
+          <Space wrap>
+            <Button type="primary" onClick={() => setEditing('new')} data-testid="express-channel-new">
+              {t('expressChannels.new')}
+            </Button>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={template.isPending}
+              onClick={() => template.mutate()}
+              data-testid="channels-template"
+            >
+              {t('channelWorkbook.template')}
+            </Button>
+            <Button
+              icon={<ExportOutlined />}
+              loading={runExport.isPending}
+              onClick={() => runExport.mutate()}
+              data-testid="channels-export"
+            >
+              {t('common.export')}
+            </Button>
+            <SheetImportButton
+              label={t('channelWorkbook.import')}
+              testId="channels-import"
+              confirm={(name) => t('channelWorkbook.importConfirm.channels', { name })}
+              run={channelSheetApi.import}
+              onDone={(done) => {
+                message.success(
+                  t('channelWorkbook.imported.channels', {
+                    count: done.imported,
+                    created: done.created,
+                    updated: done.updated,
+                  }),
+                );
+                changed();
+              }}
+            />
+          </Space>
         }
       >
         <Form.Item name="keyword" label={t('common.keyword')}>

@@ -1,6 +1,8 @@
 import type {
+  channelImportView,
   deliveryAreaDeleteBody,
   deliveryAreaSaveBody,
+  expressChannelExportQuery,
   expressChannelListView,
   expressChannelSaveBody,
   expressChannelView,
@@ -15,7 +17,7 @@ import type {
 } from '@freight/contracts/express-channels';
 import type { Wire } from '@freight/contracts/responses';
 import type { z } from 'zod';
-import { downloadGet, post, upload } from '../../lib/http.ts';
+import { download, downloadGet, post, upload } from '../../lib/http.ts';
 
 /** A product as `/admin/expressProduct/list` answers it, with its channel counts. */
 export type ExpressProduct = Wire<typeof expressProductView>;
@@ -77,6 +79,18 @@ export const channelApi = {
   save: (body: ChannelInput) => post<{ id: number }>('/admin/expressChannel/save', body),
   enable: (id: number, enabled: boolean) => post('/admin/expressChannel/enable', { id, enabled }),
   remove: (id: number) => post('/admin/expressChannel/delete', { id }),
+};
+
+export type ChannelFilters = z.input<typeof expressChannelExportQuery>;
+export type ChannelImport = Wire<typeof channelImportView>;
+
+/** The channel list as a workbook: the template, the list's filters exported, and an import by code. */
+export const channelSheetApi = {
+  template: () => downloadGet('/admin/expressChannel/template', 'express-channels-template.xlsx'),
+  export: (filters: ChannelFilters) =>
+    download('/admin/expressChannel/export', filters, 'express-channels.xlsx'),
+  /** Adds new codes and updates existing ones: every row, or nothing when a row is bad. */
+  import: (file: File) => upload<ChannelImport>('/admin/expressChannel/import', file),
 };
 
 /** Template, export and import of one kind of channel workbook (zone chart or price table). */

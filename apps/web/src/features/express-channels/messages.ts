@@ -113,6 +113,9 @@ export const expressChannelMessages = defineMessages(
       '导入“{{name}}”将替换渠道 {{channel}} 的整张价格表(文件含“偏远地区”工作表时,偏远地区清单也一并替换);文件中有任何一行错误则不会导入任何内容。确定继续吗?',
     'channelWorkbook.imported.zones': '已导入 {{count}} 行分区',
     'channelWorkbook.imported.prices': '已导入价格表,共 {{count}} 个重量段',
+    'channelWorkbook.importConfirm.channels':
+      '导入“{{name}}”将新增文件中的新渠道,并按渠道代码更新已有渠道(可用机构、偏远地区、分区表和价格表不变);文件中有任何一行错误则不会导入任何内容。确定继续吗?',
+    'channelWorkbook.imported.channels': '已导入 {{count}} 个渠道:新增 {{created}} 个,更新 {{updated}} 个',
 
     'zoneCharts.keywordTip': '邮编前三位、国家代码或分区',
     'zoneCharts.origin': '起始邮编(前三位)',
@@ -291,6 +294,10 @@ export const expressChannelMessages = defineMessages(
       'Importing "{{name}}" replaces the whole price table of channel {{channel}} (and its delivery area lists, when the file has a "Delivery areas" sheet). If any row of the file is wrong, nothing is imported. Continue?',
     'channelWorkbook.imported.zones': 'Zone rows imported: {{count}}',
     'channelWorkbook.imported.prices': 'Price table imported, weight brackets: {{count}}',
+    'channelWorkbook.importConfirm.channels':
+      'Importing "{{name}}" adds the channels it has new codes for and updates the channels whose code it names (their organisations, delivery areas, zone charts and price tables stay). If any row is wrong, nothing is imported. Continue?',
+    'channelWorkbook.imported.channels':
+      'Channels imported: {{count}} ({{created}} added, {{updated}} updated)',
 
     'zoneCharts.keywordTip': 'ZIP3, country code or zone',
     'zoneCharts.origin': 'Origin (ZIP3)',

@@ -1,7 +1,8 @@
+import { OPLOG_ACTIONS } from '@freight/contracts/oplog';
 import { useMutation } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
@@ -21,7 +22,15 @@ interface FilterForm {
 }
 
 export default function OperationLogPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
+  const actionOptions = useMemo(
+    () =>
+      Object.entries(OPLOG_ACTIONS)
+        .map(([value, label]) => ({ value, label: label[language] }))
+        .sort((a, b) => a.label.localeCompare(b.label, language)),
+    [language],
+  );
   const [form] = Form.useForm<FilterForm>();
   const reportError = useReportError();
   const [filters, setFilters] = useState<OperationLogFilters>({});
@@ -55,7 +64,13 @@ export default function OperationLogPage() {
           <Input allowClear placeholder={t('oplog.user')} />
         </Form.Item>
         <Form.Item name="action" label={t('oplog.action')}>
-          <Input allowClear style={{ width: 160 }} placeholder="role.save" />
+          <Select
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            style={{ width: 200 }}
+            options={actionOptions}
+          />
         </Form.Item>
         <Form.Item name="result" label={t('oplog.result')}>
           <Select
@@ -85,7 +100,12 @@ export default function OperationLogPage() {
             render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD HH:mm:ss'),
           },
           { title: t('oplog.user'), dataIndex: 'userEmail', ellipsis: true },
-          { title: t('oplog.action'), dataIndex: 'action' },
+          // The action in words; its key, for support, on hover.
+          {
+            title: t('oplog.action'),
+            dataIndex: 'actionLabel',
+            render: (label: string, r) => <span title={r.action}>{label}</span>,
+          },
           { title: t('oplog.target'), dataIndex: 'target' },
           {
             title: t('oplog.result'),

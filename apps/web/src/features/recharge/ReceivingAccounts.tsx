@@ -11,6 +11,7 @@ interface ReceivingAccount {
   bankName: string;
   bankNameEn: string;
   accountName: string;
+  accountNameEn: string;
   accountNumber: string;
   enabled: boolean;
 }
@@ -113,7 +114,7 @@ export function ReceivingAccountsButton() {
           columns={[
             { title: t('receiving.currency'), render: (_, r) => (r.currency === 'CNY' ? 'RMB' : 'USD') },
             { title: t('recharge.bank'), render: (_, r) => (en && r.bankNameEn) || r.bankName },
-            { title: t('recharge.accountName'), dataIndex: 'accountName' },
+            { title: t('recharge.accountName'), render: (_, r) => (en && r.accountNameEn) || r.accountName },
             { title: t('recharge.accountNumber'), dataIndex: 'accountNumber' },
             {
               title: t('common.status'),
@@ -180,6 +181,13 @@ export function ReceivingAccountsButton() {
             })}
             <Form.Item name="bankNameEn" label={t('receiving.bankEn')} extra={t('receiving.bankEnTip')}>
               <Input maxLength={100} data-testid="receiving-bankNameEn" />
+            </Form.Item>
+            <Form.Item
+              name="accountNameEn"
+              label={t('receiving.accountNameEn')}
+              extra={t('receiving.accountNameEnTip')}
+            >
+              <Input maxLength={100} data-testid="receiving-accountNameEn" />
             </Form.Item>
             <Form.Item name="enabled" label={t('common.enabled')} valuePropName="checked">
               <Switch />

@@ -20,7 +20,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession, useWaitCounts } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
-import { FilterBar, listTableProps, periodInstants, useServerList } from '../../components/list.tsx';
+import {
+  FilterBar,
+  ListEmpty,
+  listTableProps,
+  periodInstants,
+  useServerList,
+} from '../../components/list.tsx';
 import { PrivateImage } from '../../components/PrivateFile.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
@@ -198,6 +204,16 @@ export function RechargeListTable({ line, defaultStatus }: { line: Line; default
         dataSource={list.rows}
         pagination={list.pagination}
         {...listTableProps(1100)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={defaultStatus ? t('recharge.emptyReview') : t('recharge.emptyManagement')}
+              // Reviewers wait for customers; a list of one's own recharges offers to make one.
+              to={defaultStatus ? undefined : line === 'express' ? '/expressrecharge' : '/recharge'}
+              label={t('recharge.emptyAction')}
+            />
+          ),
+        }}
         columns={[
           { title: t('recharge.serial'), dataIndex: 'serial', width: 200 },
           { title: t('customers.name'), dataIndex: 'organisationName' },

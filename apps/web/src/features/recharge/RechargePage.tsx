@@ -13,6 +13,7 @@ interface ReceivingAccount {
   bankName: string;
   bankNameEn?: string;
   accountName: string;
+  accountNameEn?: string;
   accountNumber: string;
 }
 
@@ -20,6 +21,7 @@ interface ReceivingAccount {
 export function RechargePage({ line }: { line: Line }) {
   const { t, i18n } = useTranslation();
   const bankOf = (a: ReceivingAccount) => (i18n.language === 'en-US' && a.bankNameEn) || a.bankName;
+  const holderOf = (a: ReceivingAccount) => (i18n.language === 'en-US' && a.accountNameEn) || a.accountName;
   const { message } = App.useApp();
   const [form] = Form.useForm();
   const [busy, setBusy] = useState(false);
@@ -57,7 +59,7 @@ export function RechargePage({ line }: { line: Line }) {
               title={a.currency === 'CNY' ? 'RMB' : 'USD'}
             >
               <Descriptions.Item label={t('recharge.bank')}>{bankOf(a)}</Descriptions.Item>
-              <Descriptions.Item label={t('recharge.accountName')}>{a.accountName}</Descriptions.Item>
+              <Descriptions.Item label={t('recharge.accountName')}>{holderOf(a)}</Descriptions.Item>
               <Descriptions.Item label={t('recharge.accountNumber')}>
                 <Typography.Text copyable>{a.accountNumber}</Typography.Text>
               </Descriptions.Item>

@@ -1,6 +1,6 @@
-import { productSaveBody } from '@freight/contracts/truck-products';
+import { productSaveBody, serviceLevelLabel, TRUCK_SERVICE_LEVELS } from '@freight/contracts/truck-products';
 import { useMutation } from '@tanstack/react-query';
-import { App, Col, Form, Input, InputNumber, Modal, Radio, Row, Switch } from 'antd';
+import { App, Col, Form, Input, InputNumber, Modal, Radio, Row, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { OrganisationPicker } from '../../components/OrganisationPicker.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
@@ -28,7 +28,14 @@ export function ProductDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
+  // The known levels in the reader's words, and a level typed before they existed, kept as it is.
+  const current = editing === 'new' ? 'standard' : editing.serviceLevel;
+  const levelOptions = [
+    ...Object.keys(TRUCK_SERVICE_LEVELS),
+    ...(current && !Object.hasOwn(TRUCK_SERVICE_LEVELS, current) ? [current] : []),
+  ].map((value) => ({ value, label: serviceLevelLabel(value, language) }));
   const { message } = App.useApp();
   const reportError = useReportError();
   const [form] = Form.useForm<ProductInput>();
@@ -131,7 +138,7 @@ export function ProductDialog({
           </Col>
           <Col xs={24} sm={12}>
             <Form.Item name="serviceLevel" label={t('truckProducts.serviceLevel')}>
-              <Input maxLength={60} />
+              <Select options={levelOptions} data-testid="product-service-level" />
             </Form.Item>
           </Col>
           <Col xs={12} sm={6}>

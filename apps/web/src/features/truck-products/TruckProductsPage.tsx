@@ -1,9 +1,10 @@
+import { serviceLevelLabel } from '@freight/contracts/truck-products';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Select, Space, Switch, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import {
   ALL_PRODUCTS_KEY,
@@ -105,7 +106,8 @@ export default function TruckProductsPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 1170 }}
+        // Widths below are each column's least: the actions take what their buttons need in either language.
+        {...listTableProps(1170)}
         columns={[
           { title: t('truckProducts.code'), dataIndex: 'code', fixed: 'left', width: 110 },
           {
@@ -126,7 +128,9 @@ export default function TruckProductsPage() {
             render: (_, r) => (
               <div>
                 <Tag color={r.mode === 'LTL' ? 'blue' : 'purple'}>{r.mode}</Tag>
-                <div style={{ color: '#999', fontSize: 12 }}>{r.serviceLevel}</div>
+                <div style={{ color: '#999', fontSize: 12 }} data-testid={`service-level-${r.code}`}>
+                  {serviceLevelLabel(r.serviceLevel, en ? 'en-US' : 'zh-CN')}
+                </div>
               </div>
             ),
           },
