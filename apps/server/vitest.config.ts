@@ -10,6 +10,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', ...(onPostgres ? [] : ['**/*.pg.test.ts'])],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Migrates one template database per run; each file's database is a copy of it.
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // Two cores: two files at a time, each on its own database.
     maxWorkers: 2,

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
@@ -14,17 +16,29 @@ import type { Mailer } from '../src/modules/mail/service.ts';
 import { listOutbox } from '../src/modules/mail/service.ts';
 import { assignRoles } from '../src/modules/roles/service.ts';
 
+let templateBlob: Blob | undefined;
+/** The run's migrated embedded database, read once per test file's process. */
+function pgliteTemplate(): Blob | undefined {
+  const path = inject('pgliteTemplate');
+  if (!path) return undefined;
+  templateBlob ??= new Blob([readFileSync(path)]);
+  return templateBlob;
+}
+
 /**
- * Each test file gets its own database: PGlite in memory, or with TEST_DB=pg a fresh database on
+ * Each test file gets its own database, a copy of the run's migrated template: PGlite in memory, or
+ * with TEST_DB=pg a fresh database on
  * the PostgreSQL server at TEST_DATABASE_URL, dropped afterwards.
  */
 export async function openTestDatabase(): Promise<Database> {
-  if (process.env.TEST_DB !== 'pg') return openDatabase({ dataDir: null });
+  if (process.env.TEST_DB !== 'pg') return openDatabase({ dataDir: null, pgliteTemplate: pgliteTemplate() });
   const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `fp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  // A copy of the run's migrated template (test/global-setup.ts); migrating it again finds nothing to do.
+  const template = inject('postgresTemplate');
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
