@@ -24,6 +24,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS },
     viewport: { width: 1440, height: 900 },
+    // A Chinese browser, as the portal's users have: a page no one chose a language on follows the
+    // browser's (i18n/index.ts), and the suite's first visits read Chinese. Specs of an English
+    // browser open a context with `locale: 'en-US'`.
+    locale: 'zh-CN',
   },
   webServer: {
     command: `rm -rf "${dataDir}" && npx tsx ../apps/server/src/server.ts`,

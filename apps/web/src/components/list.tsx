@@ -1,11 +1,13 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@freight/contracts/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TablePaginationConfig } from 'antd';
-import { Button, Card, Form, type FormInstance, Space } from 'antd';
+import { Button, Card, Empty, Form, type FormInstance, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { isMenuNode, type MenuNode, useSession } from '../app/session.tsx';
 import { post } from '../lib/http.ts';
 
 export interface Page<T> {
@@ -150,5 +152,42 @@ export function FilterBar<T>({
         {extra ? <Form.Item style={{ marginLeft: 'auto', marginRight: 0 }}>{extra}</Form.Item> : null}
       </Form>
     </Card>
+  );
+}
+
+/** Whether the user's menu holds the page at `path`. */
+function menuHas(nodes: MenuNode[], path: string): boolean {
+  return nodes.some(
+    (node) => node.paths === path || menuHas(node.subList.filter(isMenuNode) as MenuNode[], path),
+  );
+}
+
+/**
+ * An empty list says what fills it, and offers the step that does when the user may take it: a page
+ * of theirs to open (`to`, shown only when their menu has it) or a button of the page (`action`).
+ */
+export function ListEmpty({
+  text,
+  to,
+  label,
+  action,
+}: {
+  text: string;
+  to?: string;
+  label?: string;
+  action?: ReactNode;
+}) {
+  const { menus } = useSession();
+  const navigate = useNavigate();
+  const link =
+    to && label && menuHas(menus, to) ? (
+      <Button type="primary" onClick={() => navigate(to)} data-testid="list-empty-action">
+        {label}
+      </Button>
+    ) : null;
+  return (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<span data-testid="list-empty">{text}</span>}>
+      {link ?? action ?? null}
+    </Empty>
   );
 }

@@ -176,7 +176,7 @@ export const enUS: Record<MessageKey, string> = {
   'error.404.body': 'Sorry, the page you visited does not exist.',
   'error.backHome': 'Back to home',
   'login.title': 'Sign in',
-  'login.welcome': 'Welcome',
+  'login.welcome': 'Welcome to {{site}}',
   'login.subtitle': 'Quote, book and settle LTL, FTL and express shipments',
   'login.email': 'E-mail',
   'login.password': 'Password',

@@ -7,10 +7,17 @@ import { zhCN } from './zh-CN.ts';
 
 export type UiLanguage = 'zh-CN' | 'en-US';
 
-/** The stored choice; written as JSON by the app, but a bare `en-US` (set by hand or a script) counts too. */
+/**
+ * The stored choice; written as JSON by the app, but a bare `en-US` (set by hand or a script) counts too.
+ * Until the user chooses, the browser's: the first of its languages that is Chinese or English decides,
+ * and Chinese when it names neither.
+ */
 export function storedLanguage(): UiLanguage {
   const raw = localStorage.getItem(STORAGE.language);
-  return raw === 'en-US' || raw === '"en-US"' ? 'en-US' : 'zh-CN';
+  if (raw === 'en-US' || raw === '"en-US"') return 'en-US';
+  if (raw === 'zh-CN' || raw === '"zh-CN"') return 'zh-CN';
+  const preferred = (navigator.languages ?? [navigator.language]).find((tag) => /^(zh|en)\b/i.test(tag));
+  return preferred?.toLowerCase().startsWith('en') ? 'en-US' : 'zh-CN';
 }
 
 // Flat keys with dots in them ('error.network'), shared with the server's catalogue. The features'

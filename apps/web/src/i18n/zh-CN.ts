@@ -172,7 +172,7 @@ export const zhCN = {
   'error.404.body': '抱歉,您访问的页面不存在。',
   'error.backHome': '返回首页',
   'login.title': '登录',
-  'login.welcome': '欢迎使用',
+  'login.welcome': '欢迎使用{{site}}',
   'login.subtitle': '卡车零担、整车与快递的报价、下单与结算平台',
   'login.email': '邮箱',
   'login.password': '密码',

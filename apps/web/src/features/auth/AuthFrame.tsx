@@ -26,9 +26,7 @@ export function AuthFrame({
         ) : (
           <span className="logo-mark auth-logo">{(branding?.siteName ?? '').slice(0, 1)}</span>
         )}
-        <h1>
-          {t('login.welcome')} {branding?.siteName}
-        </h1>
+        <h1 data-testid="auth-welcome">{t('login.welcome', { site: branding?.siteName ?? '' })}</h1>
         <p style={{ fontSize: 16, opacity: 0.9 }}>{t('login.subtitle')}</p>
       </div>
       <div className="auth-panel">

@@ -100,9 +100,14 @@ export default function ForgotPasswordPage({ branding }: { branding: Branding | 
           </Button>
         </Form>
       )}
-      <div style={{ marginTop: 16 }}>
-        <Link to="/login">{t('forgot.backToLogin')}</Link>
-      </div>
+      {/* After the reset the result's own button leads back; one way back is enough. */}
+      {state === 'reset' ? null : (
+        <div style={{ marginTop: 16 }}>
+          <Link to="/login" data-testid="forgot-back">
+            {t('forgot.backToLogin')}
+          </Link>
+        </div>
+      )}
     </AuthFrame>
   );
 }

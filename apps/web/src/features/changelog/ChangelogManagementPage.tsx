@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { CHANGELOG_FEED_KEY, CHANGELOG_LIST_URL, type ChangelogRow, changelogApi } from './api.ts';
 import { ChangelogBody } from './ChangelogBody.tsx';
@@ -103,6 +103,20 @@ export default function ChangelogManagementPage() {
         dataSource={list.rows}
         pagination={list.pagination}
         {...listTableProps(800)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('changelog.emptyList')}
+              action={
+                <Auth code="changelog:save">
+                  <Button type="primary" onClick={() => open('new')} data-testid="list-empty-action">
+                    {t('changelog.new')}
+                  </Button>
+                </Auth>
+              }
+            />
+          ),
+        }}
         expandable={{ expandedRowRender: (row) => <ChangelogBody body={row.body} /> }}
         columns={[
           { title: t('changelog.title'), dataIndex: 'title' },

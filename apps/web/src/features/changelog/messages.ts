@@ -3,6 +3,7 @@ import { defineMessages } from '../../i18n/define.ts';
 export const changelogMessages = defineMessages(
   {
     'changelog.new': '新增更新',
+    'changelog.emptyList': '发布的功能更新会在这里列出,并在首页告诉每位用户有什么新变化',
     'changelog.edit': '编辑更新',
     'changelog.title': '标题',
     'changelog.body': '内容',
@@ -16,6 +17,8 @@ export const changelogMessages = defineMessages(
   },
   {
     'changelog.new': 'New update',
+    'changelog.emptyList':
+      'Updates you publish are listed here and tell every user on the home page what is new',
     'changelog.edit': 'Edit update',
     'changelog.title': 'Title',
     'changelog.body': 'Content',

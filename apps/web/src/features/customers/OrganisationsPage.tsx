@@ -207,72 +207,71 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        {...listTableProps(1700)}
+        // Sized by their content, the columns fit a 1440 px desktop in either language: the credit
+        // limit is not left under the pinned actions. Type and account state ride beside their
+        // neighbours rather than take columns of their own.
+        {...listTableProps(0)}
         columns={[
-          { title: t('customers.name'), dataIndex: 'name', fixed: 'left', width: 200 },
-          { title: t('customers.type'), width: 100, render: (_, r) => typeLabel(r.type) },
+          {
+            title: t('customers.name'),
+            fixed: 'left',
+            render: (_, r) => (
+              <div>
+                {r.name}
+                <div style={{ color: '#595959', fontSize: 12 }}>{typeLabel(r.type)}</div>
+              </div>
+            ),
+          },
           {
             title: t('customers.parent'),
-            width: 200,
-            ellipsis: true,
             render: (_, r) => r.parentName ?? t('customers.platform'),
           },
           {
             title: t('customers.contact'),
-            width: 220,
             render: (_, r) => (
               <div>
                 {r.contactName}
-                <div style={{ color: '#999', fontSize: 12 }}>{r.contactEmail}</div>
+                <div style={{ color: '#595959', fontSize: 12 }}>{r.contactEmail}</div>
               </div>
             ),
           },
           {
             title: t('customers.balance'),
             align: 'right',
-            width: 130,
             render: (_, r) => money(r.account?.balance),
           },
           {
             title: t('customers.creditLimit'),
             align: 'right',
-            width: 130,
             render: (_, r) => money(r.account?.creditLimit),
           },
           {
             title: t('customers.available'),
             align: 'right',
-            width: 150,
             render: (_, r) => money(r.account?.available),
           },
           {
-            title: t('customers.account'),
-            width: 110,
-            render: (_, r) =>
-              r.account?.status === 'frozen' ? (
-                <Tag color="red">{t('customers.frozen')}</Tag>
-              ) : (
-                <Tag>{t('customers.normal')}</Tag>
-              ),
-          },
-          {
             title: t('common.status'),
-            width: 110,
             render: (_, r) => (
-              <Tag color={r.enabled ? 'green' : 'default'}>
-                {r.enabled ? t('common.enabled') : t('common.disabled')}
-              </Tag>
+              <Space size={4}>
+                <Tag color={r.enabled ? 'green' : 'default'}>
+                  {r.enabled ? t('common.enabled') : t('common.disabled')}
+                </Tag>
+                {r.account?.status === 'frozen' ? (
+                  <Tag color="red">{t('customers.frozen')}</Tag>
+                ) : (
+                  <Tag>{t('customers.normal')}</Tag>
+                )}
+              </Space>
             ),
           },
           {
             title: t('common.createdAt'),
-            width: 120,
             render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD'),
           },
           {
             title: t('common.actions'),
             fixed: 'right',
-            width: 230,
             render: (_, row) => (
               <Space size={0}>
                 {canSave && row.id !== userInfo?.organisationId ? (

@@ -1,6 +1,6 @@
 import { RollbackOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Checkbox, Form, Input, Modal, Select } from 'antd';
+import { Alert, App, Button, Checkbox, Form, Input, Modal, Select, Spin } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
@@ -49,6 +49,8 @@ function CreateReturnDialog({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<ReturnForm>();
   const [original, setOriginal] = useState<WaybillView | null>(null);
+  const [lookingUp, setLookingUp] = useState(false);
+  const typed = Form.useWatch('number', form)?.trim();
   const addresses = useQuery({
     queryKey: ['return-addresses', original?.organisationId],
     queryFn: () => waybillApi.returnAddresses(original?.organisationId as number),
@@ -58,6 +60,7 @@ function CreateReturnDialog({ onClose }: { onClose: () => void }) {
   const lookUp = async () => {
     const number = (form.getFieldValue('number') as string | undefined)?.trim();
     if (!number) return;
+    setLookingUp(true);
     try {
       const found = await trackingApi.findWaybill(number);
       setOriginal(found);
@@ -68,6 +71,8 @@ function CreateReturnDialog({ onClose }: { onClose: () => void }) {
       ]);
     } catch (error) {
       reportError(error);
+    } finally {
+      setLookingUp(false);
     }
   };
 
@@ -135,10 +140,17 @@ function CreateReturnDialog({ onClose }: { onClose: () => void }) {
           label={t('returns.address')}
           rules={[requiredRule(t('returns.address'))]}
         >
+          {/* Open once a number is typed: opening it looks the number up when that has not happened
+              yet (the select keeps the number's focus, so no blur comes), and the list fills when the
+              waybill's addresses arrive. */}
           <Select
-            options={options}
-            loading={addresses.isFetching}
-            disabled={original === null}
+            options={original ? options : []}
+            loading={lookingUp || addresses.isFetching}
+            disabled={!typed}
+            onOpenChange={(opening) => {
+              if (opening && original === null && !lookingUp) void lookUp();
+            }}
+            notFoundContent={lookingUp || addresses.isFetching ? <Spin size="small" /> : undefined}
             data-testid="return-address"
           />
         </Form.Item>

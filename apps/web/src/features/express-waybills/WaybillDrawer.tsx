@@ -28,7 +28,13 @@ export function WaybillDrawer({
   const unit = detail.data?.waybill.shipment.unitSystem === 'kg_cm' ? 'kg' : 'lb';
 
   return (
-    <Drawer open width={720} title={t('waybill.detail')} onClose={onClose} data-testid="waybill-drawer">
+    <Drawer
+      open
+      width="min(720px, 100vw)"
+      title={t('waybill.detail')}
+      onClose={onClose}
+      data-testid="waybill-drawer"
+    >
       {detail.isError ? (
         <Alert type="warning" showIcon message={t('waybill.unavailable')} />
       ) : !detail.data ? (
@@ -56,11 +62,19 @@ export function WaybillDrawer({
                 ))}
               </Space>
               <Descriptions bordered size="small" column={{ xs: 1, sm: 2 }}>
-                <Descriptions.Item label={t('waybill.waybillNo')}>{waybill.waybillNo}</Descriptions.Item>
+                <Descriptions.Item label={t('waybill.waybillNo')}>
+                  <span className="number-text" data-testid="waybill-drawer-number">
+                    {waybill.waybillNo}
+                  </span>
+                </Descriptions.Item>
                 <Descriptions.Item label={t('waybill.status')}>
                   <WaybillStatusTag status={waybill.status} />
                 </Descriptions.Item>
-                <Descriptions.Item label={t('waybill.trackingNo')}>{waybill.trackingNo}</Descriptions.Item>
+                <Descriptions.Item label={t('waybill.trackingNo')}>
+                  <span className="number-text" data-testid="waybill-drawer-tracking">
+                    {waybill.trackingNo}
+                  </span>
+                </Descriptions.Item>
                 <Descriptions.Item label={t('waybill.reference')}>
                   {waybill.reference || '-'}
                 </Descriptions.Item>

@@ -90,7 +90,7 @@ export const waybillMessages = defineMessages(
     'returns.originalTip': '已签收或异常的运单可以退货;包裹从原收件人寄回所选退货地址',
     'returns.originalUnknown': '找不到该运单,或您无权查看',
     'returns.address': '退货地址',
-    'returns.addressEmpty': '该客户的地址簿中还没有公司或仓库地址,请先在地址簿中添加',
+    'returns.addressEmpty': '该客户的快递地址簿中还没有退货地址,请先在“地址管理 → 快递地址簿”中添加',
     'returns.pay': '创建后立即从快递账户支付',
     'returns.created': '已创建退货运单 {{waybillNo}}',
     'returns.notPaid': '退货运单已创建但未支付:{{message}}',
@@ -110,8 +110,9 @@ export const waybillMessages = defineMessages(
     'tracking.source.carrier': '承运商',
     'waybillBatch.templateName': '快递批量下单模板.xlsx',
     'waybillBatch.address': '发货地址',
-    'waybillBatch.addressTip': '文件中的所有包裹都从该地址发货;地址在地址簿中维护',
-    'waybillBatch.addressEmpty': '地址簿中还没有地址,请先在地址管理中添加',
+    'waybillBatch.addressTip': '文件中的所有包裹都从该地址发货;发件地址在“地址管理 → 快递地址簿”中维护',
+    'waybillBatch.addressEmpty': '快递地址簿中还没有发件地址,请先在“地址管理 → 快递地址簿”中添加',
+    'waybillBatch.openBook': '打开快递地址簿',
     'waybillBatch.customerFirst': '请先选择客户',
     'waybillBatch.doneTitle': '导入成功',
     'waybillBatch.doneContent': '已生成 {{count}} 票运单,待支付。现在去快递订单列表支付吗?',
@@ -234,7 +235,7 @@ export const waybillMessages = defineMessages(
     'returns.originalUnknown': 'No such waybill, or you may not see it',
     'returns.address': 'Return address',
     'returns.addressEmpty':
-      'This customer’s address book has no business or warehouse address yet; add one first',
+      'This customer’s express address book has no return address yet; add one under Addresses → Express address book first',
     'returns.pay': 'Pay from the express account at once',
     'returns.created': 'Return waybill {{waybillNo}} created',
     'returns.notPaid': 'The return waybill was created but not paid: {{message}}',
@@ -256,9 +257,10 @@ export const waybillMessages = defineMessages(
     'waybillBatch.templateName': 'express-batch-template.xlsx',
     'waybillBatch.address': 'Shipping address',
     'waybillBatch.addressTip':
-      'Every parcel of the file ships from here; addresses are kept in the address book',
+      'Every parcel of the file ships from here; senders are kept under Addresses → Express address book',
     'waybillBatch.addressEmpty':
-      'The address book has no address yet; add one under address management first',
+      'The express address book has no sender yet; add one under Addresses → Express address book first',
+    'waybillBatch.openBook': 'Open the express address book',
     'waybillBatch.customerFirst': 'Choose the customer first',
     'waybillBatch.doneTitle': 'Imported',
     'waybillBatch.doneContent':

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
+import { FilterBar, ListEmpty, periodDays, useServerList } from '../../components/list.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { download } from '../../lib/http.ts';
@@ -199,6 +199,9 @@ export default function OrderListPage() {
         pagination={list.pagination}
         scroll={{ x: 'max-content' }}
         className="nowrap-table"
+        locale={{
+          emptyText: <ListEmpty text={t('order.empty')} to="/mail" label={t('order.emptyAction')} />,
+        }}
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys as number[]),

@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, ListEmpty, useServerList } from '../../components/list.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { money } from '../../lib/money.ts';
@@ -130,6 +130,9 @@ export default function QuotationTasksPage() {
         pagination={list.pagination}
         scroll={{ x: 900 }}
         className="nowrap-table"
+        locale={{
+          emptyText: <ListEmpty text={t('task.empty')} to="/mail" label={t('task.emptyAction')} />,
+        }}
         columns={[
           { title: t('task.taskNo'), dataIndex: 'taskNo' },
           {

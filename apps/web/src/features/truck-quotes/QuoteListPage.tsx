@@ -3,7 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FilterBar, periodDays, useServerList } from '../../components/list.tsx';
+import { FilterBar, ListEmpty, periodDays, useServerList } from '../../components/list.tsx';
 import { compareMoney, money } from '../../lib/money.ts';
 import type { QuoteView } from './api.ts';
 
@@ -68,6 +68,9 @@ export default function QuoteListPage() {
         pagination={list.pagination}
         scroll={{ x: 1000 }}
         className="nowrap-table"
+        locale={{
+          emptyText: <ListEmpty text={t('quote.listEmpty')} to="/mail" label={t('task.emptyAction')} />,
+        }}
         columns={[
           { title: t('quote.quoteNo'), dataIndex: 'quoteNo' },
           {

@@ -126,6 +126,7 @@ export default function QuotePage() {
   const { userInfo } = useSession();
   const [form] = Form.useForm<ShipmentFormValues>();
   const [bookForm] = Form.useForm<BookForm>();
+  const payNow = Form.useWatch('pay', bookForm) !== false;
   const [quote, setQuote] = useState<{ id: number; quoteNo: string } | null>(null);
   const [results, setResults] = useState<QuoteResultView[]>([]);
   const [expiresAt, setExpiresAt] = useState<string | null>(null);
@@ -342,6 +343,7 @@ export default function QuotePage() {
         onCancel={() => setBooking(null)}
         onOk={() => bookForm.submit()}
         confirmLoading={busy}
+        okText={payNow ? t('quote.bookAndPay') : t('quote.book')}
         okButtonProps={{ 'data-testid': 'book-confirm' } as never}
         destroyOnHidden
       >
@@ -366,6 +368,15 @@ export default function QuotePage() {
           <Form.Item name="pay" valuePropName="checked">
             <Checkbox>{t('quote.payNow')}</Checkbox>
           </Form.Item>
+          {/* As the express booking does: what leaves the balance is said before the click that pays. */}
+          {booking && payNow ? (
+            <Alert
+              type="info"
+              showIcon
+              data-testid="book-pay-amount"
+              title={t('quote.bookPayConfirm', { amount: money(priceOf(booking)?.total, '$') })}
+            />
+          ) : null}
         </Form>
       </Modal>
     </Row>

@@ -438,7 +438,12 @@ function GoodsLines({ form }: { form: FormInstance }) {
                   </Form.Item>
                 </Col>
                 <Col xs={12} md={4}>
-                  <Form.Item name={[field.name, 'freightClass']} label={t('quote.freightClass')}>
+                  <Form.Item
+                    name={[field.name, 'freightClass']}
+                    label={t('quote.freightClass')}
+                    // The placeholder stays one short word, whole in the narrow select; the rule is here.
+                    tooltip={t('quote.classAutoTip')}
+                  >
                     <Select
                       allowClear
                       placeholder={t('quote.classAuto')}

@@ -1,0 +1,242 @@
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { api, bookPaidOrder, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+// A page loads slowly on a machine the whole team shares: each step may take a while to show.
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+interface MenuNode {
+  paths: string;
+  component: string;
+  is_show: 0 | 1;
+  subList?: (MenuNode | { component: string })[];
+}
+
+/** Every page the user's menu shows, depth first. */
+function menuPages(nodes: MenuNode[]): string[] {
+  return nodes.flatMap((node) => {
+    const children = (node.subList ?? []).filter((child): child is MenuNode => 'paths' in child);
+    if (node.component === 'Layout' || node.component === 'EmptyLayout') return menuPages(children);
+    return node.is_show === 1 ? [node.paths] : [];
+  });
+}
+
+/** Opens a page inside the running app (as the menu does), and waits until its lists have answered. */
+async function visit(page: Page, path: string) {
+  await page.evaluate((to) => {
+    history.pushState({}, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
+  await page.waitForLoadState('networkidle');
+  // The page's chunk, then its rows: no spinner left in the visible page.
+  await expect(page.locator('.app-content .ant-spin-spinning:visible')).toHaveCount(0, { timeout: 20_000 });
+}
+
+const PINNED =
+  '.ant-table-cell-fix-start, .ant-table-cell-fix-end, .ant-table-cell-fix-left, .ant-table-cell-fix-right';
+
+/**
+ * What is wrong with the visible tables as drawn: a pinned cell over a pinned cell of the other side, a
+ * cell beneath a pinned neighbour (looked at scrolled to the start, where the left-pinned columns sit
+ * beside their neighbours, and to the end, where the right-pinned ones do), text running out of its
+ * cell, or a number (order, waybill, tracking) broken over two lines.
+ */
+async function tableFaults(page: Page, root = '.app-content'): Promise<string[]> {
+  return page.evaluate(
+    async ({ root, pinned }) => {
+      const faults: string[] = [];
+      const overlap = (a: DOMRect, b: DOMRect) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1;
+      const label = (cell: Element) => (cell.textContent ?? '').trim().slice(0, 24) || '(empty)';
+      const frame = () =>
+        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const isStart = (cell: Element) => cell.matches('.ant-table-cell-fix-start, .ant-table-cell-fix-left');
+      const isEnd = (cell: Element) => cell.matches('.ant-table-cell-fix-end, .ant-table-cell-fix-right');
+      // A pinned cell is pinned only while it sticks; a phone's layout may let it scroll with the rest.
+      const sticks = (cell: Element) => getComputedStyle(cell).position === 'sticky';
+      for (const table of Array.from(document.querySelectorAll<HTMLElement>(`${root} .ant-table`))) {
+        if (table.offsetParent === null) continue;
+        const scroller =
+          table.querySelector<HTMLElement>('.ant-table-content') ??
+          table.querySelector<HTMLElement>('.ant-table-body');
+        const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.querySelector('td'));
+        for (const end of ['start', 'end'] as const) {
+          if (scroller) scroller.scrollLeft = end === 'start' ? 0 : scroller.scrollWidth;
+          await frame();
+          for (const row of rows) {
+            const cells = Array.from(row.children) as HTMLTableCellElement[];
+            if (cells.some((cell) => cell.colSpan > 1)) continue;
+            cells.forEach((cell, index) => {
+              const box = cell.getBoundingClientRect();
+              if (box.width === 0) return;
+              const start = isStart(cell) && sticks(cell);
+              const finish = isEnd(cell) && sticks(cell);
+              if (start)
+                for (const other of cells.filter((c) => isEnd(c) && sticks(c)))
+                  if (overlap(box, other.getBoundingClientRect()))
+                    faults.push(`pinned "${label(cell)}" covers pinned "${label(other)}"`);
+              const next = cells[index + 1];
+              const previous = cells[index - 1];
+              if (start && end === 'start' && next && !next.matches(pinned))
+                if (overlap(box, next.getBoundingClientRect()))
+                  faults.push(`"${label(next)}" runs under pinned "${label(cell)}"`);
+              if (finish && end === 'end' && previous && !previous.matches(pinned))
+                if (overlap(box, previous.getBoundingClientRect()))
+                  faults.push(`"${label(previous)}" runs under pinned "${label(cell)}"`);
+              if (end !== 'start') return;
+              // The cell's text stays inside the cell (an ellipsis cuts it on purpose).
+              const range = document.createRange();
+              range.selectNodeContents(cell);
+              const text = range.getBoundingClientRect();
+              const cut = '.ant-table-cell-ellipsis, .ant-typography-ellipsis';
+              if (text.width > 0 && !cell.matches(cut) && !cell.querySelector(cut))
+                if (text.right > box.right + 1 || text.left < box.left - 1)
+                  faults.push(`"${label(cell)}" runs out of its cell`);
+              // A number reads on one line.
+              const words = (cell.textContent ?? '').trim();
+              if (/^[A-Z]{0,4}\d[\dA-Z-]{7,}$/.test(words)) {
+                const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+                if (lines.size > 1) faults.push(`number ${words} breaks over ${lines.size} lines`);
+              }
+            });
+          }
+        }
+        if (scroller) scroller.scrollLeft = 0;
+      }
+      return Array.from(new Set(faults));
+    },
+    { root, pinned: PINNED },
+  );
+}
+
+const address = (city: string, state: string, zipcode: string) => ({
+  name: 'Pat Lee',
+  address1: '100 Main St',
+  city,
+  state,
+  zipcode,
+  phone: '2135550100',
+});
+
+/** An express waybill of the page's user, paid or left to pay (the list then offers more actions). */
+async function bookWaybill(page: Page, pay: boolean): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const headers = { accessToken: (token ?? '').replace(/^"|"$/g, '') };
+  const { id } = await api(page, '/express/quotation/getQuotas', {
+    sender: address('Los Angeles', 'CA', '90001'),
+    recipient: address('Dallas', 'TX', '75201'),
+    parcels: [{ length: 10, width: 8, height: 6, weight: 4 }],
+  });
+  await page.request.post('/api/express/quotation/rates', { data: { id }, headers });
+  const quote = await api(page, '/express/quotation/info', { id });
+  const channel = (quote.results as { code: string; channelId: number }[]).find((r) => r.code === 'USG-STD');
+  await api(page, '/express/quotation/select', { id, channelId: channel?.channelId });
+  return (await api(page, '/express/order/create', { quoteId: id, pay })).waybillNo;
+}
+
+let waybillNo = '';
+
+for (const email of ['customer@example.com', 'admin@example.com']) {
+  test(`every list page of ${email.split('@')[0]}'s menu keeps its cells clear of the pinned columns at 390 and 1440 px`, async ({
+    page,
+  }) => {
+    test.setTimeout(900_000);
+    await session(page, email);
+    if (email === 'customer@example.com') {
+      // Rows on the order lists: a truck order, a paid waybill and one still to pay.
+      await bookPaidOrder(page);
+      await bookWaybill(page, true);
+      waybillNo = await bookWaybill(page, false);
+    }
+    const pages = menuPages(await api(page, '/menu/navigate', {}));
+    expect(pages).toContain('/expressOrderList');
+    const found: Record<string, string[]> = {};
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of pages) {
+        await visit(page, path);
+        const faults = await tableFaults(page);
+        if (faults.length === 0) continue;
+        found[`${path} at ${width} px`] = faults.slice(0, 4);
+        await page.screenshot({
+          path: `${screenshotDir}list-fault-${email.split('@')[0]}${path.replaceAll('/', '-')}-${width}.png`,
+        });
+      }
+    }
+    // The order lists did have rows to look at.
+    await visit(page, '/expressOrderList');
+    await expect(page.locator('.app-content tr.ant-table-row').first()).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${screenshotDir}list-express-orders-${email.split('@')[0]}-390.png` });
+    expect(found).toEqual({});
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+}
+
+test('the express order list reaches its actions on a phone in English, and the waybill drawer keeps its numbers whole', async ({
+  page,
+}) => {
+  await session(page, 'customer@example.com');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await visit(page, '/expressOrderList');
+  await switchLanguage(page, 'en');
+  const row = page.locator('tr.ant-table-row', { hasText: waybillNo });
+  await expect(row).toBeVisible();
+  expect(await tableFaults(page)).toEqual([]);
+  // The actions sit beside the row's other cells, reached by scrolling the table sideways.
+  const pay = row.getByRole('button', { name: 'Pay' });
+  await pay.scrollIntoViewIfNeeded();
+  await expect(pay).toBeInViewport();
+  await page.screenshot({ path: `${screenshotDir}list-express-orders-390-en.png` });
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await row.getByTestId(`waybill-${waybillNo}`).click();
+    const drawer = page.getByTestId('waybill-drawer');
+    for (const id of ['waybill-drawer-number', 'waybill-drawer-tracking']) {
+      const number = drawer.getByTestId(id);
+      await expect(number).toBeVisible();
+      const lines = await number.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+      });
+      expect(lines, `${id} at ${width} px`).toBe(1);
+      const box = await number.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+    }
+    await page.screenshot({ path: `${screenshotDir}waybill-drawer-${width}-en.png` });
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+  }
+  await switchLanguage(page, 'zh');
+  await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test('every customer list fits a 1440 px desktop in both languages: the credit limit is not under the actions', async ({
+  page,
+}) => {
+  await session(page, 'admin@example.com');
+  for (const language of ['zh', 'en'] as const) {
+    if (language === 'en') await switchLanguage(page, 'en');
+    for (const path of [
+      '/general-customer-management',
+      '/directCustomerManagement',
+      '/allCustomer',
+      '/deliveryAgentCustomerManagement',
+      '/deliveryDirectCustomerManagement',
+      '/expressAllCustomer',
+    ]) {
+      await visit(page, path);
+      const table = page.locator('.app-content .ant-table:visible');
+      await expect(table.locator('tr.ant-table-row').first()).toBeVisible();
+      const credit = table.locator('th', { hasText: language === 'en' ? 'Credit limit' : '授信额度' });
+      const actions = table.locator('th.ant-table-cell-fix-end');
+      const [c, a] = [await credit.boundingBox(), await actions.boundingBox()];
+      expect(c && a && c.x + c.width <= a.x + 1, `${path} (${language})`).toBe(true);
+      if (path === '/allCustomer')
+        await page.screenshot({ path: `${screenshotDir}customers-1440-${language}.png` });
+    }
+  }
+  await switchLanguage(page, 'zh');
+});
