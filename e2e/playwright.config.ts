@@ -22,7 +22,8 @@ export default defineConfig({
     reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS },
+    // Contexts a spec opens itself get the browser's language: Chinese too, unless they set one.
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, '--lang=zh-CN'] },
     viewport: { width: 1440, height: 900 },
     // A Chinese browser, as the portal's users have: a page no one chose a language on follows the
     // browser's (i18n/index.ts), and the suite's first visits read Chinese. Specs of an English
