@@ -57,9 +57,11 @@ export interface SendOptions {
   /** While a job with this key is waiting, another send with it throws instead of adding a second one. */
   singletonKey?: string;
   /**
-   * The user whose job it is. Jobs of one queue are taken fairly: a job goes behind fewer of its own
-   * tenant's and user's waiting jobs than of others', so one user's burst delays neither another tenant
-   * nor a colleague by more than the jobs already running.
+   * The user who asked for the job. A job sent for a user is taken in turn: it goes behind fewer of its
+   * own tenant's and user's waiting jobs than of others', so one user's burst delays neither another
+   * tenant nor a colleague by more than the jobs already running. Jobs no user asked for (a webhook
+   * delivery per status change, sent inside the change's transaction) are taken in order and cost
+   * nothing more to send: the count of what waits would grow with the queue on a hot path.
    */
   userId?: number;
 }
@@ -212,7 +214,7 @@ export function createJobQueue(database: Database, options: QueueOptions) {
         data,
       };
       let priority = 0;
-      if (tenantId !== null) {
+      if (tenantId !== null && sendOptions.userId) {
         // On the caller's transaction when there is one: the embedded database's one session is its.
         const on = sendOptions.tx ? transactionAdapter(sendOptions.tx) : boss.getDb();
         const { rows } = await on.executeSql(RANK_SQL, [name, tenantId, sendOptions.userId ?? null]);

@@ -25,24 +25,35 @@ export class AddressRefused extends Error {
   }
 }
 
+/** A URL's host as the resolver takes it (an IPv6 address without its brackets). */
+const hostOf = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+
 /**
- * A DNS lookup for the socket that refuses a name with any non-public address, and hands the socket
- * the very address it checked: the name is not resolved a second time between check and connect, so
- * a name that answers differently the second time (rebinding) cannot reach a private address.
+ * The addresses a host resolves to (an address stands for itself), or AddressRefused when there are
+ * none or, where private addresses are not allowed, when any of them is not public.
+ */
+async function checkedAddresses(
+  host: string,
+  allowPrivate: boolean,
+): Promise<{ address: string; family: number }[]> {
+  const family = isIP(host);
+  const found = family ? [{ address: host, family }] : await lookup(host, { all: true, verbatim: true });
+  if (found.length === 0 || (!allowPrivate && found.some((a) => !isPublicAddress(a.address))))
+    throw new AddressRefused();
+  return found;
+}
+
+/**
+ * The socket's DNS lookup: it hands the socket the very addresses it checked, so the name is not
+ * resolved a second time between check and connect, and a name that answers differently the second
+ * time (rebinding) cannot reach a private address.
  */
 function checkedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    const host = hostname.replace(/^\[|\]$/g, '');
-    const family = isIP(host);
-    const resolved = family
-      ? Promise.resolve([{ address: host, family }])
-      : lookup(host, { all: true, verbatim: true });
-    resolved.then(
+    checkedAddresses(hostOf(hostname), allowPrivate).then(
       (found) => {
-        if (found.length === 0 || (!allowPrivate && found.some((a) => !isPublicAddress(a.address))))
-          return callback(new AddressRefused(), '', 4);
-        const [first] = found as [{ address: string; family: number }];
         if ((options as { all?: boolean }).all) return callback(null, found as never);
+        const [first] = found as [{ address: string; family: number }];
         callback(null, first.address, first.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, '', 4),
@@ -51,15 +62,11 @@ function checkedLookup(allowPrivate: boolean): LookupFunction {
 }
 
 /** Whether a URL's host resolves only to public addresses (a name that does not resolve is not). */
-export async function reachesOnlyPublic(url: string): Promise<boolean> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return isPublicAddress(host);
-  try {
-    const found = await lookup(host, { all: true });
-    return found.length > 0 && found.every((a) => isPublicAddress(a.address));
-  } catch {
-    return false;
-  }
+export function reachesOnlyPublic(url: string): Promise<boolean> {
+  return checkedAddresses(hostOf(new URL(url).hostname), false).then(
+    () => true,
+    () => false,
+  );
 }
 
 export interface PostedAnswer {
@@ -68,27 +75,30 @@ export interface PostedAnswer {
   text: string;
 }
 
+export interface PostInit {
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** How much of the answer's body is kept. */
+  keepBytes: number;
+}
+
 /**
  * POSTs `body` to `url` and answers the status and the first `keepBytes` of the answer. The whole
  * try (connecting, sending, reading) ends at `timeoutMs`; redirects are not followed.
  */
-export function postWebhook(
-  url: string,
-  init: {
-    headers: Record<string, string>;
-    body: string;
-    timeoutMs: number;
-    allowPrivate: boolean;
-    keepBytes: number;
-  },
-): Promise<PostedAnswer> {
+export async function postWebhook(url: string, init: PostInit): Promise<PostedAnswer> {
   const target = new URL(url);
+  // A socket given an address connects without a lookup: it is judged here instead.
+  const literal = hostOf(target.hostname);
+  if (isIP(literal)) await checkedAddresses(literal, init.allowPrivate);
+  return send(target, init);
+}
+
+function send(target: URL, init: PostInit): Promise<PostedAnswer> {
   const client = target.protocol === 'https:' ? https : http;
   const body = Buffer.from(init.body);
-  // A socket given an address connects without a lookup: it is judged here instead.
-  const literal = target.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) && !init.allowPrivate && !isPublicAddress(literal))
-    return Promise.reject(new AddressRefused());
   return new Promise((resolve, reject) => {
     const request = client.request(
       target,

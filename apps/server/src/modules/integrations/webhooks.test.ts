@@ -12,8 +12,8 @@ import { useTestApp } from '../../../test/fixture.ts';
 import { moduleSweeps } from '../../plugins/housekeeping.ts';
 import { localUploadStore } from '../uploads/service.ts';
 import { webhookDeliveries, webhookEndpoints } from './schema.ts';
-import { postWebhook } from './webhook-transport.ts';
-import { isPrivateAddress, sweepOldDeliveries } from './webhooks.ts';
+import { isPublicAddress, postWebhook } from './webhook-transport.ts';
+import { sweepOldDeliveries } from './webhooks.ts';
 
 // One-second retries (doubling): a delivery that fails twice lands within a few seconds.
 const f = useTestApp({
@@ -348,9 +348,9 @@ describe('webhooks', () => {
       'fd00::1',
       '::ffff:10.0.0.1',
     ])
-      expect(isPrivateAddress(a), a).toBe(true);
+      expect(isPublicAddress(a), a).toBe(false);
     for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '8.8.8.8'])
-      expect(isPrivateAddress(a), a).toBe(false);
+      expect(isPublicAddress(a), a).toBe(true);
   });
 
   it('refuses every address that is not global unicast: documentation, benchmarking, IPv4 in IPv6, NAT64', () => {
@@ -374,7 +374,7 @@ describe('webhooks', () => {
       '::',
       'not an address',
     ])
-      expect(isPrivateAddress(a), a).toBe(true);
+      expect(isPublicAddress(a), a).toBe(false);
   });
 
   it('refuses a loopback receiver by name or address before connecting, where private addresses are not allowed', async () => {

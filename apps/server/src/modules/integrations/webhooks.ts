@@ -23,7 +23,7 @@ import type { RequestUser } from '../../plugins/context.ts';
 import { organisationNames } from '../customers/service.ts';
 import { deliveryFailureKey } from './delivery-errors.ts';
 import { webhookDeliveries, webhookEndpoints } from './schema.ts';
-import { isPublicAddress, postWebhook, reachesOnlyPublic } from './webhook-transport.ts';
+import { postWebhook, reachesOnlyPublic } from './webhook-transport.ts';
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -59,9 +59,6 @@ function visibleTo(caller: Caller): SQL | undefined {
 }
 
 /* ---------- addresses ---------- */
-
-/** Whether an address is anything but a public one (refused in production). */
-export const isPrivateAddress = (address: string): boolean => !isPublicAddress(address);
 
 async function checkUrl(url: string, allowPrivate: boolean) {
   if (!allowPrivate && !(await reachesOnlyPublic(url))) throw badField('url', 'webhook.urlPrivate');
@@ -247,7 +244,7 @@ export interface DeliveryJob {
 
 async function enqueue(
   db: DbOrTx,
-  rows: DeliveryRow[],
+  rows: Pick<DeliveryRow, 'id' | 'endpointId' | 'tenantId'>[],
   options: { triesBefore?: number; startAfterSeconds?: number } = {},
 ) {
   if (!sender) return;
@@ -293,8 +290,12 @@ export async function deliverInTurn(
   if (endpointId === undefined) return deliverWebhook(db, job, options);
   if ((sendingTo.get(endpointId) ?? 0) >= DELIVERIES_PER_ENDPOINT) {
     const triesBefore = (job.data.triesBefore ?? 0) + job.retryCount;
-    const row = { id: job.data.deliveryId, endpointId, tenantId: job.tenantId } as DeliveryRow;
-    if (job.tenantId !== null) await enqueue(db, [row], { triesBefore, startAfterSeconds: 1 });
+    // Back once the try in flight has had its time: sooner would only make the same job again.
+    if (job.tenantId !== null)
+      await enqueue(db, [{ id: job.data.deliveryId, endpointId, tenantId: job.tenantId }], {
+        triesBefore,
+        startAfterSeconds: WEBHOOK_TIMEOUT_MS / 1000,
+      });
     return;
   }
   sendingTo.set(endpointId, (sendingTo.get(endpointId) ?? 0) + 1);

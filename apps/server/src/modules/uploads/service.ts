@@ -154,6 +154,15 @@ export interface AnonymousClient {
   maxPending: number;
 }
 
+/** A file as a route received it: whose, and who sent it when nobody is signed in. */
+interface UploadInput {
+  tenantId: number;
+  userId: number | null;
+  bytes: Buffer;
+  originalName: string;
+  client?: AnonymousClient;
+}
+
 async function checkPendingOf(db: DbOrTx, tenantId: number, client: AnonymousClient | undefined) {
   const key = client?.key ?? '';
   const max = client?.maxPending ?? MAX_PENDING_PER_CLIENT;
@@ -167,13 +176,7 @@ async function checkPendingOf(db: DbOrTx, tenantId: number, client: AnonymousCli
 async function store_(
   db: DbOrTx,
   store: UploadStore,
-  input: {
-    tenantId: number;
-    userId: number | null;
-    bytes: Buffer;
-    originalName: string;
-    client?: AnonymousClient;
-  },
+  input: UploadInput,
   kind: 'image' | 'document',
   mime: string,
 ) {
@@ -199,17 +202,7 @@ async function store_(
  * Stores an image after checking its size, its type by its content rather than its name, and the
  * dimensions its header declares. An image sent without a session is a pending registration licence.
  */
-export async function saveImage(
-  db: DbOrTx,
-  store: UploadStore,
-  input: {
-    tenantId: number;
-    userId: number | null;
-    bytes: Buffer;
-    originalName: string;
-    client?: AnonymousClient;
-  },
-) {
+export async function saveImage(db: DbOrTx, store: UploadStore, input: UploadInput) {
   const limit = input.userId === null ? MAX_LICENCE_BYTES : MAX_IMAGE_BYTES;
   if (input.bytes.length > limit) throw badField('file', 'validation.imageTooLarge');
   const detected = await fileTypeFromBuffer(input.bytes);
