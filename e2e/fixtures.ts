@@ -79,6 +79,13 @@ export async function session(page: Page, email: string, password = DEMO_PASSWOR
   // Any page of the origin will do to reach its storage; the public status page loads fastest.
   await page.goto('/test');
   await page.evaluate((value) => localStorage.setItem('token', value), token);
+  // Every spec starts its kept accounts in Chinese, as they were made: a spec that failed while in
+  // English never restored the language, and must not fail the specs after it.
+  const reset = await page.request.post('/api/admin/auth/setLocale', {
+    data: { locale: 'zh_CN' },
+    headers: { accessToken: token.replace(/^"|"$/g, '') },
+  });
+  expect((await reset.json()).code).toBe(200);
   await page.goto('/home');
   await page.waitForURL(/\/home/);
   await settled(page);
@@ -103,13 +110,15 @@ export async function switchLanguage(page: Page, language: 'zh' | 'en') {
   await page.getByTestId(`lang-${language}`).click();
 }
 
+/** The page's signed-in session as the API's header, for calls the `api` envelope does not fit. */
+export async function authHeaders(page: Page) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  return { accessToken: (token ?? '').replace(/^"|"$/g, '') };
+}
+
 /** Calls the API as the page's signed-in user and returns the answer's data, failing on any other code. */
 export async function api(page: Page, url: string, body: unknown) {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await page.request.post(`/api${url}`, {
-    data: body,
-    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
-  });
+  const res = await page.request.post(`/api${url}`, { data: body, headers: await authHeaders(page) });
   const json = await res.json();
   expect(json.code, `${url}: ${json.msg}`).toBe(200);
   return json.data;
@@ -125,11 +134,8 @@ const usAddress = (zipcode: string, state: string, city: string) => ({
   phone: '2135550100',
 });
 
-/**
- * Quotes 500 lb from Los Angeles to Dallas, prices it and books the first product that priced, paid
- * from the balance, all through the API as the page's user: for specs whose subject comes after booking.
- */
-export async function bookPaidOrder(page: Page): Promise<{ id: number; orderNo: string }> {
+/** Quotes 500 lb from Los Angeles to Dallas and prices it, through the API as the page's user; the quote's id. */
+export async function pricedTruckQuote(page: Page): Promise<number> {
   const quote = await api(page, '/admin/quotation/save', {
     mode: 'LTL',
     pickup: usAddress('90001', 'CA', 'Los Angeles'),
@@ -140,14 +146,91 @@ export async function bookPaidOrder(page: Page): Promise<{ id: number; orderNo: 
     ],
   });
   // The prices stream as NDJSON rather than the envelope; reading it to the end prices the quote.
-  const token = await page.evaluate(() => localStorage.getItem('token'));
   await page.request.post('/api/admin/quotation/rates', {
     data: { id: quote.id },
-    headers: { accessToken: (token ?? '').replace(/^"|"$/g, '') },
+    headers: await authHeaders(page),
   });
-  const quoted = await api(page, '/admin/quotation/getQuotationInfo', { id: quote.id });
+  return quote.id;
+}
+
+/**
+ * Quotes 500 lb from Los Angeles to Dallas, prices it and books the first product that priced, paid
+ * from the balance, all through the API as the page's user: for specs whose subject comes after booking.
+ */
+export async function bookPaidOrder(page: Page): Promise<{ id: number; orderNo: string }> {
+  const id = await pricedTruckQuote(page);
+  const quoted = await api(page, '/admin/quotation/getQuotationInfo', { id });
   const product = quoted.results.find((r: { ok: boolean }) => r.ok);
-  return api(page, '/admin/order/save', { quoteId: quote.id, productId: product.productId });
+  return api(page, '/admin/order/save', { quoteId: id, productId: product.productId });
+}
+
+/** A sender or recipient of an express shipment in the US. */
+export const expressAddress = (city: string, state: string, zipcode: string) => ({
+  name: 'Pat Lee',
+  address1: '100 Main St',
+  city,
+  state,
+  zipcode,
+  phone: '2135550100',
+});
+
+/**
+ * An express waybill of the page's user on the demo's USG-STD channel, booked through the API, paid or
+ * left to pay; its number.
+ */
+export async function bookWaybill(page: Page, pay: boolean): Promise<string> {
+  const { id } = await api(page, '/express/quotation/getQuotas', {
+    sender: expressAddress('Los Angeles', 'CA', '90001'),
+    recipient: expressAddress('Dallas', 'TX', '75201'),
+    parcels: [{ length: 10, width: 8, height: 6, weight: 4 }],
+  });
+  await page.request.post('/api/express/quotation/rates', { data: { id }, headers: await authHeaders(page) });
+  const quote = await api(page, '/express/quotation/info', { id });
+  const channel = (quote.results as { code: string; channelId: number }[]).find((r) => r.code === 'USG-STD');
+  await api(page, '/express/quotation/select', { id, channelId: channel?.channelId });
+  return (await api(page, '/express/order/create', { quoteId: id, pay })).waybillNo;
+}
+
+/** A one-pixel PNG, so an upload is a real image. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A recharge submitted through the API as the page's user, with a real uploaded screenshot. */
+export async function submitRecharge(page: Page, amount: string): Promise<{ id: number; serial: string }> {
+  const uploaded = await page.request.post('/api/common/upload/images', {
+    headers: await authHeaders(page),
+    multipart: { file: { name: 'proof.png', mimeType: 'image/png', buffer: PNG } },
+  });
+  const [screenshotUrl] = (await uploaded.json()).data as string[];
+  const { list } = await api(page, '/admin/admin/getAdminAccount', {});
+  return api(page, '/admin/recharge/submit', {
+    line: 'truck',
+    amount,
+    method: 'bank_transfer',
+    receivingAccountId: list[0].id,
+    payerName: 'Pat Payer',
+    payerCardNumber: '6222 0000 1111 2222',
+    screenshotUrl,
+  });
+}
+
+/**
+ * Asks for a password reset on the page the forgot-password form is open on, and answers the mailed
+ * link's path and query.
+ */
+export async function mailedResetLink(page: Page, email: string): Promise<string> {
+  await page.getByTestId('forgot-email').fill(email);
+  await page.getByTestId('forgot-submit').click();
+  // The page answers after the mail is queued; on a shared machine that may take a while.
+  await expect(page.getByTestId('forgot-sent')).toBeVisible({ timeout: 30_000 });
+  const link = /(https?:\/\/\S+\/forgotPassword\?token=[\w-]+)/.exec(
+    await mailedText(page.request, email),
+  )?.[1];
+  expect(link).toBeTruthy();
+  const url = new URL(link as string);
+  return url.pathname + url.search;
 }
 
 /**

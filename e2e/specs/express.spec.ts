@@ -1,21 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { api, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import { api, authHeaders, expressAddress, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 /** The waybill of the first test, which the later ones ship and deliver. */
 let booked: { waybillNo: string; trackingNo: string } | null = null;
-
-const address = (city: string, state: string, zipcode: string) => ({
-  name: 'Pat Lee',
-  address1: '100 Main St',
-  city,
-  state,
-  zipcode,
-  phone: '2135550100',
-});
 
 async function channelId(page: Page, code: string): Promise<number> {
   const { list } = await api(page, '/admin/expressChannel/list', { page: 1, limit: 50 });
@@ -73,11 +64,11 @@ test('a customer quotes in English, books and pays, and prints the label', async
   await session(page, 'customer@example.com');
   await page.goto('/onlineQuotation');
   await switchLanguage(page, 'en');
-  const fill = async (side: 'sender' | 'recipient', a: ReturnType<typeof address>) => {
+  const fill = async (side: 'sender' | 'recipient', a: ReturnType<typeof expressAddress>) => {
     for (const [key, value] of Object.entries(a)) await page.getByTestId(`${side}-${key}`).fill(value);
   };
-  await fill('sender', address('Los Angeles', 'CA', '90001'));
-  await fill('recipient', address('Dallas', 'TX', '75201'));
+  await fill('sender', expressAddress('Los Angeles', 'CA', '90001'));
+  await fill('recipient', expressAddress('Dallas', 'TX', '75201'));
   await page.getByTestId('parcel-0-length').fill('10');
   await page.getByTestId('parcel-0-width').fill('8');
   await page.getByTestId('parcel-0-height').fill('6');
@@ -188,11 +179,10 @@ test('the customer voids an unshipped waybill and sees the refund in the express
 }) => {
   await session(page, 'customer@example.com');
   // A second waybill, booked and paid through the API as the page's user.
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const headers = { accessToken: (token ?? '').replace(/^"|"$/g, '') };
+  const headers = await authHeaders(page);
   const { id: quoteId } = await api(page, '/express/quotation/getQuotas', {
-    sender: address('Los Angeles', 'CA', '90001'),
-    recipient: address('Dallas', 'TX', '75201'),
+    sender: expressAddress('Los Angeles', 'CA', '90001'),
+    recipient: expressAddress('Dallas', 'TX', '75201'),
     parcels: [{ length: 10, width: 8, height: 6, weight: 4 }],
   });
   const rates = await page.request.post('/api/express/quotation/rates', { data: { id: quoteId }, headers });

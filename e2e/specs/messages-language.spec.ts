@@ -1,34 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
-import { api, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { api, screenshotDir, session, submitRecharge, switchLanguage } from '../fixtures.ts';
 
 // Messages the server stored are read in the reader's language of the moment, not the writer's.
 test.describe.configure({ mode: 'serial' });
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-const tokenOf = async (page: Page) =>
-  ((await page.evaluate(() => localStorage.getItem('token'))) ?? '').replace(/^"|"$/g, '');
-
-async function submitRecharge(page: Page, amount: string): Promise<{ id: number; serial: string }> {
-  const uploaded = await page.request.post('/api/common/upload/images', {
-    headers: { accessToken: await tokenOf(page) },
-    multipart: { file: { name: 'proof.png', mimeType: 'image/png', buffer: PNG } },
-  });
-  const [screenshotUrl] = (await uploaded.json()).data as string[];
-  const { list } = await api(page, '/admin/admin/getAdminAccount', {});
-  return api(page, '/admin/recharge/submit', {
-    line: 'truck',
-    amount,
-    method: 'bank_transfer',
-    receivingAccountId: list[0].id,
-    payerName: 'Pat Payer',
-    payerCardNumber: '6222 0000 1111 2222',
-    screenshotUrl,
-  });
-}
 
 test('a system notice reads in Chinese, then in English once the reader switches', async ({
   browser,

@@ -1,35 +1,17 @@
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { api, bookPaidOrder, mailedCode, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import {
+  api,
+  bookPaidOrder,
+  mailedCode,
+  PNG,
+  screenshotDir,
+  session,
+  submitRecharge,
+  switchLanguage,
+} from '../fixtures.ts';
 
 // What a new user met on a first walk through the portal, in both languages, at desktop and phone widths.
 test.describe.configure({ mode: 'serial' });
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-const tokenOf = async (page: Page) =>
-  ((await page.evaluate(() => localStorage.getItem('token'))) ?? '').replace(/^"|"$/g, '');
-
-/** A recharge submitted through the API as the page's user, with a real uploaded screenshot. */
-async function submitRecharge(page: Page, amount: string): Promise<{ id: number; serial: string }> {
-  const uploaded = await page.request.post('/api/common/upload/images', {
-    headers: { accessToken: await tokenOf(page) },
-    multipart: { file: { name: 'proof.png', mimeType: 'image/png', buffer: PNG } },
-  });
-  const [screenshotUrl] = (await uploaded.json()).data as string[];
-  const { list } = await api(page, '/admin/admin/getAdminAccount', {});
-  return api(page, '/admin/recharge/submit', {
-    line: 'truck',
-    amount,
-    method: 'bank_transfer',
-    receivingAccountId: list[0].id,
-    payerName: 'Pat Payer',
-    payerCardNumber: '6222 0000 1111 2222',
-    screenshotUrl,
-  });
-}
 
 /** Cells whose text runs past the cell's own box: cut off, or running under a neighbour. */
 async function clippedCells(table: Locator): Promise<string[]> {

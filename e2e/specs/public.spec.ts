@@ -1,11 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mailedCode, mailedText, screenshotDir, signIn } from '../fixtures.ts';
-
-// A one-pixel PNG, made here so the upload is a real image.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { mailedCode, mailedResetLink, PNG, screenshotDir, signIn } from '../fixtures.ts';
 
 test('the sign-in page reads in both languages', async ({ page }) => {
   await page.goto('/login');
@@ -79,20 +73,14 @@ test('a forgotten password is reset through the mailed link', async ({ page }) =
   const email = 'direct@example.com';
   await page.goto('/login');
   await page.getByTestId('forgot-link').click();
-  await page.getByTestId('forgot-email').fill(email);
-  await page.getByTestId('forgot-submit').click();
-  await expect(page.getByTestId('forgot-sent')).toBeVisible();
-  const link = /(https?:\/\/\S+\/forgotPassword\?token=[\w-]+)/.exec(
-    await mailedText(page.request, email),
-  )?.[1];
-  expect(link).toBeTruthy();
-  await page.goto(new URL(link as string).pathname + new URL(link as string).search);
+  const link = await mailedResetLink(page, email);
+  await page.goto(link);
   await page.getByTestId('forgot-password').fill('newpass1');
   await page.getByTestId('forgot-confirm').fill('newpass1');
   await page.getByTestId('forgot-submit').click();
   await expect(page.getByTestId('forgot-to-login')).toBeVisible();
   // The link works once only.
-  await page.goto(new URL(link as string).pathname + new URL(link as string).search);
+  await page.goto(link);
   await page.getByTestId('forgot-password').fill('newpass2');
   await page.getByTestId('forgot-confirm').fill('newpass2');
   await page.getByTestId('forgot-submit').click();

@@ -1,19 +1,17 @@
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { api, mailedText, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import {
+  bookWaybill,
+  mailedResetLink,
+  pricedTruckQuote,
+  screenshotDir,
+  session,
+  switchLanguage,
+} from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 // A page loads slowly on a machine the whole team shares: each step may take a while to show.
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-const address = (city: string, state: string, zipcode: string) => ({
-  name: 'Pat Lee',
-  address1: '100 Main St',
-  city,
-  state,
-  zipcode,
-  phone: '2135550100',
-});
 
 /** Opens a page inside the running app, as the menu does (a reload of the whole app is slow here). */
 async function visit(page: Page, path: string) {
@@ -23,25 +21,11 @@ async function visit(page: Page, path: string) {
   }, path);
 }
 
-async function headers(page: Page) {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  return { accessToken: (token ?? '').replace(/^"|"$/g, '') };
-}
-
 test('create return: the return address opens on the first click straight after typing the waybill', async ({
   page,
 }) => {
   await session(page, 'customer@example.com');
-  const { id } = await api(page, '/express/quotation/getQuotas', {
-    sender: address('Los Angeles', 'CA', '90001'),
-    recipient: address('Dallas', 'TX', '75201'),
-    parcels: [{ length: 10, width: 8, height: 6, weight: 4 }],
-  });
-  await page.request.post('/api/express/quotation/rates', { data: { id }, headers: await headers(page) });
-  const quote = await api(page, '/express/quotation/info', { id });
-  const channel = (quote.results as { code: string; channelId: number }[]).find((r) => r.code === 'USG-STD');
-  await api(page, '/express/quotation/select', { id, channelId: channel?.channelId });
-  const { waybillNo } = await api(page, '/express/order/create', { quoteId: id, pay: true });
+  const waybillNo = await bookWaybill(page, true);
 
   await visit(page, '/expressReturnsList');
   await page.getByTestId('return-create').click();
@@ -111,25 +95,8 @@ test('empty lists say what fills them and offer the action that does, in both la
 
 test('the truck booking dialog names the amount it pays, as the express one does', async ({ page }) => {
   await session(page, 'customer@example.com');
-  const usAddress = (zipcode: string, state: string, city: string) => ({
-    ...address(city, state, zipcode),
-    name: 'Dock',
-    contact: 'Pat Lee',
-  });
-  const quote = await api(page, '/admin/quotation/save', {
-    mode: 'LTL',
-    pickup: usAddress('90001', 'CA', 'Los Angeles'),
-    delivery: usAddress('75201', 'TX', 'Dallas'),
-    quoteDate: new Date().toISOString().slice(0, 10),
-    lines: [
-      { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
-    ],
-  });
-  await page.request.post('/api/admin/quotation/rates', {
-    data: { id: quote.id },
-    headers: await headers(page),
-  });
-  await visit(page, `/mail?quoteId=${quote.id}`);
+  const quoteId = await pricedTruckQuote(page);
+  await visit(page, `/mail?quoteId=${quoteId}`);
   const book = page.locator('[data-testid^="book-"]:not([data-testid^="book-c"])').first();
   await expect(book).toBeVisible();
   const card = page.locator('[data-testid^="result-"]', { has: book });
@@ -190,14 +157,7 @@ test('after a password reset the page leads back to sign in once', async ({ page
   const email = 'direct@example.com';
   await page.goto('/forgotPassword');
   await expect(page.getByTestId('forgot-back')).toHaveCount(1);
-  await page.getByTestId('forgot-email').fill(email);
-  await page.getByTestId('forgot-submit').click();
-  await expect(page.getByTestId('forgot-sent')).toBeVisible();
-  const link = /(https?:\/\/\S+\/forgotPassword\?token=[\w-]+)/.exec(
-    await mailedText(page.request, email),
-  )?.[1];
-  const url = new URL(link as string);
-  await page.goto(url.pathname + url.search);
+  await page.goto(await mailedResetLink(page, email));
   // The same new password the public spec sets, so the suite's order does not matter.
   await page.getByTestId('forgot-password').fill('newpass1');
   await page.getByTestId('forgot-confirm').fill('newpass1');

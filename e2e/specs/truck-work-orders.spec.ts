@@ -6,6 +6,8 @@ test.describe.configure({ mode: 'serial' });
 test('staff raise a surcharge; the customer disputes it by work order; the refund and the surcharge show in the ledger', async ({
   browser,
 }) => {
+  // The whole dispute, by two people in both languages: over a minute on a slow machine.
+  test.setTimeout(120_000);
   const customer = await browser.newPage();
   // Both users signed in in earlier specs: their sessions are reused (sign-in codes are one a minute).
   await session(customer, 'customer@example.com');

@@ -33,6 +33,31 @@ export async function expressTenant(db: Database['db'], tenantId: number, orgs: 
   }
 }
 
+/** A channel's save body as the channel form sends it: a US ground service with its surcharges. */
+export const expressChannelBody = (productId: number, extra: Record<string, unknown> = {}) => ({
+  productId,
+  code: 'USG-STD',
+  name: '陆运标准',
+  nameEn: 'Ground Standard',
+  carrier: 'Summit Parcel',
+  service: 'Ground',
+  scope: 'domestic',
+  unitSystem: 'lb_in',
+  dimDivisor: 139,
+  transitDaysMin: 2,
+  transitDaysMax: 5,
+  maxWeight: 150,
+  maxLength: 108,
+  maxLengthGirth: 165,
+  surcharges: {
+    fuelPercent: '10',
+    residential: '4.50',
+    additionalHandling: { fee: '18.00', longest: 48, secondLongest: 30, weight: 50 },
+    declaredValue: { free: '100.00', per100: '1.00', minimum: '3.00' },
+  },
+  ...extra,
+});
+
 const address = (zipcode: string, state: string, city: string) => ({
   name: 'Pat Lee',
   company: 'Acme Parts',

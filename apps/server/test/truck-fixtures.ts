@@ -2,7 +2,11 @@ import { expect } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { ensureAccount, findAccount, moveMoney } from '../src/modules/accounts/service.ts';
 import { findUserByEmail } from '../src/modules/auth/service.ts';
-import { savePriceLevel } from '../src/modules/customers/service.ts';
+import { bounceBills } from '../src/modules/bounce-bills/schema.ts';
+import { findOrganisation, savePriceLevel } from '../src/modules/customers/service.ts';
+import { invoices } from '../src/modules/invoices/schema.ts';
+import { recharges } from '../src/modules/recharge/schema.ts';
+import { upsertDaily } from '../src/modules/reports/service.ts';
 import { BATCH_COLUMNS } from '../src/modules/truck-orders/batch.ts';
 import type { Caller } from './fixture.ts';
 import { call, isoDay, signInAs, type TestContext, type TestTenant, type Who } from './helpers.ts';
@@ -297,4 +301,88 @@ export function truckBatchRow(change: Record<string, unknown> = {}): unknown[] {
     ...change,
   };
   return BATCH_COLUMNS.map((c) => row[c.key] ?? '');
+}
+
+/**
+ * A truck recharge, invoice and bounce bill of an organisation, written as their modules store them, for
+ * the list and export tests: `tag` makes their serials, titles and numbers unique; amounts in cents.
+ */
+export async function insertTruckRecords(
+  db: Database['db'],
+  r: {
+    tenantId: number;
+    organisationId: number;
+    userId: number;
+    tag: string;
+    recharge: bigint;
+    invoice: bigint;
+    bounceBill: bigint;
+  },
+) {
+  const { tenantId, organisationId, userId, tag } = r;
+  await db.insert(recharges).values({
+    tenantId,
+    serial: `R${tag}`,
+    organisationId,
+    line: 'truck',
+    amount: r.recharge,
+    currency: 'USD',
+    method: 'bank_transfer',
+    receivingAccountId: 1,
+    payerName: `Payer ${tag}`,
+    payerCardNumber: '6222000011112345',
+    screenshotUrl: '/api/uploads/none.png',
+    submittedBy: userId,
+  });
+  await db.insert(invoices).values({
+    tenantId,
+    organisationId,
+    line: 'truck',
+    periodFrom: new Date('2026-01-01T00:00:00Z'),
+    periodTo: new Date('2026-01-31T00:00:00Z'),
+    amount: r.invoice,
+    title: `Title ${tag}`,
+    taxNumber: `TAX${tag}`,
+    email: 'billing@example.com',
+    requestedBy: userId,
+  });
+  await db.insert(bounceBills).values({
+    tenantId,
+    billNo: `B${tag}`,
+    line: 'truck',
+    orderId: 1,
+    orderNo: `O${tag}`,
+    organisationId,
+    userId,
+    type: 'reweigh',
+    amount: r.bounceBill,
+    description: `Found heavier ${tag}`,
+    status: 'unpaid',
+    createdBy: userId,
+  });
+}
+
+/** Yesterday's truck report of an organisation: two orders of `revenue` cents against fixed costs. */
+export async function insertDailyReport(
+  db: Database['db'],
+  tenantId: number,
+  organisationId: number,
+  revenue: bigint,
+) {
+  const org = await findOrganisation(db, tenantId, organisationId);
+  await upsertDaily(db, [
+    {
+      tenantId,
+      day: isoDay(-1),
+      line: 'truck',
+      organisationId,
+      productId: 0,
+      orgPath: org?.path ?? '',
+      orders: 2,
+      revenue,
+      cost: 30_000n,
+      branchPrice: 33_000n,
+      agentPrice: 36_000n,
+    },
+  ]);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './api.ts';
 import { pageQuery } from './api.ts';
-import { type ExpressAddress, expressAddressBody } from './express-quotes.ts';
+import { type ExpressAddress, expressAddressBody, expressAddressView } from './express-quotes.ts';
 import { ORGANISATION_TYPES } from './identity.ts';
 import { listOf, pageOf, timestamp } from './responses.ts';
 import { ADDRESS_TYPES, type ShipmentAddress, shipmentAddress } from './truck-shipment.ts';
@@ -217,18 +217,7 @@ export const expressAddressEntryView = z.object({
   organisationId: z.number().int(),
   organisationName: z.string(),
   kind: z.enum(EXPRESS_ADDRESS_KINDS),
-  name: z.string(),
-  company: z.string(),
-  address1: z.string(),
-  address2: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zipcode: z.string(),
-  country: z.string(),
-  dialCode: z.string(),
-  phone: z.string(),
-  email: z.string(),
-  residential: z.boolean(),
+  ...expressAddressView.shape,
   isDefault: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,

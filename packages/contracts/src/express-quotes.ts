@@ -296,7 +296,8 @@ export function expressResultOnWire(
   };
 }
 
-const addressView = z.object({
+/** One end of a parcel shipment as answers give it; the express address book's entries too. */
+export const expressAddressView = z.object({
   name: z.string(),
   company: z.string(),
   address1: z.string(),
@@ -312,8 +313,8 @@ const addressView = z.object({
 });
 
 export const expressShipmentView = z.object({
-  sender: addressView,
-  recipient: addressView,
+  sender: expressAddressView,
+  recipient: expressAddressView,
   unitSystem: z.enum(UNIT_SYSTEMS),
   parcels: z.array(
     z.object({

@@ -1,3 +1,5 @@
+import { ResultCode } from '@freight/contracts/api';
+import type { MessageKey } from '@freight/contracts/messages';
 import { queryId } from '@freight/contracts/validation';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badField } from './errors.ts';
@@ -30,6 +32,27 @@ export async function readUploadedForm(request: FastifyRequest, maxBytes: number
   }
   if (!bytes) throw badField('file', 'validation.fileMissing');
   return { bytes, fields };
+}
+
+/**
+ * The one file of an upload, the `file` field, as the workbook imports send it: refused naming `file`
+ * when missing, and with the route's own `tooLargeKey` when it is over `maxBytes` (the app's upload
+ * limit when undefined) or the body breaks off. `namesFile: false` answers that without naming the field,
+ * as the address books always have.
+ */
+export async function readUploadedFile(
+  request: FastifyRequest,
+  maxBytes: number | undefined,
+  tooLargeKey: MessageKey,
+  namesFile = true,
+): Promise<Buffer> {
+  const limits = maxBytes === undefined ? undefined : { limits: { fileSize: maxBytes + 1 } };
+  const file = await request.file(limits).catch(() => undefined);
+  if (!file) throw badField('file', 'validation.fileMissing');
+  const bytes = await file.toBuffer().catch(() => null);
+  if (!bytes || file.file.truncated)
+    throw namesFile ? badField('file', tooLargeKey) : new AppError(ResultCode.BadInput, tooLargeKey);
+  return bytes;
 }
 
 /**

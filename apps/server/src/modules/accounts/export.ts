@@ -117,7 +117,7 @@ function ledgerExport(view: LedgerView, permission: string | readonly string[]) 
       const en = language === 'en-US';
       const t = (key: string) => translate(language, key as never);
       const columns: ExportColumn<Presented>[] = [
-        { header: en ? 'Time' : '时间', type: 'time', value: (r) => r.createdAt, width: 18 },
+        { header: en ? 'Time' : '时间', type: 'time', value: (r) => r.createdAt },
         { header: en ? 'Organisation' : '客户', value: (r) => r.organisationName, width: 26 },
         { header: en ? 'Type' : '类型', value: (r) => t(`ledger.type.${r.type}`) },
         { header: en ? 'Amount' : '金额', type: 'money', value: (r) => r.amount },

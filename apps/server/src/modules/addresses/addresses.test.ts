@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { addUser, badFields, call, makePng, postMultipart, signIn, type Who } from '../../../test/helpers.ts';
+import { workbookBytes } from '../../../test/workbooks.ts';
 import { createUser } from '../auth/service.ts';
 import { createOrganisation } from '../customers/service.ts';
 import { assignRoles } from '../roles/service.ts';
@@ -33,13 +34,8 @@ const listOf = async (who: string, body: Record<string, unknown> = {}, tenant = 
   (await post('/api/admin/address/list', { page: 1, limit: 100, ...body }, who, tenant)).json().data;
 
 /** An xlsx file with a header row and rows, as a person fills the template in. */
-async function workbook(header: string[], rows: (string | number)[][]): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('Addresses');
-  sheet.addRow(header);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
+const workbook = (header: string[], rows: (string | number)[][]) =>
+  workbookBytes({ Addresses: [header, ...rows] });
 
 const HEADER = ['Address name', 'Address 1', 'ZIP code', 'City', 'State', 'Contact', 'Phone', 'Address type'];
 const goodRow = (n: number): string[] => [

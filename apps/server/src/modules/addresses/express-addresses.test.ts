@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { addUser, badFields, call, makePng, postMultipart, signIn } from '../../../test/helpers.ts';
+import { workbookBytes } from '../../../test/workbooks.ts';
 import { createUser } from '../auth/service.ts';
 import { roles } from '../roles/schema.ts';
 import { assignRoles, setRoleGrants } from '../roles/service.ts';
@@ -61,13 +62,9 @@ async function sheetOf(body: Buffer, index = 0) {
 const rowValues = (sheet: ExcelJS.Worksheet, n: number) =>
   (sheet.getRow(n).values as unknown[]).slice(1).map((v) => (v === undefined || v === null ? '' : String(v)));
 
-async function workbook(header: string[], rows: (string | number)[][]): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('Addresses');
-  sheet.addRow(header);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
+/** An xlsx file with a header row and rows, as a person fills the template in. */
+const workbook = (header: string[], rows: (string | number)[][]) =>
+  workbookBytes({ Addresses: [header, ...rows] });
 const HEADER = [
   'Type',
   'Name',

@@ -4,8 +4,8 @@ import {
   expressAddressListQuery,
 } from '@freight/contracts/addresses';
 import { columnLabel } from '../../lib/batch-sheet.ts';
-import { organisationScope } from '../customers/service.ts';
-import { defineExport, type ExportColumn } from '../downloads/runner.ts';
+import { defineExport } from '../downloads/runner.ts';
+import { bookExportSource } from './export.ts';
 import { EXPRESS_ADDRESS_COLUMNS, expressAddressExportRows } from './express-service.ts';
 
 /**
@@ -17,25 +17,22 @@ export const expressAddressExport = defineExport({
   fileName: { 'zh-CN': '快递地址簿.xlsx', 'en-US': 'express-addresses.xlsx' },
   params: expressAddressListQuery,
   permission: '/addressList',
-  async source(db, user, params, language) {
-    const { page: _p, limit: _l, ...filter } = params;
-    const rows = expressAddressExportRows(db, await organisationScope(db, user), filter);
+  source(db, user, params, language) {
     const en = language === 'en-US';
     const yes = en ? 'yes' : '是';
     const no = en ? 'no' : '否';
-    const columns: ExportColumn<ExpressAddressEntry>[] = [
-      ...EXPRESS_ADDRESS_COLUMNS.map((c) => ({
+    return bookExportSource<typeof params, ExpressAddressEntry>(db, user, params, language, {
+      rows: expressAddressExportRows,
+      columns: EXPRESS_ADDRESS_COLUMNS.map((c) => ({
         header: columnLabel(c, language),
         width: c.width,
-        value: (r: ExpressAddressEntry) => {
+        value: (r) => {
           if (c.key === 'kind') return EXPRESS_ADDRESS_KIND_LABELS[r.kind][language];
           if (c.key === 'residential') return r.residential ? yes : no;
           return r[c.key as keyof ExpressAddressEntry] as string;
         },
       })),
-      { header: en ? 'Organisation' : '所属机构', width: 26, value: (r) => r.organisationName },
-      { header: en ? 'Default' : '默认', value: (r) => (r.isDefault ? yes : '') },
-    ];
-    return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
+      defaultMark: { header: en ? 'Default' : '默认', value: (r) => (r.isDefault ? yes : '') },
+    });
   },
 });

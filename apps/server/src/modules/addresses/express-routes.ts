@@ -8,9 +8,7 @@ import {
   expressAddressOptionsQuery,
   expressAddressSaveBody,
   fbaWarehousesView,
-  MAX_IMPORT_ROWS,
 } from '@freight/contracts/addresses';
-import { ResultCode } from '@freight/contracts/api';
 import { exportResponse } from '@freight/contracts/downloads';
 import {
   addressCheckBody,
@@ -22,13 +20,13 @@ import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/resp
 import { idBody, savedIdView } from '@freight/contracts/roles';
 import { queryId, str } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
-import { AppError, badField, notFound } from '../../lib/errors.ts';
-import { readWorkbook, sendFile } from '../../lib/xlsx.ts';
+import { badField, notFound } from '../../lib/errors.ts';
+import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { canSeeOrganisation, organisationScope } from '../customers/service.ts';
 import { answerExport } from '../downloads/runner.ts';
+import { importToBook } from './book-import.ts';
 import { expressAddressExport } from './express-export.ts';
 import {
   checkExpressAddress,
@@ -41,6 +39,7 @@ import {
   setExpressDefault,
   visibleExpressAddress,
 } from './express-service.ts';
+import { bookOwner } from './service.ts';
 
 /** The express address book's own page. */
 const BOOK_PAGE = '/addressList';
@@ -58,7 +57,6 @@ const EXPRESS_ADDRESS_PAGES = [
   '/expressReturnsList',
 ];
 const OPTIONS_LIMIT = 200;
-const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Messages name the book's fields as the page does (`name` is the person on the label). */
 const LABELS = 'expressAddress';
 
@@ -87,21 +85,6 @@ function asOption(entry: ExpressAddressEntry) {
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
-
-  /**
-   * Whose book a write goes to: the named organisation if the caller's scope covers it, else the
-   * caller's own. Staff belong to none, so they must name one.
-   */
-  async function bookOwner(user: RequestUser, organisationId: number | undefined): Promise<number> {
-    if (organisationId) {
-      const scope = await organisationScope(db, user);
-      if (!(await canSeeOrganisation(db, scope, organisationId)))
-        throw badField('organisationId', 'customers.parentNotVisible');
-      return organisationId;
-    }
-    if (!user.organisationId) throw badField('organisationId', 'addresses.organisationRequired');
-    return user.organisationId;
-  }
 
   async function visible(user: RequestUser, id: number) {
     const row = await visibleExpressAddress(db, await organisationScope(db, user), id);
@@ -171,7 +154,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       }
       // An existing entry stays in its book unless the caller names another one it may write to.
       const current = id ? await visible(me, id) : null;
-      const owner = current && !organisationId ? current.organisationId : await bookOwner(me, organisationId);
+      const owner =
+        current && !organisationId ? current.organisationId : await bookOwner(db, me, organisationId);
       const saved = await saveExpressAddress(db, {
         tenantId: me.tenantId,
         organisationId: owner,
@@ -231,30 +215,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = currentUser(request);
-      const owner = await bookOwner(me, request.query.organisationId);
-      const file = await request.file().catch(() => undefined);
-      if (!file) throw badField('file', 'validation.fileMissing');
-      const bytes = await file.toBuffer().catch(() => null);
-      if (!bytes || file.file.truncated) throw new AppError(ResultCode.BadInput, 'error.payloadTooLarge');
-      // By content, not by name: an xlsx is a zip archive holding a workbook.
-      const type = await fileTypeFromBuffer(bytes);
-      const workbook = type?.mime === XLSX_MIME ? await readWorkbook(bytes) : null;
-      if (!workbook) throw badField('file', 'import.notXlsx');
-      const outcome = readExpressAddressSheet(workbook, request.language);
-      if ('fileError' in outcome)
-        throw badField('file', outcome.fileError, { max: MAX_IMPORT_ROWS, ...outcome.params });
-      if ('rows' in outcome)
-        throw new AppError(ResultCode.BadInput, 'import.failed', {}, undefined, { rows: outcome.rows });
-      await insertExpressAddresses(db, {
-        tenantId: me.tenantId,
-        organisationId: owner,
-        userId: me.id,
-        entries: outcome.entries,
-      });
-      request.auditTarget = `organisation:${owner}`;
-      reply.messageKey = 'addresses.imported';
-      reply.messageParams = { count: outcome.entries.length };
-      return { imported: outcome.entries.length };
+      const owner = await bookOwner(db, me, request.query.organisationId);
+      return importToBook(request, reply, owner, readExpressAddressSheet, (entries) =>
+        insertExpressAddresses(db, { tenantId: me.tenantId, organisationId: owner, userId: me.id, entries }),
+      );
     },
   );
 

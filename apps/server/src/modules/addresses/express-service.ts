@@ -1,7 +1,6 @@
 import {
   EXPRESS_ADDRESS_KIND_LABELS,
   EXPRESS_ADDRESS_KINDS,
-  type ExpressAddressEntry,
   type ExpressAddressKind,
   type ExpressAddressListQuery,
   type ExpressBookAddress,
@@ -10,7 +9,7 @@ import {
 import type { Language } from '@freight/contracts/api';
 import { expressAddressBody } from '@freight/contracts/express-quotes';
 import { type MessageKey, translate } from '@freight/contracts/messages';
-import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
 import type { DbOrTx } from '../../db/client.ts';
 import {
@@ -20,11 +19,10 @@ import {
   type SheetColumn,
   templateWorkbook,
 } from '../../lib/batch-sheet.ts';
-import { conflict, isUniqueViolation } from '../../lib/errors.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
-import { type OrganisationScope, organisationNames, visibleOrganisationIds } from '../customers/service.ts';
+import type { OrganisationScope } from '../customers/service.ts';
 import { expressAddresses } from './schema.ts';
-import { placesOfZip } from './service.ts';
+import { oneDefault, placesOfZip, presentBookRows, type SheetOutcome, scopeCondition } from './service.ts';
 
 /**
  * The express address book (`/addressList`): senders, recipients and return addresses of an
@@ -33,6 +31,8 @@ import { placesOfZip } from './service.ts';
  */
 
 export type ExpressAddressRow = typeof expressAddresses.$inferSelect;
+/** An entry as an import brings it. */
+type ExpressEntry = { kind: ExpressAddressKind; address: ExpressBookAddress };
 type Filter = Omit<ExpressAddressListQuery, 'page' | 'limit'>;
 
 /* ---------- the ZIP / state / city check ---------- */
@@ -81,20 +81,10 @@ function spelled(address: ExpressBookAddress, place: { city: string; state: stri
 
 /* ---------- reading ---------- */
 
-/** The rows of a scope: the whole tenant for staff, the caller's subtree for everyone else. */
-function scopeCondition(db: DbOrTx, scope: OrganisationScope): SQL | undefined {
-  return and(
-    eq(expressAddresses.tenantId, scope.tenantId),
-    scope.kind === 'subtree'
-      ? inArray(expressAddresses.organisationId, visibleOrganisationIds(db, scope))
-      : undefined,
-  );
-}
-
 function listCondition(db: DbOrTx, scope: OrganisationScope, filter: Filter) {
   const keyword = filter.keyword ? `%${filter.keyword}%` : null;
   return and(
-    scopeCondition(db, scope),
+    scopeCondition(db, scope, expressAddresses),
     keyword
       ? or(
           ilike(expressAddresses.name, keyword),
@@ -115,21 +105,6 @@ function listCondition(db: DbOrTx, scope: OrganisationScope, filter: Filter) {
 /** Defaults first, then the newest. */
 const LIST_ORDER = [desc(expressAddresses.isDefault), desc(expressAddresses.id)];
 
-/** Rows as the API gives them: without the tenant, with the owner's name. */
-async function present(
-  db: DbOrTx,
-  tenantId: number,
-  rows: ExpressAddressRow[],
-): Promise<ExpressAddressEntry[]> {
-  const names = await organisationNames(db, tenantId, [...new Set(rows.map((r) => r.organisationId))]);
-  return rows.map(({ tenantId: _t, createdBy: _c, ...r }) => ({
-    ...r,
-    organisationName: names.get(r.organisationId) ?? '',
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
-}
-
 /** One page of the book of a scope and filter, defaults first. */
 export async function listExpressAddresses(
   db: DbOrTx,
@@ -148,7 +123,7 @@ export async function listExpressAddresses(
       .offset((page.page - 1) * page.limit),
     db.select({ n: count() }).from(expressAddresses).where(condition),
   ]);
-  return { list: await present(db, scope.tenantId, rows), total: total?.n ?? 0 };
+  return { list: await presentBookRows(db, scope.tenantId, rows), total: total?.n ?? 0 };
 }
 
 /** The book of a filter for an export, a keyset page at a time on the list's own order. */
@@ -172,7 +147,7 @@ export function expressAddressExportRows(db: DbOrTx, scope: OrganisationScope, f
           .orderBy(...LIST_ORDER)
           .limit(limit),
       );
-      for await (const rows of raw) yield await present(db, scope.tenantId, rows);
+      for await (const rows of raw) yield await presentBookRows(db, scope.tenantId, rows);
     },
   };
 }
@@ -182,7 +157,7 @@ export async function visibleExpressAddress(db: DbOrTx, scope: OrganisationScope
   const [row] = await db
     .select()
     .from(expressAddresses)
-    .where(and(scopeCondition(db, scope), eq(expressAddresses.id, id)))
+    .where(and(scopeCondition(db, scope, expressAddresses), eq(expressAddresses.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -209,16 +184,6 @@ async function clearDefault(
         except ? ne(expressAddresses.id, except) : undefined,
       ),
     );
-}
-
-/** Two callers marking defaults of one organisation at once: the unique index refuses the later one. */
-async function oneDefault<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict();
-    throw error;
-  }
 }
 
 /** Creates or updates an entry; marking it the default of its kind takes the mark from the others. */
@@ -283,7 +248,7 @@ export async function insertExpressAddresses(
     tenantId: number;
     organisationId: number;
     userId: number;
-    entries: { kind: ExpressAddressKind; address: ExpressBookAddress }[];
+    entries: ExpressEntry[];
   },
 ) {
   await db.transaction(async (tx) => {
@@ -388,19 +353,15 @@ export function expressAddressTemplate(language: Language): Promise<Buffer> {
   });
 }
 
-export type ExpressSheetOutcome =
-  | { entries: { kind: ExpressAddressKind; address: ExpressBookAddress }[] }
-  /** A problem of the file as a whole. */
-  | { fileError: MessageKey; params?: Record<string, string | number> }
-  /** Every bad row, by the row number the spreadsheet shows, its message naming the column. */
-  | { rows: Record<string, string> };
-
 /**
  * Reads the first sheet of an import with the batch helpers, checking every row with the express
  * quote's address rules and the ZIP / state / city check. A message names the row's column as the
  * sheet shows it.
  */
-export function readExpressAddressSheet(workbook: ExcelJS.Workbook, language: Language): ExpressSheetOutcome {
+export function readExpressAddressSheet(
+  workbook: ExcelJS.Workbook,
+  language: Language,
+): SheetOutcome<ExpressEntry> {
   const read = readSheetRecords(workbook, EXPRESS_ADDRESS_COLUMNS, { language, maxRows: MAX_IMPORT_ROWS });
   if (!read.ok) return { fileError: read.key, params: read.params };
   const bad: Record<string, string> = {};
@@ -413,7 +374,7 @@ export function readExpressAddressSheet(workbook: ExcelJS.Workbook, language: La
     if (text.includes(label)) return text;
     return language === 'zh-CN' ? `${label}:${text}` : `${label}: ${text}`;
   };
-  const entries: { kind: ExpressAddressKind; address: ExpressBookAddress }[] = [];
+  const entries: ExpressEntry[] = [];
   for (const { row, values } of read.records) {
     const kind = KIND_NAMES.get(values.kind?.toLowerCase() ?? '');
     if (!kind) {

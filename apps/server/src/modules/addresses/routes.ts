@@ -10,25 +10,24 @@ import {
   defaultPickupView,
   fbaLookupBody,
   fbaWarehousesView,
-  MAX_IMPORT_ROWS,
   zipLookupBody,
   zipPlacesView,
 } from '@freight/contracts/addresses';
-import { ResultCode } from '@freight/contracts/api';
 import { exportResponse } from '@freight/contracts/downloads';
 import { findFbaWarehouses } from '@freight/contracts/fba-warehouses';
 import { emptyResponse, okResponse, xlsxResponse } from '@freight/contracts/responses';
 import { idBody, savedIdView } from '@freight/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { fileTypeFromBuffer } from 'file-type';
-import { AppError, badField, notFound } from '../../lib/errors.ts';
-import { readWorkbook, sendFile } from '../../lib/xlsx.ts';
+import { notFound } from '../../lib/errors.ts';
+import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { canSeeOrganisation, organisationScope, parentOptions } from '../customers/service.ts';
 import { answerExport } from '../downloads/runner.ts';
+import { importToBook } from './book-import.ts';
 import { addressExport } from './export.ts';
 import {
   addressTemplate,
+  bookOwner,
   defaultPickup,
   deleteAddress,
   insertAddresses,
@@ -47,25 +46,9 @@ const READERS = ['/addressmanagement', '/mail'];
  * the express address book, whose form fills city and state from a US ZIP too.
  */
 const LOOKUPS = [...READERS, '/addAddress', '/addressList'];
-const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
-
-  /**
-   * Whose book a write goes to: the named organisation if the caller's scope covers it, else the
-   * caller's own. Staff belong to none, so they must name one.
-   */
-  async function bookOwner(user: RequestUser, organisationId: number | undefined): Promise<number> {
-    if (organisationId) {
-      const scope = await organisationScope(db, user);
-      if (!(await canSeeOrganisation(db, scope, organisationId)))
-        throw badField('organisationId', 'customers.parentNotVisible');
-      return organisationId;
-    }
-    if (!user.organisationId) throw badField('organisationId', 'addresses.organisationRequired');
-    return user.organisationId;
-  }
 
   async function visible(user: RequestUser, id: number) {
     const row = await visibleAddress(db, await organisationScope(db, user), id);
@@ -101,7 +84,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { id, organisationId, isDefaultPickup, saveToBook: _s, ...address } = request.body;
       // An existing address stays in its book unless the caller names another one it may write to.
       const current = id ? await visible(me, id) : null;
-      const owner = current && !organisationId ? current.organisationId : await bookOwner(me, organisationId);
+      const owner =
+        current && !organisationId ? current.organisationId : await bookOwner(db, me, organisationId);
       const saved = await saveAddress(db, {
         tenantId: me.tenantId,
         organisationId: owner,
@@ -198,29 +182,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = currentUser(request);
-      const owner = await bookOwner(me, request.query.organisationId);
-      const file = await request.file().catch(() => undefined);
-      if (!file) throw badField('file', 'validation.fileMissing');
-      const bytes = await file.toBuffer().catch(() => null);
-      if (!bytes || file.file.truncated) throw new AppError(ResultCode.BadInput, 'error.payloadTooLarge');
-      // By content, not by name: an xlsx is a zip archive holding a workbook.
-      const type = await fileTypeFromBuffer(bytes);
-      const workbook = type?.mime === XLSX_MIME ? await readWorkbook(bytes) : null;
-      if (!workbook) throw badField('file', 'import.notXlsx');
-      const outcome = readAddressSheet(workbook, request.language);
-      if ('fileError' in outcome) throw badField('file', outcome.fileError, { max: MAX_IMPORT_ROWS });
-      if ('rows' in outcome)
-        throw new AppError(ResultCode.BadInput, 'import.failed', {}, undefined, { rows: outcome.rows });
-      await insertAddresses(db, {
-        tenantId: me.tenantId,
-        organisationId: owner,
-        userId: me.id,
-        addresses: outcome.addresses,
-      });
-      request.auditTarget = `organisation:${owner}`;
-      reply.messageKey = 'addresses.imported';
-      reply.messageParams = { count: outcome.addresses.length };
-      return { imported: outcome.addresses.length };
+      const owner = await bookOwner(db, me, request.query.organisationId);
+      return importToBook(request, reply, owner, readAddressSheet, (addresses) =>
+        insertAddresses(db, { tenantId: me.tenantId, organisationId: owner, userId: me.id, addresses }),
+      );
     },
   );
 

@@ -10,29 +10,92 @@ import {
   type ZipPlace,
 } from '@freight/contracts/addresses';
 import type { Language } from '@freight/contracts/api';
-import { translate } from '@freight/contracts/messages';
+import { type MessageKey, translate } from '@freight/contracts/messages';
 import { ADDRESS_TYPES, shipmentAddress } from '@freight/contracts/truck-shipment';
 import { localizeIssues } from '@freight/contracts/validation';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import zipcodes from 'zipcodes';
 import type { DbOrTx } from '../../db/client.ts';
-import { conflict, isUniqueViolation } from '../../lib/errors.ts';
+import { badField, conflict, isUniqueViolation } from '../../lib/errors.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import { importCell } from '../../lib/xlsx.ts';
-import { type OrganisationScope, organisationNames, visibleOrganisationIds } from '../customers/service.ts';
+import type { RequestUser } from '../../plugins/context.ts';
+import {
+  canSeeOrganisation,
+  type OrganisationScope,
+  organisationNames,
+  organisationScope,
+  visibleOrganisationIds,
+} from '../customers/service.ts';
 import { addressBook } from './schema.ts';
 
 export type AddressRow = typeof addressBook.$inferSelect;
 
-/** The rows of a scope: the whole tenant for staff, the caller's subtree for everyone else. */
-function scopeCondition(db: DbOrTx, scope: OrganisationScope): SQL | undefined {
+/*
+ * What the truck book and the express book (express-service.ts) share: whose rows a caller sees and
+ * writes to, how a row is answered, and the one default a database index holds per organisation.
+ */
+
+/** The rows of a scope in either book: the whole tenant for staff, the caller's subtree for everyone else. */
+export function scopeCondition(
+  db: DbOrTx,
+  scope: OrganisationScope,
+  book: { tenantId: AnyPgColumn; organisationId: AnyPgColumn },
+): SQL | undefined {
   return and(
-    eq(addressBook.tenantId, scope.tenantId),
-    scope.kind === 'subtree'
-      ? inArray(addressBook.organisationId, visibleOrganisationIds(db, scope))
-      : undefined,
+    eq(book.tenantId, scope.tenantId),
+    scope.kind === 'subtree' ? inArray(book.organisationId, visibleOrganisationIds(db, scope)) : undefined,
   );
+}
+
+/**
+ * Whose book a write goes to: the named organisation if the caller's scope covers it, else the
+ * caller's own. Staff belong to none, so they must name one.
+ */
+export async function bookOwner(
+  db: DbOrTx,
+  user: Pick<RequestUser, 'tenantId' | 'identity' | 'organisationId'>,
+  organisationId: number | undefined,
+): Promise<number> {
+  if (organisationId) {
+    const scope = await organisationScope(db, user);
+    if (!(await canSeeOrganisation(db, scope, organisationId)))
+      throw badField('organisationId', 'customers.parentNotVisible');
+    return organisationId;
+  }
+  if (!user.organisationId) throw badField('organisationId', 'addresses.organisationRequired');
+  return user.organisationId;
+}
+
+interface BookRow {
+  tenantId: number;
+  organisationId: number;
+  createdBy: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Rows of either book as the API gives them: without the tenant and the author, with the owner's name. */
+export async function presentBookRows<R extends BookRow>(db: DbOrTx, tenantId: number, rows: R[]) {
+  const names = await organisationNames(db, tenantId, [...new Set(rows.map((r) => r.organisationId))]);
+  return rows.map(({ tenantId: _t, createdBy: _c, ...r }) => ({
+    ...r,
+    organisationName: names.get(r.organisationId) ?? '',
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+/** Two callers marking defaults of one organisation at once: the unique index refuses the later one. */
+export async function oneDefault<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict();
+    throw error;
+  }
 }
 
 function listCondition(
@@ -42,7 +105,7 @@ function listCondition(
 ) {
   const keyword = filter.keyword ? `%${filter.keyword}%` : null;
   return and(
-    scopeCondition(db, scope),
+    scopeCondition(db, scope, addressBook),
     keyword
       ? or(
           ilike(addressBook.name, keyword),
@@ -56,17 +119,6 @@ function listCondition(
     filter.addressType ? eq(addressBook.addressType, filter.addressType) : undefined,
     filter.organisationId ? eq(addressBook.organisationId, filter.organisationId) : undefined,
   );
-}
-
-/** Rows as the API gives them: without the tenant, with the owner's name. */
-async function present(db: DbOrTx, tenantId: number, rows: AddressRow[]): Promise<AddressBookEntry[]> {
-  const names = await organisationNames(db, tenantId, [...new Set(rows.map((r) => r.organisationId))]);
-  return rows.map(({ tenantId: _t, createdBy: _c, ...r }) => ({
-    ...r,
-    organisationName: names.get(r.organisationId) ?? '',
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
 }
 
 /** One page of the book (or, without a page, every matching row up to an export's limit), default first. */
@@ -86,7 +138,7 @@ export async function listAddresses(
     page ? base.limit(page.limit).offset((page.page - 1) * page.limit) : base.limit(50_000),
     db.select({ n: count() }).from(addressBook).where(condition),
   ]);
-  return { list: await present(db, scope.tenantId, rows), total: total?.n ?? 0 };
+  return { list: await presentBookRows(db, scope.tenantId, rows), total: total?.n ?? 0 };
 }
 
 /**
@@ -117,7 +169,7 @@ export function addressExportRows(
           .orderBy(desc(addressBook.isDefaultPickup), desc(addressBook.id))
           .limit(limit),
       );
-      for await (const rows of raw) yield await present(db, scope.tenantId, rows);
+      for await (const rows of raw) yield await presentBookRows(db, scope.tenantId, rows);
     },
   };
 }
@@ -127,7 +179,7 @@ export async function visibleAddress(db: DbOrTx, scope: OrganisationScope, id: n
   const [row] = await db
     .select()
     .from(addressBook)
-    .where(and(scopeCondition(db, scope), eq(addressBook.id, id)))
+    .where(and(scopeCondition(db, scope, addressBook), eq(addressBook.id, id)))
     .limit(1);
   return row ?? null;
 }
@@ -145,16 +197,6 @@ async function clearDefault(db: DbOrTx, tenantId: number, organisationId: number
         except ? ne(addressBook.id, except) : undefined,
       ),
     );
-}
-
-/** Two callers marking defaults of one organisation at once: the unique index refuses the later one. */
-async function oneDefault<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict();
-    throw error;
-  }
 }
 
 /** Creates or updates an address; marking it the default pickup takes the mark from the others. */
@@ -224,7 +266,7 @@ export async function defaultPickup(
       ),
     )
     .limit(1);
-  const [entry] = await present(db, tenantId, rows);
+  const [entry] = await presentBookRows(db, tenantId, rows);
   return entry ?? null;
 }
 
@@ -354,10 +396,11 @@ const REQUIRED_COLUMNS: readonly (keyof BookAddress)[] = [
   'phone',
 ];
 
-export type SheetOutcome =
-  | { addresses: BookAddress[] }
+/** An import's sheet as either book reads it (`book-import.ts`): its entries, or why none go in. */
+export type SheetOutcome<T> =
+  | { entries: T[] }
   /** A problem of the file as a whole. */
-  | { fileError: 'import.notXlsx' | 'import.empty' | 'import.tooMany' | 'addresses.templateMismatch' }
+  | { fileError: MessageKey; params?: Record<string, string | number> }
   /** Every bad row, by the row number the spreadsheet shows. */
   | { rows: Record<string, string> };
 
@@ -365,7 +408,7 @@ export type SheetOutcome =
  * Reads the first sheet of an import, checking every row with the quote form's rules. Columns are
  * found by their header in either language, so a template downloaded in Chinese imports in English.
  */
-export function readAddressSheet(workbook: ExcelJS.Workbook, language: Language): SheetOutcome {
+export function readAddressSheet(workbook: ExcelJS.Workbook, language: Language): SheetOutcome<BookAddress> {
   const sheet = workbook.worksheets[0];
   if (!sheet) return { fileError: 'import.empty' };
   const headers = new Map<string, keyof BookAddress>();
@@ -422,5 +465,5 @@ export function readAddressSheet(workbook: ExcelJS.Workbook, language: Language)
   });
   if (Object.keys(bad).length > 0) return { rows: bad };
   if (addresses.length === 0) return { fileError: 'import.empty' };
-  return { addresses };
+  return { entries: addresses };
 }

@@ -36,10 +36,10 @@ export const bounceBillExport = defineExport({
       { header: en ? 'Found' : '实际值', value: (r) => r.actual },
       { header: en ? 'Description' : '说明', value: (r) => r.description, width: 40 },
       { header: en ? 'Status' : '状态', value: (r) => translate(language, `bounceBill.status.${r.status}`) },
-      { header: en ? 'Charged at' : '扣款时间', type: 'time', value: (r) => r.chargedAt, width: 18 },
+      { header: en ? 'Charged at' : '扣款时间', type: 'time', value: (r) => r.chargedAt },
       { header: en ? 'Work order' : '工单', value: (r) => r.workOrderNo ?? '', width: 22 },
       { header: en ? 'Cancel reason' : '取消原因', value: (r) => r.cancelReason, width: 26 },
-      { header: en ? 'Created at' : '创建时间', type: 'time', value: (r) => r.createdAt, width: 18 },
+      { header: en ? 'Created at' : '创建时间', type: 'time', value: (r) => r.createdAt },
     ];
     return {
       columns: columns as ExportColumn<unknown>[],

@@ -3,11 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useExpressLine } from '../../../test/express-fixtures.ts';
 import { type Caller, isoDay, useTestApp } from '../../../test/fixture.ts';
 import { call } from '../../../test/helpers.ts';
-import { bounceBills } from '../bounce-bills/schema.ts';
-import { findOrganisation } from '../customers/service.ts';
-import { invoices } from '../invoices/schema.ts';
-import { recharges } from '../recharge/schema.ts';
-import { upsertDaily } from '../reports/service.ts';
+import { insertDailyReport, insertTruckRecords } from '../../../test/truck-fixtures.ts';
 import { workOrders } from '../work-orders/schema.ts';
 import { EXPORT_QUEUE } from './runner.ts';
 import { findExportFile } from './service.ts';
@@ -186,45 +182,14 @@ describe('every other export', () => {
     const organisationId = await f.orgOf('customer');
     const userId = await f.userOf('customer');
     await f.truck.setBalance('customer', 12_345n);
-    await f.db.insert(recharges).values({
+    await insertTruckRecords(f.db, {
       tenantId,
-      serial: 'RCELLS1',
-      organisationId,
-      line: 'truck',
-      amount: 10_050n,
-      currency: 'USD',
-      method: 'bank_transfer',
-      receivingAccountId: 1,
-      payerName: 'Payer',
-      payerCardNumber: '6222000011112345',
-      screenshotUrl: '/api/uploads/none.png',
-      submittedBy: userId,
-    });
-    await f.db.insert(invoices).values({
-      tenantId,
-      organisationId,
-      line: 'truck',
-      periodFrom: new Date('2026-01-01T00:00:00Z'),
-      periodTo: new Date('2026-01-31T00:00:00Z'),
-      amount: 5_001n,
-      title: 'Cells Ltd',
-      taxNumber: 'TAXCELLS',
-      email: 'billing@example.com',
-      requestedBy: userId,
-    });
-    await f.db.insert(bounceBills).values({
-      tenantId,
-      billNo: 'BCELLS1',
-      line: 'truck',
-      orderId: 1,
-      orderNo: 'OCELLS1',
       organisationId,
       userId,
-      type: 'reweigh',
-      amount: 2_507n,
-      description: 'Found heavier',
-      status: 'unpaid',
-      createdBy: userId,
+      tag: 'CELLS1',
+      recharge: 10_050n,
+      invoice: 5_001n,
+      bounceBill: 2_507n,
     });
     await f.db.insert(workOrders).values({
       tenantId,
@@ -239,22 +204,7 @@ describe('every other export', () => {
       amount: 1_999n,
       description: 'Too much',
     });
-    const org = await findOrganisation(f.db, tenantId, organisationId);
-    await upsertDaily(f.db, [
-      {
-        tenantId,
-        day: isoDay(-1),
-        line: 'truck',
-        organisationId,
-        productId: 0,
-        orgPath: org?.path ?? '',
-        orders: 2,
-        revenue: 40_001n,
-        cost: 30_000n,
-        branchPrice: 33_000n,
-        agentPrice: 36_000n,
-      },
-    ]);
+    await insertDailyReport(f.db, tenantId, organisationId, 40_001n);
 
     const customer = f.as('customer');
     const admin = f.as('admin');

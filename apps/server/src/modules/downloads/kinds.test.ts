@@ -1,19 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { ExportKindName } from '@freight/contracts/downloads';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { type Caller, useTestApp } from '../../../test/fixture.ts';
 import { addUser, call, isoDay, type TestTenant } from '../../../test/helpers.ts';
+import { insertDailyReport, insertTruckRecords } from '../../../test/truck-fixtures.ts';
 import { requestUserOf } from '../../plugins/context.ts';
 import { ensureAccount } from '../accounts/service.ts';
 import { addressExportRows } from '../addresses/service.ts';
 import { users } from '../auth/schema.ts';
 import { findUser } from '../auth/service.ts';
-import { bounceBills } from '../bounce-bills/schema.ts';
-import { findOrganisation, organisationScope } from '../customers/service.ts';
-import { invoices } from '../invoices/schema.ts';
-import { recharges } from '../recharge/schema.ts';
-import { upsertDaily } from '../reports/service.ts';
+import { organisationScope } from '../customers/service.ts';
 import { BUILTIN_ROLES } from '../roles/builtin-roles.ts';
 import { assignRoles, grantsForUser, setRoleGrants } from '../roles/service.ts';
 import { EXPORT_QUEUE, exportKind, queueExport } from './runner.ts';
@@ -65,6 +63,7 @@ describe('the ledger views through the download centre', () => {
         accountId: account.id,
         amount,
         reason: `adjust ${amount}`,
+        requestKey: randomUUID(),
       });
 
     const shown = await customer.ok('/api/admin/account/details', { line: 'truck', page: 1, limit: 50 });
@@ -168,67 +167,20 @@ async function listAll(as: Caller, url: string, body: object) {
   }
 }
 
-/** A record of each kind for an organisation, written as its module stores it. */
+/** Three records of each kind for an organisation, and its daily report. */
 async function seedRecords(tenant: TestTenant, organisationId: number, userId: number, tag: string) {
   const tenantId = tenant.tenant.id;
-  for (let i = 0; i < 3; i++) {
-    await f.db.insert(recharges).values({
+  for (let i = 0; i < 3; i++)
+    await insertTruckRecords(f.db, {
       tenantId,
-      serial: `R${tag}${i}`,
-      organisationId,
-      line: 'truck',
-      amount: BigInt(10_000 + i),
-      currency: 'USD',
-      method: 'bank_transfer',
-      receivingAccountId: 1,
-      payerName: `Payer ${tag}`,
-      payerCardNumber: '6222000011112345',
-      screenshotUrl: '/api/uploads/none.png',
-      submittedBy: userId,
-    });
-    await f.db.insert(invoices).values({
-      tenantId,
-      organisationId,
-      line: 'truck',
-      periodFrom: new Date('2026-01-01T00:00:00Z'),
-      periodTo: new Date('2026-01-31T00:00:00Z'),
-      amount: BigInt(5_000 + i),
-      title: `Title ${tag}${i}`,
-      taxNumber: `TAX${tag}${i}`,
-      email: 'billing@example.com',
-      requestedBy: userId,
-    });
-    await f.db.insert(bounceBills).values({
-      tenantId,
-      billNo: `B${tag}${i}`,
-      line: 'truck',
-      orderId: 1,
-      orderNo: `O${tag}${i}`,
       organisationId,
       userId,
-      type: 'reweigh',
-      amount: BigInt(2_500 + i),
-      description: `Found heavier ${tag}${i}`,
-      status: 'unpaid',
-      createdBy: userId,
+      tag: `${tag}${i}`,
+      recharge: BigInt(10_000 + i),
+      invoice: BigInt(5_000 + i),
+      bounceBill: BigInt(2_500 + i),
     });
-  }
-  const org = await findOrganisation(f.db, tenantId, organisationId);
-  await upsertDaily(f.db, [
-    {
-      tenantId,
-      day: isoDay(-1),
-      line: 'truck',
-      organisationId,
-      productId: 0,
-      orgPath: org?.path ?? '',
-      orders: 2,
-      revenue: 40_000n,
-      cost: 30_000n,
-      branchPrice: 33_000n,
-      agentPrice: 36_000n,
-    },
-  ]);
+  await insertDailyReport(f.db, tenantId, organisationId, 40_000n);
 }
 
 describe('the other list exports through the download centre', () => {

@@ -269,8 +269,15 @@ function cellWriter(columns: ExportColumn<unknown>[], timeZone: string) {
   };
 }
 
+/** A column's width unless it says otherwise: a time fits "YYYY-MM-DD HH:mm". */
+const defaultWidth = (c: ExportColumn<unknown>) => (c.type === 'time' ? 18 : 20);
+
 function startSheet(sheet: ExcelJS.Worksheet, columns: ExportColumn<unknown>[]) {
-  sheet.columns = columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width ?? 20 }));
+  sheet.columns = columns.map((c, i) => ({
+    header: c.header,
+    key: String(i),
+    width: c.width ?? defaultWidth(c),
+  }));
   sheet.getRow(1).font = { bold: true };
 }
 

@@ -2,6 +2,7 @@ import { formatPercentBp, parsePercentBp } from '@freight/contracts/customers';
 import type {
   ExpressChannelSaveBody,
   ExpressProductSaveBody,
+  expressChannelExportQuery,
   expressChannelListQuery,
   expressProductListQuery,
   surchargeTermsBody,
@@ -261,20 +262,19 @@ const channelWithProduct = {
   productName: expressProducts.name,
   productNameEn: expressProducts.nameEn,
 };
-const productOfChannel = and(
+/** Joins a channel's product (of the same tenant) onto the channel. */
+export const productOfChannel = and(
   eq(expressProducts.tenantId, expressChannels.tenantId),
   eq(expressProducts.id, expressChannels.productId),
 );
 
-export async function listChannels(
-  db: DbOrTx,
-  caller: Caller,
-  query: z.infer<typeof expressChannelListQuery>,
+/** The channels of the list's filters; the list and its workbook export both read them. */
+export function channelListCondition(
+  tenantId: number,
+  { keyword, productId, scope, enabled }: z.infer<typeof expressChannelExportQuery>,
 ) {
-  requireStaff(caller);
-  const { page, limit, keyword, productId, scope, enabled } = query;
-  const condition = and(
-    eq(expressChannels.tenantId, caller.tenantId),
+  return and(
+    eq(expressChannels.tenantId, tenantId),
     keyword
       ? or(
           ilike(expressChannels.code, containing(keyword)),
@@ -288,6 +288,16 @@ export async function listChannels(
     scope ? eq(expressChannels.scope, scope) : undefined,
     enabled === undefined ? undefined : eq(expressChannels.enabled, enabled),
   );
+}
+
+export async function listChannels(
+  db: DbOrTx,
+  caller: Caller,
+  query: z.infer<typeof expressChannelListQuery>,
+) {
+  requireStaff(caller);
+  const { page, limit } = query;
+  const condition = channelListCondition(caller.tenantId, query);
   const [rows, [total]] = await Promise.all([
     db
       .select(channelWithProduct)

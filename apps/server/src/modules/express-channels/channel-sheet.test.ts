@@ -1,41 +1,21 @@
-import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expressChannelBody } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
 import { postMultipart, type Who } from '../../../test/helpers.ts';
+import {
+  type SheetCell as Cell,
+  type SheetRow as Row,
+  workbookSheets as sheets,
+  workbookBytes,
+} from '../../../test/workbooks.ts';
 import { CHANNEL_COLUMNS } from './channel-sheet.ts';
 
 const f = useTestApp({ tenants: 2, signIn: [['admin', 'customer'], ['admin']], language: 'en-US' });
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-type Cell = string | number | null;
-type Row = Cell[];
 type Language = 'en-US' | 'zh-CN';
 
 const HEADER_EN = CHANNEL_COLUMNS.map((c) => c.en);
-
-async function workbookBytes(rows: Row[], name = 'Channels'): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const sheet = wb.addWorksheet(name);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
-
-/** Every sheet of a workbook as rows of cells, without exceljs's leading empty slot. */
-async function sheets(bytes: Buffer): Promise<Map<string, Row[]>> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(bytes as unknown as ArrayBuffer);
-  const out = new Map<string, Row[]>();
-  for (const sheet of wb.worksheets) {
-    const rows: Row[] = [];
-    sheet.eachRow((row) => {
-      const cells = Array.from((row.values as Row).slice(1), (v) => v ?? null);
-      while (cells.length > 0 && cells[cells.length - 1] === null) cells.pop();
-      rows.push(cells);
-    });
-    out.set(sheet.name, rows);
-  }
-  return out;
-}
 
 const importFile = (content: Buffer, who: Who = 'admin', language: Language = 'en-US', tenant = f.t) =>
   postMultipart(
@@ -113,23 +93,13 @@ let existingId: number;
 let orgId: number;
 let otherTenantChannelId: number;
 
-const saved = {
-  productId: 0,
+/** A channel the tenant has before any import; its surcharges are the fuel and residential fees only. */
+const saved = expressChannelBody(0, {
   code: 'OLD-1',
   name: '旧渠道',
   nameEn: 'Old channel',
-  carrier: 'Summit Parcel',
-  service: 'Ground',
-  scope: 'domestic',
-  unitSystem: 'lb_in',
-  dimDivisor: 139,
-  transitDaysMin: 2,
-  transitDaysMax: 5,
-  maxWeight: 150,
-  maxLength: 108,
-  maxLengthGirth: 165,
   surcharges: { fuelPercent: '10', residential: '4.50' },
-};
+});
 
 beforeAll(async () => {
   const admin = f.as('admin');
@@ -158,8 +128,8 @@ beforeAll(async () => {
     fee: '3.95',
     zips: ['59001', '82001'],
   });
-  const zones = await workbookBytes(
-    [
+  const zones = await workbookBytes({
+    Zones: [
       [
         'Origin ZIP3 from',
         'Origin ZIP3 to',
@@ -170,8 +140,7 @@ beforeAll(async () => {
       ],
       ['900', '961', '900', '961', null, '2'],
     ],
-    'Zones',
-  );
+  });
   const zoneImport = await postMultipart(
     f.ctx,
     `/api/admin/expressZone/import?channelId=${existingId}`,
@@ -232,7 +201,7 @@ describe('express channel workbook', () => {
       sheetRow({ ...INTERNATIONAL, productCode: 'NOPE', scope: 'moon', maxWeight: 'heavy' }),
       sheetRow({ ...INTERNATIONAL, code: 'ECO-1', transitDaysMin: 9, handlingFee: 5 }),
     ];
-    const en = await importFile(await workbookBytes(file));
+    const en = await importFile(await workbookBytes({ Channels: file }));
     expect(en.json()).toMatchObject({
       code: 400,
       msg: 'Nothing was imported; fix the rows listed and try again',
@@ -254,7 +223,7 @@ describe('express channel workbook', () => {
       sheetRow({ ...INTERNATIONAL, scope: 'moon', handlingFee: 5 }),
       sheetRow({ ...INTERNATIONAL, code: 'INTL-2', transitDaysMin: 9 }),
     ];
-    const ruled = await importFile(await workbookBytes(rules));
+    const ruled = await importFile(await workbookBytes({ Channels: rules }));
     expect(ruled.json().data.errors).toEqual([
       expect.objectContaining({ row: 2, field: 'scope', message: expect.stringMatching(/^Scope/) }),
       expect.objectContaining({
@@ -271,7 +240,7 @@ describe('express channel workbook', () => {
       }),
     ]);
 
-    const zh = await importFile(await workbookBytes(file), 'admin', 'zh-CN');
+    const zh = await importFile(await workbookBytes({ Channels: file }), 'admin', 'zh-CN');
     expect(zh.json().msg).toBe('导入失败,没有任何数据被导入,请按提示修改后重试');
     expect(zh.json().data.errors).toEqual([
       expect.objectContaining({
@@ -317,7 +286,7 @@ describe('express channel workbook', () => {
         largeMinBillable: 90,
       }),
     ];
-    const res = await importFile(await workbookBytes(file));
+    const res = await importFile(await workbookBytes({ Channels: file }));
     expect(res.json()).toMatchObject({
       code: 200,
       msg: '3 channels imported: 2 added, 1 updated',
@@ -414,14 +383,16 @@ describe('express channel workbook', () => {
   it('refuses customers, and leaves another tenant’s channel of the same code alone', async () => {
     expect((await template('en-US', 'customer')).json().code).toBe(401);
     expect((await exportList({}, 'en-US', 'customer')).json().code).toBe(401);
-    const file = await workbookBytes([HEADER_EN, sheetRow({ ...ECONOMY, code: 'CUST-1' })]);
+    const file = await workbookBytes({ Channels: [HEADER_EN, sheetRow({ ...ECONOMY, code: 'CUST-1' })] });
     expect((await importFile(file, 'customer')).json().code).toBe(401);
     expect((await listChannels()).map((c) => c.code)).not.toContain('CUST-1');
 
     const otherBefore = await listChannels(f.tenant(1));
     // This tenant's file names OLD-1 (theirs too) and the other tenant's product code.
     const res = await importFile(
-      await workbookBytes([HEADER_EN, sheetRow({ ...ECONOMY, code: 'OLD-1', nameEn: 'Mine only' })]),
+      await workbookBytes({
+        Channels: [HEADER_EN, sheetRow({ ...ECONOMY, code: 'OLD-1', nameEn: 'Mine only' })],
+      }),
     );
     expect(res.json()).toMatchObject({ code: 200, data: { created: 0, updated: 1 } });
     expect(await listChannels(f.tenant(1))).toEqual(otherBefore);

@@ -8,8 +8,8 @@ import {
 import { EXPRESS_SCOPES, type SurchargeTerms, UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
-import { and, asc, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import {
@@ -20,9 +20,14 @@ import {
   templateWorkbook,
 } from '../../lib/batch-sheet.ts';
 import { AppError, badField } from '../../lib/errors.ts';
-import { containing } from '../../lib/filters.ts';
-import { readWorkbook } from '../../lib/xlsx.ts';
-import { type Caller, requireStaff, saveChannel } from './catalogue.ts';
+import { buildWorkbook, readWorkbook } from '../../lib/xlsx.ts';
+import {
+  type Caller,
+  channelListCondition,
+  productOfChannel,
+  requireStaff,
+  saveChannel,
+} from './catalogue.ts';
 import { expressChannels, expressProducts } from './schema.ts';
 import type { TableRowError } from './tables.ts';
 
@@ -281,46 +286,21 @@ export async function exportChannels(
   language: Language,
 ): Promise<Buffer> {
   requireStaff(caller);
-  const { keyword, productId, scope, enabled } = query;
   const rows = await db
     .select(exportColumns)
     .from(expressChannels)
-    .innerJoin(
-      expressProducts,
-      and(
-        eq(expressProducts.tenantId, expressChannels.tenantId),
-        eq(expressProducts.id, expressChannels.productId),
-      ),
-    )
-    .where(
-      and(
-        eq(expressChannels.tenantId, caller.tenantId),
-        keyword
-          ? or(
-              ilike(expressChannels.code, containing(keyword)),
-              ilike(expressChannels.name, containing(keyword)),
-              ilike(expressChannels.nameEn, containing(keyword)),
-              ilike(expressChannels.carrier, containing(keyword)),
-              ilike(expressChannels.service, containing(keyword)),
-            )
-          : undefined,
-        productId ? eq(expressChannels.productId, productId) : undefined,
-        scope ? eq(expressChannels.scope, scope) : undefined,
-        enabled === undefined ? undefined : eq(expressChannels.enabled, enabled),
-      ),
-    )
+    .innerJoin(expressProducts, productOfChannel)
+    .where(channelListCondition(caller.tenantId, query))
     .orderBy(desc(expressChannels.id));
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(translate(language, 'expressChannel.sheetChannels'));
-  sheet.addRow(CHANNEL_COLUMNS.map((c) => columnLabel(c, language)));
-  sheet.getRow(1).font = { bold: true };
-  CHANNEL_COLUMNS.forEach((c, i) => {
-    const col = sheet.getColumn(i + 1);
-    col.width = c.width ?? 16;
-    if (c.text) col.numFmt = '@';
-  });
-  for (const row of rows) sheet.addRow(channelCells(row, language));
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  return buildWorkbook([
+    {
+      name: translate(language, 'expressChannel.sheetChannels'),
+      header: CHANNEL_COLUMNS.map((c) => columnLabel(c, language)),
+      rows: rows.map((row) => channelCells(row, language)),
+      widths: CHANNEL_COLUMNS.map((c) => c.width ?? 16),
+      text: CHANNEL_COLUMNS.map((c) => c.text ?? false),
+    },
+  ]);
 }
 
 /* ---------- import ---------- */
@@ -470,12 +450,12 @@ export async function importChannels(
     .select({ id: expressProducts.id, code: expressProducts.code })
     .from(expressProducts)
     .where(eq(expressProducts.tenantId, caller.tenantId));
-  const read = readChannelSheet(workbook, language, new Map(products.map((p) => [p.code, p.id])));
+  const productIds = new Map(products.map((p) => [p.code, p.id]));
+  const read = readChannelSheet(workbook, language, productIds);
   if ('errors' in read)
     throw new AppError(ResultCode.BadInput, 'import.failed', {}, undefined, {
       errors: read.errors.slice(0, 100),
     });
-  const productIds = new Map(products.map((p) => [p.code, p.id]));
   return db.transaction(async (tx) => {
     // Locked, so a concurrent import or edit of one of these channels waits for this one.
     const existing = await tx

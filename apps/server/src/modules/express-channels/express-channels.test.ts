@@ -1,8 +1,9 @@
 import type { ExpressShipment } from '@freight/contracts/express-rating';
-import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expressChannelBody as channel } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, fieldMessage, postMultipart, type Who } from '../../../test/helpers.ts';
+import { type SheetRow as Row, sheetRows, trimmed, workbookBytes } from '../../../test/workbooks.ts';
 import { tenantTablesProvider } from './carriers.ts';
 import { findChannel } from './service.ts';
 
@@ -10,35 +11,6 @@ const f = useTestApp({ tenants: 2, signIn: [['admin', 'customer'], ['admin']], l
 const post = (url: string, body: unknown, who: Who = 'admin', tenant = f.t) =>
   f.as(who, tenant).post(url, body);
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-type Row = (string | number | null)[];
-
-async function workbookBytes(sheets: Record<string, Row[]>): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  for (const [name, rows] of Object.entries(sheets)) {
-    const sheet = wb.addWorksheet(name);
-    for (const row of rows) sheet.addRow(row);
-  }
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
-
-/** Every row of a sheet as the spreadsheet shows it, without exceljs's leading empty slot. */
-async function sheetRows(bytes: Buffer, sheet: string): Promise<Row[]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(bytes as unknown as ArrayBuffer);
-  const rows: Row[] = [];
-  wb.getWorksheet(sheet)?.eachRow((row) => {
-    rows.push(trimmed(Array.from((row.values as Row).slice(1), (v) => v ?? null)));
-  });
-  return rows;
-}
-
-/** A row without its empty cells at the end, which a spreadsheet does not keep. */
-const trimmed = (row: Row): Row => {
-  const out = [...row];
-  while (out.length > 0 && out[out.length - 1] === null) out.pop();
-  return out;
-};
 
 const upload = (url: string, content: Buffer, who: Who = 'admin', language: 'en-US' | 'zh-CN' = 'en-US') =>
   postMultipart(f.ctx, url, [{ name: 'file', filename: 'table.xlsx', contentType: XLSX, content }], {
@@ -64,30 +36,6 @@ const product = (extra: Record<string, unknown> = {}) => ({
   nameEn: 'US Ground',
   description: '本土小包',
   descriptionEn: 'Parcels within the US',
-  ...extra,
-});
-
-const channel = (productId: number, extra: Record<string, unknown> = {}) => ({
-  productId,
-  code: 'USG-STD',
-  name: '陆运标准',
-  nameEn: 'Ground Standard',
-  carrier: 'Summit Parcel',
-  service: 'Ground',
-  scope: 'domestic',
-  unitSystem: 'lb_in',
-  dimDivisor: 139,
-  transitDaysMin: 2,
-  transitDaysMax: 5,
-  maxWeight: 150,
-  maxLength: 108,
-  maxLengthGirth: 165,
-  surcharges: {
-    fuelPercent: '10',
-    residential: '4.50',
-    additionalHandling: { fee: '18.00', longest: 48, secondLongest: 30, weight: 50 },
-    declaredValue: { free: '100.00', per100: '1.00', minimum: '3.00' },
-  },
   ...extra,
 });
 

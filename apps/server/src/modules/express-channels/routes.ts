@@ -26,7 +26,7 @@ import { queryId } from '@freight/contracts/validation';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badField } from '../../lib/errors.ts';
+import { readUploadedFile } from '../../lib/multipart.ts';
 import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import {
@@ -72,12 +72,8 @@ const tags = ['express'];
 const channelQuery = z.object({ channelId: queryId() });
 
 /** The uploaded workbook's bytes: the `file` field, refused by name when missing or too large. */
-async function uploadedWorkbook(request: FastifyRequest): Promise<Buffer> {
-  const file = await request.file({ limits: { fileSize: MAX_TABLE_BYTES + 1 } }).catch(() => undefined);
-  if (!file) throw badField('file', 'validation.fileMissing');
-  const bytes = await file.toBuffer().catch(() => null);
-  if (!bytes || file.file.truncated) throw badField('file', 'import.tooLarge');
-  return bytes;
+function uploadedWorkbook(request: FastifyRequest): Promise<Buffer> {
+  return readUploadedFile(request, MAX_TABLE_BYTES, 'import.tooLarge');
 }
 
 const routes: FastifyPluginAsyncZod = async (app) => {

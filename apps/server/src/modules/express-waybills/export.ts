@@ -63,7 +63,7 @@ export const waybillExport = defineExport({
           ]
         : []),
       { header: t('waybillField.paid'), type: 'money', value: (w) => w.paid },
-      { header: t('waybillField.createdAt'), type: 'time', value: (w) => w.createdAt, width: 18 },
+      { header: t('waybillField.createdAt'), type: 'time', value: (w) => w.createdAt },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
   },

@@ -23,7 +23,7 @@ import {
 import { formatMoney } from '@freight/contracts/money';
 import { okResponse, rawResponse, xlsxResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badField } from '../../lib/errors.ts';
+import { readUploadedFile } from '../../lib/multipart.ts';
 import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { answerExport } from '../downloads/runner.ts';
@@ -274,10 +274,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['express'], response: { 200: okResponse(trackingImportedView) } },
     },
     async (request, reply) => {
-      const file = await request.file({ limits: { fileSize: MAX_SHEET_BYTES + 1 } }).catch(() => undefined);
-      if (!file) throw badField('file', 'validation.fileMissing');
-      const bytes = await file.toBuffer().catch(() => null);
-      if (!bytes || file.file.truncated) throw badField('file', 'import.tooLarge');
+      const bytes = await readUploadedFile(request, MAX_SHEET_BYTES, 'import.tooLarge');
       const result = await importTrackingFor(db, currentUser(request), bytes, request.language);
       reply.messageKey = 'expressTracking.imported';
       reply.messageParams = { count: result.imported };

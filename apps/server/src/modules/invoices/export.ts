@@ -28,7 +28,7 @@ export const invoiceExport = defineExport({
       { header: en ? 'Status' : '状态', value: (r) => translate(language, `invoices.status.${r.status}`) },
       { header: en ? 'Invoice number' : '发票号', value: (r) => r.invoiceNumber ?? '', width: 22 },
       { header: en ? 'Refusal reason' : '拒绝原因', value: (r) => r.refusalReason ?? '', width: 26 },
-      { header: en ? 'Requested at' : '申请时间', type: 'time', value: (r) => r.createdAt, width: 18 },
+      { header: en ? 'Requested at' : '申请时间', type: 'time', value: (r) => r.createdAt },
     ];
     return {
       columns: columns as ExportColumn<unknown>[],

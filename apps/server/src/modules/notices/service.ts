@@ -99,7 +99,7 @@ export function renderNotice(
   row: { title: string; content: string },
   language: Language,
 ): { title: string; content: string } {
-  const message = isMessageKey(row.title) ? storedMessage(row.content) : null;
+  const message = storedMessage(row.content);
   if (!message || !isMessageKey(row.title)) return { title: row.title, content: row.content };
   const params: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(message.params ?? {}))

@@ -34,8 +34,8 @@ export const rechargeExport = defineExport({
       { header: en ? 'Payment method' : '付款方式', value: (r) => t(`recharge.method.${r.method}`) },
       { header: en ? 'Payer' : '付款人', value: (r) => r.payerName },
       { header: en ? 'Payer card' : '付款卡号', value: (r) => r.payerCardNumber, width: 24 },
-      { header: en ? 'Submitted at' : '提交时间', type: 'time', value: (r) => r.submittedAt, width: 18 },
-      { header: en ? 'Reviewed at' : '审核时间', type: 'time', value: (r) => r.reviewedAt, width: 18 },
+      { header: en ? 'Submitted at' : '提交时间', type: 'time', value: (r) => r.submittedAt },
+      { header: en ? 'Reviewed at' : '审核时间', type: 'time', value: (r) => r.reviewedAt },
       { header: en ? 'Review note' : '审核备注', value: (r) => r.reviewNote, width: 30 },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };

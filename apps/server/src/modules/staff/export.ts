@@ -24,8 +24,8 @@ export const staffExport = defineExport({
         header: en ? 'Status' : '状态',
         value: (r) => (r.enabled ? (en ? 'Enabled' : '启用') : en ? 'Disabled' : '禁用'),
       },
-      { header: en ? 'Last sign-in' : '最近登录', type: 'time', value: (r) => r.lastLoginAt, width: 18 },
-      { header: en ? 'Created' : '创建时间', type: 'time', value: (r) => r.createdAt, width: 18 },
+      { header: en ? 'Last sign-in' : '最近登录', type: 'time', value: (r) => r.lastLoginAt },
+      { header: en ? 'Created' : '创建时间', type: 'time', value: (r) => r.createdAt },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
   },

@@ -44,7 +44,7 @@ export const truckOrderExport = defineExport({
       ...(staff ? [money(t('orderField.costPrice'), (o) => o.costPrice)] : []),
       ...(seesAgent ? [money(t('orderField.agentPrice'), (o) => o.agentPrice)] : []),
       ...(seesBranch ? [money(t('orderField.branchPrice'), (o) => o.branchPrice)] : []),
-      { header: t('orderField.createdAt'), type: 'time', value: (o) => o.createdAt, width: 18 },
+      { header: t('orderField.createdAt'), type: 'time', value: (o) => o.createdAt },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
   },

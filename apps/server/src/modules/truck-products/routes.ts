@@ -19,7 +19,7 @@ import { classForDensity, cubicFeet, densityOf } from '@freight/contracts/truck-
 import { idField, queryId } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badField } from '../../lib/errors.ts';
+import { readUploadedFile } from '../../lib/multipart.ts';
 import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import {
@@ -206,10 +206,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = currentUser(request);
       const { productId } = request.query;
-      const file = await request.file({ limits: { fileSize: MAX_TARIFF_BYTES + 1 } }).catch(() => undefined);
-      if (!file) throw badField('file', 'validation.fileMissing');
-      const bytes = await file.toBuffer().catch(() => null);
-      if (!bytes || file.file.truncated) throw badField('file', 'import.tooLarge');
+      const bytes = await readUploadedFile(request, MAX_TARIFF_BYTES, 'import.tooLarge');
       const imported = await importTariff(db, me, productId, bytes, request.language);
       request.auditTarget = `truckProduct:${productId}`;
       reply.messageKey = 'tariff.imported';

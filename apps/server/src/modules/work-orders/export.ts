@@ -46,9 +46,9 @@ export const workOrderExport = defineExport({
       { header: en ? 'Add/deduct/refund amount' : '加扣退金额', type: 'money', value: (r) => r.resultAmount },
       { header: en ? 'Remark' : '处理说明', value: (r) => r.remark, width: 30 },
       { header: en ? 'Operator' : '操作人', value: (r) => r.operator, width: 26 },
-      { header: en ? 'Processing time' : '处理时间', type: 'time', value: (r) => r.processedAt, width: 18 },
+      { header: en ? 'Processing time' : '处理时间', type: 'time', value: (r) => r.processedAt },
       { header: en ? 'Proof files' : '凭证文件', value: (r) => r.proofUrls.join('\n'), width: 30 },
-      { header: en ? 'Created at' : '创建时间', type: 'time', value: (r) => r.createdAt, width: 18 },
+      { header: en ? 'Created at' : '创建时间', type: 'time', value: (r) => r.createdAt },
     ];
     return { columns: columns as ExportColumn<unknown>[], count: rows.count, pages: rows.pages };
   },

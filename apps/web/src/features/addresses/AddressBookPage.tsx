@@ -1,15 +1,14 @@
 import { ADDRESS_TYPE_LABELS } from '@freight/contracts/addresses';
 import { ADDRESS_TYPES, type AddressType } from '@freight/contracts/truck-shipment';
-import { useQuery } from '@tanstack/react-query';
-import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, useServerList } from '../../components/list.tsx';
-import { ApiError, download } from '../../lib/http.ts';
+import { download } from '../../lib/http.ts';
 import { AddressDialog } from './AddressDialog.tsx';
 import { ADDRESS_LIST_URL, type AddressBookEntry, addressApi } from './api.ts';
+import { OwnerFilter, useBookOwners, useRowAction } from './BookParts.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 
 interface Filters {
@@ -22,29 +21,14 @@ interface Filters {
 export default function AddressBookPage() {
   const { t, i18n } = useTranslation();
   const language = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
-  const { message } = App.useApp();
   const allowed = useAuth();
-  const { userInfo } = useSession();
-  const staff = userInfo?.identity === 'employee';
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
   const list = useServerList<AddressBookEntry>(ADDRESS_LIST_URL, filters);
   const [editing, setEditing] = useState<AddressBookEntry | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
-  const owners = useQuery({ queryKey: ['address-owners'], queryFn: addressApi.owners });
-  const ownerList = owners.data?.list ?? [];
-  // A customer has one book, its own; staff and parents see several and are told whose each row is.
-  const manyBooks = staff || ownerList.length > 1;
-
-  const run = async (work: () => Promise<unknown>, done: string) => {
-    try {
-      await work();
-      message.success(done);
-      void list.refetch();
-    } catch (error) {
-      if (error instanceof ApiError && !error.notified) message.error(error.message);
-    }
-  };
+  const { staff, owners: ownerList, manyBooks } = useBookOwners();
+  const run = useRowAction(list.refetch);
 
   return (
     <div className="page-card">
@@ -91,17 +75,7 @@ export default function AddressBookPage() {
             data-testid="address-filter-type"
           />
         </Form.Item>
-        {manyBooks ? (
-          <Form.Item name="organisationId" label={t('addresses.organisation')}>
-            <Select
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              style={{ width: 200 }}
-              placeholder={t('common.all')}
-              options={ownerList.map((o) => ({ value: o.id, label: o.name }))}
-            />
-          </Form.Item>
-        ) : null}
+        {manyBooks ? <OwnerFilter owners={ownerList} /> : null}
       </FilterBar>
       <Table<AddressBookEntry>
         rowKey="id"

@@ -1,15 +1,14 @@
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { EXPRESS_ADDRESS_KINDS, type ExpressAddressKind } from '@freight/contracts/addresses';
 import { COUNTRIES } from '@freight/contracts/countries';
-import { useQuery } from '@tanstack/react-query';
-import { App, Button, Empty, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Empty, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
-import { ApiError, download } from '../../lib/http.ts';
-import { addressApi, EXPRESS_ADDRESS_LIST_URL, type ExpressAddressEntry, expressAddressApi } from './api.ts';
+import { download } from '../../lib/http.ts';
+import { EXPRESS_ADDRESS_LIST_URL, type ExpressAddressEntry, expressAddressApi } from './api.ts';
+import { OwnerFilter, useBookOwners, useRowAction } from './BookParts.tsx';
 import { ExpressAddressDialog } from './ExpressAddressDialog.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 
@@ -35,33 +34,18 @@ const KIND_COLOURS: Record<ExpressAddressKind, string> = {
 export default function ExpressAddressBookPage() {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
-  const { message } = App.useApp();
   const allowed = useAuth();
-  const { userInfo } = useSession();
-  const staff = userInfo?.identity === 'employee';
   const [filterForm] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
   const list = useServerList<ExpressAddressEntry>(EXPRESS_ADDRESS_LIST_URL, filters);
   const [editing, setEditing] = useState<ExpressAddressEntry | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
-  const owners = useQuery({ queryKey: ['address-owners'], queryFn: addressApi.owners });
-  const ownerList = owners.data?.list ?? [];
-  // A customer has one book, its own; staff and parents see several and are told whose each row is.
-  const manyBooks = staff || ownerList.length > 1;
+  const { staff, owners: ownerList, manyBooks } = useBookOwners();
+  const run = useRowAction(list.refetch);
   const label = (key: string) => t(`expressAddresses.${key}`);
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const canSave = allowed('express-address:save');
   const canImport = allowed('express-address:import');
-
-  const run = async (work: () => Promise<unknown>, done: string) => {
-    try {
-      await work();
-      message.success(done);
-      void list.refetch();
-    } catch (error) {
-      if (error instanceof ApiError && !error.notified) message.error(error.message);
-    }
-  };
 
   const addButton = (testId: string) =>
     canSave ? (
@@ -164,17 +148,7 @@ export default function ExpressAddressBookPage() {
             data-testid="express-address-filter-state"
           />
         </Form.Item>
-        {manyBooks ? (
-          <Form.Item name="organisationId" label={t('addresses.organisation')}>
-            <Select
-              allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              style={{ width: 200 }}
-              placeholder={t('common.all')}
-              options={ownerList.map((o) => ({ value: o.id, label: o.name }))}
-            />
-          </Form.Item>
-        ) : null}
+        {manyBooks ? <OwnerFilter owners={ownerList} /> : null}
       </FilterBar>
       <Table<ExpressAddressEntry>
         rowKey="id"

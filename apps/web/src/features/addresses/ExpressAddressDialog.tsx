@@ -1,13 +1,14 @@
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { EXPRESS_ADDRESS_KINDS, expressAddressSaveBody } from '@freight/contracts/addresses';
 import { COUNTRIES } from '@freight/contracts/countries';
-import { Alert, App, Button, Checkbox, Col, Form, Input, Modal, Radio, Row, Select, Space } from 'antd';
+import { App, Button, Checkbox, Col, Form, Input, Radio, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { fieldRule, requiredRule } from '../../lib/form-rules.ts';
-import { ApiError, applyFieldErrors } from '../../lib/http.ts';
+import { applyFieldErrors } from '../../lib/http.ts';
 import { type AddressOwner, addressApi, type ExpressAddressEntry, expressAddressApi } from './api.ts';
+import { BookDialog, OwnerField } from './BookParts.tsx';
 
 const shape = expressAddressSaveBody.shape;
 const COUNTRY_OPTIONS = COUNTRIES.filter((c) => c.short !== '');
@@ -49,7 +50,6 @@ export function ExpressAddressDialog({
   const { message } = App.useApp();
   const reportError = useReportError();
   const [form] = Form.useForm<Values & { organisationId?: number }>();
-  const [saving, setSaving] = useState(false);
   const [checking, setChecking] = useState(false);
   const country = Form.useWatch('country', form) ?? 'US';
   const us = country === 'US';
@@ -92,196 +92,153 @@ export function ExpressAddressDialog({
     }
   };
 
-  const save = async () => {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await expressAddressApi.save({
-        ...values,
-        // Spaces and dashes people type between the digits are not part of the number.
-        phone: String(values.phone ?? '').replace(/[\s\-()]/g, ''),
-        id: editing === 'new' ? undefined : editing.id,
-      });
-      message.success(t('common.saved'));
-      onSaved();
-    } catch (error) {
-      if (!applyFieldErrors(error, form.setFields) && error instanceof ApiError) message.error(error.message);
-    } finally {
-      setSaving(false);
-    }
-  };
-
   return (
-    <Modal
-      open
-      width={760}
+    <BookDialog
+      form={form}
       title={editing === 'new' ? label('new') : label('edit')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      onOk={() => void save()}
-      onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'express-address-save' }}
-      destroyOnHidden
+      tip={label('englishTip')}
+      initialValues={editing === 'new' ? DEFAULTS : editing}
+      testId="express-address"
+      submit={(values) =>
+        expressAddressApi.save({
+          ...values,
+          // Spaces and dashes people type between the digits are not part of the number.
+          phone: String(values.phone ?? '').replace(/[\s\-()]/g, ''),
+          id: editing === 'new' ? undefined : editing.id,
+        })
+      }
+      onClose={onClose}
+      onSaved={onSaved}
     >
-      <Alert type="info" showIcon title={label('englishTip')} style={{ marginBottom: 16 }} />
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={editing === 'new' ? DEFAULTS : editing}
-        data-testid="express-address-form"
-      >
-        <Row gutter={12}>
-          <Col xs={24} md={owners.length > 1 || ownerRequired ? 12 : 24}>
-            <Form.Item name="kind" label={label('kind')} rules={[requiredRule(label('kind'))]}>
-              <Radio.Group
-                optionType="button"
-                options={EXPRESS_ADDRESS_KINDS.map((k) => ({ value: k, label: label(`kind.${k}`) }))}
-                data-testid="express-address-kind"
-              />
+      <Col xs={24} md={owners.length > 1 || ownerRequired ? 12 : 24}>
+        <Form.Item name="kind" label={label('kind')} rules={[requiredRule(label('kind'))]}>
+          <Radio.Group
+            optionType="button"
+            options={EXPRESS_ADDRESS_KINDS.map((k) => ({ value: k, label: label(`kind.${k}`) }))}
+            data-testid="express-address-kind"
+          />
+        </Form.Item>
+      </Col>
+      {owners.length > 1 || ownerRequired ? (
+        <Col xs={24} md={12}>
+          <OwnerField owners={owners} required={ownerRequired} testId="express-address-owner" />
+        </Col>
+      ) : null}
+      <Col xs={24} md={12}>
+        <Form.Item
+          name="name"
+          label={label('name')}
+          rules={[requiredRule(label('name')), fieldRule(shape.name, 'name')]}
+        >
+          <Input maxLength={100} data-testid="express-address-name" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="company" label={label('company')} rules={[fieldRule(shape.company, 'company')]}>
+          <Input maxLength={100} data-testid="express-address-company" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item
+          name="address1"
+          label={label('address1')}
+          rules={[requiredRule(label('address1')), fieldRule(shape.address1, 'address1')]}
+        >
+          <Input maxLength={200} data-testid="express-address-address1" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="address2" label={label('address2')} rules={[fieldRule(shape.address2, 'address2')]}>
+          <Input maxLength={200} data-testid="express-address-address2" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={8}>
+        <Form.Item name="country" label={label('country')} rules={[requiredRule(label('country'))]}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            options={COUNTRY_OPTIONS.map((c) => ({
+              value: c.short,
+              label: `${c.short} · ${en ? c.en : c.name}`,
+            }))}
+            onChange={(code: string) => {
+              const tel = COUNTRY_OPTIONS.find((c) => c.short === code)?.tel;
+              if (tel) form.setFieldValue('dialCode', tel);
+            }}
+            data-testid="express-address-country"
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={12} md={5}>
+        <Form.Item
+          name="zipcode"
+          label={label('zipcode')}
+          tooltip={label('zipTip')}
+          rules={[requiredRule(label('zipcode'))]}
+          normalize={(v: string) => v?.toUpperCase()}
+        >
+          <Input
+            maxLength={us ? 10 : 12}
+            onChange={(e) => void lookUpZip(e.target.value.trim())}
+            data-testid="express-address-zipcode"
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={12} md={6}>
+        <Form.Item
+          name="city"
+          label={label('city')}
+          rules={[requiredRule(label('city')), fieldRule(shape.city, 'city')]}
+        >
+          <Input maxLength={100} data-testid="express-address-city" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={5}>
+        <Form.Item
+          name="state"
+          label={label('state')}
+          rules={us ? [requiredRule(label('state'))] : []}
+          normalize={(v: string) => (us ? v?.toUpperCase() : v)}
+        >
+          <Input maxLength={us ? 2 : 60} data-testid="express-address-state" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label={label('phone')} required>
+          <Space.Compact block>
+            <Form.Item name="dialCode" noStyle>
+              <Select showSearch style={{ width: 96 }} options={DIAL_CODES} />
             </Form.Item>
-          </Col>
-          {owners.length > 1 || ownerRequired ? (
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="organisationId"
-                label={t('addresses.organisation')}
-                rules={ownerRequired ? [requiredRule(t('addresses.organisation'))] : []}
-              >
-                <Select
-                  showSearch={{ optionFilterProp: 'label' }}
-                  allowClear={!ownerRequired}
-                  placeholder={t('common.select')}
-                  options={owners.map((o) => ({
-                    value: o.id,
-                    label: `${o.name} · ${t(`identity.${o.type}`)}`,
-                  }))}
-                  data-testid="express-address-owner"
-                />
-              </Form.Item>
-            </Col>
-          ) : null}
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="name"
-              label={label('name')}
-              rules={[requiredRule(label('name')), fieldRule(shape.name, 'name')]}
-            >
-              <Input maxLength={100} data-testid="express-address-name" />
+            <Form.Item name="phone" noStyle rules={[requiredRule(label('phone'))]}>
+              <Input maxLength={20} inputMode="numeric" data-testid="express-address-phone" />
             </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="company" label={label('company')} rules={[fieldRule(shape.company, 'company')]}>
-              <Input maxLength={100} data-testid="express-address-company" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="address1"
-              label={label('address1')}
-              rules={[requiredRule(label('address1')), fieldRule(shape.address1, 'address1')]}
-            >
-              <Input maxLength={200} data-testid="express-address-address1" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="address2"
-              label={label('address2')}
-              rules={[fieldRule(shape.address2, 'address2')]}
-            >
-              <Input maxLength={200} data-testid="express-address-address2" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name="country" label={label('country')} rules={[requiredRule(label('country'))]}>
-              <Select
-                showSearch={{ optionFilterProp: 'label' }}
-                options={COUNTRY_OPTIONS.map((c) => ({
-                  value: c.short,
-                  label: `${c.short} · ${en ? c.en : c.name}`,
-                }))}
-                onChange={(code: string) => {
-                  const tel = COUNTRY_OPTIONS.find((c) => c.short === code)?.tel;
-                  if (tel) form.setFieldValue('dialCode', tel);
-                }}
-                data-testid="express-address-country"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={5}>
-            <Form.Item
-              name="zipcode"
-              label={label('zipcode')}
-              tooltip={label('zipTip')}
-              rules={[requiredRule(label('zipcode'))]}
-              normalize={(v: string) => v?.toUpperCase()}
-            >
-              <Input
-                maxLength={us ? 10 : 12}
-                onChange={(e) => void lookUpZip(e.target.value.trim())}
-                data-testid="express-address-zipcode"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={6}>
-            <Form.Item
-              name="city"
-              label={label('city')}
-              rules={[requiredRule(label('city')), fieldRule(shape.city, 'city')]}
-            >
-              <Input maxLength={100} data-testid="express-address-city" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={5}>
-            <Form.Item
-              name="state"
-              label={label('state')}
-              rules={us ? [requiredRule(label('state'))] : []}
-              normalize={(v: string) => (us ? v?.toUpperCase() : v)}
-            >
-              <Input maxLength={us ? 2 : 60} data-testid="express-address-state" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item label={label('phone')} required>
-              <Space.Compact block>
-                <Form.Item name="dialCode" noStyle>
-                  <Select showSearch style={{ width: 96 }} options={DIAL_CODES} />
-                </Form.Item>
-                <Form.Item name="phone" noStyle rules={[requiredRule(label('phone'))]}>
-                  <Input maxLength={20} inputMode="numeric" data-testid="express-address-phone" />
-                </Form.Item>
-              </Space.Compact>
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="email" label={label('email')} rules={[fieldRule(shape.email, 'email')]}>
-              <Input maxLength={254} data-testid="express-address-email" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Space wrap>
-              <Form.Item name="residential" valuePropName="checked" noStyle>
-                <Checkbox data-testid="express-address-residential">{label('residential')}</Checkbox>
-              </Form.Item>
-              <Form.Item name="isDefault" valuePropName="checked" noStyle>
-                <Checkbox data-testid="express-address-default">{label('isDefault')}</Checkbox>
-              </Form.Item>
-            </Space>
-          </Col>
-          <Col xs={24} md={12} style={{ textAlign: 'right' }}>
-            <Button
-              icon={<EnvironmentOutlined />}
-              loading={checking}
-              onClick={() => void check()}
-              data-testid="express-address-check"
-            >
-              {label('check')}
-            </Button>
-          </Col>
-        </Row>
-      </Form>
-    </Modal>
+          </Space.Compact>
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name="email" label={label('email')} rules={[fieldRule(shape.email, 'email')]}>
+          <Input maxLength={254} data-testid="express-address-email" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Space wrap>
+          <Form.Item name="residential" valuePropName="checked" noStyle>
+            <Checkbox data-testid="express-address-residential">{label('residential')}</Checkbox>
+          </Form.Item>
+          <Form.Item name="isDefault" valuePropName="checked" noStyle>
+            <Checkbox data-testid="express-address-default">{label('isDefault')}</Checkbox>
+          </Form.Item>
+        </Space>
+      </Col>
+      <Col xs={24} md={12} style={{ textAlign: 'right' }}>
+        <Button
+          icon={<EnvironmentOutlined />}
+          loading={checking}
+          onClick={() => void check()}
+          data-testid="express-address-check"
+        >
+          {label('check')}
+        </Button>
+      </Col>
+    </BookDialog>
   );
 }
