@@ -13,6 +13,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Database } from '../apps/server/src/db/client.ts';
 import { priceLevels, truckLanes, truckOrders, truckProducts } from '../apps/server/src/db/schema.ts';
+import { readSheetRecords } from '../apps/server/src/lib/batch-sheet.ts';
 import { insertRows } from '../apps/server/src/lib/bulk-insert.ts';
 import {
   createOrganisation,
@@ -20,7 +21,11 @@ import {
   type OrganisationRow,
 } from '../apps/server/src/modules/customers/service.ts';
 import { createTenant } from '../apps/server/src/modules/site/service.ts';
-import { BATCH_COLUMNS, bookSheet } from '../apps/server/src/modules/truck-orders/batch.ts';
+import {
+  BATCH_COLUMNS,
+  batchRecordOptions,
+  bookSheet,
+} from '../apps/server/src/modules/truck-orders/batch.ts';
 import { listOrders } from '../apps/server/src/modules/truck-orders/service.ts';
 import { lanesByProduct } from '../apps/server/src/modules/truck-products/service.ts';
 import { truckPricer } from '../apps/server/src/modules/truck-quotes/service.ts';
@@ -236,7 +241,7 @@ export async function benchTruck(kind: string, database: Database): Promise<numb
       language: 'en-US',
       organisation: organisation as OrganisationRow,
       pickup: null,
-      workbook: file,
+      sheet: readSheetRecords(file, BATCH_COLUMNS, batchRecordOptions('en-US', null)),
       commit: true,
     });
     if (outcome.ok !== rows) throw new Error(`bench batch booked ${outcome.ok} of ${rows} rows`);

@@ -3,7 +3,7 @@ import { type MessageKey, translate } from '@freight/contracts/messages';
 import { localizeIssues } from '@freight/contracts/validation';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
-import { importValue } from './xlsx.ts';
+import { importValue, readSheetRows } from './xlsx.ts';
 
 /**
  * The parts every batch import shares (ARCHITECTURE section 7: the server makes the template in both
@@ -91,61 +91,67 @@ export type SheetRecords =
 
 const cellText = (value: string | number | boolean | null) => (value === null ? '' : String(value).trim());
 
+interface RecordOptions {
+  language: Language;
+  maxRows: number;
+  /** A required column the file may leave out this time (one the dialog's choice fills). */
+  mayOmit?: (column: SheetColumn) => boolean;
+}
+
+type Refusal = Extract<SheetRecords, { ok: false }>;
+
 /**
- * Reads the first sheet of a batch file into one record per filled row. The whole file is refused
- * (`ok: false`) when it has no rows, lacks a required column, or holds more than `maxRows`; a row with a
- * cell that cannot be taken as it is (a formula, a date) comes back in `errors` with its message.
- * Empty rows and the template's untouched example row are skipped.
+ * Takes a sheet's rows one at a time (`take`, each row the sheet holds, in order) into records, and
+ * answers 'stop' as soon as the file is refused whole, so a sheet past `maxRows` is not read to its
+ * end; `finish` gives the outcome once the rows ran out or were stopped.
  */
-export function readSheetRecords(
-  workbook: ExcelJS.Workbook,
-  columns: readonly SheetColumn[],
-  options: {
-    language: Language;
-    maxRows: number;
-    /** A required column the file may leave out this time (one the dialog's choice fills). */
-    mayOmit?: (column: SheetColumn) => boolean;
-  },
-): SheetRecords {
+function sheetRecordsReader(columns: readonly SheetColumn[], options: RecordOptions) {
   const { language } = options;
-  const sheet = workbook.worksheets[0];
-  if (!sheet || sheet.rowCount < 2) return { ok: false, key: 'import.empty' };
   const byName = new Map<string, string>();
   for (const c of columns) {
     byName.set(c.zh.toLowerCase(), c.key);
     byName.set(c.en.toLowerCase(), c.key);
   }
   const position = new Map<string, number>();
-  sheet.getRow(1).eachCell((cell, col) => {
-    // A header marked as required ("* Weight") is the same column.
-    const key = byName.get(
-      cellText(cell.value as string)
-        .toLowerCase()
-        .replace(/^\*\s*/, ''),
-    );
-    if (key) position.set(key, col);
-  });
-  const missing = columns.filter((c) => c.required && !position.has(c.key) && !options.mayOmit?.(c));
-  if (missing.length > 0)
-    return {
-      ok: false,
-      key: 'import.missingColumns',
-      params: { columns: missing.map((c) => columnLabel(c, language)).join(', ') },
-    };
-  if (sheet.actualRowCount - 1 > options.maxRows)
-    return { ok: false, key: 'import.tooMany', params: { max: options.maxRows } };
-
   // Decided once per file, not once per cell: where each column sits and what its example reads.
-  const reads = columns.map((column) => ({
-    key: column.key,
-    col: position.get(column.key),
-    zeroPad: column.zeroPad,
-    example: column.exampleVaries ? null : cellText(column.example),
-  }));
+  let reads: { key: string; col: number | undefined; zeroPad?: number; example: string | null }[] = [];
+  /** A row below the header exists (an empty one too): without one, the file is empty. */
+  let pastHeader = false;
+  /** Rows holding a value, the header's included. */
+  let filledRows = 0;
+  let refusal: Refusal | null = null;
   const records: SheetRecord[] = [];
   const errors = new Map<number, string>();
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
+
+  const readHeader = (row: ExcelJS.Row) => {
+    row.eachCell((cell, col) => {
+      // A header marked as required ("* Weight") is the same column.
+      const key = byName.get(
+        cellText(cell.value as string)
+          .toLowerCase()
+          .replace(/^\*\s*/, ''),
+      );
+      if (key) position.set(key, col);
+    });
+  };
+  /** The header is all read once a row below it comes: its columns decide whether the file is taken. */
+  const checkColumns = (): Refusal | null => {
+    const missing = columns.filter((c) => c.required && !position.has(c.key) && !options.mayOmit?.(c));
+    if (missing.length > 0)
+      return {
+        ok: false,
+        key: 'import.missingColumns',
+        params: { columns: missing.map((c) => columnLabel(c, language)).join(', ') },
+      };
+    reads = columns.map((column) => ({
+      key: column.key,
+      col: position.get(column.key),
+      zeroPad: column.zeroPad,
+      example: column.exampleVaries ? null : cellText(column.example),
+    }));
+    return null;
+  };
+  const readRow = (row: ExcelJS.Row, rowNumber: number) => {
     const values: Record<string, string> = {};
     let filled = false;
     let asExample = true;
@@ -182,9 +188,72 @@ export function readSheetRecords(
     // An empty row, and the template's example row left as it was, are not orders.
     if (!filled || asExample) return;
     records.push({ row: rowNumber, values });
-  });
-  if (records.length === 0 && errors.size === 0) return { ok: false, key: 'import.empty' };
-  return { ok: true, records, errors };
+  };
+
+  return {
+    take(row: ExcelJS.Row): 'stop' | undefined {
+      if (row.number === 1) {
+        readHeader(row);
+        if (row.hasValues) filledRows++;
+        return;
+      }
+      if (!pastHeader) {
+        pastHeader = true;
+        refusal = checkColumns();
+        if (refusal) return 'stop';
+      }
+      if (!row.hasValues) return;
+      filledRows++;
+      if (filledRows - 1 > options.maxRows) {
+        refusal = { ok: false, key: 'import.tooMany', params: { max: options.maxRows } };
+        return 'stop';
+      }
+      readRow(row, row.number);
+    },
+    /** The outcome; `hasSheet` false when the workbook had no sheet at all. */
+    finish(hasSheet: boolean): SheetRecords {
+      if (!hasSheet || !pastHeader) return { ok: false, key: 'import.empty' };
+      if (refusal) return refusal;
+      if (records.length === 0 && errors.size === 0) return { ok: false, key: 'import.empty' };
+      return { ok: true, records, errors };
+    },
+  };
+}
+
+/**
+ * Reads the first sheet of a batch file into one record per filled row. The whole file is refused
+ * (`ok: false`) when it has no rows, lacks a required column, or holds more than `maxRows`; a row with a
+ * cell that cannot be taken as it is (a formula, a date) comes back in `errors` with its message.
+ * Empty rows and the template's untouched example row are skipped. This reads a workbook already
+ * loaded; an upload is read row by row with `readFileRecords`, to the same outcome.
+ */
+export function readSheetRecords(
+  workbook: ExcelJS.Workbook,
+  columns: readonly SheetColumn[],
+  options: RecordOptions,
+): SheetRecords {
+  const reader = sheetRecordsReader(columns, options);
+  const sheet = workbook.worksheets[0];
+  if (!sheet) return reader.finish(false);
+  for (let number = 1; number <= sheet.rowCount; number++) {
+    const row = sheet.findRow(number);
+    if (row && reader.take(row) === 'stop') break;
+  }
+  return reader.finish(true);
+}
+
+/**
+ * `readSheetRecords` for an uploaded file, read row by row (`readSheetRows`): a sheet past `maxRows`
+ * is refused as soon as its row past the limit is read. Null when the file is not an xlsx workbook.
+ */
+export async function readFileRecords(
+  bytes: Buffer,
+  columns: readonly SheetColumn[],
+  options: RecordOptions,
+): Promise<SheetRecords | null> {
+  const reader = sheetRecordsReader(columns, options);
+  const read = await readSheetRows(bytes, reader.take);
+  return read && reader.finish(read.sheet !== null);
 }
 
 /**

@@ -1,9 +1,11 @@
+import type { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import { ResultCode } from '@freight/contracts/api';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { zipSync } from 'fflate';
 import { AppError, badField } from './errors.ts';
-import { unpackZip, type ZipLimits, ZipRefused } from './zip.ts';
+import { unpackZip, type ZipEntries, type ZipLimits, ZipRefused } from './zip.ts';
 
 /** A workbook file starts as a zip archive; anything else is refused before the parser sees it. */
 export function looksLikeXlsx(buffer: Buffer): boolean {
@@ -65,29 +67,193 @@ function refusalError(refused: ZipRefused): AppError | null {
 }
 
 /**
+ * An upload's archive unpacked under `WORKBOOK_LIMITS`, or null when it is no archive (damaged). A file
+ * that would unpack past a limit is refused naming `file` and the limit.
+ */
+async function unpackWorkbook(buffer: Buffer): Promise<ZipEntries | null> {
+  try {
+    return await unpackZip(buffer, WORKBOOK_LIMITS);
+  } catch (error) {
+    if (!(error instanceof ZipRefused)) throw error;
+    const refusal = refusalError(error);
+    if (refusal) throw refusal;
+    return null;
+  }
+}
+
+/**
  * Loads an xlsx file; null when it is not one (wrong type, damaged). A file that would unpack past
  * `WORKBOOK_LIMITS` is refused naming `file` and the limit. The archive is unpacked once under the
  * limits and handed to the parser stored (not compressed), so the parser inflates nothing itself.
+ * It builds every cell of every sheet: for small files (tariffs, channels); the batch imports read
+ * their sheet row by row with `readSheetRows`.
  */
 export async function readWorkbook(buffer: Buffer): Promise<ExcelJS.Workbook | null> {
   if (!looksLikeXlsx(buffer)) return null;
   return inTurn(async () => {
-    let stored: Uint8Array;
-    try {
-      const entries = await unpackZip(buffer, WORKBOOK_LIMITS);
-      stored = zipSync(Object.fromEntries(entries), { level: 0 });
-    } catch (error) {
-      if (!(error instanceof ZipRefused)) throw error;
-      const refusal = refusalError(error);
-      if (refusal) throw refusal;
-      return null;
-    }
+    const entries = await unpackWorkbook(buffer);
+    if (!entries) return null;
+    const stored = zipSync(Object.fromEntries(entries), { level: 0 });
     const workbook = new ExcelJS.Workbook();
     try {
       await workbook.xlsx.load(Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength) as never);
       return workbook;
     } catch {
       return null;
+    }
+  });
+}
+
+/** What `readSheetRows` read: the sheet's name (null when the workbook has none), and whether `visit` stopped it. */
+export interface SheetRead {
+  sheet: string | null;
+  stopped: boolean;
+}
+
+/** `visit` answers 'stop' once it needs no more rows (the file is refused whole): the rest is not read. */
+export type RowVisitor = (row: ExcelJS.Row) => 'stop' | undefined;
+
+/**
+ * The parts the streaming reader reads before any sheet, in that order: with the workbook's names and
+ * shared strings known first, each sheet is read straight from memory (one that came before them
+ * would be spilled to a temporary file and read again).
+ */
+const BEFORE_SHEETS = [
+  'xl/_rels/workbook.xml.rels',
+  'xl/workbook.xml',
+  'xl/sharedStrings.xml',
+  'xl/styles.xml',
+];
+const WORKSHEET_PART = /^xl\/worksheets\/sheet\d+\.xml$/;
+/** A workbook of inline strings only has no shared strings part; an empty one keeps its sheet in memory. */
+const NO_SHARED_STRINGS = new TextEncoder().encode(
+  '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>',
+);
+/** Rows read between turns given to the rest of the process. */
+const YIELD_ROWS = 200;
+/** The stored archive goes to the reader in pieces, as an upload would arrive, not as one chunk. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * The stored archive in pieces, each cut where no character's UTF-8 bytes straddle the cut: the reader
+ * decodes each piece of a part as text by itself, and would garble a character split between two.
+ */
+function* piecesOf(archive: Buffer): Generator<Buffer> {
+  let at = 0;
+  while (at < archive.length) {
+    let end = Math.min(at + PIECE_BYTES, archive.length);
+    // A continuation byte (10xxxxxx) belongs to the character before it.
+    while (end < archive.length && ((archive[end] as number) & 0xc0) === 0x80) end++;
+    yield archive.subarray(at, end);
+    at = end;
+  }
+}
+
+/** What the streaming reader knows of the workbook once its own parts are read (not in its typings). */
+interface ReaderBook {
+  model?: { sheets?: { name: string; rId: string }[] };
+  workbookRels?: { Id: string; Target: string }[];
+}
+
+/**
+ * The unpacked parts the row reader needs, stored (not compressed) in the order it reads them; null
+ * when the archive has no workbook in it, which reads as a workbook without sheets.
+ */
+function readerArchive(entries: ZipEntries): Buffer | null {
+  if (!entries.has('xl/workbook.xml') || !entries.has('xl/_rels/workbook.xml.rels')) return null;
+  const parts: Record<string, Uint8Array> = {};
+  for (const name of BEFORE_SHEETS) {
+    const part = entries.get(name);
+    if (part) parts[name] = part;
+  }
+  parts['xl/sharedStrings.xml'] ??= NO_SHARED_STRINGS;
+  for (const [name, part] of entries) if (WORKSHEET_PART.test(name)) parts[name] = part;
+  const stored = zipSync(parts, { level: 0 });
+  return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+}
+
+/** The first sheet in the workbook's order whose part the archive holds, as the whole-workbook loader picks it. */
+function firstSheet(book: ReaderBook, names: ReadonlySet<string>): { name: string; part: string } | null {
+  for (const sheet of book.model?.sheets ?? []) {
+    const target = book.workbookRels?.find((rel) => rel.Id === sheet.rId)?.Target;
+    // A target may be written from the archive's root (`/xl/worksheets/sheet1.xml`).
+    const part = target === undefined ? '' : `xl/${target.replace(/^(\s|\/xl\/)+/, '')}`;
+    if (names.has(part)) return { name: sheet.name, part };
+  }
+  return null;
+}
+
+/** Whether a sheet's XML ends with its closing tag (any namespace prefix), trailing spaces aside. */
+function endsClosed(part: Uint8Array | undefined): boolean {
+  if (!part) return false;
+  const tail = Buffer.from(part.subarray(Math.max(0, part.length - 64))).toString('latin1');
+  return /<\/([A-Za-z_][\w.-]*:)?worksheet>\s*$/.test(tail);
+}
+
+/** Thrown through the reader by `visit`, so the visitor's own failure is not taken for a damaged file. */
+class VisitFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('row visitor failed');
+  }
+}
+
+/**
+ * Reads the first sheet of an xlsx file row by row with exceljs's streaming reader, handing `visit`
+ * each row the sheet holds (empty ones too) in the sheet's order, its number as the spreadsheet shows
+ * it; only that row's cells are held at a time, whatever the sheet's size. Cells read as the whole
+ * workbook's loader reads them (shared strings resolved, rich text as its runs, formulas as formulas,
+ * dates as dates), so `importValue` judges them alike; a hyperlink cell is its text. Null when the file
+ * is not a workbook (wrong type, damaged, a sheet's XML broken before `visit` stopped). The archive is
+ * judged and unpacked under `WORKBOOK_LIMITS` first, and the reading takes its turn with the loads.
+ */
+export async function readSheetRows(buffer: Buffer, visit: RowVisitor): Promise<SheetRead | null> {
+  if (!looksLikeXlsx(buffer)) return null;
+  return inTurn(async () => {
+    const entries = await unpackWorkbook(buffer);
+    if (!entries) return null;
+    const names = new Set([...entries.keys()].filter((name) => WORKSHEET_PART.test(name)));
+    // The streaming reader takes a sheet cut off before its end for a shorter sheet; a file read to
+    // its end must close the sheet it read, or it is damaged and imports nothing.
+    const closed = new Set([...names].filter((name) => endsClosed(entries.get(name))));
+    const archive = readerArchive(entries);
+    if (!archive) return { sheet: null, stopped: false };
+    // The unpacked parts are in the stored archive now; the map is let go before the reading starts.
+    entries.clear();
+    const source = Readable.from(piecesOf(archive));
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { styles: 'cache', entries: 'emit' });
+    // The reader names each sheet's part only in the event it sends just before handing the sheet over.
+    let part = '';
+    (reader as unknown as EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
+      if (entry.type === 'worksheet') part = `xl/worksheets/sheet${entry.id}.xml`;
+    });
+    const visitRow = (row: ExcelJS.Row) => {
+      try {
+        return visit(row);
+      } catch (failure) {
+        throw new VisitFailed(failure);
+      }
+    };
+    let first: { name: string; part: string } | null | undefined;
+    try {
+      for await (const worksheet of reader) {
+        first ??= firstSheet(reader as unknown as ReaderBook, names);
+        if (!first) return { sheet: null, stopped: false };
+        if (part !== first.part) continue;
+        let rows = 0;
+        for await (const row of worksheet) {
+          if (visitRow(row) === 'stop') return { sheet: first.name, stopped: true };
+          // The reading runs on promises alone, which would hold every other request off until the
+          // sheet ends: now and then it lets them have a turn.
+          if (++rows % YIELD_ROWS === 0) await new Promise(setImmediate);
+        }
+        return closed.has(first.part) ? { sheet: first.name, stopped: false } : null;
+      }
+      return { sheet: first?.name ?? null, stopped: false };
+    } catch (error) {
+      if (error instanceof VisitFailed) throw error.failure;
+      return null;
+    } finally {
+      source.destroy();
     }
   });
 }
@@ -124,9 +290,18 @@ export function importValue(value: ExcelJS.CellValue | undefined): ImportCell {
   return { ok: false, reason: 'unsupported' };
 }
 
-/** A workbook with the given sheets, each a bold header row then rows; the file as bytes. */
+/**
+ * A workbook with the given sheets, each a bold header row then rows; the file as bytes. `text` marks
+ * the columns formatted as text, so a code typed into the file later keeps its leading zeros.
+ */
 export async function buildWorkbook(
-  sheets: { name: string; header: string[]; rows: (string | number | null)[][]; widths?: number[] }[],
+  sheets: {
+    name: string;
+    header: string[];
+    rows: (string | number | null)[][];
+    widths?: number[];
+    text?: boolean[];
+  }[],
 ): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   for (const s of sheets) {
@@ -134,7 +309,9 @@ export async function buildWorkbook(
     sheet.addRow(s.header);
     sheet.getRow(1).font = { bold: true };
     s.header.forEach((_, i) => {
-      sheet.getColumn(i + 1).width = s.widths?.[i] ?? 16;
+      const column = sheet.getColumn(i + 1);
+      column.width = s.widths?.[i] ?? 16;
+      if (s.text?.[i]) column.numFmt = '@';
     });
     for (const row of s.rows) sheet.addRow(row);
   }

@@ -9,17 +9,16 @@ import {
 import { type ExpressRefusal, UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { localizeIssues } from '@freight/contracts/validation';
-import type ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
 import {
   columnLabel,
-  readSheetRecords,
+  readFileRecords,
   rowIssueMessage,
   type SheetColumn,
+  type SheetRecords,
   templateWorkbook,
 } from '../../lib/batch-sheet.ts';
 import { AppError, badField } from '../../lib/errors.ts';
-import { readWorkbook } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { type ExpressAddressRow, visibleExpressAddress } from '../addresses/express-service.ts';
 import { hiddenExpressChannelIds } from '../auth/service.ts';
@@ -187,18 +186,14 @@ function columnOfPath(path: string): SheetColumn | null {
 }
 
 /**
- * Reads and checks every row of an express batch file against the quote form's own schema, with
+ * Checks every row of an express batch file's records against the quote form's own schema, with
  * `sender` as every row's sender; bad rows come back with their message naming the column.
  */
 export function readExpressBatchSheet(
-  workbook: ExcelJS.Workbook,
+  sheet: SheetRecords,
   language: Language,
   sender: ExpressAddress,
 ): ExpressBatchSheet {
-  const sheet = readSheetRecords(workbook, EXPRESS_BATCH_COLUMNS, {
-    language,
-    maxRows: MAX_EXPRESS_BATCH_ROWS,
-  });
   if (!sheet.ok) return sheet;
   const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
     translate(language, key, params);
@@ -382,9 +377,13 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
   if (entry?.kind !== 'sender') throw badField('address_id', 'batch.addressNotFound');
   const sender = bookAddress(entry, language);
 
-  const workbook = await readWorkbook(request.bytes);
-  if (!workbook) throw badField('file', 'import.notXlsx');
-  const sheet = readExpressBatchSheet(workbook, language, sender);
+  // Read row by row: a sheet past the row limit is refused without being read to its end.
+  const records = await readFileRecords(request.bytes, EXPRESS_BATCH_COLUMNS, {
+    language,
+    maxRows: MAX_EXPRESS_BATCH_ROWS,
+  });
+  if (!records) throw badField('file', 'import.notXlsx');
+  const sheet = readExpressBatchSheet(records, language, sender);
   if (!sheet.ok)
     throw new AppError(ResultCode.BadInput, sheet.key, sheet.params ?? {}, [
       { field: 'file', key: sheet.key, params: sheet.params ?? {} },

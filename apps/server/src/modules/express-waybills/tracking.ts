@@ -10,9 +10,10 @@ import {
 import { storableText } from '@freight/contracts/fields';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { and, count, desc, eq, inArray, like, max, or, type SQL } from 'drizzle-orm';
+import type ExcelJS from 'exceljs';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden } from '../../lib/errors.ts';
-import { buildWorkbook, importCell, readWorkbook } from '../../lib/xlsx.ts';
+import { buildWorkbook, importCell, readSheetRows } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { organisationScope, visibleOrganisationIds } from '../customers/service.ts';
 import { expressCarriers } from '../express-channels/carriers.ts';
@@ -230,18 +231,14 @@ function readCode(value: string): TrackingCode | null {
  */
 export async function importTrackingFor(db: DbOrTx, caller: Viewer, bytes: Buffer, language: Language) {
   requireUpdater(caller);
-  const workbook = await readWorkbook(bytes);
   const fail = (errors: { sheet: string; row: number; message: string }[]) =>
     new AppError(ResultCode.BadInput, 'import.failed', {}, undefined, { errors });
   const t = (key: MessageKey, params?: Record<string, string | number>) => translate(language, key, params);
-  if (!workbook) throw badField('file', 'import.notXlsx');
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw fail([{ sheet: '', row: 0, message: t('import.empty') }]);
-  const errors: { sheet: string; row: number; message: string }[] = [];
+  // A row's problems, named with the sheet once it is read.
+  const problems: { row: number; message: string }[] = [];
   const rows: { row: number; trackingNo: string; scan: Scan }[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
-    if (rows.length + errors.length >= MAX_ROWS) return;
+  const takeRow = (row: ExcelJS.Row) => {
+    const rowNumber = row.number;
     const cells: string[] = [];
     let time: Date | null = null;
     for (let i = 1; i <= COLUMNS.length; i++) {
@@ -254,8 +251,7 @@ export async function importTrackingFor(db: DbOrTx, caller: Viewer, bytes: Buffe
       }
       const read = importCell(cell);
       if (!read.ok) {
-        errors.push({
-          sheet: sheet.name,
+        problems.push({
           row: rowNumber,
           message: t(`import.${read.reason === 'formula' ? 'formula' : 'badCell'}`, { cell: cell.address }),
         });
@@ -266,8 +262,7 @@ export async function importTrackingFor(db: DbOrTx, caller: Viewer, bytes: Buffe
     const [trackingNo = '', timeText = '', codeText = '', location = '', note = ''] = cells;
     if (cells.every((c) => c === '') && !time) return;
     const bad = (column: (typeof COLUMNS)[number], key: MessageKey, params: Record<string, number> = {}) =>
-      errors.push({
-        sheet: sheet.name,
+      problems.push({
         row: rowNumber,
         message: t(key, { field: t(`expressTracking.column.${column}` as MessageKey), ...params }),
       });
@@ -289,11 +284,23 @@ export async function importTrackingFor(db: DbOrTx, caller: Viewer, bytes: Buffe
       trackingNo: trackingNo.toUpperCase(),
       scan: { code, at: time, location: storableText(location, 100), note: storableText(note, 500) },
     });
+  };
+  // Rows past the limit are not taken; a sheet that goes on below them is refused whole. Both only
+  // grow while the sheet is read, so once they hold the rest of it is not read.
+  let lastRow = 0;
+  const full = () => rows.length + problems.length >= MAX_ROWS;
+  const tooMany = () => full() && lastRow - 1 > MAX_ROWS;
+  const read = await readSheetRows(bytes, (row) => {
+    lastRow = Math.max(lastRow, row.number);
+    if (row.number !== 1 && row.hasValues && !full()) takeRow(row);
+    return tooMany() ? 'stop' : undefined;
   });
-  if (rows.length + errors.length >= MAX_ROWS && sheet.rowCount - 1 > MAX_ROWS)
-    throw fail([{ sheet: sheet.name, row: 0, message: t('import.tooMany', { max: MAX_ROWS }) }]);
-  if (rows.length === 0 && errors.length === 0)
-    throw fail([{ sheet: sheet.name, row: 0, message: t('import.empty') }]);
+  if (!read) throw badField('file', 'import.notXlsx');
+  const sheet = read.sheet;
+  if (sheet === null) throw fail([{ sheet: '', row: 0, message: t('import.empty') }]);
+  if (tooMany()) throw fail([{ sheet, row: 0, message: t('import.tooMany', { max: MAX_ROWS }) }]);
+  const errors = problems.map(({ row, message }) => ({ sheet, row, message }));
+  if (rows.length === 0 && errors.length === 0) throw fail([{ sheet, row: 0, message: t('import.empty') }]);
 
   const numbers = [...new Set(rows.map((r) => r.trackingNo))];
   const waybills = numbers.length
@@ -309,13 +316,13 @@ export async function importTrackingFor(db: DbOrTx, caller: Viewer, bytes: Buffe
     const waybill = byNumber.get(r.trackingNo);
     if (!waybill)
       errors.push({
-        sheet: sheet.name,
+        sheet,
         row: r.row,
         message: t('expressTracking.unknownWaybill', { trackingNo: r.trackingNo }),
       });
     else if (NOT_TRAVELLING.includes(waybill.status))
       errors.push({
-        sheet: sheet.name,
+        sheet,
         row: r.row,
         message: t('expressTracking.notTravelling', { waybillNo: waybill.waybillNo }),
       });

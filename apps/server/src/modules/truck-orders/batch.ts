@@ -9,18 +9,17 @@ import {
   type ShipmentAddress,
   shipmentBody,
 } from '@freight/contracts/truck-shipment';
-import type ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
 import {
   columnLabel,
-  readSheetRecords,
+  readFileRecords,
   rowIssueMessage,
   type SheetColumn,
   type SheetRecord,
+  type SheetRecords,
   templateWorkbook,
 } from '../../lib/batch-sheet.ts';
 import { AppError, badField } from '../../lib/errors.ts';
-import { readWorkbook } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { visibleAddress } from '../addresses/service.ts';
 import { findOrganisation, type OrganisationRow, organisationScope } from '../customers/service.ts';
@@ -215,14 +214,22 @@ type BatchSheetReader =
     }
   | { ok: false; key: MessageKey; params?: Record<string, string | number> };
 
-/** Reads and checks every row of a batch file; bad rows come back with their message, good ones parsed. */
+/** How a batch file's sheet is read into records: with a chosen pickup, its columns may be left out. */
+export const batchRecordOptions = (language: Language, pickupOverride: ShipmentAddress | null) => ({
+  language,
+  maxRows: MAX_BATCH_ROWS,
+  // A chosen shipping address is every row's pickup: the pickup columns may be left out.
+  mayOmit: (c: SheetColumn) => pickupOverride !== null && c.key.startsWith('pickup'),
+});
+
+/** Checks every row of a batch file's records; bad rows come back with their message, good ones parsed. */
 export function readBatchSheet(
-  workbook: ExcelJS.Workbook,
+  records: SheetRecords,
   language: Language,
   today: string,
   pickupOverride: ShipmentAddress | null,
 ): BatchSheet {
-  const sheet = batchSheetReader(workbook, language, today, pickupOverride);
+  const sheet = batchSheetReader(records, language, today, pickupOverride);
   return sheet.ok ? { ok: true, ...readAll(sheet) } : sheet;
 }
 
@@ -242,21 +249,15 @@ function readAll(sheet: Extract<BatchSheetReader, { ok: true }>): {
 }
 
 /**
- * Reads a batch file's cells and its columns; its rows are checked one by one as asked for, so a file
- * being booked checks each chunk's rows while the chunk before is written.
+ * A batch file's records, read with `batchRecordOptions`; its rows are checked one by one as asked
+ * for, so a file being booked checks each chunk's rows while the chunk before is written.
  */
 function batchSheetReader(
-  workbook: ExcelJS.Workbook,
+  sheet: SheetRecords,
   language: Language,
   today: string,
   pickupOverride: ShipmentAddress | null,
 ): BatchSheetReader {
-  const sheet = readSheetRecords(workbook, BATCH_COLUMNS, {
-    language,
-    maxRows: MAX_BATCH_ROWS,
-    // A chosen shipping address is every row's pickup: the pickup columns may be left out.
-    mayOmit: (c) => pickupOverride !== null && c.key.startsWith('pickup'),
-  });
   if (!sheet.ok) return sheet;
 
   const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
@@ -441,14 +442,16 @@ export async function bookBatch(db: Db, request: BatchRequest): Promise<BatchOut
     pickup = { ...(address as unknown as ShipmentAddress), saveToBook: false };
   }
 
-  const workbook = await readWorkbook(request.bytes);
-  if (!workbook) throw badField('file', 'import.notXlsx');
-  return bookSheet(db, { caller, language, organisation, pickup, workbook, commit: request.commit });
+  // Read row by row: a sheet past the row limit is refused without being read to its end.
+  const sheet = await readFileRecords(request.bytes, BATCH_COLUMNS, batchRecordOptions(language, pickup));
+  if (!sheet) throw badField('file', 'import.notXlsx');
+  return bookSheet(db, { caller, language, organisation, pickup, sheet, commit: request.commit });
 }
 
 /**
- * The read file's part of `bookBatch`: checks and prices every row against what was loaded once for
- * the file, and with `commit` books them all in one transaction, or none.
+ * The read file's part of `bookBatch`: checks and prices every row of its records (read with
+ * `batchRecordOptions`) against what was loaded once for the file, and with `commit` books them all in
+ * one transaction, or none.
  */
 export async function bookSheet(
   db: Db,
@@ -457,14 +460,14 @@ export async function bookSheet(
     language: Language;
     organisation: OrganisationRow;
     pickup: ShipmentAddress | null;
-    workbook: ExcelJS.Workbook;
+    sheet: SheetRecords;
     commit: boolean;
   },
 ): Promise<BatchOutcome> {
-  const { caller, language, organisation, pickup, workbook, commit } = input;
+  const { caller, language, organisation, pickup, commit } = input;
   const organisationId = organisation.id;
   const today = new Date().toISOString().slice(0, 10);
-  const reader = batchSheetReader(workbook, language, today, pickup);
+  const reader = batchSheetReader(input.sheet, language, today, pickup);
   if (!reader.ok)
     throw new AppError(ResultCode.BadInput, reader.key, reader.params ?? {}, [
       { field: 'file', key: reader.key, params: reader.params ?? {} },

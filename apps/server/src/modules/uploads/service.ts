@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import { and, count, eq, inArray, lt } from 'drizzle-orm';
+import { and, count, eq, inArray, lt, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import type { DbOrTx } from '../../db/client.ts';
@@ -163,14 +163,35 @@ interface UploadInput {
   client?: AnonymousClient;
 }
 
-async function checkPendingOf(db: DbOrTx, tenantId: number, client: AnonymousClient | undefined) {
+/**
+ * Records a file's row. Without a session it is a pending licence, and the address's count is checked
+ * and the row written under a lock held for that tenant and address until commit: a burst of uploads
+ * from one address is counted one at a time, so no more than its cap pass together.
+ */
+async function recordUpload(
+  db: DbOrTx,
+  row: typeof uploads.$inferInsert,
+  client: AnonymousClient | undefined,
+) {
+  if (row.userId !== null) {
+    await db.insert(uploads).values(row);
+    return;
+  }
   const key = client?.key ?? '';
   const max = client?.maxPending ?? MAX_PENDING_PER_CLIENT;
-  const [pending] = await db
-    .select({ n: count() })
-    .from(uploads)
-    .where(and(eq(uploads.tenantId, tenantId), eq(uploads.client, key), eq(uploads.record, PENDING_LICENCE)));
-  if ((pending?.n ?? 0) >= max) throw tooMany('upload.pendingLimit', { max });
+  await db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext('pending-uploads'), hashtext(${`${row.tenantId}:${key}`}))`,
+    );
+    const [pending] = await tx
+      .select({ n: count() })
+      .from(uploads)
+      .where(
+        and(eq(uploads.tenantId, row.tenantId), eq(uploads.client, key), eq(uploads.record, PENDING_LICENCE)),
+      );
+    if ((pending?.n ?? 0) >= max) throw tooMany('upload.pendingLimit', { max });
+    await tx.insert(uploads).values(row);
+  });
 }
 
 async function store_(
@@ -180,21 +201,32 @@ async function store_(
   kind: 'image' | 'document',
   mime: string,
 ) {
-  if (input.userId === null) await checkPendingOf(db, input.tenantId, input.client);
   const key = `${randomToken()}.${extensionOf(mime)}`;
-  await store.put(key, input.bytes);
-  await db.insert(uploads).values({
-    tenantId: input.tenantId,
-    key,
-    userId: input.userId,
-    kind,
-    mime,
-    size: input.bytes.length,
-    originalName: input.originalName.slice(0, 200),
-    // Without a session only the registration licence may come in; unclaimed, it is swept after a day.
-    record: input.userId === null ? PENDING_LICENCE : null,
-    client: input.userId === null ? (input.client?.key ?? '') : null,
-  });
+  const anonymous = input.userId === null;
+  // The row is written first, so a file over the cap is never stored; its URL is given out only once
+  // the file is, and a file that could not be stored takes its row with it.
+  await recordUpload(
+    db,
+    {
+      tenantId: input.tenantId,
+      key,
+      userId: input.userId,
+      kind,
+      mime,
+      size: input.bytes.length,
+      originalName: input.originalName.slice(0, 200),
+      // Without a session only the registration licence may come in; unclaimed, it is swept after a day.
+      record: anonymous ? PENDING_LICENCE : null,
+      client: anonymous ? (input.client?.key ?? '') : null,
+    },
+    input.client,
+  );
+  try {
+    await store.put(key, input.bytes);
+  } catch (error) {
+    await db.delete(uploads).where(and(eq(uploads.tenantId, input.tenantId), eq(uploads.key, key)));
+    throw error;
+  }
   return { key, url: `/api/uploads/${key}` };
 }
 
