@@ -155,32 +155,56 @@ export function FilterBar<T>({
   );
 }
 
-/** Whether the user's menu holds the page at `path`. */
-function menuHas(nodes: MenuNode[], path: string): boolean {
-  return nodes.some(
-    (node) => node.paths === path || menuHas(node.subList.filter(isMenuNode) as MenuNode[], path),
-  );
+/** The page at `path` in the user's menu, if it holds it. */
+function menuPage(nodes: MenuNode[], path: string): MenuNode | undefined {
+  for (const node of nodes) {
+    if (node.paths === path) return node;
+    const found = menuPage(node.subList.filter(isMenuNode) as MenuNode[], path);
+    if (found) return found;
+  }
+  return undefined;
 }
+
+/** Whether any of a list's filters is set: an empty answer then means nothing matched, not that none exist. */
+export const filtersSet = (filters: object) =>
+  Object.values(filters).some((value) => value !== undefined && value !== '');
 
 /**
  * An empty list says what fills it, and offers the step that does when the user may take it: a page
- * of theirs to open (`to`, shown only when their menu has it) or a button of the page (`action`).
+ * of theirs to open (`to`, shown only when their menu has it, and when `toButton` is given only when
+ * that page grants them the button the step needs there) or a button of the page (`action`). A list
+ * emptied by its filters says only that nothing matched (`noMatch`, given while filters are set).
  */
 export function ListEmpty({
   text,
   to,
+  toButton,
   label,
   action,
+  noMatch,
 }: {
   text: string;
   to?: string;
+  toButton?: string;
   label?: string;
   action?: ReactNode;
+  noMatch?: string | false;
 }) {
   const { menus } = useSession();
   const navigate = useNavigate();
+  const target = to ? menuPage(menus, to) : undefined;
+  const mayTake =
+    target !== undefined &&
+    (!toButton || target.subList.some((item) => !isMenuNode(item) && item.component === toButton));
+  if (noMatch)
+    return (
+      <Empty
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={<span data-testid="list-no-match">{noMatch}</span>}
+      />
+    );
   const link =
-    to && label && menuHas(menus, to) ? (
+    to && label && mayTake ? (
       <Button type="primary" onClick={() => navigate(to)} data-testid="list-empty-action">
         {label}
       </Button>

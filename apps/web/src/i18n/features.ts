@@ -10,9 +10,12 @@ import { waybillMessages } from '../features/express-waybills/messages.ts';
 import { integrationMessages } from '../features/integrations/messages.ts';
 import { invoiceMessages } from '../features/invoices/messages.ts';
 import { noticeMessages } from '../features/notices/messages.ts';
+import { oplogMessages } from '../features/oplog/messages.ts';
 import { rechargeMessages } from '../features/recharge/messages.ts';
 import { reportMessages } from '../features/reports/messages.ts';
+import { roleMessages } from '../features/roles/messages.ts';
 import { siteMessages } from '../features/site/messages.ts';
+import { staffMessages } from '../features/staff/messages.ts';
 import { tenantMessages } from '../features/tenants/messages.ts';
 import { truckOrderMessages } from '../features/truck-orders/messages.ts';
 import { truckProductMessages } from '../features/truck-products/messages.ts';
@@ -41,4 +44,7 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   changelogMessages,
   noticeMessages,
   downloadMessages,
+  staffMessages,
+  roleMessages,
+  oplogMessages,
 ];

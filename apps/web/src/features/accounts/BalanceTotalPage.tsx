@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useLocalPager } from '../../components/list.tsx';
+import { ListEmpty, useLocalPager } from '../../components/list.tsx';
 import { post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 
@@ -41,6 +41,16 @@ export function BalanceTotalPage({ line }: { line: 'truck' | 'express' }) {
         scroll={{ x: 'max-content' }}
         pagination={pager}
         className="nowrap-table"
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('balance.empty')}
+              to={line === 'express' ? '/expressAllCustomer' : '/allCustomer'}
+              toButton="customer:save"
+              label={t('balance.emptyAction')}
+            />
+          ),
+        }}
         columns={[
           { title: t('customers.name'), dataIndex: 'organisationName' },
           {

@@ -14,6 +14,8 @@ export const accountMessages = defineMessages(
     'ledger.showAll': '显示全部',
     'ledger.noMoneyFor': '{{reference}} 没有资金变动(如被驳回的充值)。',
     'ledger.openLog': '在账户日志中查看',
+    'balance.empty': '每个客户都有卡车与快递两个账户;新增客户后,各账户的余额、授信与冻结金额会汇总在这里',
+    'balance.emptyAction': '去新增客户',
   },
   {
     'ledger.line': 'Line',
@@ -29,5 +31,8 @@ export const accountMessages = defineMessages(
     'ledger.showAll': 'Show all',
     'ledger.noMoneyFor': 'No money moved for {{reference}} (a rejected recharge, for example).',
     'ledger.openLog': 'See it in the account log',
+    'balance.empty':
+      'Each customer has a truck and an express account; once customers are added, their balances, credit and frozen amounts add up here',
+    'balance.emptyAction': 'Add a customer',
   },
 );

@@ -12,13 +12,14 @@ import {
   Space,
   Table,
   Tag,
+  Typography,
 } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 import { customersApi, type Line, type ListKind, type OrganisationRow } from './api.ts';
@@ -30,6 +31,18 @@ import {
   PriceLevelDialog,
   UsersDialog,
 } from './OrganisationDialogs.tsx';
+
+/** A name or address cut to a width the list can afford, shown whole on hover. */
+function Cut({ text }: { text: string }) {
+  return (
+    <Typography.Text
+      ellipsis={{ tooltip: text }}
+      style={{ maxWidth: 180, color: 'inherit', fontSize: 'inherit' }}
+    >
+      {text}
+    </Typography.Text>
+  );
+}
 
 interface Filters {
   keyword?: string;
@@ -207,31 +220,50 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        // Sized by their content, the columns fit a 1440 px desktop in either language: the credit
-        // limit is not left under the pinned actions. Type and account state ride beside their
-        // neighbours rather than take columns of their own.
+        // Sized by their content, the columns fit a 1440 px desktop in either language: nothing is
+        // left under the pinned actions. Type, creation date and account state ride beside their
+        // neighbours rather than take columns of their own; long names are cut, whole on hover.
         {...listTableProps(0)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t(`customers.empty.${kind}`)}
+              noMatch={filtersSet(filters) && t('customers.noMatch')}
+              action={
+                canSave ? (
+                  <Button type="primary" onClick={() => open('new')} data-testid="list-empty-action">
+                    {t(`customers.emptyAction.${createType}`)}
+                  </Button>
+                ) : null
+              }
+            />
+          ),
+        }}
         columns={[
           {
             title: t('customers.name'),
             fixed: 'left',
             render: (_, r) => (
               <div>
-                {r.name}
-                <div style={{ color: '#595959', fontSize: 12 }}>{typeLabel(r.type)}</div>
+                <Cut text={r.name} />
+                <div style={{ color: '#595959', fontSize: 12 }}>
+                  {typeLabel(r.type)} · {dayjs(r.createdAt).format('YYYY-MM-DD')}
+                </div>
               </div>
             ),
           },
           {
             title: t('customers.parent'),
-            render: (_, r) => r.parentName ?? t('customers.platform'),
+            render: (_, r) => <Cut text={r.parentName ?? t('customers.platform')} />,
           },
           {
             title: t('customers.contact'),
             render: (_, r) => (
               <div>
-                {r.contactName}
-                <div style={{ color: '#595959', fontSize: 12 }}>{r.contactEmail}</div>
+                <Cut text={r.contactName} />
+                <div style={{ color: '#595959', fontSize: 12 }}>
+                  <Cut text={r.contactEmail} />
+                </div>
               </div>
             ),
           },
@@ -264,10 +296,6 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
                 )}
               </Space>
             ),
-          },
-          {
-            title: t('common.createdAt'),
-            render: (_, r) => dayjs(r.createdAt).format('YYYY-MM-DD'),
           },
           {
             title: t('common.actions'),

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Empty, Select, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListEmpty } from '../../components/list.tsx';
 import { customersApi } from './api.ts';
 import { ExpressPriceLevels } from './ExpressPriceLevels.tsx';
 
@@ -61,6 +62,13 @@ function OrganisationSelect({ value, onChange }: { value: number | null; onChang
 export default function SetPricePage() {
   const { t } = useTranslation();
   const [organisationId, setOrganisationId] = useState<number | null>(null);
+  // The same queries as the picker's first open (shared by key): with none of either, there is nobody to price.
+  const groups = useQuery({ queryKey: ['set-price-groups'], queryFn: customersApi.groupOptions });
+  const customers = useQuery({
+    queryKey: ['set-price-customers', ''],
+    queryFn: () => customersApi.expressCustomers(''),
+  });
+  const nobody = groups.data?.list.length === 0 && customers.data?.list.length === 0;
   return (
     <Card>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -68,7 +76,14 @@ export default function SetPricePage() {
           <Typography.Text strong>{t('expressPrice.pickOrganisation')}</Typography.Text>
           <OrganisationSelect value={organisationId} onChange={setOrganisationId} />
         </Space>
-        {organisationId === null ? (
+        {nobody ? (
+          <ListEmpty
+            text={t('expressPrice.noOrganisations')}
+            to="/expressAllCustomer"
+            toButton="customer:save"
+            label={t('expressPrice.noOrganisationsAction')}
+          />
+        ) : organisationId === null ? (
           <Empty description={t('expressPrice.pickTip')} />
         ) : (
           <ExpressPriceLevels key={organisationId} organisationId={organisationId} />

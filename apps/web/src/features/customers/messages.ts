@@ -1,6 +1,6 @@
 import { defineMessages } from '../../i18n/define.ts';
 
-/** Strings of the express price pages: `/setPrice` and the express customer pages' price drawer. */
+/** Strings of the customer lists' empty states and the express price pages: `/setPrice` and the express customer pages' price drawer. */
 export const customerMessages = defineMessages(
   {
     'expressPrice.title': '快递价格',
@@ -39,6 +39,19 @@ export const customerMessages = defineMessages(
     'expressPrice.pickTip': '选择一个分公司、代理或客户,查看并设置它的快递加价',
     'expressPrice.loadFailed': '价格设置加载失败',
     'expressPrice.retry': '重试',
+    'customers.empty.branch':
+      '分公司在这里列出;新增分公司后,可在“代理”页签为它添加代理,并发放邀请码给客户注册',
+    'customers.empty.agent': '各分公司下的代理在这里列出;新增代理后,客户可使用它的邀请码注册',
+    'customers.empty.agentCustomer': '代理的客户在这里列出:由代理的邀请码注册,或在这里新增',
+    'customers.empty.directCustomer': '分公司直属的客户在这里列出:由分公司的邀请码注册,或在这里新增',
+    'customers.empty.allCustomer': '每个客户都在这里列出,含其账户余额与授信:客户用邀请码注册,或在这里新增',
+    'customers.emptyAction.branch': '新增分公司',
+    'customers.emptyAction.agent': '新增代理',
+    'customers.emptyAction.customer': '新增客户',
+    'customers.noMatch': '没有符合筛选条件的机构',
+    'expressPrice.noOrganisations': '快递加价按分公司、代理或客户设置;请先新增一个客户或分公司',
+    'expressPrice.noOrganisationsAction': '去新增客户',
+    'customers.invitationsEmpty': '还没有邀请码;生成一个,把注册链接发给要注册的客户',
   },
   {
     'expressPrice.title': 'Express prices',
@@ -77,5 +90,24 @@ export const customerMessages = defineMessages(
     'expressPrice.pickTip': 'Choose a branch, agent or customer to see and set its express markups',
     'expressPrice.loadFailed': 'The price settings could not be loaded',
     'expressPrice.retry': 'Retry',
+    'customers.empty.branch':
+      'Branch offices show here; once one is added, give it agents on the Agents tab and invitation codes for its customers',
+    'customers.empty.agent':
+      'The branches’ agents show here; once one is added, customers register with its invitation code',
+    'customers.empty.agentCustomer':
+      'Agents’ customers show here: registered with an agent’s invitation code, or added here',
+    'customers.empty.directCustomer':
+      'Branches’ direct customers show here: registered with a branch’s invitation code, or added here',
+    'customers.empty.allCustomer':
+      'Every customer shows here with its balance and credit: customers register with an invitation code, or are added here',
+    'customers.emptyAction.branch': 'Add branch office',
+    'customers.emptyAction.agent': 'Add agent',
+    'customers.emptyAction.customer': 'Add customer',
+    'customers.noMatch': 'No organisation matches these filters',
+    'expressPrice.noOrganisations':
+      'Express markups are set per branch, agent or customer; add a customer or branch office first',
+    'expressPrice.noOrganisationsAction': 'Add a customer',
+    'customers.invitationsEmpty':
+      'No invitation codes yet; create one and send its sign-up link to whoever is to register',
   },
 );

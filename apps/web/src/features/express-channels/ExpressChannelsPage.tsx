@@ -1,14 +1,11 @@
-import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
 import { EXPRESS_SCOPES, type ExpressScope } from '@freight/contracts/express-rating';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
-import { SheetImportButton } from '../../components/SheetImport.tsx';
-import { useReportError } from '../../hooks/useReportError.ts';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { money } from '../../lib/money.ts';
 import {
   ALL_CHANNELS_KEY,
@@ -17,7 +14,6 @@ import {
   CHANNEL_LIST_URL,
   channelApi,
   channelPricePath,
-  channelSheetApi,
   type ExpressChannel,
   productApi,
   zoneChartPath,
@@ -25,6 +21,7 @@ import {
 import { ChannelDialog } from './ChannelDialog.tsx';
 import { UNITS } from './units.ts';
 import { useRowActions } from './useRowActions.ts';
+import { WorkbookActions } from './WorkbookActions.tsx';
 
 interface Filters {
   keyword?: string;
@@ -34,6 +31,18 @@ interface Filters {
 }
 
 const secondary = { color: '#999', fontSize: 12 } as const;
+
+/** A name cut to a width the list can afford, shown whole on hover. */
+function Cut({ text }: { text: string }) {
+  return (
+    <Typography.Text
+      ellipsis={{ tooltip: text }}
+      style={{ maxWidth: 130, color: 'inherit', fontSize: 'inherit' }}
+    >
+      {text}
+    </Typography.Text>
+  );
+}
 
 /**
  * `/expressChannelManag`: the carriers' services behind each express product, with their units, limits
@@ -68,14 +77,6 @@ export default function ExpressChannelsPage() {
     void queryClient.invalidateQueries({ queryKey: [ALL_PRODUCTS_KEY] });
   };
   const nameOf = (c: ExpressChannel) => (en ? c.nameEn : c.name);
-  const { message } = App.useApp();
-  const reportError = useReportError();
-  const template = useMutation({ mutationFn: channelSheetApi.template, onError: (e) => reportError(e) });
-  // The list as filtered now: every page of it, in the template's columns.
-  const runExport = useMutation({
-    mutationFn: () => channelSheetApi.export(filters),
-    onError: (e) => reportError(e),
-  });
 
   const { confirmStatus, confirmRemove, switchingRow, removingRow } = useRowActions<ExpressChannel>({
     kind: 'channel',
@@ -104,38 +105,7 @@ export default function ExpressChannelsPage() {
             <Button type="primary" onClick={() => setEditing('new')} data-testid="express-channel-new">
               {t('expressChannels.new')}
             </Button>
-            <Button
-              icon={<DownloadOutlined />}
-              loading={template.isPending}
-              onClick={() => template.mutate()}
-              data-testid="channels-template"
-            >
-              {t('channelWorkbook.template')}
-            </Button>
-            <Button
-              icon={<ExportOutlined />}
-              loading={runExport.isPending}
-              onClick={() => runExport.mutate()}
-              data-testid="channels-export"
-            >
-              {t('common.export')}
-            </Button>
-            <SheetImportButton
-              label={t('channelWorkbook.import')}
-              testId="channels-import"
-              confirm={(name) => t('channelWorkbook.importConfirm.channels', { name })}
-              run={channelSheetApi.import}
-              onDone={(done) => {
-                message.success(
-                  t('channelWorkbook.imported.channels', {
-                    count: done.imported,
-                    created: done.created,
-                    updated: done.updated,
-                  }),
-                );
-                changed();
-              }}
-            />
+            <WorkbookActions kind="channels" filters={filters} onImported={changed} />
           </Space>
         }
       >
@@ -181,19 +151,47 @@ export default function ExpressChannelsPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        {...listTableProps(1500)}
+        // Sized by their content, the columns fit a 1440 px desktop in either language, so the pinned
+        // actions cover no column: the scope rides with the code, transit with the carrier, who may use
+        // a channel with its status, and long names are cut (whole on hover).
+        {...listTableProps(0)}
         locale={{
-          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('expressChannels.empty')} />,
+          emptyText: (
+            <ListEmpty
+              text={t('expressChannels.emptyList')}
+              noMatch={filtersSet(filters) && t('expressChannels.noMatch')}
+              action={
+                <Button type="primary" onClick={() => setEditing('new')} data-testid="list-empty-action">
+                  {t('expressChannels.new')}
+                </Button>
+              }
+            />
+          ),
         }}
         data-testid="express-channels-table"
         columns={[
-          { title: t('expressChannels.code'), dataIndex: 'code', fixed: 'left' },
+          {
+            title: t('expressChannels.code'),
+            fixed: 'left',
+            render: (_, r) => (
+              <div>
+                {r.code}
+                <div>
+                  <Tag color={r.scope === 'domestic' ? 'blue' : 'purple'}>
+                    {t(`expressChannels.scope.${r.scope}`)}
+                  </Tag>
+                </div>
+              </div>
+            ),
+          },
           {
             title: t('expressChannels.name'),
             render: (_, r) => (
               <div>
-                {nameOf(r)}
-                <div style={secondary}>{en ? r.productNameEn : r.productName}</div>
+                <Cut text={nameOf(r)} />
+                <div style={secondary}>
+                  <Cut text={en ? r.productNameEn : r.productName} />
+                </div>
               </div>
             ),
           },
@@ -203,20 +201,11 @@ export default function ExpressChannelsPage() {
               <div>
                 {r.carrier}
                 <div style={secondary}>{r.service}</div>
+                <div style={secondary}>
+                  {t('expressChannels.days', { min: r.transitDaysMin, max: r.transitDaysMax })}
+                </div>
               </div>
             ),
-          },
-          {
-            title: t('expressChannels.scope'),
-            render: (_, r) => (
-              <Tag color={r.scope === 'domestic' ? 'blue' : 'purple'}>
-                {t(`expressChannels.scope.${r.scope}`)}
-              </Tag>
-            ),
-          },
-          {
-            title: t('expressChannels.transitDays'),
-            render: (_, r) => t('expressChannels.days', { min: r.transitDaysMin, max: r.transitDaysMax }),
           },
           {
             title: t('expressChannels.limits'),
@@ -225,10 +214,11 @@ export default function ExpressChannelsPage() {
               return (
                 <div>
                   {`${r.maxWeight} ${u.weight} · ${r.maxLength} ${u.length}`}
+                  {/* One fact a line keeps the column narrow enough for the list to fit the screen. */}
                   <div style={secondary}>
-                    {t('expressChannels.girthShort', { value: r.maxLengthGirth, unit: u.length })} ·{' '}
-                    {t('expressChannels.divisorShort', { value: r.dimDivisor })}
+                    {t('expressChannels.girthShort', { value: r.maxLengthGirth, unit: u.length })}
                   </div>
+                  <div style={secondary}>{t('expressChannels.divisorShort', { value: r.dimDivisor })}</div>
                 </div>
               );
             },
@@ -239,7 +229,9 @@ export default function ExpressChannelsPage() {
               <div>
                 {t('expressChannels.fuelShort', { percent: r.surcharges.fuelPercent })}
                 <div style={secondary}>
-                  {t('expressChannels.residentialShort', { fee: money(r.surcharges.residential, '$') })} ·{' '}
+                  {t('expressChannels.residentialShort', { fee: money(r.surcharges.residential, '$') })}
+                </div>
+                <div style={secondary}>
                   {t('expressChannels.deliveryAreasCount', { count: r.surcharges.deliveryAreas.length })}
                 </div>
               </div>
@@ -259,20 +251,9 @@ export default function ExpressChannelsPage() {
             ),
           },
           {
-            title: t('expressChannels.organisations'),
-            render: (_, r) =>
-              r.organisationIds.length === 0 ? (
-                <Tag>{t('expressProducts.everyone')}</Tag>
-              ) : (
-                <Tag color="orange">
-                  {t('expressProducts.someOrganisations', { count: r.organisationIds.length })}
-                </Tag>
-              ),
-          },
-          {
-            title: t('common.status'),
+            title: t('expressChannels.statusOrganisations'),
             render: (_, r) => (
-              <Space orientation="vertical" size={0}>
+              <Space orientation="vertical" size={4}>
                 <Switch
                   checked={r.enabled}
                   loading={switchingRow(r)}
@@ -280,6 +261,13 @@ export default function ExpressChannelsPage() {
                   aria-label={t('common.status')}
                   data-testid={`express-channel-status-${r.code}`}
                 />
+                {r.organisationIds.length === 0 ? (
+                  <Tag>{t('expressProducts.everyone')}</Tag>
+                ) : (
+                  <Tag color="orange">
+                    {t('expressProducts.someOrganisations', { count: r.organisationIds.length })}
+                  </Tag>
+                )}
                 {r.provider === 'builtin' ? null : (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {r.provider}

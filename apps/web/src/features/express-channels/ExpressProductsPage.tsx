@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Empty, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import {
   ALL_CHANNELS_KEY,
   ALL_PRODUCTS_KEY,
@@ -84,7 +84,17 @@ export default function ExpressProductsPage() {
         pagination={list.pagination}
         {...listTableProps(1100)}
         locale={{
-          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('expressProducts.empty')} />,
+          emptyText: (
+            <ListEmpty
+              text={t('expressProducts.empty')}
+              noMatch={filtersSet(filters) && t('expressProducts.noMatch')}
+              action={
+                <Button type="primary" onClick={() => setEditing('new')} data-testid="list-empty-action">
+                  {t('expressProducts.new')}
+                </Button>
+              }
+            />
+          ),
         }}
         data-testid="express-products-table"
         columns={[
@@ -104,7 +114,7 @@ export default function ExpressProductsPage() {
               const text = en ? r.descriptionEn : r.description;
               // Cells stay on one line: a long description is cut, and shown whole on hover.
               return text ? (
-                <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 260 }}>
+                <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 200 }}>
                   {text}
                 </Typography.Text>
               ) : (
@@ -127,26 +137,25 @@ export default function ExpressProductsPage() {
             ),
           },
           {
-            title: t('expressProducts.organisations'),
-            render: (_, r) =>
-              r.organisationIds.length === 0 ? (
-                <Tag>{t('expressProducts.everyone')}</Tag>
-              ) : (
-                <Tag color="orange">
-                  {t('expressProducts.someOrganisations', { count: r.organisationIds.length })}
-                </Tag>
-              ),
-          },
-          {
-            title: t('common.status'),
+            // Who may use a product rides with its status, so the list fits a 1440 px desktop.
+            title: t('expressChannels.statusOrganisations'),
             render: (_, r) => (
-              <Switch
-                checked={r.enabled}
-                loading={switchingRow(r)}
-                onChange={() => confirmStatus(r)}
-                aria-label={t('common.status')}
-                data-testid={`express-product-status-${r.code}`}
-              />
+              <Space orientation="vertical" size={4}>
+                <Switch
+                  checked={r.enabled}
+                  loading={switchingRow(r)}
+                  onChange={() => confirmStatus(r)}
+                  aria-label={t('common.status')}
+                  data-testid={`express-product-status-${r.code}`}
+                />
+                {r.organisationIds.length === 0 ? (
+                  <Tag>{t('expressProducts.everyone')}</Tag>
+                ) : (
+                  <Tag color="orange">
+                    {t('expressProducts.someOrganisations', { count: r.organisationIds.length })}
+                  </Tag>
+                )}
+              </Space>
             ),
           },
           {

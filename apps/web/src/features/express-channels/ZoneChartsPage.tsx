@@ -83,7 +83,7 @@ function ZoneChart({ channel }: { channel: ExpressChannel }) {
           emptyText: (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={keyword ? t('common.empty') : t('zoneCharts.empty')}
+              description={keyword ? t('zoneCharts.noMatch') : t('zoneCharts.empty')}
             />
           ),
         }}

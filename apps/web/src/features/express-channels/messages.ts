@@ -21,7 +21,8 @@ export const expressChannelMessages = defineMessages(
     'expressProducts.everyone': '所有客户',
     'expressProducts.someOrganisations': '{{count}} 个机构',
     'expressProducts.updatedAt': '更新时间',
-    'expressProducts.empty': '还没有快递产品,点击“新增快递产品”创建',
+    'expressProducts.empty': '快递产品把渠道归组,供客户报价时选择;新增产品后,再为它添加渠道',
+    'expressProducts.noMatch': '没有符合筛选条件的快递产品',
     'expressProducts.deleteConfirm': '确定删除快递产品“{{name}}”吗?删除后不能恢复',
 
     'expressChannels.new': '新增渠道',
@@ -42,6 +43,7 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.serviceTip': '承运商的服务名称,如 Ground',
     'expressChannels.carrierService': '承运商 / 服务',
     'expressChannels.scope': '范围',
+    'expressChannels.statusOrganisations': '状态 / 可用机构',
     'expressChannels.scope.domestic': '国内',
     'expressChannels.scope.international': '国际',
     'expressChannels.scopeTip': '国内渠道按美国邮编分区,国际渠道按目的国家分区',
@@ -56,7 +58,6 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.dimDivisor': '体积重除数',
     'expressChannels.dimDivisorTip':
       '每 1 {{weight}} 对应的体积({{volume}}),常见 139 或 5000;填 0 只按实重计费',
-    'expressChannels.transitDays': '时效',
     'expressChannels.transitDaysMin': '最短时效(工作日)',
     'expressChannels.transitDaysMax': '最长时效(工作日)',
     'expressChannels.days': '{{min}}-{{max}} 个工作日',
@@ -101,7 +102,9 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.zoneRowsCount': '分区表 {{count}} 行',
     'expressChannels.priceZonesCount': '价格表 {{count}} 个分区',
     'expressChannels.deliveryAreasCount': '偏远清单 {{count}} 个',
-    'expressChannels.empty': '没有符合条件的渠道',
+    'expressChannels.emptyList':
+      '渠道是快递产品下的具体承运服务,报价按渠道的分区表和价格表计算;新增渠道,或下载模板填好后导入',
+    'expressChannels.noMatch': '没有符合筛选条件的渠道',
     'expressChannels.deleteConfirm':
       '确定删除渠道“{{name}}”吗?它的分区表、价格表和偏远清单会一并删除,且不能恢复',
 
@@ -123,6 +126,7 @@ export const expressChannelMessages = defineMessages(
     'zoneCharts.country': '国家',
     'zoneCharts.zone': '分区',
     'zoneCharts.empty': '该渠道还没有分区表,请下载模板填写后导入',
+    'zoneCharts.noMatch': '没有符合筛选条件的分区',
     'zoneCharts.importTip': '导入会替换该渠道的全部分区表行;文件中有任何一行错误则整份文件都不导入',
     'zoneCharts.scopeTip.domestic':
       '国内渠道:每行为起始邮编前三位区间到目的邮编前三位区间,对应一个分区;按顺序匹配,先匹配的行生效',
@@ -199,7 +203,9 @@ export const expressChannelMessages = defineMessages(
     'expressProducts.everyone': 'Every customer',
     'expressProducts.someOrganisations': 'Organisations: {{count}}',
     'expressProducts.updatedAt': 'Updated',
-    'expressProducts.empty': 'No express products yet; use "New express product" to create one',
+    'expressProducts.empty':
+      'Express products group the channels customers are quoted; add one, then give it channels',
+    'expressProducts.noMatch': 'No express product matches these filters',
     'expressProducts.deleteConfirm': 'Delete express product "{{name}}"? This cannot be undone.',
 
     'expressChannels.new': 'New channel',
@@ -220,6 +226,7 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.serviceTip': "The carrier's name for the service, such as Ground",
     'expressChannels.carrierService': 'Carrier / service',
     'expressChannels.scope': 'Scope',
+    'expressChannels.statusOrganisations': 'Status / open to',
     'expressChannels.scope.domestic': 'Domestic',
     'expressChannels.scope.international': 'International',
     'expressChannels.scopeTip':
@@ -235,7 +242,6 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.dimDivisor': 'Dimensional divisor',
     'expressChannels.dimDivisorTip':
       '{{volume}} per {{weight}}, usually 139 or 5000; 0 bills the actual weight only',
-    'expressChannels.transitDays': 'Transit',
     'expressChannels.transitDaysMin': 'Shortest transit (business days)',
     'expressChannels.transitDaysMax': 'Longest transit (business days)',
     'expressChannels.days': '{{min}}-{{max}} business days',
@@ -282,7 +288,9 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.zoneRowsCount': 'Zone chart: {{count}} rows',
     'expressChannels.priceZonesCount': 'Price table: {{count}} zones',
     'expressChannels.deliveryAreasCount': 'Delivery area lists: {{count}}',
-    'expressChannels.empty': 'No channels match',
+    'expressChannels.emptyList':
+      'Channels are the carrier services under an express product, quoted from their zone charts and price tables; add one, or fill in the template and import it',
+    'expressChannels.noMatch': 'No channel matches these filters',
     'expressChannels.deleteConfirm':
       'Delete channel "{{name}}"? Its zone chart, price table and delivery area lists go with it. This cannot be undone.',
 
@@ -305,6 +313,7 @@ export const expressChannelMessages = defineMessages(
     'zoneCharts.country': 'Country',
     'zoneCharts.zone': 'Zone',
     'zoneCharts.empty': 'This channel has no zone chart yet; download the template, fill it in and import it',
+    'zoneCharts.noMatch': 'No zone row matches these filters',
     'zoneCharts.importTip':
       "An import replaces all of the channel's zone chart rows; if any row of the file is wrong, nothing is imported",
     'zoneCharts.scopeTip.domestic':

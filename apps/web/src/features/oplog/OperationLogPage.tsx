@@ -5,7 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, periodInstants, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import {
   OPERATION_LOG_LIST_URL,
@@ -93,6 +93,11 @@ export default function OperationLogPage() {
         dataSource={list.rows}
         pagination={list.pagination}
         scroll={{ x: 1000 }}
+        locale={{
+          emptyText: (
+            <ListEmpty text={t('oplog.emptyList')} noMatch={filtersSet(filters) && t('oplog.noMatch')} />
+          ),
+        }}
         columns={[
           {
             title: t('oplog.time'),

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { MenuButton, MenuNode } from '../../app/session.tsx';
 import { isMenuNode, useSession } from '../../app/session.tsx';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ROLE_LIST_URL, type RoleRow, rolesApi } from './api.ts';
 
@@ -177,6 +177,21 @@ export default function RoleManagementPage() {
         dataSource={list.rows}
         pagination={list.pagination}
         {...listTableProps(800)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('roles.emptyList')}
+              noMatch={filtersSet(filters) && t('roles.noMatch')}
+              action={
+                <Auth code="role:save">
+                  <Button type="primary" onClick={() => open('new')} data-testid="list-empty-action">
+                    {t('roles.new')}
+                  </Button>
+                </Auth>
+              }
+            />
+          ),
+        }}
         columns={[
           {
             title: t('roles.name'),

@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { phoneRule } from '../../lib/phone.ts';
 import { STAFF_LIST_URL, type StaffFilters, type StaffInput, type StaffRow, staffApi } from './api.ts';
@@ -121,6 +121,21 @@ export default function StaffManagementPage() {
         dataSource={list.rows}
         pagination={list.pagination}
         {...listTableProps(900)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('staff.emptyList')}
+              noMatch={filtersSet(filters) && t('staff.noMatch')}
+              action={
+                <Auth code="staff:save">
+                  <Button type="primary" onClick={() => open('new')} data-testid="list-empty-action">
+                    {t('staff.new')}
+                  </Button>
+                </Auth>
+              }
+            />
+          ),
+        }}
         columns={[
           { title: t('staff.email'), dataIndex: 'email' },
           { title: t('staff.name'), dataIndex: 'name' },

@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Auth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import {
   TENANT_LIST_URL,
@@ -111,6 +111,21 @@ export default function TenantManagementPage() {
         dataSource={list.rows}
         pagination={list.pagination}
         {...listTableProps(900)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('tenants.emptyList')}
+              noMatch={filtersSet(filters) && t('tenants.noMatch')}
+              action={
+                <Auth code="tenant:save">
+                  <Button type="primary" onClick={() => open('new')} data-testid="list-empty-action">
+                    {t('tenants.new')}
+                  </Button>
+                </Auth>
+              }
+            />
+          ),
+        }}
         columns={[
           {
             title: t('tenants.code'),

@@ -18,6 +18,9 @@ export const tenantMessages = defineMessages(
     'tenants.disableConfirm': '停用租户“{{name}}”?该租户的所有域名将显示站点已停用,所有登录会话立即失效。',
     'tenants.enableConfirm': '启用租户“{{name}}”?其域名将恢复访问,用户需要重新登录。',
     'tenants.keywordPlaceholder': '代码、名称或域名',
+    'tenants.emptyList':
+      '每个租户都是一个独立的站点,有自己的域名、品牌和数据;新增租户后,其管理员会收到设置密码的邮件',
+    'tenants.noMatch': '没有符合筛选条件的租户',
   },
   {
     'tenants.new': 'New tenant',
@@ -37,5 +40,8 @@ export const tenantMessages = defineMessages(
       'Disable the tenant "{{name}}"? Its hosts will say the site is disabled and every session of it ends at once.',
     'tenants.enableConfirm': 'Enable the tenant "{{name}}"? Its hosts answer again; its users sign in anew.',
     'tenants.keywordPlaceholder': 'Code, name or host',
+    'tenants.emptyList':
+      'Each tenant is a site of its own, with its hosts, branding and data; once one is added, its administrator is mailed a link to set a password',
+    'tenants.noMatch': 'No tenant matches these filters',
   },
 );

@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePageQuery } from '../../app/page-context.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, ListEmpty, useServerList } from '../../components/list.tsx';
 import { SheetImportButton } from '../../components/SheetImport.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ALL_PRODUCTS_KEY, LANE_LIST_URL, type Lane, laneApi, productApi, type TruckProduct } from './api.ts';
@@ -70,6 +70,14 @@ export default function FreightRulesPage() {
       </Card>
       {product ? (
         <Lanes key={product.id} product={product} />
+      ) : products.data?.list.length === 0 ? (
+        <Card>
+          <ListEmpty
+            text={t('freightRules.noProducts')}
+            to="/productManagement"
+            label={t('freightRules.noProductsAction')}
+          />
+        </Card>
       ) : (
         <Card>
           <Empty description={t('freightRules.chooseProduct')} />
@@ -304,6 +312,19 @@ function Lanes({ product }: { product: TruckProduct }) {
         scroll={{ x: ltl ? 1170 : 1050 }}
         className="nowrap-table"
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('freightRules.emptyLanes')}
+              noMatch={keyword !== undefined && t('freightRules.noMatch')}
+              action={
+                <Button type="primary" onClick={() => setEditing('new')} data-testid="list-empty-action">
+                  {t('freightRules.newLane')}
+                </Button>
+              }
+            />
+          ),
+        }}
         columns={[...ends, ...(ltl ? ltlColumns : ftlColumns), ...tail]}
         data-testid="lanes-table"
       />

@@ -4,7 +4,7 @@ import { App, Button, Form, Input, Select, Space, Switch, Table, Tag, Tooltip } 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import {
   ALL_PRODUCTS_KEY,
@@ -16,6 +16,8 @@ import {
 } from './api.ts';
 import { ProductDialog } from './ProductDialog.tsx';
 import { TermsDialog } from './TermsDialog.tsx';
+
+const secondary = { color: '#999', fontSize: 12 } as const;
 
 interface Filters {
   keyword?: string;
@@ -106,83 +108,91 @@ export default function TruckProductsPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        // Widths below are each column's least: the actions take what their buttons need in either language.
-        {...listTableProps(1170)}
+        // Sized by their content, the columns fit a 1440 px desktop in either language, so the pinned
+        // actions cover no column: transit rides with the carrier, and who may use a product with its status.
+        {...listTableProps(0)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('truckProducts.emptyList')}
+              noMatch={filtersSet(filters) && t('truckProducts.noMatch')}
+              action={
+                <Button type="primary" onClick={() => setEditing('new')} data-testid="list-empty-action">
+                  {t('truckProducts.new')}
+                </Button>
+              }
+            />
+          ),
+        }}
         columns={[
-          { title: t('truckProducts.code'), dataIndex: 'code', fixed: 'left', width: 110 },
+          { title: t('truckProducts.code'), dataIndex: 'code', fixed: 'left' },
           {
             title: t('truckProducts.name'),
-            width: 160,
-            ellipsis: true,
             render: (_, r) => (
               <div>
                 {en ? r.nameEn : r.name}
-                <div style={{ color: '#999', fontSize: 12 }}>{en ? r.name : r.nameEn}</div>
+                <div style={secondary}>{en ? r.name : r.nameEn}</div>
               </div>
             ),
           },
-          { title: t('truckProducts.carrier'), dataIndex: 'carrier', width: 120, ellipsis: true },
+          {
+            title: t('truckProducts.carrierTransit'),
+            render: (_, r) => (
+              <div>
+                {r.carrier}
+                <div style={secondary}>
+                  {t('truckProducts.days', { min: r.transitDaysMin, max: r.transitDaysMax })}
+                </div>
+              </div>
+            ),
+          },
           {
             title: t('truckProducts.mode'),
-            width: 110,
             render: (_, r) => (
               <div>
                 <Tag color={r.mode === 'LTL' ? 'blue' : 'purple'}>{r.mode}</Tag>
-                <div style={{ color: '#999', fontSize: 12 }} data-testid={`service-level-${r.code}`}>
+                <div style={secondary} data-testid={`service-level-${r.code}`}>
                   {serviceLevelLabel(r.serviceLevel, en ? 'en-US' : 'zh-CN')}
                 </div>
               </div>
             ),
           },
           {
-            title: t('truckProducts.transitDays'),
-            width: 120,
-            render: (_, r) => t('truckProducts.days', { min: r.transitDaysMin, max: r.transitDaysMax }),
-          },
-          {
-            title: t('truckProducts.organisations'),
-            width: 110,
-            render: (_, r) =>
-              r.organisationIds.length === 0 ? (
-                <Tag>{t('truckProducts.everyone')}</Tag>
-              ) : (
-                <Tag color="orange">
-                  {t('truckProducts.someOrganisations', { count: r.organisationIds.length })}
-                </Tag>
-              ),
-          },
-          {
             title: t('truckProducts.terms'),
-            width: 190,
             render: (_, r) => (
               <Tooltip
                 title={`${t('truckProducts.minimumPremium')} ${r.minimumPremium} · ${t('truckProducts.deductible')} ${r.deductible}`}
               >
                 <div>
                   {t('truckProducts.insuranceShort', { rate: r.insuranceRatePercent, min: r.minimumPremium })}
-                  <div style={{ color: '#999', fontSize: 12 }}>
-                    {t('truckProducts.feeCount', { count: feeCount(r) })}
-                  </div>
+                  <div style={secondary}>{t('truckProducts.feeCount', { count: feeCount(r) })}</div>
                 </div>
               </Tooltip>
             ),
           },
           {
-            title: t('common.status'),
-            width: 80,
+            title: t('truckProducts.statusOrganisations'),
             render: (_, r) => (
-              <Switch
-                checked={r.enabled}
-                loading={setEnabled.isPending && setEnabled.variables?.id === r.id}
-                onChange={() => confirmStatus(r)}
-                data-testid={`product-status-${r.code}`}
-              />
+              <Space orientation="vertical" size={4}>
+                <Switch
+                  checked={r.enabled}
+                  loading={setEnabled.isPending && setEnabled.variables?.id === r.id}
+                  onChange={() => confirmStatus(r)}
+                  data-testid={`product-status-${r.code}`}
+                />
+                {r.organisationIds.length === 0 ? (
+                  <Tag>{t('truckProducts.everyone')}</Tag>
+                ) : (
+                  <Tag color="orange">
+                    {t('truckProducts.someOrganisations', { count: r.organisationIds.length })}
+                  </Tag>
+                )}
+              </Space>
             ),
           },
           {
             title: t('common.actions'),
             fixed: 'right',
-            width: 170,
             render: (_, r) => (
               <Space size={0}>
                 <Button type="link" size="small" onClick={() => setEditing(r)}>

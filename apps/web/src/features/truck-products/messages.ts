@@ -61,6 +61,14 @@ export const truckProductMessages = defineMessages(
     'freightRules.removeBreak': '删除第 {{n}} 个重量段',
     'freightRules.breakN': '第 {{n}} 个重量段',
     'freightRules.customerTip': '您可以使用的卡车产品;运价以在线报价的结果为准',
+    'truckProducts.emptyList': '卡车产品是客户报价时可选的承运服务;新增产品后,在运价规则中录入它的线路与价格',
+    'truckProducts.noMatch': '没有符合筛选条件的产品',
+    'freightRules.noProducts': '运价规则按卡车产品录入;请先新增一个卡车产品',
+    'freightRules.noProductsAction': '去新增卡车产品',
+    'freightRules.emptyLanes': '这个产品还没有线路:逐条新增,或下载模板填好后导入',
+    'freightRules.noMatch': '没有符合筛选条件的线路',
+    'truckProducts.carrierTransit': '承运商 / 时效',
+    'truckProducts.statusOrganisations': '状态 / 可用机构',
   },
   {
     'truckProducts.new': 'New product',
@@ -125,5 +133,15 @@ export const truckProductMessages = defineMessages(
     'freightRules.removeBreak': 'Remove weight break {{n}}',
     'freightRules.breakN': 'Weight break {{n}}',
     'freightRules.customerTip': 'The truck products open to you; prices come from the online quote',
+    'truckProducts.emptyList':
+      'Truck products are the services customers are quoted; add one, then enter its lanes and rates under Freight rules',
+    'truckProducts.noMatch': 'No product matches these filters',
+    'freightRules.noProducts': 'Freight rules belong to a truck product; add a truck product first',
+    'freightRules.noProductsAction': 'Add a truck product',
+    'freightRules.emptyLanes':
+      'This product has no lanes yet: add them one by one, or fill in the template and import it',
+    'freightRules.noMatch': 'No lane matches these filters',
+    'truckProducts.carrierTransit': 'Carrier / transit',
+    'truckProducts.statusOrganisations': 'Status / open to',
   },
 );
