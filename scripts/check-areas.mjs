@@ -1,7 +1,8 @@
 // One business area has one name on every side (ARCHITECTURE section 8): `apps/server/src/modules/<area>`,
 // `apps/web/src/features/<area>` and `packages/contracts/src/<area>.ts`, and areas meet only through
 // their front doors: a web feature uses another through its `api.ts` or `public.ts(x)`, a server module
-// reads another's tables only through its service. Run by `npm test` after lint; prints every breach.
+// uses another through its `service.ts` or `public.ts` (so reads its tables only through its service),
+// and no server modules import each other round a loop. Run by `npm test` after lint; prints every breach.
 // Usage: node scripts/check-areas.mjs [project root]
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -48,6 +49,19 @@ const SHARED_CONTRACTS = {
   'truck-rating': 'the pure truck rating function, used by products (tariffs) and quotes',
   'truck-shipment': 'the shipment a truck quote prices and an order carries',
   validation: 'field rules shared by every form and route',
+};
+
+/** Files a server module offers others beside `service.ts` and `public.ts`: what they plug into. */
+const SERVER_DOORS = {
+  'addresses/express-service.ts': "the express address book's service, beside the truck book's `service.ts`",
+  'carriers/provider.ts': 'the carrier interface and its registry, implemented by each line',
+  'downloads/runner.ts': 'defines and queues an export: what the download centre offers every list',
+  'express-channels/carriers.ts': "the express line's carrier providers, asked by quotes and tracking",
+  'express-waybills/stats.ts': "the waybills' dashboard counts, gathered by home",
+  'integrations/webhooks.ts': 'the webhook service: the lines emit their status events through it',
+  'limits/plugin.ts': 'the request-limit hook a route attaches',
+  'site/ads.ts': "the tenant's ads, served by common beside the server time",
+  'truck-products/carriers.ts': "the truck line's carrier providers, asked by quotes and orders",
 };
 
 const problems = [];
@@ -120,6 +134,24 @@ function areaOf(dir, path) {
   return rest.length ? [area, rest.join('/')] : null;
 }
 
+/**
+ * Relative specifiers that load the file when this one runs: `import type` and `export type` are
+ * erased, a dynamic `import()` read for a type (`import('./x').Row`) too. An import with only inline
+ * `type` names still loads the file (the compiler keeps it as written), so it counts.
+ */
+function valueImports(file) {
+  const text = readFileSync(file, 'utf8');
+  const found = [];
+  const pattern =
+    /^\s*(?:import|export)\s+(type\s)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)(\.(?!then\b)\w)?|^\s*import\s*['"]([^'"]+)['"]/gm;
+  for (const match of text.matchAll(pattern)) {
+    if (match[1] || match[4]) continue;
+    const specifier = match[2] ?? match[3] ?? match[5];
+    if (specifier?.startsWith('.')) found.push(specifier);
+  }
+  return found;
+}
+
 const show = (file) => relative(root, file).split(sep).join('/');
 const FRONT_DOORS = new Set(['api.ts', 'public.ts', 'public.tsx']);
 
@@ -145,6 +177,13 @@ for (const file of sourceFiles(webDir)) {
   }
 }
 
+// A server module is used by others through its front door: `service.ts` (the rules), `public.ts`
+// (what it offers beside them), or a file listed in SERVER_DOORS.
+const isServerDoor = (area, path) =>
+  path === 'service.ts' || path === 'public.ts' || `${area}/${path}` in SERVER_DOORS;
+/** module -> module it loads -> the first import seen that does it, for the cycle check below. */
+const moduleGraph = new Map();
+
 for (const file of sourceFiles(modulesDir)) {
   if (/\.test\.ts$/.test(file)) continue;
   const own = areaOf(modulesDir, file);
@@ -162,7 +201,89 @@ for (const file of sourceFiles(modulesDir)) {
       problems.push(
         `${show(file)} imports ${specifier}: module ${own[0]} reads ${area}'s tables only through ${area}'s service`,
       );
+    else if (!isServerDoor(area, path))
+      problems.push(
+        `${show(file)} imports ${specifier}: module ${own[0]} uses ${area} through its service.ts or public.ts (or a file listed in SERVER_DOORS with the reason), not its internals`,
+      );
   }
+  if (!own) continue;
+  for (const specifier of valueImports(file)) {
+    const target = areaOf(modulesDir, resolve(dirname(file), specifier));
+    if (!target || own[0] === target[0]) continue;
+    const edges = moduleGraph.get(own[0]) ?? new Map();
+    if (!edges.has(target[0])) edges.set(target[0], `${show(file)} imports ${specifier}`);
+    moduleGraph.set(own[0], edges);
+  }
+}
+
+// d. No cycle between server modules: a module calls the modules below it; news travels up through a
+// registry the module above fills, or an event. Each strongly connected group is named with its
+// shortest loops and the import that closes each.
+function stronglyConnected(graph) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const groups = [];
+  let next = 0;
+  const visit = (node) => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    for (const to of graph.get(node)?.keys() ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node), low.get(to)));
+      } else if (stack.includes(to)) low.set(node, Math.min(low.get(node), index.get(to)));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group = [];
+    let member;
+    do {
+      member = stack.pop();
+      group.push(member);
+    } while (member !== node);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return groups;
+}
+
+/** The shortest loop from `start` back to it inside `group`, as its list of modules. */
+function shortestLoop(graph, group, start) {
+  const from = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length) {
+    const node = queue.shift();
+    for (const to of [...(graph.get(node)?.keys() ?? [])].sort()) {
+      if (!group.includes(to)) continue;
+      if (to === start) {
+        const loop = [node];
+        while (from.get(loop[0]) !== null) loop.unshift(from.get(loop[0]));
+        return loop;
+      }
+      if (!from.has(to)) {
+        from.set(to, node);
+        queue.push(to);
+      }
+    }
+  }
+  return [start];
+}
+
+for (const group of stronglyConnected(moduleGraph)) {
+  const seen = new Set();
+  const loops = [];
+  for (const start of group) {
+    const loop = shortestLoop(moduleGraph, group, start);
+    const key = [...loop].sort().join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const last = loop[loop.length - 1];
+    loops.push(`${[...loop, start].join(' -> ')} (closed by ${moduleGraph.get(last).get(start)})`);
+  }
+  problems.push(
+    `server modules ${group.join(', ')} import each other round a loop; break each by a registry or by moving the code up:\n      ${loops.join('\n      ')}`,
+  );
 }
 
 if (problems.length) {
@@ -171,5 +292,5 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  `Areas agree: ${modules.length} server modules, ${features.length} web features, ${contracts.length} contracts; imports between areas keep to their front doors.`,
+  `Areas agree: ${modules.length} server modules, ${features.length} web features, ${contracts.length} contracts; imports between areas keep to their front doors, and no server modules import each other round a loop.`,
 );

@@ -10,6 +10,11 @@ import { assignRoles, ensureBuiltinRoles, syncMenu } from '../modules/roles/serv
 import { createTenant, DEFAULT_TENANT_CODE } from '../modules/site/service.ts';
 import { seedDemoTariffs } from '../modules/truck-products/service.ts';
 import type { Db } from './client.ts';
+// The modules that record sales register their recount as they load; the start-up rebuild needs each.
+import '../modules/bounce-bills/service.ts';
+import '../modules/express-waybills/service.ts';
+import '../modules/truck-orders/service.ts';
+import '../modules/work-orders/service.ts';
 
 // Kept here too for the callers that seed through this file.
 export { ensureBuiltinRoles };

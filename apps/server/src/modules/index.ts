@@ -6,6 +6,7 @@ import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
 import changelogRoutes from './changelog/routes.ts';
 import commonRoutes from './common/routes.ts';
+import registrationRoutes from './customers/registration-routes.ts';
 import customerRoutes from './customers/routes.ts';
 import downloadRoutes from './downloads/routes.ts';
 import expressChannelRoutes from './express-channels/routes.ts';
@@ -14,7 +15,6 @@ import expressBatchRoutes from './express-waybills/batch-routes.ts';
 import expressWaybillRoutes from './express-waybills/routes.ts';
 import homeRoutes from './home/routes.ts';
 import integrationRoutes from './integrations/routes.ts';
-import uploadApiRoutes from './integrations/upload-routes.ts';
 import webhookRoutes from './integrations/webhook-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import mailRoutes from './mail/routes.ts';
@@ -29,6 +29,7 @@ import statusRoutes from './status/routes.ts';
 import tenantRoutes from './tenants/routes.ts';
 import orderBatchRoutes from './truck-orders/batch-routes.ts';
 import orderRoutes from './truck-orders/routes.ts';
+import uploadApiRoutes from './truck-orders/upload-api-routes.ts';
 import truckRoutes from './truck-products/routes.ts';
 import quoteRoutes from './truck-quotes/routes.ts';
 import uploadRoutes from './uploads/routes.ts';
@@ -39,6 +40,7 @@ export const modules: FastifyPluginAsync[] = [
   statusRoutes,
   siteRoutes,
   authRoutes,
+  registrationRoutes,
   rbacRoutes,
   staffRoutes,
   oplogRoutes,

@@ -1,18 +1,12 @@
 import { languageFromLocale, ResultCode } from '@freight/contracts/api';
 import {
   changePasswordBody,
-  invitationCheckBody,
-  invitationCheckView,
   localeView,
   loginFields,
   loginView,
   publicKeyView,
   quotationConfigBody,
-  quotationConfigView,
   REGISTRATION_OPTIONS,
-  type RegisterBody,
-  registerBody,
-  registeredView,
   registrationOptionsView,
   retrievePasswordBody,
   saveProfileBody,
@@ -29,9 +23,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { visibleAddress } from '../addresses/service.ts';
-import { checkInvitationCode, organisationScope, registerShipper } from '../customers/service.ts';
-import { findChannel } from '../express-channels/service.ts';
 import { routeLimit } from '../limits/plugin.ts';
 import { LIMITS } from '../limits/service.ts';
 import { claimUpload, recordOf, registerRecordAccess } from '../uploads/service.ts';
@@ -162,51 +153,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async () => REGISTRATION_OPTIONS,
   );
 
-  // A yes or no only, never whose code it is; how often one client may ask is this route's limit.
-  app.post(
-    '/admin/auth/checkInvitation',
-    {
-      config: { ...open, rateLimit: routeLimit(app, LIMITS.invitationPerIp) },
-      schema: {
-        tags: ['auth'],
-        body: invitationCheckBody,
-        response: { 200: okResponse(invitationCheckView) },
-      },
-    },
-    async (request, reply) => {
-      const valid = await checkInvitationCode(app.db, {
-        tenantId: request.tenant.id,
-        code: request.body.invitationCode,
-      });
-      reply.messageKey = valid ? 'auth.invitationValid' : 'auth.invitationInvalid';
-      return { valid };
-    },
-  );
-
-  const registerHandler = async (request: FastifyRequest, body: RegisterBody) => {
-    const tenantId = request.tenant.id;
-    const user = await registerShipper(app.db, tenantId, body, request.language, {
-      ip: request.ip,
-      limitScale: app.config.RATE_LIMIT_SCALE,
-    });
-    request.auditTarget = `user:${user.id}`;
-    return { id: user.id };
-  };
-  const registerRoute = {
-    config: { ...open, audit: 'auth.register', rateLimit: routeLimit(app, LIMITS.registerPerIp, 'register') },
-    schema: { tags: ['auth'], body: registerBody, response: { 200: okResponse(registeredView) } },
-  };
-  app.post('/admin/auth/register', registerRoute, async (request, reply) => {
-    const result = await registerHandler(request, request.body);
-    reply.messageKey = 'auth.registered';
-    return result;
-  });
-  app.post('/register', registerRoute, async (request, reply) => {
-    const result = await registerHandler(request, request.body);
-    reply.messageKey = 'auth.registered';
-    return result;
-  });
-
   app.post(
     '/admin/auth/retrievePassword',
     {
@@ -299,35 +245,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const info = await userInfo(request);
       return info.config;
-    },
-  );
-
-  app.post(
-    '/express/customer/setQuotationConfig',
-    {
-      config: { audit: 'profile.quotationConfig' },
-      schema: {
-        tags: ['profile'],
-        body: quotationConfigBody,
-        response: { 200: okResponse(quotationConfigView) },
-      },
-    },
-    async (request) => {
-      const me = currentUser(request);
-      // Preferences name only rows the user may see: another organisation's address is refused, and
-      // channel ids that are not the tenant's (another tenant's, or deleted since) are left out.
-      const pickup = request.body.defaultPickupAddressId;
-      if (pickup !== null && !(await visibleAddress(app.db, await organisationScope(app.db, me), pickup)))
-        throw badField('defaultPickupAddressId', 'validation.invalid');
-      const hiddenChannelIds: number[] = [];
-      for (const id of new Set(request.body.hiddenChannelIds))
-        if (await findChannel(app.db, me.tenantId, id)) hiddenChannelIds.push(id);
-      const config = { ...request.body, hiddenChannelIds };
-      await app.db
-        .update(users)
-        .set({ quotationConfig: config })
-        .where(and(eq(users.tenantId, me.tenantId), eq(users.id, me.id)));
-      return config;
     },
   );
 

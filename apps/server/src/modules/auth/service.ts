@@ -24,6 +24,7 @@ import { sendMail } from '../mail/service.ts';
 import {
   loginFailures,
   passwordResets,
+  type QuotationConfig,
   type RegistrationProfile,
   sessions,
   users,
@@ -76,6 +77,19 @@ export async function hiddenExpressChannelIds(
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
     .limit(1);
   return row?.config?.hiddenChannelIds ?? [];
+}
+
+/** Stores a user's quotation settings; the quote pages check the rows they name first. */
+export async function saveQuotationConfig(
+  db: DbOrTx,
+  tenantId: number,
+  userId: number,
+  config: QuotationConfig,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ quotationConfig: config })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
 }
 
 export interface NewUser {

@@ -31,7 +31,7 @@ import {
 import { findWaybill, visibleWaybillByNo, type WaybillRow } from '../express-waybills/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import { type ReportFact, recordSale } from '../reports/service.ts';
+import { type ReportFact, recordSale, registerSalesSource } from '../reports/service.ts';
 import { findOrder, type OrderRow, visibleOrderByNo } from '../truck-orders/service.ts';
 import { claimUpload, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { bounceBills } from './schema.ts';
@@ -291,6 +291,9 @@ export async function bounceBillReportFacts(
     .where(and(eq(b.tenantId, tenantId), eq(b.line, line), isNotNull(b.chargedAt)))
     .groupBy(sql`1`, b.organisationId);
 }
+
+// Registered as the module loads: the reports rebuild from it without importing this module.
+registerSalesSource('bounce-bills', ['truck', 'express'], bounceBillReportFacts);
 
 async function noticeBill(db: DbOrTx, bill: BillRow) {
   const words = LINE_WORDS[bill.line];

@@ -1,15 +1,16 @@
 import { customerListQuery } from '@freight/contracts/customers';
 import { forbidden } from '../../lib/errors.ts';
-import { type AccountRow, accountsOfOrganisations, available } from '../accounts/service.ts';
 import { defineExport, type ExportColumn } from '../downloads/runner.ts';
 import {
   mayListOrganisations,
+  type OrganisationAccount,
   type OrganisationListRow,
+  organisationAccounts,
   organisationExportRows,
   organisationScope,
 } from './service.ts';
 
-type Row = OrganisationListRow & { account: AccountRow | undefined };
+type Row = OrganisationListRow & { account: OrganisationAccount | undefined };
 
 const money = (cents: bigint | undefined) => cents ?? 0n;
 
@@ -49,22 +50,22 @@ export const customerExport = defineExport({
       {
         header: en ? 'Available' : '可用余额',
         type: 'money',
-        value: (r) => money(r.account && available(r.account)),
+        value: (r) => money(r.account?.available),
       },
       {
         header: en ? 'Status' : '状态',
         value: (r) => (r.enabled ? (en ? 'Enabled' : '启用') : en ? 'Disabled' : '禁用'),
       },
-      { header: en ? 'Created' : '创建时间', type: 'time', value: (r) => r.createdAt, width: 18 },
+      { header: en ? 'Created' : '创建时间', type: 'time', value: (r) => r.createdAt },
     ];
     return {
       columns: columns as ExportColumn<unknown>[],
       count: rows.count,
       async *pages(size: number) {
         for await (const page of rows.pages(size)) {
-          const accounts = await accountsOfOrganisations(
+          const accounts = await organisationAccounts().of(
             db,
-            user.tenantId,
+            user,
             page.map((o) => o.id),
             line,
           );

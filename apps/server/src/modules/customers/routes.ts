@@ -26,7 +26,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badField, forbidden, notFound } from '../../lib/errors.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { accountActions, accountsOfOrganisations, available } from '../accounts/service.ts';
 import { countUsersByOrganisation, findUser, setUserEnabled, usersOfOrganisation } from '../auth/service.ts';
 import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
@@ -42,6 +41,7 @@ import {
   listOrganisations,
   mayListOrganisations,
   type OrganisationRow,
+  organisationAccounts,
   organisationScope,
   parentOptions,
   priceLevelsOf,
@@ -95,7 +95,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     );
     const ids = list.map((o) => o.id);
     const [accounts, userCounts] = await Promise.all([
-      accountsOfOrganisations(db, me.tenantId, ids, line),
+      organisationAccounts().of(db, me, ids, line),
       countUsersByOrganisation(db, me.tenantId, ids),
     ]);
     const rows = list.map((o) => {
@@ -111,8 +111,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
               creditLimit: formatMoney(a.creditLimit),
               frozen: formatMoney(a.frozen),
               deposit: formatMoney(a.deposit),
-              available: formatMoney(available(a)),
-              actions: accountActions(a, me),
+              available: formatMoney(a.available),
+              actions: a.actions,
             }
           : null,
       };

@@ -1,4 +1,4 @@
-import { BUSINESS_LINES, type BusinessLine } from '@freight/contracts/accounts';
+import type { AccountAction, BusinessLine } from '@freight/contracts/accounts';
 import type { Language } from '@freight/contracts/api';
 import type { RegisterBody } from '@freight/contracts/auth';
 import {
@@ -19,7 +19,7 @@ import { containing } from '../../lib/filters.ts';
 import { keysetPages } from '../../lib/keyset.ts';
 import { tenantCache } from '../../lib/tenant-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { ensureAccount } from '../accounts/service.ts';
+import type { AccountRow } from '../accounts/service.ts';
 import {
   consumeVerificationCode,
   createUser,
@@ -63,6 +63,40 @@ export interface NewOrganisation {
   invitationCode?: string;
 }
 
+/** An organisation's account of one line as the organisation pages show it (cents). */
+export type OrganisationAccount = Pick<
+  AccountRow,
+  'id' | 'status' | 'balance' | 'creditLimit' | 'frozen' | 'deposit'
+> & { available: bigint; actions: AccountAction[] };
+
+/**
+ * The accounts' part of the organisations: opened with each one, shown on its pages. The accounts
+ * module registers it as it loads; it sits above this one (its lists are scoped by the tree).
+ */
+export interface OrganisationAccounts {
+  /** Opens a new organisation's account on each line, in the transaction that creates it. */
+  open(tx: DbOrTx, tenantId: number, organisationId: number): Promise<void>;
+  /** These organisations' accounts of one line, with the moves the caller may make on each. */
+  of(
+    db: DbOrTx,
+    caller: RequestUser,
+    organisationIds: number[],
+    line: BusinessLine,
+  ): Promise<Map<number, OrganisationAccount>>;
+}
+
+let registeredAccounts: OrganisationAccounts | null = null;
+
+export function registerOrganisationAccounts(accounts: OrganisationAccounts) {
+  registeredAccounts = accounts;
+}
+
+/** Throws rather than make an organisation without accounts in a process that has not loaded them. */
+export function organisationAccounts(): OrganisationAccounts {
+  if (!registeredAccounts) throw new Error('organisations: the accounts module has not registered');
+  return registeredAccounts;
+}
+
 /**
  * The one way an organisation comes to be, whether staff or a parent add it, a shipper registers, or
  * the demo is seeded: the organisation in the tree, its account on each business line, and, as
@@ -94,7 +128,7 @@ export async function createOrganisation(
       .update(organisations)
       .set({ path })
       .where(and(eq(organisations.tenantId, tenantId), eq(organisations.id, row.id)));
-    for (const line of BUSINESS_LINES) await ensureAccount(tx, tenantId, row.id, line);
+    await organisationAccounts().open(tx, tenantId, row.id);
     const firstUser = input.firstUser ? await addUserTo(tx, tenantId, row, input.firstUser) : null;
     if (input.invitationCode)
       await createInvitationCode(tx, tenantId, row.id, { code: input.invitationCode });

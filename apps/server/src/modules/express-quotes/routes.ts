@@ -1,3 +1,4 @@
+import { quotationConfigBody, quotationConfigView } from '@freight/contracts/auth';
 import {
   expressOptionsView,
   expressPriceSampleBody,
@@ -15,10 +16,14 @@ import {
 import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { badField } from '../../lib/errors.ts';
 import { resultStream } from '../../lib/ndjson-stream.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { streamErrorLine } from '../../plugins/envelope.ts';
+import { visibleAddress } from '../addresses/service.ts';
+import { saveQuotationConfig } from '../auth/service.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
+import { findChannel } from '../express-channels/service.ts';
 import { expressPriceSample } from './price-sample.ts';
 import {
   expressQuoteInfoFor,
@@ -175,6 +180,32 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listExpressQuotesFor(db, currentUser(request), request.body),
+  );
+
+  app.post(
+    '/express/customer/setQuotationConfig',
+    {
+      config: { audit: 'profile.quotationConfig' },
+      schema: {
+        tags: ['profile'],
+        body: quotationConfigBody,
+        response: { 200: okResponse(quotationConfigView) },
+      },
+    },
+    async (request) => {
+      const me = currentUser(request);
+      // Preferences name only rows the user may see: another organisation's address is refused, and
+      // channel ids that are not the tenant's (another tenant's, or deleted since) are left out.
+      const pickup = request.body.defaultPickupAddressId;
+      if (pickup !== null && !(await visibleAddress(db, await organisationScope(db, me), pickup)))
+        throw badField('defaultPickupAddressId', 'validation.invalid');
+      const hiddenChannelIds: number[] = [];
+      for (const id of new Set(request.body.hiddenChannelIds))
+        if (await findChannel(db, me.tenantId, id)) hiddenChannelIds.push(id);
+      const config = { ...request.body, hiddenChannelIds };
+      await saveQuotationConfig(db, me.tenantId, me.id, config);
+      return config;
+    },
   );
 };
 

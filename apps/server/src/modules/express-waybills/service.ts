@@ -48,7 +48,7 @@ import {
 import { emitStatusEvent } from '../integrations/webhooks.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerials } from '../numbering/service.ts';
-import { type ReportFact, recordSale, type SaleMove } from '../reports/service.ts';
+import { type ReportFact, recordSale, registerSalesSource, type SaleMove } from '../reports/service.ts';
 import { waybillLabels } from './label.ts';
 import { expressWaybillEvents, expressWaybills } from './schema.ts';
 
@@ -426,6 +426,9 @@ export async function expressReportFacts(db: DbOrTx, tenantId: number): Promise<
   ]);
   return [...paid, ...refunded];
 }
+
+// Registered as the module loads: the reports rebuild from it without importing this module.
+registerSalesSource('express-waybills', ['express'], (db, tenantId) => expressReportFacts(db, tenantId));
 
 /**
  * `order/refund`: voids an unshipped waybill (or, for staff, one whose money was frozen in a dispute)

@@ -1,25 +1,23 @@
 import type { BusinessLine } from '@freight/contracts/accounts';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { bounceBillReportFacts } from '../bounce-bills/service.ts';
 import { organisationLineages } from '../customers/service.ts';
-import { expressReportFacts } from '../express-waybills/service.ts';
 import { tenantIds } from '../site/service.ts';
-import { truckReportFacts } from '../truck-orders/service.ts';
-import { workOrderReportFacts } from '../work-orders/service.ts';
 import { reportDaily } from './schema.ts';
-import { type DailyRow, type ReportFact, upsertDaily } from './service.ts';
+import { type DailyRow, type ReportFact, salesSourcesForRebuild, upsertDaily } from './service.ts';
 
 /** Rows per insert statement: well under the drivers' limit of bind parameters. */
 const CHUNK = 1_000;
 
 /**
- * Recomputes a tenant's aggregates from the source modules' own rows: for data written before the
- * reports existed, and to repair. The table is locked against writers for the length of it, so a
- * payment committing meanwhile is either in the sources read here or adds its move after the
- * rebuild commits, never both nor neither. Answers how many aggregate rows it wrote.
+ * Recomputes a tenant's aggregates from the source modules' own rows (each registers its recount,
+ * `registerSalesSource`): for data written before the reports existed, and to repair. The table is
+ * locked against writers for the length of it, so a payment committing meanwhile is either in the
+ * sources read here or adds its move after the rebuild commits, never both nor neither. Answers how
+ * many aggregate rows it wrote.
  */
 export async function rebuildReports(db: Db, tenantId: number): Promise<number> {
+  const sources = salesSourcesForRebuild();
   return db.transaction(async (tx) => {
     // Blocks other writers (their upserts) until this commits; readers go on reading the old rows.
     await tx.execute(sql`lock table report_daily in share row exclusive mode`);
@@ -29,12 +27,8 @@ export async function rebuildReports(db: Db, tenantId: number): Promise<number> 
       for (const fact of rows) facts.push({ line, fact });
     };
     // One after the other: a transaction is one connection.
-    add('truck')(await truckReportFacts(tx, tenantId));
-    add('express')(await expressReportFacts(tx, tenantId));
-    for (const line of ['truck', 'express'] as const) {
-      add(line)(await bounceBillReportFacts(tx, tenantId, line));
-      add(line)(await workOrderReportFacts(tx, tenantId, line));
-    }
+    for (const source of sources)
+      for (const line of source.lines) add(line)(await source.facts(tx, tenantId, line));
     return writeFacts(tx, tenantId, facts);
   });
 }

@@ -46,6 +46,42 @@ export interface ReportFact {
   agentPrice: string;
 }
 
+/** The modules that record sales: a rebuild without any one of them would drop its money. */
+export const SALES_SOURCES = ['truck-orders', 'express-waybills', 'bounce-bills', 'work-orders'] as const;
+export type SalesSourceName = (typeof SALES_SOURCES)[number];
+
+/** A source module's recount of one line's sales of a tenant from its own rows. */
+export type SalesFacts = (db: DbOrTx, tenantId: number, line: BusinessLine) => Promise<ReportFact[]>;
+
+interface SalesSource {
+  lines: readonly BusinessLine[];
+  facts: SalesFacts;
+}
+
+const salesSources = new Map<SalesSourceName, SalesSource>();
+
+/**
+ * Called by each module that records sales, when it loads, so the reports can rebuild from its rows
+ * without importing it (the module imports the reports to record its sales).
+ */
+export function registerSalesSource(
+  name: SalesSourceName,
+  lines: readonly BusinessLine[],
+  facts: SalesFacts,
+) {
+  salesSources.set(name, { lines, facts });
+}
+
+/**
+ * Every source of sales, in a fixed order. Throws when one has not loaded in this process: a rebuild
+ * from part of the sources would replace a tenant's figures with smaller ones.
+ */
+export function salesSourcesForRebuild(): SalesSource[] {
+  const missing = SALES_SOURCES.filter((name) => !salesSources.has(name));
+  if (missing.length) throw new Error(`reports rebuild: no sales source registered by ${missing.join(', ')}`);
+  return SALES_SOURCES.map((name) => salesSources.get(name) as SalesSource);
+}
+
 /** The UTC day of a moment, as the reports (and every date filter of the product) count days. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 

@@ -51,7 +51,7 @@ import {
 import { emitStatusEvent } from '../integrations/webhooks.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial, nextSerials } from '../numbering/service.ts';
-import { type ReportFact, recordSale, type SaleMove } from '../reports/service.ts';
+import { type ReportFact, recordSale, registerSalesSource, type SaleMove } from '../reports/service.ts';
 import { truckCarriers } from '../truck-products/carriers.ts';
 import { bookableResult, markQuoteBooked, markTaskBooked, visibleQuote } from '../truck-quotes/service.ts';
 import { claimUpload, recordOf } from '../uploads/service.ts';
@@ -420,6 +420,9 @@ export async function truckReportFacts(db: DbOrTx, tenantId: number): Promise<Re
   ]);
   return [...paid, ...refunded];
 }
+
+// Registered as the module loads: the reports rebuild from it without importing this module.
+registerSalesSource('truck-orders', ['truck'], (db, tenantId) => truckReportFacts(db, tenantId));
 
 /** Pays one order the caller may see, by id: the payment page's call. */
 export async function payVisibleOrder(db: DbOrTx, caller: Caller, id: number) {

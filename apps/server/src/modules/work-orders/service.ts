@@ -46,7 +46,7 @@ import {
 } from '../customers/service.ts';
 import { NoticeOrderType, noticeUser } from '../notices/service.ts';
 import { nextSerial } from '../numbering/service.ts';
-import { type ReportFact, recordSale } from '../reports/service.ts';
+import { type ReportFact, recordSale, registerSalesSource } from '../reports/service.ts';
 import { claimUploads, recordOf, registerRecordAccess } from '../uploads/service.ts';
 import { workOrderEvents, workOrderMessages, workOrders } from './schema.ts';
 
@@ -358,6 +358,9 @@ export async function workOrderReportFacts(
     )
     .groupBy(sql`1`, w.organisationId);
 }
+
+// Registered as the module loads: the reports rebuild from it without importing this module.
+registerSalesSource('work-orders', ['truck', 'express'], workOrderReportFacts);
 
 async function noticeOpener(db: DbOrTx, wo: WorkOrderRow, reply = false) {
   await noticeUser(db, {

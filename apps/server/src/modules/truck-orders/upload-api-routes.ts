@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors.ts';
 import { formId, readUploadedForm } from '../../lib/multipart.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { bookBatch } from '../truck-orders/batch.ts';
+import { bookBatch } from './batch.ts';
 
 /** The pages that may book a truck batch in the portal: a key's user needs one of them too. */
 const BATCH_PAGES = ['/mail', '/orderList', '/quoteList'];
@@ -16,6 +16,7 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
  * system sends an order file in the truck batch template, as multipart `file` (with `address_id` for
  * a pickup from the address book and, for a staff member's key, `organisationId`). Every row is checked
  * and booked as an unpaid order in one transaction, or none is: exactly the portal's batch import.
+ * It lives with the truck orders: it is their batch import, reached with an API key instead of a session.
  */
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
