@@ -9,7 +9,7 @@
 // reports read from the replica, and that a dump and a base backup restore to the same money.
 // Prints a report of figures and exits non-zero on any broken invariant. Runs as root (CI).
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -653,7 +653,7 @@ async function main() {
       const res = await call(
         lb,
         '/api/admin/account/adjust',
-        { accountId: a.id, reason: 'Rehearsal funds', amount: '1000000.00' },
+        { accountId: a.id, reason: 'Rehearsal funds', amount: '1000000.00', requestKey: randomUUID() },
         tokens[ADMIN],
       );
       if (res.code === 200) toppedUp++;

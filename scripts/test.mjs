@@ -17,12 +17,20 @@ const failedSteps = [];
 const failedTestNames = [];
 const firstLine = (text) => (text ?? '').split('\n')[0].slice(0, 300);
 
+/** How long each step took, printed at the end. */
+const stepTimes = [];
+
 function run(title, command, args, env = {}) {
   console.log(`\n=== ${title} ===`);
+  const started = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
+  stepTimes.push({ title, seconds: (Date.now() - started) / 1000 });
   if (result.status !== 0) failedSteps.push(`${title} (exit ${result.status ?? result.signal})`);
   return result.status === 0;
 }
+
+/** Seconds each test file took, by run: the slowest are printed at the end. */
+const fileTimes = [];
 
 function countVitest(file, label) {
   if (!existsSync(file)) return;
@@ -32,6 +40,8 @@ function countVitest(file, label) {
   // A file that fails outside its tests (at load, or in a hook) fails no test but still fails the run.
   for (const suite of report.testResults ?? []) {
     const file = suite.name.replace(root, '');
+    if (suite.startTime && suite.endTime)
+      fileTimes.push({ label, file, seconds: (suite.endTime - suite.startTime) / 1000 });
     const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
     // Named above the closing line, which is what a CI log's tail keeps.
     for (const t of failedTests)
@@ -52,16 +62,21 @@ function countPlaywright(file) {
   totals.failed += stats.unexpected;
   // Errors outside any test (the web server, a global setup) fail the run without failing a test.
   for (const error of errors ?? []) failedSteps.push(`browser suite: ${firstLine(error.message)}`);
+  const specTimes = new Map();
   const walk = (suite) => {
     for (const spec of suite.specs ?? [])
-      for (const test of spec.tests ?? [])
+      for (const test of spec.tests ?? []) {
+        const took = (test.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0);
+        specTimes.set(spec.file, (specTimes.get(spec.file) ?? 0) + took);
         if (test.status === 'unexpected')
           failedTestNames.push(
             `browser: ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(test.results?.at(-1)?.error?.message)}`,
           );
+      }
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report.suites ?? []) walk(suite);
+  for (const [file, ms] of specTimes) fileTimes.push({ label: 'browser', file, seconds: ms / 1000 });
 }
 
 async function postgresAnswers() {
@@ -78,6 +93,7 @@ async function postgresAnswers() {
 let ok = run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']);
 // One name per area on every side, and imports between areas through their front doors only.
 ok = run('areas', 'node', ['scripts/check-areas.mjs']) && ok;
+ok = run('decisions index', 'node', ['scripts/check-decisions.mjs']) && ok;
 ok = run('typecheck', 'npm', ['run', 'typecheck']) && ok;
 
 const vitest = (name, env) =>
@@ -129,6 +145,14 @@ ok =
   }) && ok;
 countPlaywright(join(reports, 'e2e.json'));
 
+// The next slowdown shows where it landed.
+const slowest = fileTimes.sort((a, b) => b.seconds - a.seconds).slice(0, 15);
+if (slowest.length > 0)
+  console.log(
+    `\nSlowest test files:\n${slowest.map((t) => `  ${t.seconds.toFixed(1).padStart(6)} s  ${t.label}: ${t.file}`).join('\n')}`,
+  );
+const steps = stepTimes.map((t) => `${t.title} ${t.seconds.toFixed(0)} s`).join(', ');
+console.log(`\nSteps: ${steps}`);
 if (failedTestNames.length > 0)
   console.log(`\nTests that failed:\n  ${failedTestNames.slice(0, 20).join('\n  ')}`);
 if (failedSteps.length > 0) console.log(`\nSteps that failed: ${failedSteps.join('; ')}`);

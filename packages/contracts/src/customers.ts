@@ -121,6 +121,11 @@ export const creditLimitBody = accountActionBody.extend({ creditLimit: moneyFiel
 export const adjustmentBody = accountActionBody.extend({
   /** Signed: "-12.50" deducts. */
   amount: str().regex(/^-?\d{1,13}(\.\d{1,2})?$/, { error: 'validation.money' }),
+  /**
+   * The caller's own name for this adjustment, new for each one it means to make (a random UUID will
+   * do): the same key again, a double submit or a retry after a lost answer, adjusts once.
+   */
+  requestKey: str().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'validation.requestKey' }),
 });
 
 /* ----- responses ----- */

@@ -93,6 +93,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   resultAmount: { 'zh-CN': '处理金额', 'en-US': 'Amount' },
   remark: { 'zh-CN': '处理说明', 'en-US': 'Remark' },
   reason: { 'zh-CN': '原因', 'en-US': 'Reason' },
+  requestKey: { 'zh-CN': '请求编号', 'en-US': 'Request key' },
   body: { 'zh-CN': '内容', 'en-US': 'Message' },
   attachments: { 'zh-CN': '附件', 'en-US': 'Attachments' },
   organisationId: { 'zh-CN': '所属机构', 'en-US': 'Organisation' },

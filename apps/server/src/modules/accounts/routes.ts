@@ -36,13 +36,13 @@ import {
 import {
   type AccountRow,
   accountActions,
+  adjustBalance,
   available,
   findAccount,
   freezeAccount,
   InsufficientFundsError,
   listAccounts,
   listLedger,
-  moveMoney,
   setCreditLimit,
   unfreezeAccount,
 } from './service.ts';
@@ -251,14 +251,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const amount = parseMoney(request.body.amount);
       if (amount === 0n) throw badField('amount', 'accounts.zeroAdjustment');
       try {
-        const result = await moveMoney(db, {
+        const result = await adjustBalance(db, {
           tenantId: me.tenantId,
           accountId: account.id,
-          type: 'manual_adjustment',
           amount,
           operatorId: me.id,
-          note: request.body.reason,
-          refType: 'manual',
+          reason: request.body.reason,
+          requestKey: request.body.requestKey,
         });
         return { entryId: result.entryId, balanceAfter: formatMoney(result.balanceAfter) };
       } catch (error) {

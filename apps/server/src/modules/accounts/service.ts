@@ -2,6 +2,7 @@ import {
   ACCOUNT_ACTION_BUTTON,
   type AccountAction,
   accountMachine,
+  BUSINESS_LINES,
   type BusinessLine,
   type LedgerType,
 } from '@freight/contracts/accounts';
@@ -12,7 +13,7 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { conflict, isUniqueViolation } from '../../lib/errors.ts';
 import { keysetPages } from '../../lib/keyset.ts';
-import type { visibleOrganisationIds } from '../customers/service.ts';
+import { registerOrganisationAccounts, type visibleOrganisationIds } from '../customers/service.ts';
 import { accounts, ledgerEntries } from './schema.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -97,6 +98,42 @@ export interface MovementResult {
 }
 
 export class InsufficientFundsError extends Error {}
+
+/**
+ * A staff member's manual adjustment, made once per request key: the same key again answers the first
+ * adjustment's entry and moves nothing. A key used for another account or amount is refused (409), so a
+ * client that reuses keys by mistake never has its second adjustment silently taken for the first.
+ */
+export async function adjustBalance(
+  db: DbOrTx,
+  input: {
+    tenantId: number;
+    accountId: number;
+    amount: bigint;
+    operatorId: number;
+    reason: string;
+    requestKey: string;
+  },
+): Promise<MovementResult> {
+  const { tenantId, accountId, amount } = input;
+  const result = await moveMoney(db, {
+    tenantId,
+    accountId,
+    type: 'manual_adjustment',
+    amount,
+    operatorId: input.operatorId,
+    note: input.reason,
+    refType: 'manual',
+    idempotencyKey: `manual-adjust:${input.requestKey}`,
+  });
+  if (!result.repeated) return result;
+  const [first] = await db
+    .select({ accountId: ledgerEntries.accountId, amount: ledgerEntries.amount })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.tenantId, tenantId), eq(ledgerEntries.id, result.entryId)));
+  if (first?.accountId !== accountId || first.amount !== amount) throw conflict('accounts.adjustKeyReused');
+  return result;
+}
 
 /**
  * Runs a transaction that debits an organisation's account of a line (paying an order, a waybill or
@@ -344,6 +381,20 @@ export async function accountsOfOrganisations(
     );
   return new Map(rows.map((r) => [r.organisationId, r]));
 }
+
+// Registered as the module loads: the organisation pages show these accounts without importing this
+// module, which scopes its own lists by their tree.
+registerOrganisationAccounts({
+  async open(tx, tenantId, organisationId) {
+    for (const line of BUSINESS_LINES) await ensureAccount(tx, tenantId, organisationId, line);
+  },
+  async of(db, caller, organisationIds, line) {
+    const rows = await accountsOfOrganisations(db, caller.tenantId, organisationIds, line);
+    return new Map(
+      [...rows].map(([id, a]) => [id, { ...a, available: available(a), actions: accountActions(a, caller) }]),
+    );
+  },
+});
 
 /* ---------- statements ---------- */
 

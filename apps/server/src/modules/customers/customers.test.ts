@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { applyMarkup, priceChain } from '@freight/contracts/customers';
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, call, signIn, uploadFor, type Who } from '../../../test/helpers.ts';
+import { rowsOf } from '../../lib/bulk-insert.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
 import { markupChain } from './service.ts';
 
@@ -318,21 +321,29 @@ describe('account management', () => {
     const accountId = await acmeAccountId();
     const up = await post(
       '/api/admin/account/adjust',
-      { accountId, amount: '150.25', reason: 'opening balance' },
+      { accountId, amount: '150.25', reason: 'opening balance', requestKey: randomUUID() },
       'admin',
     );
     expect(up.json().data.balanceAfter).toBe('150.25');
     const tooMuch = await post(
       '/api/admin/account/adjust',
-      { accountId, amount: '-150.26', reason: 'oops' },
+      { accountId, amount: '-150.26', reason: 'oops', requestKey: randomUUID() },
       'admin',
     );
     expect(tooMuch.json().code).toBe(409);
     expect(tooMuch.json().msg).toBe('Not enough available funds');
-    const noReason = await post('/api/admin/account/adjust', { accountId, amount: '1' }, 'admin');
+    const noReason = await post(
+      '/api/admin/account/adjust',
+      { accountId, amount: '1', requestKey: randomUUID() },
+      'admin',
+    );
     expect(badFields(noReason)).toEqual(['reason']);
     // The editor may not adjust balances.
-    const editor = await post('/api/admin/account/adjust', { accountId, amount: '1', reason: 'x' }, 'editor');
+    const editor = await post(
+      '/api/admin/account/adjust',
+      { accountId, amount: '1', reason: 'x', requestKey: randomUUID() },
+      'editor',
+    );
     expect(editor.json().code).toBe(401);
     const log = await post(
       '/api/admin/operationLog/list',
@@ -340,6 +351,45 @@ describe('account management', () => {
       'admin',
     );
     expect(log.json().data.list.map((r: any) => r.resultCode)).toEqual(expect.arrayContaining([200, 409]));
+  });
+
+  it('adjusts once per request key: a replay, a double submit and a reused key move no more money', async () => {
+    const accountId = await acmeAccountId();
+    const balance = async () =>
+      rowsOf<{ cents: string }>(
+        await f.db.execute(sql`select balance_cents::text as cents from accounts where id = ${accountId}`),
+      )[0]?.cents;
+    const before = BigInt((await balance()) ?? 'x');
+    const requestKey = randomUUID();
+    const body = { accountId, amount: '10.00', reason: 'goodwill', requestKey };
+    const first = (await post('/api/admin/account/adjust', body, 'admin')).json();
+    expect(first.code).toBe(200);
+    // The same request again, and five more at once: each answers the first adjustment.
+    const again = await Promise.all(
+      Array.from({ length: 6 }, () => post('/api/admin/account/adjust', body, 'admin')),
+    );
+    for (const res of again) expect(res.json().data).toEqual(first.data);
+    expect(BigInt((await balance()) ?? 'x') - before).toBe(1_000n);
+    const entries = await f.db.execute(
+      sql`select count(*)::int as n from ledger_entries where idempotency_key = ${`manual-adjust:${requestKey}`}`,
+    );
+    expect(rowsOf<{ n: number }>(entries)[0]?.n).toBe(1);
+    // The key of one adjustment for another amount is refused, not taken for the first.
+    const reused = (
+      await f
+        .as('admin')
+        .in('zh-CN')
+        .post('/api/admin/account/adjust', { ...body, amount: '11.00' })
+    ).json();
+    expect(reused.code).toBe(409);
+    expect(reused.msg).toBe('该请求编号已用于另一笔调整,请为新的调整使用新的编号');
+    // Without a key, or with one too short to be unique, nothing moves and the field is named.
+    const { requestKey: _k, ...keyless } = body;
+    expect(badFields(await post('/api/admin/account/adjust', keyless, 'admin'))).toEqual(['requestKey']);
+    expect(
+      badFields(await post('/api/admin/account/adjust', { ...body, requestKey: 'short' }, 'admin')),
+    ).toEqual(['requestKey']);
+    expect(await ledgerMismatches(f.db)).toEqual([]);
   });
 
   it('freezes and unfreezes with a reason; a frozen account cannot be debited', async () => {
@@ -351,7 +401,7 @@ describe('account management', () => {
     ).toBe(409);
     const debit = await post(
       '/api/admin/account/adjust',
-      { accountId, amount: '-1.00', reason: 'test' },
+      { accountId, amount: '-1.00', reason: 'test', requestKey: randomUUID() },
       'admin',
     );
     expect(debit.json().code).toBe(409);

@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AmountInput } from '../../components/AmountInput.tsx';
+import { ListEmpty } from '../../components/list.tsx';
 import { PrivateFileLink } from '../../components/PrivateFile.tsx';
 import { ApiError, applyFieldErrors, post } from '../../lib/http.ts';
 import { customersApi, type Line, type OrganisationRow } from './api.ts';
@@ -166,6 +167,7 @@ export function InvitationsDialog({ org, onClose }: { org: OrganisationRow; onCl
         dataSource={codes.data?.list ?? []}
         pagination={false}
         scroll={{ x: 'max-content' }}
+        locale={{ emptyText: <ListEmpty text={t('customers.invitationsEmpty')} /> }}
         columns={[
           {
             title: t('customers.code'),
@@ -264,6 +266,10 @@ export function PriceLevelDialog({
 
 export type AccountAction = 'freeze' | 'unfreeze' | 'credit' | 'adjust';
 
+/** 32 random hex digits (`crypto.randomUUID` needs a secure page; a portal on plain http has none). */
+const newRequestKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** Staff actions on an account, each with its reason. */
 export function AccountActionDialog({
   org,
@@ -279,6 +285,9 @@ export function AccountActionDialog({
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm();
+  // One adjustment per opening of the dialog: a second click, or a retry after a lost answer, sends
+  // the same key and the server adjusts once.
+  const [requestKey] = useState(newRequestKey);
   const account = org.account;
   if (!account) return null;
   const url = {
@@ -290,7 +299,7 @@ export function AccountActionDialog({
   const submit = async () => {
     const values = await form.validateFields();
     try {
-      await post(url, { accountId: account.id, ...values });
+      await post(url, { accountId: account.id, ...values, ...(action === 'adjust' ? { requestKey } : {}) });
       message.success(t('common.saved'));
       onDone();
     } catch (error) {
