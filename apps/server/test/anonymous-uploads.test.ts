@@ -2,23 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/modules/limits/service.ts';
 import { MAX_PENDING_PER_CLIENT } from '../src/modules/uploads/service.ts';
 import { useTestApp } from './fixture.ts';
-import { makePng, multipartBody } from './helpers.ts';
+import { makePng, anonymousUpload as uploadWithoutSession } from './helpers.ts';
 
 /** The production limits (scale 1): what a visitor with no session may upload. */
 const f = useTestApp({ language: 'en-US', app: { config: { RATE_LIMIT_SCALE: 1 } } });
 
-function anonymousUpload(ip: string, content: Buffer, filename = 'licence.png') {
-  const { payload, contentType } = multipartBody([
-    { name: 'file', filename, contentType: 'image/png', content },
-  ]);
-  return f.ctx.app.inject({
-    method: 'POST',
-    url: '/api/common/upload/images',
-    remoteAddress: ip,
-    headers: { host: f.t.host, 'content-type': contentType, 'accept-language': 'en-US' },
-    payload,
-  });
-}
+const anonymousUpload = (ip: string, content: Buffer, filename?: string) =>
+  uploadWithoutSession(f.ctx, f.t.host, ip, content, filename);
 
 describe('uploads without a session', () => {
   it('keeps only a few licences of one address waiting for a registration', async () => {

@@ -265,6 +265,26 @@ export async function postMultipart(
   return ctx.app.inject({ method: 'POST', url, headers, payload });
 }
 
+/** A licence image uploaded with no session from `ip`, in English: what a registering shipper sends. */
+export function anonymousUpload(
+  ctx: TestContext,
+  host: string,
+  ip: string,
+  content: Buffer,
+  filename = 'licence.png',
+) {
+  const { payload, contentType } = multipartBody([
+    { name: 'file', filename, contentType: 'image/png', content },
+  ]);
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/common/upload/images',
+    remoteAddress: ip,
+    headers: { host, 'content-type': contentType, 'accept-language': 'en-US' },
+    payload,
+  });
+}
+
 /**
  * Uploads a small file as a signed-in user (or, without a token, as a registering shipper's licence)
  * and answers its URL: records accept only their caller's own uploads.

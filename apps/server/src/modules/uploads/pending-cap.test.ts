@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { makePng, multipartBody } from '../../../test/helpers.ts';
+import { makePng, anonymousUpload as uploadWithoutSession } from '../../../test/helpers.ts';
 import { LIMITS } from '../limits/service.ts';
 import { uploads } from './schema.ts';
 import { MAX_PENDING_PER_CLIENT, PENDING_LICENCE } from './service.ts';
@@ -10,18 +10,7 @@ import { MAX_PENDING_PER_CLIENT, PENDING_LICENCE } from './service.ts';
 const SCALE = 4;
 const f = useTestApp({ language: 'en-US', app: { config: { RATE_LIMIT_SCALE: SCALE } } });
 
-function anonymousUpload(ip: string, content: Buffer) {
-  const { payload, contentType } = multipartBody([
-    { name: 'file', filename: 'licence.png', contentType: 'image/png', content },
-  ]);
-  return f.ctx.app.inject({
-    method: 'POST',
-    url: '/api/common/upload/images',
-    remoteAddress: ip,
-    headers: { host: f.t.host, 'content-type': contentType, 'accept-language': 'en-US' },
-    payload,
-  });
-}
+const anonymousUpload = (ip: string, content: Buffer) => uploadWithoutSession(f.ctx, f.t.host, ip, content);
 
 describe('the pending uploads of one address', () => {
   it('keeps no more than the cap when a burst of uploads from one address arrives at once', async () => {

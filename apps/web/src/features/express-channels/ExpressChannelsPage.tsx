@@ -1,6 +1,6 @@
 import { EXPRESS_SCOPES, type ExpressScope } from '@freight/contracts/express-rating';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -19,6 +19,7 @@ import {
   zoneChartPath,
 } from './api.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
+import { StatusAndUsers } from './StatusAndUsers.tsx';
 import { UNITS } from './units.ts';
 import { useRowActions } from './useRowActions.ts';
 import { WorkbookActions } from './WorkbookActions.tsx';
@@ -253,27 +254,19 @@ export default function ExpressChannelsPage() {
           {
             title: t('expressChannels.statusOrganisations'),
             render: (_, r) => (
-              <Space orientation="vertical" size={4}>
-                <Switch
-                  checked={r.enabled}
-                  loading={switchingRow(r)}
-                  onChange={() => confirmStatus(r)}
-                  aria-label={t('common.status')}
-                  data-testid={`express-channel-status-${r.code}`}
-                />
-                {r.organisationIds.length === 0 ? (
-                  <Tag>{t('expressProducts.everyone')}</Tag>
-                ) : (
-                  <Tag color="orange">
-                    {t('expressProducts.someOrganisations', { count: r.organisationIds.length })}
-                  </Tag>
-                )}
+              <StatusAndUsers
+                enabled={r.enabled}
+                switching={switchingRow(r)}
+                onToggle={() => confirmStatus(r)}
+                organisationCount={r.organisationIds.length}
+                testId={`express-channel-status-${r.code}`}
+              >
                 {r.provider === 'builtin' ? null : (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {r.provider}
                   </Typography.Text>
                 )}
-              </Space>
+              </StatusAndUsers>
             ),
           },
           {

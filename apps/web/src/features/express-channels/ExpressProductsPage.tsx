@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Space, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import {
   productApi,
 } from './api.ts';
 import { ProductDialog } from './ProductDialog.tsx';
+import { StatusAndUsers } from './StatusAndUsers.tsx';
 import { useRowActions } from './useRowActions.ts';
 
 interface Filters {
@@ -140,22 +141,13 @@ export default function ExpressProductsPage() {
             // Who may use a product rides with its status, so the list fits a 1440 px desktop.
             title: t('expressChannels.statusOrganisations'),
             render: (_, r) => (
-              <Space orientation="vertical" size={4}>
-                <Switch
-                  checked={r.enabled}
-                  loading={switchingRow(r)}
-                  onChange={() => confirmStatus(r)}
-                  aria-label={t('common.status')}
-                  data-testid={`express-product-status-${r.code}`}
-                />
-                {r.organisationIds.length === 0 ? (
-                  <Tag>{t('expressProducts.everyone')}</Tag>
-                ) : (
-                  <Tag color="orange">
-                    {t('expressProducts.someOrganisations', { count: r.organisationIds.length })}
-                  </Tag>
-                )}
-              </Space>
+              <StatusAndUsers
+                enabled={r.enabled}
+                switching={switchingRow(r)}
+                onToggle={() => confirmStatus(r)}
+                organisationCount={r.organisationIds.length}
+                testId={`express-product-status-${r.code}`}
+              />
             ),
           },
           {
