@@ -4,7 +4,7 @@ import { Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
 import { AddressDialog } from './AddressDialog.tsx';
 import { ADDRESS_LIST_URL, type AddressBookEntry, addressApi } from './api.ts';
@@ -82,16 +82,16 @@ export default function AddressBookPage() {
         loading={list.loading}
         dataSource={list.rows}
         pagination={list.pagination}
-        scroll={{ x: 1300 }}
-        className="nowrap-table"
+        // Sized by their content, the columns fit a 1440 px desktop: nothing sits under the pinned
+        // actions as the list opens. The place rides under the street, the window under the type.
+        {...listTableProps(0)}
         columns={[
           {
             title: t('addresses.name'),
             fixed: 'left',
-            width: 240,
             // The default mark sits under the name, so a long name never pushes it out of sight.
             render: (_, r) => (
-              <div style={{ whiteSpace: 'normal' }}>
+              <div style={{ whiteSpace: 'normal', maxWidth: 200, overflowWrap: 'anywhere' }}>
                 {r.name}
                 {r.isDefaultPickup ? (
                   <div>
@@ -105,16 +105,17 @@ export default function AddressBookPage() {
           },
           {
             title: t('addresses.address'),
-            width: 220,
-            ellipsis: true,
-            render: (_, r) => [r.address1, r.address2].filter(Boolean).join(', '),
+            render: (_, r) => (
+              <div style={{ whiteSpace: 'normal', maxWidth: 260, overflowWrap: 'anywhere' }}>
+                {[r.address1, r.address2].filter(Boolean).join(', ')}
+                <div style={{ color: '#595959', fontSize: 12 }}>
+                  {r.city}, {r.state} {r.zipcode}
+                </div>
+              </div>
+            ),
           },
-          { title: t('addresses.city'), dataIndex: 'city', width: 140 },
-          { title: t('addresses.state'), dataIndex: 'state', width: 70 },
-          { title: t('addresses.zipcode'), dataIndex: 'zipcode', width: 90 },
           {
             title: t('addresses.contact'),
-            width: 200,
             render: (_, r) => (
               <div>
                 {r.contact}
@@ -125,34 +126,34 @@ export default function AddressBookPage() {
             ),
           },
           {
-            title: t('addresses.type'),
-            width: 130,
+            title: `${t('addresses.type')} / ${t('addresses.window')}`,
             render: (_, r) => (
-              <Tag color={r.addressType === 'fba' ? 'blue' : undefined}>
-                {ADDRESS_TYPE_LABELS[r.addressType][language]}
-                {r.fbaCode ? ` · ${r.fbaCode}` : ''}
-              </Tag>
+              <div>
+                <Tag color={r.addressType === 'fba' ? 'blue' : undefined}>
+                  {ADDRESS_TYPE_LABELS[r.addressType][language]}
+                  {r.fbaCode ? ` · ${r.fbaCode}` : ''}
+                </Tag>
+                <div style={{ color: '#595959', fontSize: 12 }}>
+                  {r.windowStart}-{r.windowEnd}
+                </div>
+              </div>
             ),
-          },
-          {
-            title: t('addresses.window'),
-            width: 120,
-            render: (_, r) => `${r.windowStart}-${r.windowEnd}`,
           },
           ...(manyBooks
             ? [
                 {
                   title: t('addresses.organisation'),
-                  dataIndex: 'organisationName',
-                  width: 180,
-                  ellipsis: true,
+                  render: (_: unknown, r: AddressBookEntry) => (
+                    <div style={{ whiteSpace: 'normal', maxWidth: 160, overflowWrap: 'anywhere' }}>
+                      {r.organisationName}
+                    </div>
+                  ),
                 },
               ]
             : []),
           {
             title: t('common.actions'),
             fixed: 'right',
-            width: 220,
             render: (_, row) => (
               <Space size={0}>
                 {allowed('address:save') ? (

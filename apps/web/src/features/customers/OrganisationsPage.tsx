@@ -12,7 +12,6 @@ import {
   Space,
   Table,
   Tag,
-  Typography,
 } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -32,16 +31,9 @@ import {
   UsersDialog,
 } from './OrganisationDialogs.tsx';
 
-/** A name or address cut to a width the list can afford, shown whole on hover. */
+/** A name or address kept to a width the list can afford: a long one wraps, whole and readable. */
 function Cut({ text }: { text: string }) {
-  return (
-    <Typography.Text
-      ellipsis={{ tooltip: text }}
-      style={{ maxWidth: 180, color: 'inherit', fontSize: 'inherit' }}
-    >
-      {text}
-    </Typography.Text>
-  );
+  return <div style={{ maxWidth: 180, overflowWrap: 'anywhere' }}>{text}</div>;
 }
 
 interface Filters {
