@@ -33,7 +33,7 @@ import {
 
 /** A name or address kept to a width the list can afford: a long one wraps, whole and readable. */
 function Cut({ text }: { text: string }) {
-  return <div style={{ maxWidth: 180, overflowWrap: 'anywhere' }}>{text}</div>;
+  return <div style={{ maxWidth: 180, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>{text}</div>;
 }
 
 interface Filters {
