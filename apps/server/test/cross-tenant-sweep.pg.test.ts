@@ -6,6 +6,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNotice } from '../src/modules/notices/service.ts';
 import { BATCH_COLUMNS } from '../src/modules/truck-orders/batch.ts';
+import { apiOperations, type JsonSchema, type Operation } from './api-operations.ts';
 import { expressTenant, selectedQuote, setExpressBalance } from './express-fixtures.ts';
 import { useTestApp } from './fixture.ts';
 import {
@@ -27,36 +28,6 @@ import { truckBatchRow, truckTenant } from './truck-fixtures.ts';
  * ids), and B's administrator calls every operation on A's host. No answer fails, no answer of A's
  * shows anything of B, and not one of B's rows changes.
  */
-
-interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  enum?: unknown[];
-  const?: unknown;
-  default?: unknown;
-  pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  nullable?: boolean;
-}
-interface Parameter {
-  name: string;
-  in: 'query' | 'path' | 'header';
-  schema?: JsonSchema;
-}
-interface Operation {
-  method: 'GET' | 'POST';
-  path: string;
-  parameters: Parameter[];
-  body: JsonSchema | null;
-}
 
 /** Operations not swept, with the reason. Public calls that take no id, and calls that end A's session. */
 const SKIPPED: Record<string, string> = {
@@ -395,22 +366,7 @@ beforeAll(async () => {
     `select code as v from invitation_codes where tenant_id = ${b.tenant.id}`,
   ).catch(() => []);
 
-  const doc = (
-    await f.ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: a.host } })
-  ).json();
-  operations = [];
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
-    if (path.startsWith('/api/docs')) continue;
-    for (const [method, op] of Object.entries(item)) {
-      if (method !== 'get' && method !== 'post') continue;
-      operations.push({
-        method: method.toUpperCase() as 'GET' | 'POST',
-        path,
-        parameters: (op.parameters ?? []) as Parameter[],
-        body: (op.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined) ?? null,
-      });
-    }
-  }
+  operations = await apiOperations(f.ctx.app, a.host);
 }, 240_000);
 let anyIdsOfB: number[];
 

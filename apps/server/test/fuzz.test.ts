@@ -4,6 +4,7 @@ import { fieldLabel, fieldLabels } from '@freight/contracts/validation';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { apiOperations, type JsonSchema, type Operation } from './api-operations.ts';
 import { useTestApp } from './fixture.ts';
 
 /**
@@ -13,27 +14,6 @@ import { useTestApp } from './fixture.ts';
  * every answer is an envelope, every 400 says which field (or what is wrong with the body), and no row
  * changes.
  */
-
-interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  enum?: unknown[];
-  const?: unknown;
-}
-interface Parameter {
-  name: string;
-  in: 'query' | 'path' | 'header';
-  schema?: JsonSchema;
-}
-interface Operation {
-  method: 'GET' | 'POST';
-  path: string;
-  parameters: Parameter[];
-  body: JsonSchema | null;
-}
 
 /** The answers that describe the body as a whole rather than one field. */
 const BODY_MESSAGES = new Set(
@@ -75,22 +55,7 @@ beforeAll(async () => {
   );
   await truck.setBalance('customer', 1_000_000n);
   tokens = { admin: truck.tokens.admin as string, customer: (await f.signIn('customer')).token as string };
-  const doc = (
-    await f.ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: f.t.host } })
-  ).json();
-  operations = [];
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
-    if (path.startsWith('/api/docs')) continue;
-    for (const [method, op] of Object.entries(item)) {
-      if (method !== 'get' && method !== 'post') continue;
-      operations.push({
-        method: method.toUpperCase() as 'GET' | 'POST',
-        path,
-        parameters: (op.parameters ?? []) as Parameter[],
-        body: (op.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined) ?? null,
-      });
-    }
-  }
+  operations = await apiOperations(f.ctx.app, f.t.host);
 }, 180_000);
 
 /** Row count and a digest of every row, per table: any insert, update or delete shows. */
