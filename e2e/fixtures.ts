@@ -134,17 +134,20 @@ const usAddress = (zipcode: string, state: string, city: string) => ({
   phone: '2135550100',
 });
 
+/** A truck shipment the quote call takes: one pallet of 500 lb from Los Angeles to Dallas, today. */
+export const truckShipment = () => ({
+  mode: 'LTL',
+  pickup: usAddress('90001', 'CA', 'Los Angeles'),
+  delivery: usAddress('75201', 'TX', 'Dallas'),
+  quoteDate: new Date().toISOString().slice(0, 10),
+  lines: [
+    { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
+  ],
+});
+
 /** Quotes 500 lb from Los Angeles to Dallas and prices it, through the API as the page's user; the quote's id. */
 export async function pricedTruckQuote(page: Page): Promise<number> {
-  const quote = await api(page, '/admin/quotation/save', {
-    mode: 'LTL',
-    pickup: usAddress('90001', 'CA', 'Los Angeles'),
-    delivery: usAddress('75201', 'TX', 'Dallas'),
-    quoteDate: new Date().toISOString().slice(0, 10),
-    lines: [
-      { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
-    ],
-  });
+  const quote = await api(page, '/admin/quotation/save', truckShipment());
   // The prices stream as NDJSON rather than the envelope; reading it to the end prices the quote.
   await page.request.post('/api/admin/quotation/rates', {
     data: { id: quote.id },

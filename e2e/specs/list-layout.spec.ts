@@ -1,5 +1,13 @@
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { api, bookPaidOrder, bookWaybill, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import {
+  api,
+  bookPaidOrder,
+  bookWaybill,
+  screenshotDir,
+  session,
+  switchLanguage,
+  truckShipment,
+} from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -137,6 +145,17 @@ for (const email of ['customer@example.com', 'admin@example.com']) {
       await bookPaidOrder(page);
       await bookWaybill(page, true);
       waybillNo = await bookWaybill(page, false);
+      // A key with every scope and a long name, used once and revoked: its widest row on the key list.
+      const key = await api(page, '/admin/apiKey/create', {
+        name: 'Warehouse system integration key for the night shift',
+        scopes: ['quote', 'book', 'pay', 'track', 'upload'],
+      });
+      const used = await page.request.post('/api/admin/quotation/save', {
+        data: truckShipment(),
+        headers: { apiId: key.prefix, userKey: key.key },
+      });
+      expect((await used.json()).code).toBe(200);
+      await api(page, '/admin/apiKey/revoke', { id: key.id });
     }
     const pages = menuPages(await api(page, '/menu/navigate', {}));
     expect(pages).toContain('/expressOrderList');

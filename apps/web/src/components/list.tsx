@@ -94,6 +94,14 @@ export function listTableProps(minWidth: number) {
 }
 
 /**
+ * Text a no-wrap list cannot afford at full length (a name, an address, a set of tags): it wraps within
+ * `width`, whole and readable, rather than widening the table under its pinned columns.
+ */
+export function Wrapped({ width, children }: { width: number; children: ReactNode }) {
+  return <div style={{ maxWidth: width, whiteSpace: 'normal', overflowWrap: 'break-word' }}>{children}</div>;
+}
+
+/**
  * SPEC section 9: a list's table is 50 px shorter for each row its filters wrap onto beyond the first.
  * The filter bar counts its rows as they wrap and tells the list beside it through a CSS variable.
  */

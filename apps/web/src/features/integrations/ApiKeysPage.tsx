@@ -26,7 +26,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, useServerList, Wrapped } from '../../components/list.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { API_KEY_LIST_URL, type ApiKeyRow, apiKeyApi, type CreatedApiKey } from './api.ts';
 import { ShownOnceDialog } from './ShownOnceDialog.tsx';
@@ -148,12 +148,22 @@ export default function ApiKeysPage() {
               </Typography.Text>
             ),
           },
-          { title: t('apiKeys.name'), dataIndex: 'name' },
+          { title: t('apiKeys.name'), render: (_, r) => <Wrapped width={180}>{r.name}</Wrapped> },
           {
             title: t('apiKeys.scopes'),
-            render: (_, r) => r.scopes.map((s) => <Tag key={s}>{t(`apiKeys.scope.${s}`)}</Tag>),
+            // A key with every scope lists them over two lines rather than pushing the status under the
+            // pinned actions.
+            render: (_, r) => (
+              <Wrapped width={220}>
+                {r.scopes.map((s) => (
+                  <Tag key={s} style={{ marginBlock: 2 }}>
+                    {t(`apiKeys.scope.${s}`)}
+                  </Tag>
+                ))}
+              </Wrapped>
+            ),
           },
-          { title: t('apiKeys.owner'), dataIndex: 'userEmail' },
+          { title: t('apiKeys.owner'), render: (_, r) => <Wrapped width={200}>{r.userEmail}</Wrapped> },
           ...(staff
             ? [
                 {
