@@ -1,15 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
-// `*.pg.test.ts` run in the PostgreSQL pass only, and are not collected on the embedded database
-// rather than skipped there: those that need a server to take away (a TCP connection to cut), and the
-// cross-tenant sweep, whose subject is the tenant boundary that only PostgreSQL enforces twice (row-level
-// security binds its non-superuser role; PGlite's one superuser session goes around it) and whose every
-// route the module tests run on both databases. README "Tests" says which tests run where.
+/**
+ * The whole suite runs on PostgreSQL, where row-level security binds a role that is no superuser and
+ * row locks are taken across sessions. The embedded database (PGlite) is the same PostgreSQL engine
+ * behind one in-process superuser session, so on it run only the files about what can differ there:
+ * its start and stop, its crash and restart, the code that takes another road on it (bulk statements,
+ * the job queue's adapter, export pages, batch chunks on its one connection, cache events, the
+ * housekeeping guard), the tenant scope and its policies, and money on the database `npm start` gives.
+ * README "Tests" says which tests run where and why.
+ */
+const EMBEDDED = [
+  'src/db/tenant-scope.test.ts',
+  'src/jobs/queue.test.ts',
+  'src/lib/bulk-insert.test.ts',
+  'src/modules/accounts/accounts.test.ts',
+  'src/modules/downloads/downloads.test.ts',
+  'src/modules/truck-orders/batch.test.ts',
+  'test/caches-across-processes.test.ts',
+  'test/concurrent-payments.test.ts',
+  'test/crash.test.ts',
+  'test/health.test.ts',
+  'test/housekeeping.test.ts',
+  'test/row-level-security.test.ts',
+  'test/shutdown.test.ts',
+  'test/startup.test.ts',
+];
+
+// `npm test` names the embedded pass; a file run by hand, or the suite where no PostgreSQL answers,
+// runs on the embedded database whole.
+const embeddedPass = process.env.TEST_DB === 'pglite';
 const onPostgres = process.env.TEST_DB === 'pg';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: embeddedPass ? EMBEDDED : ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // `*.pg.test.ts` need a server: a connection to cut, row locks across sessions, a role to bind.
     exclude: ['**/node_modules/**', ...(onPostgres ? [] : ['**/*.pg.test.ts'])],
     testTimeout: 30_000,
     hookTimeout: 120_000,
