@@ -124,6 +124,12 @@ const FRESH_LISTS: EmptyList[] = [
     action: { zh: '新增渠道', en: 'New channel', opens: 'modal' },
   },
   {
+    path: '/addressmanagement',
+    zh: '卡车地址簿还是空的',
+    en: 'The truck address book is empty',
+    action: { zh: '新增地址', en: 'New address', opens: 'modal' },
+  },
+  {
     path: '/setPrice',
     zh: '快递加价按分公司、代理或客户设置',
     en: 'Express markups are set per branch, agent or customer',

@@ -1,3 +1,4 @@
+import { MAX_IMPORT_ROWS } from '@freight/contracts/addresses';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
@@ -257,6 +258,34 @@ describe('import and export', () => {
     const wrong = await importFile('direct', await workbook(['Foo', 'Bar'], [['a', 'b']]));
     expect(badFields(wrong)).toEqual(['file']);
     expect(wrong.json().msg).toContain('template');
+  });
+
+  it('refuses, naming the file, a sheet past the row limit, one without rows, and one whose header is not in row 1', async () => {
+    const before = (await listOf('direct')).total;
+    // One filled row past the limit, after an empty one the count skips.
+    const rows = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => goodRow(i + 100));
+    const tooMany = await importFile('direct', await workbook(HEADER, [[], ...rows]));
+    expect(badFields(tooMany)).toEqual(['file']);
+    expect(tooMany.json().msg).toBe(`At most ${MAX_IMPORT_ROWS} rows per file`);
+    // Exactly the limit is read to its end: its last row is judged (and, bad, keeps the file out).
+    const atLimit = rows.slice(1);
+    atLimit[atLimit.length - 1] = goodRow(1).map((v, i) => (i === 2 ? '123' : v));
+    const lastBad = await importFile('direct', await workbook(HEADER, atLimit));
+    expect(Object.keys(lastBad.json().data.rows)).toEqual([String(MAX_IMPORT_ROWS + 1)]);
+    expect((await listOf('direct')).total).toBe(before);
+
+    const headerOnly = await importFile('direct', await workbook(HEADER, []));
+    expect(headerOnly.json().msg).toBe('The file has no rows');
+    const lowered = await importFile('direct', await workbookBytes({ Addresses: [[], HEADER, goodRow(1)] }));
+    expect(lowered.json().msg).toContain('template');
+    expect(badFields(lowered)).toEqual(['file']);
+    const formula = await importFile(
+      'direct',
+      await workbook(HEADER, [
+        [...goodRow(1).slice(0, 6), { formula: '6095550100+0' } as never, 'Warehouse'],
+      ]),
+    );
+    expect(formula.json().data.rows['2']).toMatch(/^Cell G2 holds a formula; paste it as a value/);
   });
 
   it("hands out the template in the caller's language and the book as xlsx", async () => {

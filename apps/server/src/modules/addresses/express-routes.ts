@@ -34,7 +34,7 @@ import {
   expressAddressTemplate,
   insertExpressAddresses,
   listExpressAddresses,
-  readExpressAddressSheet,
+  readExpressAddressFile,
   saveExpressAddress,
   setExpressDefault,
   visibleExpressAddress,
@@ -216,7 +216,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = currentUser(request);
       const owner = await bookOwner(db, me, request.query.organisationId);
-      return importToBook(request, reply, owner, readExpressAddressSheet, (entries) =>
+      return importToBook(request, reply, owner, readExpressAddressFile, (entries) =>
         insertExpressAddresses(db, { tenantId: me.tenantId, organisationId: owner, userId: me.id, entries }),
       );
     },

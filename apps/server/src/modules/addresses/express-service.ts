@@ -10,11 +10,10 @@ import type { Language } from '@freight/contracts/api';
 import { expressAddressBody } from '@freight/contracts/express-quotes';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { and, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import type ExcelJS from 'exceljs';
 import type { DbOrTx } from '../../db/client.ts';
 import {
   columnLabel,
-  readSheetRecords,
+  readFileRecords,
   rowIssueMessage,
   type SheetColumn,
   templateWorkbook,
@@ -354,15 +353,17 @@ export function expressAddressTemplate(language: Language): Promise<Buffer> {
 }
 
 /**
- * Reads the first sheet of an import with the batch helpers, checking every row with the express
+ * Reads the first sheet of an import row by row with the batch helpers (null when the file is not
+ * an xlsx workbook), checking every row with the express
  * quote's address rules and the ZIP / state / city check. A message names the row's column as the
  * sheet shows it.
  */
-export function readExpressAddressSheet(
-  workbook: ExcelJS.Workbook,
+export async function readExpressAddressFile(
+  bytes: Buffer,
   language: Language,
-): SheetOutcome<ExpressEntry> {
-  const read = readSheetRecords(workbook, EXPRESS_ADDRESS_COLUMNS, { language, maxRows: MAX_IMPORT_ROWS });
+): Promise<SheetOutcome<ExpressEntry> | null> {
+  const read = await readFileRecords(bytes, EXPRESS_ADDRESS_COLUMNS, { language, maxRows: MAX_IMPORT_ROWS });
+  if (!read) return null;
   if (!read.ok) return { fileError: read.key, params: read.params };
   const bad: Record<string, string> = {};
   for (const [row, message] of read.errors) bad[String(row)] = message;

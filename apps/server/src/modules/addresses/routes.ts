@@ -33,7 +33,7 @@ import {
   insertAddresses,
   listAddresses,
   placesOfZip,
-  readAddressSheet,
+  readAddressFile,
   saveAddress,
   setDefaultPickup,
   visibleAddress,
@@ -183,7 +183,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = currentUser(request);
       const owner = await bookOwner(db, me, request.query.organisationId);
-      return importToBook(request, reply, owner, readAddressSheet, (addresses) =>
+      return importToBook(request, reply, owner, readAddressFile, (addresses) =>
         insertAddresses(db, { tenantId: me.tenantId, organisationId: owner, userId: me.id, addresses }),
       );
     },

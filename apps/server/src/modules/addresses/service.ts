@@ -15,12 +15,12 @@ import { ADDRESS_TYPES, shipmentAddress } from '@freight/contracts/truck-shipmen
 import { localizeIssues } from '@freight/contracts/validation';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import ExcelJS from 'exceljs';
-import zipcodes from 'zipcodes';
+import type ExcelJS from 'exceljs';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, isUniqueViolation } from '../../lib/errors.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
-import { importCell } from '../../lib/xlsx.ts';
+import { excel, zipcodes } from '../../lib/lazy-packages.ts';
+import { importCell, readSheetRows } from '../../lib/xlsx.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import {
   canSeeOrganisation,
@@ -294,7 +294,7 @@ export async function insertAddresses(
 
 /** The place of a five-digit US ZIP code; an unknown code gives an empty list. */
 export function placesOfZip(zipcode: string): ZipPlace[] {
-  const found = zipcodes.lookup(zipcode);
+  const found = zipcodes().lookup(zipcode);
   if (found?.country !== 'US') return [];
   return [{ zipcode: found.zip, city: found.city, state: found.state, country: 'US' }];
 }
@@ -305,7 +305,7 @@ const XLSX_TEXT = '@';
 
 /** The import template: a text-formatted header row in the caller's language, and a sheet of notes. */
 export async function addressTemplate(language: Language): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excel().Workbook)();
   const sheet = workbook.addWorksheet(language === 'en-US' ? 'Addresses' : '地址');
   sheet.columns = ADDRESS_COLUMNS.map((c) => ({
     header: c.label[language],
@@ -405,31 +405,26 @@ export type SheetOutcome<T> =
   | { rows: Record<string, string> };
 
 /**
- * Reads the first sheet of an import, checking every row with the quote form's rules. Columns are
- * found by their header in either language, so a template downloaded in Chinese imports in English.
+ * Reads the first sheet of an import row by row (`readSheetRows`: only one row's cells are held at a
+ * time, and a sheet past `MAX_IMPORT_ROWS` filled rows is refused as that row is read), checking every
+ * row with the quote form's rules. Columns are found by their header in either language, so a
+ * template downloaded in Chinese imports in English. Null when the file is not an xlsx workbook.
  */
-export function readAddressSheet(workbook: ExcelJS.Workbook, language: Language): SheetOutcome<BookAddress> {
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return { fileError: 'import.empty' };
+export async function readAddressFile(
+  bytes: Buffer,
+  language: Language,
+): Promise<SheetOutcome<BookAddress> | null> {
   const headers = new Map<string, keyof BookAddress>();
   for (const c of ADDRESS_COLUMNS)
     for (const l of ['zh-CN', 'en-US'] as const) headers.set(c.label[l].toLowerCase(), c.field);
   const columnOf = new Map<keyof BookAddress, number>();
-  sheet.getRow(1).eachCell((cell, column) => {
-    const field = headers.get(
-      String(cell.value ?? '')
-        .trim()
-        .toLowerCase(),
-    );
-    if (field && !columnOf.has(field)) columnOf.set(field, column);
-  });
-  if (REQUIRED_COLUMNS.some((f) => !columnOf.has(f))) return { fileError: 'addresses.templateMismatch' };
-  if (sheet.actualRowCount - 1 > MAX_IMPORT_ROWS) return { fileError: 'import.tooMany' };
-
+  let headerRead = false;
+  let filledRows = 0;
+  let refusal: SheetOutcome<BookAddress> | null = null;
   const addresses: BookAddress[] = [];
   const bad: Record<string, string> = {};
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
+
+  const readRow = (row: ExcelJS.Row) => {
     const values: Record<string, string> = {};
     const problems: string[] = [];
     for (const [field, column] of columnOf) {
@@ -455,14 +450,45 @@ export function readAddressSheet(workbook: ExcelJS.Workbook, language: Language)
       problems.push(...localizeIssues(issues, language).map((f) => f.message));
     }
     if (problems.length > 0) {
-      bad[String(rowNumber)] = problems.join('; ');
+      bad[String(row.number)] = problems.join('; ');
       return;
     }
     if (parsed.success) {
       const { saveToBook: _s, ...address } = parsed.data;
       addresses.push(address);
     }
+  };
+
+  const read = await readSheetRows(bytes, (row) => {
+    if (!headerRead) {
+      // The header is row 1; a sheet whose first row is blank has none.
+      headerRead = true;
+      if (row.number === 1)
+        row.eachCell((cell, column) => {
+          const field = headers.get(
+            String(cell.value ?? '')
+              .trim()
+              .toLowerCase(),
+          );
+          if (field && !columnOf.has(field)) columnOf.set(field, column);
+        });
+      if (REQUIRED_COLUMNS.some((f) => !columnOf.has(f))) {
+        refusal = { fileError: 'addresses.templateMismatch' };
+        return 'stop';
+      }
+      if (row.number === 1) return;
+    }
+    if (!row.hasValues) return;
+    if (++filledRows > MAX_IMPORT_ROWS) {
+      refusal = { fileError: 'import.tooMany' };
+      return 'stop';
+    }
+    readRow(row);
   });
+  if (!read) return null;
+  if (read.sheet === null) return { fileError: 'import.empty' };
+  if (refusal) return refusal;
+  if (!headerRead) return { fileError: 'addresses.templateMismatch' };
   if (Object.keys(bad).length > 0) return { rows: bad };
   if (addresses.length === 0) return { fileError: 'import.empty' };
   return { entries: addresses };

@@ -4,7 +4,7 @@ import { Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
 import { AddressDialog } from './AddressDialog.tsx';
 import { ADDRESS_LIST_URL, type AddressBookEntry, addressApi } from './api.ts';
@@ -85,6 +85,32 @@ export default function AddressBookPage() {
         // Sized by their content, the columns fit a 1440 px desktop: nothing sits under the pinned
         // actions as the list opens. The place rides under the street, the window under the type.
         {...listTableProps(0)}
+        locale={{
+          emptyText: (
+            <ListEmpty
+              text={t('addresses.empty')}
+              noMatch={filtersSet(filters) && t('addresses.noMatch')}
+              action={
+                allowed('address:save') || allowed('address:import') ? (
+                  <Space wrap style={{ justifyContent: 'center' }}>
+                    {allowed('address:save') ? (
+                      <Button
+                        type="primary"
+                        onClick={() => setEditing('new')}
+                        data-testid="list-empty-action"
+                      >
+                        {t('addresses.new')}
+                      </Button>
+                    ) : null}
+                    {allowed('address:import') ? (
+                      <Button onClick={() => setImporting(true)}>{t('addresses.import')}</Button>
+                    ) : null}
+                  </Space>
+                ) : null
+              }
+            />
+          ),
+        }}
         columns={[
           {
             title: t('addresses.name'),

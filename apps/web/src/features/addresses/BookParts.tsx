@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Form, type FormInstance, Modal, Row, Select } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../context/session.tsx';
 import { requiredRule } from '../../lib/form-rules.ts';
 import { ApiError, applyFieldErrors } from '../../lib/http.ts';
 import { type AddressOwner, addressApi } from './api.ts';

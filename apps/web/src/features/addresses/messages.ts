@@ -48,6 +48,9 @@ export const addressMessages = defineMessages(
     'addresses.pick': '从地址簿选择',
     'addresses.pickTitle': '选择地址',
     'addresses.choose': '选择',
+    'addresses.empty':
+      '卡车地址簿还是空的。这里保存提货和送货地址,卡车在线报价和批量下单都从这里选择。可以逐个新增,也可以下载模板批量导入。',
+    'addresses.noMatch': '没有符合筛选条件的地址',
     'expressAddresses.kind': '地址类型',
     'expressAddresses.name': '姓名',
     'expressAddresses.company': '公司',
@@ -132,6 +135,9 @@ export const addressMessages = defineMessages(
     'addresses.pick': 'Choose from address book',
     'addresses.pickTitle': 'Choose an address',
     'addresses.choose': 'Choose',
+    'addresses.empty':
+      'The truck address book is empty. It keeps pickup and delivery addresses, which the truck online quote and the batch order pick from. Add them one by one, or import a filled template.',
+    'addresses.noMatch': 'No address matches these filters',
     'expressAddresses.kind': 'Address type',
     'expressAddresses.name': 'Name',
     'expressAddresses.company': 'Company',

@@ -25,8 +25,8 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { FilterBar, listTableProps, useServerList, Wrapped } from '../../components/list.tsx';
+import { useSession } from '../../context/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { API_KEY_LIST_URL, type ApiKeyRow, apiKeyApi, type CreatedApiKey } from './api.ts';
 import { ShownOnceDialog } from './ShownOnceDialog.tsx';
@@ -163,15 +163,21 @@ export default function ApiKeysPage() {
               </Wrapped>
             ),
           },
-          { title: t('apiKeys.owner'), render: (_, r) => <Wrapped width={200}>{r.userEmail}</Wrapped> },
-          ...(staff
-            ? [
-                {
-                  title: t('apiKeys.organisation'),
-                  render: (_: unknown, r: ApiKeyRow) => r.organisationName || '—',
-                },
-              ]
-            : []),
+          {
+            // Staff see whose organisation the key acts in beneath the user: one column, so a key with
+            // every scope still fits the desktop beside its pinned actions.
+            title: staff ? `${t('apiKeys.owner')} / ${t('apiKeys.organisation')}` : t('apiKeys.owner'),
+            render: (_, r) => (
+              <Wrapped width={220}>
+                {r.userEmail}
+                {staff ? (
+                  <div>
+                    <Typography.Text type="secondary">{r.organisationName || '—'}</Typography.Text>
+                  </div>
+                ) : null}
+              </Wrapped>
+            ),
+          },
           { title: t('common.createdAt'), render: (_, r) => time(r.createdAt) },
           {
             title: t('apiKeys.lastUsed'),
