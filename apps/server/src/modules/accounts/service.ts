@@ -156,6 +156,56 @@ export async function debitOrRefuse<T>(
 }
 
 /**
+ * A record its owner pays from the balance of one line: a truck order, an express waybill, a bounce
+ * bill. `claim` marks it paid in the payment's transaction, conditional on it still being unpaid, and
+ * says whether it did (of two payments at once the second waits on the row and then misses); `missed`
+ * answers a payment that missed (a repeat when someone else paid, else a refusal it throws); `settle`
+ * writes the record's own bookkeeping once its money has moved (its sale for the reports, its timeline)
+ * and gives the payment's answer.
+ */
+export interface Payable<T> {
+  owner: { tenantId: number; organisationId: number; line: BusinessLine };
+  /** Cents to debit; a record of 0 is claimed and settled without a ledger row. */
+  amount: bigint;
+  /** The ledger row's words; its key makes the debit once per record whatever retries. */
+  ledger: Pick<Movement, 'type' | 'refType' | 'refId' | 'operatorId' | 'note'> & { idempotencyKey: string };
+  /** The refusal when the funds are short (409), with the message's own parameters. */
+  refusal: { key: MessageKey; params: Record<string, string> };
+  claim: (tx: DbOrTx) => Promise<boolean>;
+  missed: (tx: DbOrTx) => Promise<T>;
+  settle: (tx: DbOrTx) => Promise<T>;
+}
+
+/**
+ * The one way a record is paid from a balance: claim, debit with its ledger row, settle, in one
+ * transaction, so a short balance or a crash anywhere leaves the record unpaid and the money where it
+ * was. Short funds are refused naming what the account has available.
+ */
+export async function payFromBalance<T>(db: DbOrTx, payable: Payable<T>): Promise<T> {
+  const { owner } = payable;
+  // Made once and read on every payment, outside the transaction that holds the row locks.
+  const account = await ensureAccount(db, owner.tenantId, owner.organisationId, owner.line);
+  return debitOrRefuse(db, owner, payable.refusal, (tx) => payWithin(tx, payable, account.id));
+}
+
+/**
+ * `payFromBalance`'s work inside a transaction the caller holds (a bill charged as it is raised, in a
+ * savepoint of its own): short funds throw `InsufficientFundsError` and the caller decides.
+ */
+export async function payWithin<T>(tx: DbOrTx, payable: Payable<T>, accountId?: number): Promise<T> {
+  const { owner } = payable;
+  if (!(await payable.claim(tx))) return payable.missed(tx);
+  if (payable.amount > 0n)
+    await moveMoney(tx, {
+      tenantId: owner.tenantId,
+      accountId: accountId ?? (await ensureAccount(tx, owner.tenantId, owner.organisationId, owner.line)).id,
+      amount: -payable.amount,
+      ...payable.ledger,
+    });
+  return payable.settle(tx);
+}
+
+/**
  * Moves money on one account and writes its ledger row, as ONE statement: a conditional UPDATE ...
  * RETURNING and the ledger INSERT fed by it, in a data-modifying CTE. A statement is atomic, so the
  * balance change and its ledger row commit together or not at all whether or not the caller holds a

@@ -21,7 +21,7 @@ import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { debitOrRefuse, ensureAccount, InsufficientFundsError, moveMoney } from '../accounts/service.ts';
+import { InsufficientFundsError, type Payable, payFromBalance, payWithin } from '../accounts/service.ts';
 import {
   canSeeOrganisation,
   organisationNames,
@@ -210,7 +210,7 @@ export async function raiseBill(
       });
     // A savepoint: a short balance undoes only the debit, and the bill stays, unpaid.
     const charged = await tx
-      .transaction(async (sp) => chargeBill(sp, bill, staff.id))
+      .transaction(async (sp) => payWithin(sp, billPayable(bill, staff.id)))
       .catch((error: unknown) => {
         if (error instanceof InsufficientFundsError) return null;
         throw error;
@@ -220,52 +220,58 @@ export async function raiseBill(
   });
 }
 
-/** Debits the bill under its row lock and marks it charged; the second of two payers changes nothing. */
-async function chargeBill(tx: DbOrTx, bill: BillRow, operatorId: number): Promise<BillRow> {
-  const moved = await tx
-    .update(bounceBills)
-    .set({ status: 'charged', chargedAt: new Date() })
-    .where(
-      and(
-        eq(bounceBills.tenantId, bill.tenantId),
-        eq(bounceBills.id, bill.id),
-        eq(bounceBills.status, 'unpaid'),
-      ),
-    )
-    .returning();
-  const row = moved[0];
-  if (!row) {
-    const current = await findBill(tx, bill.tenantId, bill.id);
-    if (current?.status === 'charged') return current;
-    throw conflict('bounceBill.transitionRefused');
-  }
-  const account = await ensureAccount(tx, bill.tenantId, bill.organisationId, bill.line);
-  await moveMoney(tx, {
-    tenantId: bill.tenantId,
-    accountId: account.id,
-    type: 'surcharge',
-    amount: -bill.amount,
-    refType: 'bounce_bill',
-    // Under the order's (waybill's) number, so its own ledger shows its surcharges.
-    refId: bill.orderNo,
-    operatorId,
-    note: bill.billNo,
-    idempotencyKey: `bounce-bill:${bill.id}`,
-  });
-  // A surcharge is the carrier's, passed through at cost at every level: revenue, and the same cost.
-  await recordSale(tx, {
-    tenantId: bill.tenantId,
-    line: bill.line,
-    organisationId: bill.organisationId,
-    productId: null,
-    at: new Date(),
-    orders: 0,
-    revenue: bill.amount,
-    cost: bill.amount,
-    branchPrice: bill.amount,
-    agentPrice: bill.amount,
-  });
-  return row;
+/** A bill as its owner pays it: marked charged under its row lock, then debited; a second payer changes nothing. */
+function billPayable(bill: BillRow, operatorId: number): Payable<BillRow> {
+  let charged: BillRow | undefined;
+  return {
+    owner: bill,
+    amount: bill.amount,
+    ledger: {
+      type: 'surcharge',
+      refType: 'bounce_bill',
+      // Under the order's (waybill's) number, so its own ledger shows its surcharges.
+      refId: bill.orderNo,
+      operatorId,
+      note: bill.billNo,
+      idempotencyKey: `bounce-bill:${bill.id}`,
+    },
+    refusal: { key: LINE_WORDS[bill.line].insufficientFunds, params: { amount: formatMoney(bill.amount) } },
+    claim: async (tx) => {
+      [charged] = await tx
+        .update(bounceBills)
+        .set({ status: 'charged', chargedAt: new Date() })
+        .where(
+          and(
+            eq(bounceBills.tenantId, bill.tenantId),
+            eq(bounceBills.id, bill.id),
+            eq(bounceBills.status, 'unpaid'),
+          ),
+        )
+        .returning();
+      return charged !== undefined;
+    },
+    missed: async (tx) => {
+      const current = await findBill(tx, bill.tenantId, bill.id);
+      if (current?.status === 'charged') return current;
+      throw conflict('bounceBill.transitionRefused');
+    },
+    settle: async (tx) => {
+      // A surcharge is the carrier's, passed through at cost at every level: revenue, and the same cost.
+      await recordSale(tx, {
+        tenantId: bill.tenantId,
+        line: bill.line,
+        organisationId: bill.organisationId,
+        productId: null,
+        at: new Date(),
+        orders: 0,
+        revenue: bill.amount,
+        cost: bill.amount,
+        branchPrice: bill.amount,
+        agentPrice: bill.amount,
+      });
+      return charged as BillRow;
+    },
+  };
 }
 
 /** A tenant's charged bills of one line by day and organisation, for the reports' rebuild. */
@@ -355,11 +361,7 @@ export async function payBill(db: DbOrTx, caller: Caller, bill: BillRow): Promis
     if (bill.status === 'charged') return bill;
     throw conflict('bounceBill.transitionRefused');
   }
-  const refusal = {
-    key: LINE_WORDS[bill.line].insufficientFunds,
-    params: { amount: formatMoney(bill.amount) },
-  };
-  return debitOrRefuse(db, bill, refusal, (tx) => chargeBill(tx, bill, caller.id));
+  return payFromBalance(db, billPayable(bill, caller.id));
 }
 
 /** Staff withdraw a bill raised in error, while it is unpaid: no money has moved. */

@@ -33,7 +33,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
+import { available, ensureAccount, listLedger, moveMoney, payFromBalance } from '../accounts/service.ts';
 import {
   canSeeOrganisation,
   organisationNames,
@@ -324,44 +324,42 @@ export async function payWaybill(
     if (waybill.paidAt) return { repeated: true, status: waybill.status };
     throw conflict('expressWaybill.transitionRefused');
   }
-  const account = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
-  const refusal = {
-    key: 'expressWaybill.insufficientFunds' as const,
-    params: { total: formatMoney(waybill.total) },
-  };
-  return debitOrRefuse(db, { ...waybill, line: 'express' }, refusal, async (tx) => {
-    // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
-    const moved = await tx
-      .update(expressWaybills)
-      .set({ status: transition.to, paid: waybill.total, paidAt: new Date() })
-      .where(
-        and(
-          eq(expressWaybills.tenantId, waybill.tenantId),
-          eq(expressWaybills.id, waybill.id),
-          eq(expressWaybills.status, 'unpaid'),
-        ),
-      )
-      .returning({ id: expressWaybills.id });
-    if (moved.length === 0) {
+  return payFromBalance<{ repeated: boolean; status: WaybillStatus }>(db, {
+    owner: { ...waybill, line: 'express' },
+    amount: waybill.total,
+    ledger: {
+      type: 'order_payment',
+      refType: 'express_waybill',
+      refId: waybill.waybillNo,
+      operatorId: caller.id,
+      note: waybill.waybillNo,
+      idempotencyKey: `express-waybill-pay:${waybill.id}`,
+    },
+    refusal: { key: 'expressWaybill.insufficientFunds', params: { total: formatMoney(waybill.total) } },
+    claim: async (tx) => {
+      const moved = await tx
+        .update(expressWaybills)
+        .set({ status: transition.to, paid: waybill.total, paidAt: new Date() })
+        .where(
+          and(
+            eq(expressWaybills.tenantId, waybill.tenantId),
+            eq(expressWaybills.id, waybill.id),
+            eq(expressWaybills.status, 'unpaid'),
+          ),
+        )
+        .returning({ id: expressWaybills.id });
+      return moved.length > 0;
+    },
+    missed: async (tx) => {
       const now = await findWaybill(tx, waybill.tenantId, waybill.id);
       if (now?.paidAt) return { repeated: true, status: now.status };
       throw conflict('expressWaybill.transitionRefused');
-    }
-    if (waybill.total > 0n)
-      await moveMoney(tx, {
-        tenantId: waybill.tenantId,
-        accountId: account.id,
-        type: 'order_payment',
-        amount: -waybill.total,
-        refType: 'express_waybill',
-        refId: waybill.waybillNo,
-        operatorId: caller.id,
-        note: waybill.waybillNo,
-        idempotencyKey: `express-waybill-pay:${waybill.id}`,
-      });
-    await recordSale(tx, saleOf(waybill, 1n, waybill.total));
-    await addEvent(tx, waybill, 'pay', 'unpaid', transition.to, caller.id, formatMoney(waybill.total));
-    return { repeated: false, status: transition.to };
+    },
+    settle: async (tx) => {
+      await recordSale(tx, saleOf(waybill, 1n, waybill.total));
+      await addEvent(tx, waybill, 'pay', 'unpaid', transition.to, caller.id, formatMoney(waybill.total));
+      return { repeated: false, status: transition.to };
+    },
   });
 }
 

@@ -39,7 +39,7 @@ import { cappedCount, keysetPages, olderThanRow } from '../../lib/keyset.ts';
 import { answerOnce } from '../../lib/response-serializer.ts';
 import { contentKey, handleKey, ShortCache } from '../../lib/short-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { available, debitOrRefuse, ensureAccount, listLedger, moveMoney } from '../accounts/service.ts';
+import { available, ensureAccount, listLedger, moveMoney, payFromBalance } from '../accounts/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import {
   canSeeOrganisation,
@@ -325,42 +325,43 @@ export async function payOrder(
     if (order.paidAt) return { repeated: true, status: order.status };
     throw conflict('order.transitionRefused');
   }
-  const account = await ensureAccount(db, order.tenantId, order.organisationId, 'truck');
-  const refusal = { key: 'order.insufficientFunds' as const, params: { total: formatMoney(order.total) } };
-  return debitOrRefuse(db, { ...order, line: 'truck' }, refusal, async (tx) => {
-    // Conditional on `unpaid`: of two payments at once, the second waits on the row and then misses.
-    const moved = await tx
-      .update(truckOrders)
-      .set({ status: transition.to, paid: order.total, paidAt: new Date() })
-      .where(
-        and(
-          eq(truckOrders.tenantId, order.tenantId),
-          eq(truckOrders.id, order.id),
-          eq(truckOrders.status, 'unpaid'),
-        ),
-      )
-      .returning({ id: truckOrders.id });
-    if (moved.length === 0) {
+  return payFromBalance<{ repeated: boolean; status: OrderStatus }>(db, {
+    owner: { ...order, line: 'truck' },
+    amount: order.total,
+    ledger: {
+      type: 'order_payment',
+      refType: 'truck_order',
+      refId: order.orderNo,
+      operatorId: caller.id,
+      note: order.orderNo,
+      idempotencyKey: `truck-order-pay:${order.id}`,
+    },
+    refusal: { key: 'order.insufficientFunds', params: { total: formatMoney(order.total) } },
+    claim: async (tx) => {
+      const moved = await tx
+        .update(truckOrders)
+        .set({ status: transition.to, paid: order.total, paidAt: new Date() })
+        .where(
+          and(
+            eq(truckOrders.tenantId, order.tenantId),
+            eq(truckOrders.id, order.id),
+            eq(truckOrders.status, 'unpaid'),
+          ),
+        )
+        .returning({ id: truckOrders.id });
+      return moved.length > 0;
+    },
+    missed: async (tx) => {
       // Someone else moved it since it was read: paid by them is a repeat, anything else a refusal.
       const now = await findOrder(tx, order.tenantId, order.id);
       if (now?.paidAt) return { repeated: true, status: now.status };
       throw conflict('order.transitionRefused');
-    }
-    if (order.total > 0n)
-      await moveMoney(tx, {
-        tenantId: order.tenantId,
-        accountId: account.id,
-        type: 'order_payment',
-        amount: -order.total,
-        refType: 'truck_order',
-        refId: order.orderNo,
-        operatorId: caller.id,
-        note: order.orderNo,
-        idempotencyKey: `truck-order-pay:${order.id}`,
-      });
-    await recordSale(tx, saleOf(order, 1n, order.total));
-    await addEvent(tx, order, 'pay', 'unpaid', transition.to, caller.id, formatMoney(order.total));
-    return { repeated: false, status: transition.to };
+    },
+    settle: async (tx) => {
+      await recordSale(tx, saleOf(order, 1n, order.total));
+      await addEvent(tx, order, 'pay', 'unpaid', transition.to, caller.id, formatMoney(order.total));
+      return { repeated: false, status: transition.to };
+    },
   });
 }
 
