@@ -8,7 +8,8 @@ const dataDir = new URL(`./artifacts/data-${port}`, import.meta.url).pathname;
 /** The browser suite runs against a fresh portal on the embedded database, as a new user gets it. */
 export default defineConfig({
   testDir: './specs',
-  outputDir: './artifacts/results',
+  // Per port, so two runs at once (`npm test` runs two halves) keep their own traces.
+  outputDir: `./artifacts/results-${port}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -31,7 +32,8 @@ export default defineConfig({
     locale: 'zh-CN',
   },
   webServer: {
-    command: `rm -rf "${dataDir}" && npx tsx ../apps/server/src/server.ts`,
+    // The server compiled, as `npm start` runs it (`npm test` builds it before the browsers start).
+    command: `rm -rf "${dataDir}" && node ../scripts/ensure-server-build.mjs && node --enable-source-maps ../apps/server/dist/server.js`,
     url: `http://localhost:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

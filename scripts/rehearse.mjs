@@ -254,8 +254,8 @@ function psqlAsync(port, sql, db = DB) {
 function startServer(name, port, extraEnv) {
   if (state.stopping) throw new Error('stopping');
   const out = openSync(join(state.tmp, `${name}.log`), 'a');
-  // node with tsx's loader, not `npx tsx`: one process, so SIGKILL really kills the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // node itself on the compiled server, as `npm start` runs it: one process, so SIGKILL really kills it.
+  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.js'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', out, out],
@@ -613,6 +613,8 @@ async function main() {
     SEED_DEMO: name === 's1' ? 'true' : 'false',
   });
 
+  // The server compiled, as `npm start` runs it.
+  execFileSync(process.execPath, ['scripts/ensure-server-build.mjs'], { cwd: root, stdio: 'inherit' });
   // One process migrates and seeds first; the second starts once the first is ready.
   log(`server s1 on ${s1Port} (migrates and seeds)`);
   let started = Date.now();

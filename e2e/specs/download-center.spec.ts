@@ -19,7 +19,8 @@ import { DEMO_PASSWORD, mailedCode, screenshotDir } from '../fixtures.ts';
  * portal holds its database open, and its sessions are left alone).
  */
 const ORDERS = 50_000;
-const serverEntry = new URL('../../apps/server/src/server.ts', import.meta.url).pathname;
+// The server as `npm start` runs it, compiled (the suite's own portal was started from the same build).
+const serverBundle = new URL('../../apps/server/dist/server.js', import.meta.url).pathname;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -116,7 +117,7 @@ test.beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   let output = '';
-  server = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  server = spawn(process.execPath, ['--enable-source-maps', serverBundle], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -17,6 +15,7 @@ import { modules, shipmentModules } from './modules/index.ts';
 import { rateLimitPlugin } from './modules/limits/plugin.ts';
 import { createMailer, type Mailer } from './modules/mail/service.ts';
 import { publicBranding } from './modules/site/service.ts';
+import { WEB_DIST } from './paths.ts';
 import { afterAnswerPlugin } from './plugins/after-answer.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -27,7 +26,6 @@ import { tenantPlugin } from './plugins/tenant.ts';
 import { registerWebApp } from './web-app.ts';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-const webDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const sendWebPage =
     (options.serveWeb ?? true)
-      ? await registerWebApp(app, options.webRoot ?? webDist, (request) =>
+      ? await registerWebApp(app, options.webRoot ?? WEB_DIST, (request) =>
           request.tenant ? publicBranding(request.tenant, request.host) : null,
         )
       : null;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { ensurePgliteTemplate, ensurePostgresTemplate, migrationsDigest } from './database-template.ts';
 
@@ -10,8 +11,16 @@ declare module 'vitest' {
   }
 }
 
-/** Migrates the run's template database once, before any test file starts (test/database-template.ts). */
+/** Compiles the server and migrates the run's template database once, before any test file starts. */
 export default async function setup(project: TestProject) {
+  // The tests that start the server in a process of its own run it compiled, as `npm start` does.
+  execFileSync(
+    process.execPath,
+    [new URL('../../../scripts/ensure-server-build.mjs', import.meta.url).pathname],
+    {
+      stdio: 'inherit',
+    },
+  );
   const digest = migrationsDigest();
   if (process.env.TEST_DB === 'pg') {
     const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-const serverEntry = new URL('../src/server.ts', import.meta.url).pathname;
+/**
+ * The server as `npm start` runs it: compiled into one file (scripts/ensure-server-build.mjs), which
+ * the test run's global setup brings up to date with the sources before any file starts.
+ */
+export const SERVER_COMMAND = [
+  '--enable-source-maps',
+  new URL('../dist/server.js', import.meta.url).pathname,
+] as const;
 export const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A TCP port nobody listens on now. */
@@ -57,14 +64,14 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the real server (`src/server.ts`) in a process of its own and waits until it listens. */
+/** Starts the real server, compiled as it ships, in a process of its own and waits until it listens. */
 export async function startServer(
   env: Record<string, string>,
   readyWithinMs = 60_000,
 ): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  const child = spawn(process.execPath, SERVER_COMMAND, {
     env: {
       ...process.env,
       NODE_ENV: 'development',

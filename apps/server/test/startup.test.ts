@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { mailedTo } from './server-process.ts';
+import { mailedTo, SERVER_COMMAND } from './server-process.ts';
 
-const serverEntry = new URL('../src/server.ts', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'fp-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -16,7 +15,7 @@ function start(env: Record<string, string>): {
   exited: Promise<number | null>;
 } {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  const child = spawn(process.execPath, SERVER_COMMAND, {
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../lib/errors.ts';
+import { MIGRATIONS_DIR } from '../paths.ts';
 import * as schema from './schema.ts';
 import { runAsSystem, scopeConnectionsToTenant } from './tenant-scope.ts';
 
@@ -44,7 +44,7 @@ export interface DatabaseLog {
 /** The pool's defaults; the server takes them from `DATABASE_POOL_MAX` and `DATABASE_ACQUIRE_TIMEOUT_MS`. */
 export const POOL_DEFAULTS = { max: 20, acquireTimeoutMs: 10_000, replicaRetryMs: 10_000 };
 
-const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = MIGRATIONS_DIR;
 
 /** PGlite under `dataDir` (or in memory when `dataDir` is null), or a PostgreSQL server by URL. */
 export async function openDatabase(options: {

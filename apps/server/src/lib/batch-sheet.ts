@@ -1,8 +1,9 @@
 import type { Language } from '@freight/contracts/api';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { localizeIssues } from '@freight/contracts/validation';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { z } from 'zod';
+import { excel } from './lazy-packages.ts';
 import { importValue, readSheetRows } from './xlsx.ts';
 
 /**
@@ -54,7 +55,7 @@ export interface TemplateSheet {
  */
 export async function templateWorkbook(template: TemplateSheet): Promise<Buffer> {
   const { columns, language } = template;
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excel().Workbook)();
   const sheet = workbook.addWorksheet(template.sheetName);
   sheet.addRow(columns.map((c) => columnLabel(c, language)));
   sheet.getRow(1).font = { bold: true };

@@ -1,10 +1,11 @@
 import type { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import { ResultCode } from '@freight/contracts/api';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { zipSync } from 'fflate';
 import { AppError, badField } from './errors.ts';
+import { excel } from './lazy-packages.ts';
 import { unpackZip, type ZipEntries, type ZipLimits, ZipRefused } from './zip.ts';
 
 /** A workbook file starts as a zip archive; anything else is refused before the parser sees it. */
@@ -94,7 +95,7 @@ export async function readWorkbook(buffer: Buffer): Promise<ExcelJS.Workbook | n
     const entries = await unpackWorkbook(buffer);
     if (!entries) return null;
     const stored = zipSync(Object.fromEntries(entries), { level: 0 });
-    const workbook = new ExcelJS.Workbook();
+    const workbook = new (excel().Workbook)();
     try {
       await workbook.xlsx.load(Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength) as never);
       return workbook;
@@ -220,7 +221,7 @@ export async function readSheetRows(buffer: Buffer, visit: RowVisitor): Promise<
     // The unpacked parts are in the stored archive now; the map is let go before the reading starts.
     entries.clear();
     const source = Readable.from(piecesOf(archive));
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { styles: 'cache', entries: 'emit' });
+    const reader = new (excel().stream.xlsx.WorkbookReader)(source, { styles: 'cache', entries: 'emit' });
     // The reader names each sheet's part only in the event it sends just before handing the sheet over.
     let part = '';
     (reader as unknown as EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
@@ -303,7 +304,7 @@ export async function buildWorkbook(
     text?: boolean[];
   }[],
 ): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excel().Workbook)();
   for (const s of sheets) {
     const sheet = workbook.addWorksheet(s.name);
     sheet.addRow(s.header);

@@ -6,10 +6,11 @@ import { EXPORT_KEEP_DAYS, type ExportKindName } from '@freight/contracts/downlo
 import { translate } from '@freight/contracts/messages';
 import { isMoneyString, parseMoney } from '@freight/contracts/money';
 import { XLSX_TYPE } from '@freight/contracts/responses';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { excel } from '../../lib/lazy-packages.ts';
 import { currentUser, type RequestUser, requestUserOf } from '../../plugins/context.ts';
 import { findUser } from '../auth/service.ts';
 import { grantsForUser } from '../roles/service.ts';
@@ -110,7 +111,7 @@ export async function answerExport<P>(
   const atOnce = app.config.EXPORT_AT_ONCE_ROWS;
   const total = await source.count(atOnce + 1);
   if (total <= atOnce) {
-    const workbook = new ExcelJS.Workbook();
+    const workbook = new (excel().Workbook)();
     const sheet = workbook.addWorksheet('Sheet1');
     startSheet(sheet, source.columns);
     const cells = cellWriter(source.columns, timeZone);
@@ -331,7 +332,7 @@ export async function runExportJob(
     await markExportStarted(app.db, tenantId, row.id, total);
 
     await mkdir(dirname(target), { recursive: true });
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    const workbook = new (excel().stream.xlsx.WorkbookWriter)({
       filename: partial,
       useStyles: true,
       useSharedStrings: false,

@@ -1,6 +1,4 @@
 import type { ExpressAddress } from '@freight/contracts/express-quotes';
-import { toBuffer } from 'bwip-js/node';
-import PDFDocument from 'pdfkit';
 import type { WaybillRow } from './service.ts';
 
 /** 4 × 6 inches in PDF points (72 a inch): the thermal label size carriers print. */
@@ -9,7 +7,9 @@ const HEIGHT = 432;
 const MARGIN = 12;
 
 /** A Code 128 barcode of the tracking number, as a PNG the PDF embeds. */
-function barcode(text: string): Promise<Buffer> {
+async function barcode(text: string): Promise<Buffer> {
+  // Loaded when a label is first printed, as the PDF writer is.
+  const { toBuffer } = await import('bwip-js/node');
   return toBuffer({ bcid: 'code128', text, scale: 3, height: 14, includetext: false });
 }
 
@@ -31,6 +31,8 @@ const lines = (a: ExpressAddress) =>
  */
 export async function waybillLabels(waybills: readonly WaybillRow[]): Promise<Buffer> {
   const codes = await Promise.all(waybills.map((w) => barcode(w.trackingNo)));
+  // Loaded when a label is first printed: the PDF writer costs a start about 0.15 s.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: [WIDTH, HEIGHT], margin: MARGIN, autoFirstPage: false });
   doc.info.Title = waybills.length === 1 ? `Label ${waybills[0]?.waybillNo}` : `Labels (${waybills.length})`;
   const chunks: Buffer[] = [];

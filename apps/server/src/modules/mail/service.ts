@@ -1,9 +1,9 @@
 import { ResultCode } from '@freight/contracts/api';
 import { and, desc, eq, lt, ne, or, type SQL } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
 import type { DbOrTx } from '../../db/client.ts';
 import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import { AppError } from '../../lib/errors.ts';
+import { nodemailer } from '../../lib/lazy-packages.ts';
 import { outbox } from './schema.ts';
 
 export interface MailMessage {
@@ -20,7 +20,7 @@ export type Mailer = {
 
 export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
   if (!smtpUrl) return null;
-  const transport = nodemailer.createTransport(smtpUrl);
+  const transport = nodemailer().createTransport(smtpUrl);
   return {
     async deliver(message) {
       await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });

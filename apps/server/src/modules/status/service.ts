@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { MIGRATIONS_DIR } from '../../paths.ts';
 
 /** The migrations this release ships, by the time drizzle records for each (`when` of the journal). */
-const journal = JSON.parse(
-  readFileSync(
-    join(dirname(fileURLToPath(import.meta.url)), '../../db/migrations/meta/_journal.json'),
-    'utf8',
-  ),
-) as { entries: { when: number; tag: string }[] };
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
+  entries: { when: number; tag: string }[];
+};
 
 /** How long a health probe waits for the database before calling it away (the pool waits longer). */
 const PROBE_TIMEOUT_MS = 2_000;

@@ -9,9 +9,9 @@ import {
 } from '@freight/contracts/truck-rating';
 import { impliedAccessorials, ratingLine, type Shipment } from '@freight/contracts/truck-shipment';
 import { and, eq, inArray } from 'drizzle-orm';
-import zipcodes from 'zipcodes';
 import type { Generations } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { zipcodes } from '../../lib/lazy-packages.ts';
 import { tenantCache } from '../../lib/tenant-cache.ts';
 import { type LaneFtl, truckLanes, truckProducts } from './schema.ts';
 
@@ -224,8 +224,8 @@ const ROAD_CIRCUITY = 1.17;
 
 /** Estimated road miles between two US ZIP codes, or null when either is unknown. */
 export function roadMiles(fromZip: string, toZip: string): number | null {
-  const a = zipcodes.lookup(fromZip);
-  const b = zipcodes.lookup(toZip);
+  const a = zipcodes().lookup(fromZip);
+  const b = zipcodes().lookup(toZip);
   if (!a || !b) return null;
   const rad = (deg: number) => (deg * Math.PI) / 180;
   const dLat = rad(b.latitude - a.latitude);
