@@ -2,7 +2,7 @@
  * The calls every signed-in page makes, over HTTP against the real app, next to the floor they are
  * measured against in the same run with the same client: a bare Fastify route on the same pool making
  * one `select 1` (`route + select 1`).
- * - `waitNum poll`: the waiting counts the web polls every 10 s (apps/web/src/app/wait-counts.ts), as
+ * - `waitNum poll`: the waiting counts the web polls every 10 s (apps/web/src/context/wait-counts.ts), as
  *   the staff administrator (who may review both lines, so both are counted);
  * - `menu fetch`: the administrator's menu (every page and button);
  * - `order list, first page`: a signed-in customer's first page with its status tabs, in a tenant of

@@ -160,6 +160,17 @@ for (const file of sourceFiles(webDir)) {
   const inApp = !relative(join(webDir, 'app'), file).startsWith('..');
   const isMessageRegistry = show(file) === 'apps/web/src/i18n/features.ts';
   for (const specifier of relativeImports(file)) {
+    // app/ is the shell that composes everything: nothing but the entry that mounts it may lean on it. What features share
+    // with it (the session, branding, theme, the page in view) lives in context/.
+    const isEntry = show(file) === 'apps/web/src/main.tsx';
+    if (
+      !inApp &&
+      !isEntry &&
+      !relative(join(webDir, 'app'), resolve(dirname(file), specifier)).startsWith('..')
+    )
+      problems.push(
+        `${show(file)} imports ${specifier}: only app/ itself uses the app shell (shared state is in context/)`,
+      );
     const target = areaOf(featuresDir, resolve(dirname(file), specifier));
     if (!target) continue;
     const [area, path] = target;

@@ -10,10 +10,10 @@ import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import { AppRoutes } from './app/App.tsx';
 import { antdTheme } from './app/antd-theme.ts';
-import { useBranding } from './app/branding.ts';
 import { ErrorLogProvider } from './app/error-log.tsx';
-import { SessionProvider } from './app/session.tsx';
-import { applyShades, ThemeProvider, useTheme } from './app/theme.tsx';
+import { useBranding } from './context/branding.ts';
+import { SessionProvider } from './context/session.tsx';
+import { applyShades, ThemeProvider, useTheme } from './context/theme.tsx';
 import { useMediaQuery } from './hooks/useMediaQuery.ts';
 import './i18n/index.ts';
 // antd's component styles as one stylesheet (zero-runtime theme, app/antd-theme.ts), before the app's own.

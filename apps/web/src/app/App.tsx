@@ -3,6 +3,8 @@ import { App as AntApp, Spin, Typography } from 'antd';
 import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import type { Branding } from '../context/branding.ts';
+import { flattenPages, useSession } from '../context/session.tsx';
 // The sign-in page is the first page of most visits: it is part of the entry, not a second round of
 // downloads behind a spinner.
 import LoginPage from '../features/auth/LoginPage.tsx';
@@ -10,9 +12,7 @@ import { DOWNLOAD_CENTER_PATH, DOWNLOAD_COUNT_KEY } from '../features/downloads/
 import { loadFeatureMessages } from '../i18n/index.ts';
 import { ApiError, setHttpHooks } from '../lib/http.ts';
 import { clearSession, getToken, STORAGE } from '../lib/storage.ts';
-import type { Branding } from './branding.ts';
 import { progressPulse, TopProgress, useProgressWhile } from './progress.tsx';
-import { flattenPages, useSession } from './session.tsx';
 import { preloadView } from './views.ts';
 
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));

@@ -1,5 +1,5 @@
 import type { ThemeConfig } from 'antd';
-import { readableShade, textOn } from './theme.tsx';
+import { readableShade, textOn } from '../context/theme.tsx';
 
 /**
  * The antd theme for a primary colour (docs/decisions.md, "Brand colour and contrast"): the brand

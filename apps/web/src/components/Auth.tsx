@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useCurrentPage } from '../app/page-context.tsx';
+import { useCurrentPage } from '../context/page-context.tsx';
 
 /** SPEC section 5: a button with a permission key shows only if the current page's buttons include it. */
 export function useAuth(): (key: string) => boolean {

@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { flattenPages, useSession } from '../app/session.tsx';
+import { flattenPages, useSession } from '../context/session.tsx';
 import { post } from '../lib/http.ts';
 
 type OrganisationOption = Wire<typeof parentOptionsView>['list'][number];

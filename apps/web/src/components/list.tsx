@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isMenuNode, type MenuNode, useSession } from '../app/session.tsx';
+import { isMenuNode, type MenuNode, useSession } from '../context/session.tsx';
 import { post } from '../lib/http.ts';
 
 export interface Page<T> {

@@ -31,16 +31,8 @@ import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
 import { Hint, MenuOnDemand } from '../../components/OnDemand.tsx';
 import { PrivateAvatar } from '../../components/PrivateAvatar.tsx';
-import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
-import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
-import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
-import { FreightRulesEntry } from '../../features/truck-products/FreightRulesEntry.tsx';
-import { useMediaQuery } from '../../hooks/useMediaQuery.ts';
-import { useOpenedOnce } from '../../hooks/useOpenedOnce.ts';
-import type { Branding } from '../branding.ts';
-import { ErrorLogButton } from '../error-log.tsx';
-import { PageContext } from '../page-context.tsx';
-import { useProgressWhile } from '../progress.tsx';
+import type { Branding } from '../../context/branding.ts';
+import { PageContext } from '../../context/page-context.tsx';
 import {
   allowedMenus,
   flattenPages,
@@ -49,8 +41,16 @@ import {
   routeAllowed,
   useSession,
   useWaitCounts,
-} from '../session.tsx';
-import { useTheme } from '../theme.tsx';
+} from '../../context/session.tsx';
+import { useTheme } from '../../context/theme.tsx';
+import { FeatureUpdatesEntry } from '../../features/changelog/public.tsx';
+import { DOWNLOAD_CENTER_PATH, DownloadCenterButton } from '../../features/downloads/public.tsx';
+import { useNoticePopups } from '../../features/notices/NoticePopups.ts';
+import { FreightRulesEntry } from '../../features/truck-products/FreightRulesEntry.tsx';
+import { useMediaQuery } from '../../hooks/useMediaQuery.ts';
+import { useOpenedOnce } from '../../hooks/useOpenedOnce.ts';
+import { ErrorLogButton } from '../error-log.tsx';
+import { useProgressWhile } from '../progress.tsx';
 import { VIEWS } from '../views.ts';
 import { AdStrip } from './AdStrip.tsx';
 import { BackToTop } from './BackToTop.tsx';

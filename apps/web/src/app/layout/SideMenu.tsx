@@ -1,7 +1,7 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
+import { isMenuNode, type MenuNode } from '../../context/session.tsx';
 import { focusByArrows } from '../../lib/arrow-keys.ts';
-import { isMenuNode, type MenuNode } from '../session.tsx';
 
 /**
  * The open side menu (the expanded sidebar and the phone's drawer): a menu of links to each page's

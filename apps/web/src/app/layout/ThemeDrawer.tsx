@@ -1,6 +1,6 @@
 import { Button, Divider, Drawer, Radio, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type ThemeName, useTheme } from '../theme.tsx';
+import { type ThemeName, useTheme } from '../../context/theme.tsx';
 
 export function ThemeDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();

@@ -9,9 +9,9 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, listTableProps, periodInstants, useServerList } from '../../components/list.tsx';
+import { useSession } from '../../context/session.tsx';
 import { download } from '../../lib/http.ts';
 import { money, moneySign } from '../../lib/money.ts';
 

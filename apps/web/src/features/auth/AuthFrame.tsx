@@ -2,8 +2,8 @@ import { TranslationOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Branding } from '../../app/branding.ts';
-import { useSession } from '../../app/session.tsx';
+import type { Branding } from '../../context/branding.ts';
+import { useSession } from '../../context/session.tsx';
 
 /** The frame of the sign-in, registration and reset pages: brand on the left, the form on the right. */
 export function AuthFrame({

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import type { Branding } from '../../app/branding.ts';
+import type { Branding } from '../../context/branding.ts';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { matchesPassword } from '../../lib/form-rules.ts';
 import { ApiError } from '../../lib/http.ts';

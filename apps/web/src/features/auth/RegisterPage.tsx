@@ -20,8 +20,8 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import type { Branding } from '../../app/branding.ts';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
+import type { Branding } from '../../context/branding.ts';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { fieldRule, matchesPassword } from '../../lib/form-rules.ts';
 import { ApiError, applyFieldErrors } from '../../lib/http.ts';

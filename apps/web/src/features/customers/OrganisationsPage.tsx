@@ -16,9 +16,9 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { useAuth } from '../../components/Auth.tsx';
 import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
+import { useSession } from '../../context/session.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 import { customersApi, type Line, type ListKind, type OrganisationRow } from './api.ts';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { usePageQuery } from '../../app/page-context.tsx';
+import { usePageQuery } from '../../context/page-context.tsx';
 import { ALL_CHANNELS_KEY, channelApi, channelPricePath, type ExpressChannel, zoneChartPath } from './api.ts';
 import { UNITS } from './units.ts';
 

@@ -4,8 +4,8 @@ import { Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { usePageQuery } from '../../app/page-context.tsx';
 import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
+import { usePageQuery } from '../../context/page-context.tsx';
 import { money } from '../../lib/money.ts';
 import {
   ALL_CHANNELS_KEY,

@@ -1,6 +1,6 @@
 import { App, ConfigProvider } from 'antd';
 import type { ReactNode } from 'react';
-import { DEFAULT_COLOUR } from '../../app/theme.tsx';
+import { DEFAULT_COLOUR } from '../../context/theme.tsx';
 
 /**
  * SPEC section 2: the express-quote pages keep the default colour (#FF6D1F) whatever theme or brand

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Space, Statistic, Tag, Tooltip, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { flattenPages, useSession } from '../../app/session.tsx';
 import { type ChartOption, EChart } from '../../components/EChart.tsx';
+import { flattenPages, useSession } from '../../context/session.tsx';
 import { money } from '../../lib/money.ts';
 import { waybillApi, waybillStatusListPath } from './api.ts';
 

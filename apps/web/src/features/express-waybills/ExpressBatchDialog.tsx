@@ -3,8 +3,8 @@ import { App, Button, Form, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { flattenPages, useSession } from '../../app/session.tsx';
 import { BatchImportDialog } from '../../components/BatchImportDialog.tsx';
+import { flattenPages, useSession } from '../../context/session.tsx';
 import { EXPRESS_BATCH_ENDPOINTS, expressBatchApi, type ShipFromOption, WAYBILL_LIST_URL } from './api.ts';
 
 const ORDER_LIST_PATH = '/expressOrderList';

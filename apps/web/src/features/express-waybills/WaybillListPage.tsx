@@ -10,10 +10,10 @@ import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { usePageQuery } from '../../app/page-context.tsx';
 import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, listTableProps, periodDays, useServerList } from '../../components/list.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
+import { usePageQuery } from '../../context/page-context.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { money, sumMoney } from '../../lib/money.ts';
 import {

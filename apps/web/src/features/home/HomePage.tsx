@@ -2,9 +2,9 @@ import { UserOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { allowedMenus, flattenPages, type MenuNode, useSession } from '../../app/session.tsx';
 import { MenuIcon } from '../../components/MenuIcon.tsx';
 import { PrivateAvatar } from '../../components/PrivateAvatar.tsx';
+import { allowedMenus, flattenPages, type MenuNode, useSession } from '../../context/session.tsx';
 
 interface ShortcutGroup {
   key: string;

@@ -28,8 +28,8 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { useSession } from '../../context/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import {
   type CreatedWebhook,

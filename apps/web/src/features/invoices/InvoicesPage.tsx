@@ -17,9 +17,9 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { FilterBar, periodInstants, useServerList } from '../../components/list.tsx';
 import { PrivateFileLink } from '../../components/PrivateFile.tsx';
+import { useSession } from '../../context/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ApiError, download, post, upload } from '../../lib/http.ts';
 

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, Radio, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
+import { useSession } from '../../context/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import i18n from '../../i18n/index.ts';
 import { matchesPassword } from '../../lib/form-rules.ts';

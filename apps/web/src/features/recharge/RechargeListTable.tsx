@@ -18,7 +18,6 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession, useWaitCounts } from '../../app/session.tsx';
 import { AmountInput } from '../../components/AmountInput.tsx';
 import {
   FilterBar,
@@ -28,6 +27,7 @@ import {
   useServerList,
 } from '../../components/list.tsx';
 import { PrivateImage } from '../../components/PrivateFile.tsx';
+import { useSession, useWaitCounts } from '../../context/session.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 

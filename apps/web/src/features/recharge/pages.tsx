@@ -1,4 +1,4 @@
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../context/session.tsx';
 import { ReceivingAccountsButton } from './ReceivingAccounts.tsx';
 import { RechargeListTable } from './RechargeListTable.tsx';
 import { RechargePage } from './RechargePage.tsx';

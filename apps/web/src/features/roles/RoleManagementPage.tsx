@@ -4,10 +4,10 @@ import { App, Button, Drawer, Form, Input, Popconfirm, Space, Spin, Table, Tag, 
 import type React from 'react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MenuButton, MenuNode } from '../../app/session.tsx';
-import { isMenuNode, useSession } from '../../app/session.tsx';
 import { Auth } from '../../components/Auth.tsx';
 import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
+import type { MenuButton, MenuNode } from '../../context/session.tsx';
+import { isMenuNode, useSession } from '../../context/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ROLE_LIST_URL, type RoleRow, rolesApi } from './api.ts';
 

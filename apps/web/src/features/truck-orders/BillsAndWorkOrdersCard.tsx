@@ -4,7 +4,7 @@ import { Card, Empty, Space, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { flattenPages, useSession } from '../../app/session.tsx';
+import { flattenPages, useSession } from '../../context/session.tsx';
 import { post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
 import { BILL_LIST_URL, type BounceBillView } from '../bounce-bills/api.ts';

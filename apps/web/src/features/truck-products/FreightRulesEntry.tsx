@@ -1,5 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../context/session.tsx';
 import { useOpenedOnce } from '../../hooks/useOpenedOnce.ts';
 
 /** The products drawer (a table) loads when first opened: every page of the shell draws this entry. */

@@ -19,9 +19,9 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { usePageQuery } from '../../app/page-context.tsx';
 import { FilterBar, ListEmpty, useServerList } from '../../components/list.tsx';
 import { SheetImportButton } from '../../components/SheetImport.tsx';
+import { usePageQuery } from '../../context/page-context.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ALL_PRODUCTS_KEY, LANE_LIST_URL, type Lane, laneApi, productApi, type TruckProduct } from './api.ts';
 import { LaneDialog } from './LaneDialog.tsx';

@@ -3,8 +3,8 @@ import { Button, Empty, Form, Input, Space, Tag, Typography, theme } from 'antd'
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.tsx';
 import { DocumentsInput, FileLinks } from '../../components/ProofFiles.tsx';
+import { useSession } from '../../context/session.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { requiredRule } from '../../lib/form-rules.ts';
 import { type WorkOrderInfo, workOrderApi } from './api.ts';
