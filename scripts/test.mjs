@@ -1,8 +1,9 @@
 // `npm test`: lint, the area check, typecheck, the server suite on the embedded database and on
 // PostgreSQL, then the browser suite. Prints one closing line with the totals.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import pg from 'pg';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -79,6 +80,60 @@ function countPlaywright(file) {
   for (const [file, ms] of specTimes) fileTimes.push({ label: 'browser', file, seconds: ms / 1000 });
 }
 
+/**
+ * The browser suite in two halves at once, each against its own portal on its own port and data
+ * folder: one half leaves a core mostly idle while a page waits on the network. The spec files are
+ * dealt to the halves by how long each took when last measured (`e2e/spec-seconds.json`; a new file
+ * counts as a minute), longest first to the lighter half; a half runs its files in name order, each
+ * file's tests in turn. Lines are prefixed with their half.
+ */
+const BROWSER_HALVES = 2;
+
+function dealSpecs() {
+  const specs = readdirSync(join(root, 'e2e', 'specs')).filter((name) => name.endsWith('.spec.ts'));
+  const seconds = JSON.parse(readFileSync(join(root, 'e2e', 'spec-seconds.json'), 'utf8'));
+  const halves = Array.from({ length: BROWSER_HALVES }, () => ({ seconds: 0, specs: [] }));
+  for (const spec of specs.sort((a, b) => (seconds[b] ?? 60) - (seconds[a] ?? 60) || a.localeCompare(b))) {
+    const lighter = halves.reduce((low, half) => (half.seconds < low.seconds ? half : low));
+    lighter.specs.push(spec);
+    lighter.seconds += seconds[spec] ?? 60;
+  }
+  return halves.map((half) => half.specs.sort());
+}
+
+async function browserHalves() {
+  console.log('\n=== browser tests ===');
+  const started = Date.now();
+  const runs = dealSpecs().map((specs, index) => {
+    const half = index + 1;
+    return new Promise((resolve) => {
+      const child = spawn(
+        'npx',
+        // Each name anchored to its folder, so one spec's name never picks up another's.
+        ['playwright', 'test', '--config', 'e2e/playwright.config.ts', ...specs.map((s) => `specs/${s}`)],
+        {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: {
+            ...process.env,
+            E2E_PORT: String(8093 + index),
+            PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, `e2e-${half}.json`),
+          },
+        },
+      );
+      for (const stream of [child.stdout, child.stderr])
+        createInterface({ input: stream }).on('line', (line) => console.log(`[${half}] ${line}`));
+      child.on('close', (code, signal) => {
+        if (code !== 0) failedSteps.push(`browser tests, half ${half} (exit ${code ?? signal})`);
+        resolve(code === 0);
+      });
+    });
+  });
+  const results = await Promise.all(runs);
+  stepTimes.push({ title: 'browser tests', seconds: (Date.now() - started) / 1000 });
+  return results.every(Boolean);
+}
+
 async function postgresAnswers() {
   const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
   try {
@@ -143,11 +198,9 @@ if (postgres) {
 }
 
 ok = run('web build', 'node', ['scripts/ensure-web-build.mjs']) && ok;
-ok =
-  run('browser tests', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'e2e.json'),
-  }) && ok;
-countPlaywright(join(reports, 'e2e.json'));
+ok = run('server build', 'node', ['scripts/ensure-server-build.mjs']) && ok;
+ok = (await browserHalves()) && ok;
+for (let half = 1; half <= BROWSER_HALVES; half++) countPlaywright(join(reports, `e2e-${half}.json`));
 
 // The next slowdown shows where it landed.
 const slowest = fileTimes.sort((a, b) => b.seconds - a.seconds).slice(0, 15);
