@@ -11,7 +11,7 @@ import { findOrganisation } from '../customers/service.ts';
 import { seedDemoTariffs } from '../truck-products/service.ts';
 import { truckPricer } from '../truck-quotes/service.ts';
 import { BATCH_COLUMNS, chooseResult } from './batch.ts';
-import { listOrders } from './service.ts';
+import { listOrders } from './list.ts';
 
 const f = useTestApp({ tenants: 2, signIn: [['customer', 'admin'], ['customer']] });
 let customerOrg: number;

@@ -1,7 +1,7 @@
 import { translate } from '@freight/contracts/messages';
 import { orderListQuery } from '@freight/contracts/truck-orders';
 import { defineExport, type ExportColumn } from '../downloads/runner.ts';
-import { orderExportRows } from './service.ts';
+import { orderExportRows } from './list.ts';
 
 type Row =
   Awaited<ReturnType<typeof orderExportRows>> extends { pages(size: number): AsyncGenerator<(infer R)[]> }

@@ -7,7 +7,7 @@ import { creditTruck, ratedLtlProducts, savedQuoteId, streamedRates } from '../.
 import { truckOrders } from '../../db/schema.ts';
 import { findUserByEmail } from '../auth/service.ts';
 import { grantsForUser } from '../roles/service.ts';
-import { listOrdersFor } from './service.ts';
+import { listOrdersFor } from './list.ts';
 
 /**
  * The list as it opens is kept between calls (listOrdersFor) and served again only while the database

@@ -27,12 +27,11 @@ import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
 import { truckOrderExport } from './export.ts';
+import { listOrdersFor, orderActionButton } from './list.ts';
 import {
   attachUploadedFile,
   bookQuote,
   editVisibleAddresses,
-  listOrdersFor,
-  orderActionButton,
   orderDetail,
   paymentInfo,
   payOrders,

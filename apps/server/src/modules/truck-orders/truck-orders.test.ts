@@ -13,7 +13,7 @@ import {
 import { ledgerEntries, notices, truckOrders } from '../../db/schema.ts';
 import { ensureAccount, findAccount, ledgerMismatches } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
-import { listOrders } from './service.ts';
+import { listOrders } from './list.ts';
 
 const f = useTestApp({
   tenants: 2,
