@@ -12,7 +12,7 @@ import { formatMoney } from '@freight/contracts/money';
 import type { DbOrTx } from '../../db/client.ts';
 import { forbidden } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { usersByIds } from '../auth/service.ts';
+import { usersByIds } from '../auth/users.ts';
 import {
   organisationIdsMatching,
   organisationNames,

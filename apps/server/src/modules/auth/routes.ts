@@ -37,8 +37,8 @@ import {
   resetPassword,
   revokeSession,
   sessionsChanged,
-  setLocale,
 } from './service.ts';
+import { setLocale } from './users.ts';
 
 /** Where e-mailed links point: the configured public URL, or the origin the browser used. */
 function originOf(request: FastifyRequest): string {

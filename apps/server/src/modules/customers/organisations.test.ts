@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { allowNewCode, call, codeIn, lastMailTo, signInAs, uploadFor } from '../../../test/helpers.ts';
 import { accountsOfOrganisations } from '../accounts/service.ts';
-import { findUserByEmail, usersOfOrganisation } from '../auth/service.ts';
+import { findUserByEmail } from '../auth/service.ts';
+import { usersOfOrganisation } from '../auth/users.ts';
 import { rolesOfUsers } from '../roles/service.ts';
 import { findOrganisation, listInvitationCodes } from './service.ts';
 

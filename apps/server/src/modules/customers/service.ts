@@ -26,10 +26,9 @@ import {
   findUser,
   findUserByEmail,
   type NewUser,
-  setOrganisationUsersEnabled,
   type UserRow,
-  updateUserProfile,
 } from '../auth/service.ts';
+import { setOrganisationUsersEnabled, updateUserProfile } from '../auth/users.ts';
 import { clientOf, consumeLimit, LIMITS } from '../limits/service.ts';
 import { assignRoles, roleIdsByCode } from '../roles/service.ts';
 import { claimUpload, recordOf } from '../uploads/service.ts';

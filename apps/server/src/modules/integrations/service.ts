@@ -15,7 +15,7 @@ import { sha256Hex } from '../../lib/crypto.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { usersByIds } from '../auth/service.ts';
+import { usersByIds } from '../auth/users.ts';
 import { organisationNames } from '../customers/service.ts';
 import { apiKeys } from './schema.ts';
 

@@ -28,7 +28,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { containing, dayRange } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import { countUsers, usersByIds } from '../auth/service.ts';
+import { countUsers, usersByIds } from '../auth/users.ts';
 import {
   findOrganisation,
   organisationNames,

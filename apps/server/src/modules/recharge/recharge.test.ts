@@ -14,7 +14,8 @@ import {
 } from '../../../test/helpers.ts';
 import { ledgerEntries } from '../accounts/schema.ts';
 import { ensureAccount, ledgerMismatches } from '../accounts/service.ts';
-import { createUser, findUser, setLocale } from '../auth/service.ts';
+import { createUser, findUser } from '../auth/service.ts';
+import { setLocale } from '../auth/users.ts';
 import { createOrganisation } from '../customers/service.ts';
 import { assignRoles } from '../roles/service.ts';
 

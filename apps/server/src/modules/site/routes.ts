@@ -13,7 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { searchUsers, usersByIds } from '../auth/service.ts';
+import { searchUsers, usersByIds } from '../auth/users.ts';
 import { publicBranding, saveBranding, updateSettings } from './service.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {

@@ -10,7 +10,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { createUser, findUser, findUserByEmail, setUserEnabled, updateUserProfile } from '../auth/service.ts';
+import { createUser, findUser, findUserByEmail } from '../auth/service.ts';
+import { setUserEnabled, updateUserProfile } from '../auth/users.ts';
 import { answerExport } from '../downloads/runner.ts';
 import { assignRoles, existingRoleIds, forgetCachedGrants } from '../roles/service.ts';
 import { staffExport } from './export.ts';

@@ -7,7 +7,7 @@ import {
   type StaffFilter,
   type StaffUserRow,
   staffUserRows,
-} from '../auth/service.ts';
+} from '../auth/users.ts';
 import { rolesOfUsers, userIdsHoldingRole } from '../roles/service.ts';
 
 export type StaffQuery = Omit<z.infer<typeof staffListQuery>, 'page' | 'limit'>;

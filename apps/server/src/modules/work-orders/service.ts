@@ -28,7 +28,7 @@ import { dayRange, numberPrefix } from '../../lib/filters.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { debitOrRefuse, ensureAccount, moveMoney, netChargedFor } from '../accounts/service.ts';
-import { usersByIds } from '../auth/service.ts';
+import { usersByIds } from '../auth/users.ts';
 import {
   billNumbers,
   findBill,
