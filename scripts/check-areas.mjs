@@ -55,6 +55,7 @@ const SHARED_CONTRACTS = {
 const SERVER_DOORS = {
   'addresses/express-service.ts': "the express address book's service, beside the truck book's `service.ts`",
   'auth/users.ts': 'the user directory: languages, enabling, the staff list, profiles, pickers and counts',
+  'customers/price-levels.ts': "price levels: an organisation's markups and the chains a quote applies",
   'carriers/provider.ts': 'the carrier interface and its registry, implemented by each line',
   'downloads/runner.ts': 'defines and queues an export: what the download centre offers every list',
   'express-channels/carriers.ts': "the express line's carrier providers, asked by quotes and tracking",

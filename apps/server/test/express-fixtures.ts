@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, expect } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { ensureAccount, findAccount, ledgerMismatches, moveMoney } from '../src/modules/accounts/service.ts';
-import { savePriceLevel } from '../src/modules/customers/service.ts';
+import { savePriceLevel } from '../src/modules/customers/price-levels.ts';
 import { seedDemoExpress } from '../src/modules/express-channels/demo.ts';
 import type { Caller, Fixture } from './fixture.ts';
 import type { Who } from './helpers.ts';

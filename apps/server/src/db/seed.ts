@@ -2,7 +2,8 @@ import type { Identity } from '@freight/contracts/identity';
 import { ensureAccount, moveMoney } from '../modules/accounts/service.ts';
 
 import { createUser, findUserByEmail } from '../modules/auth/service.ts';
-import { createOrganisation, savePriceLevel } from '../modules/customers/service.ts';
+import { savePriceLevel } from '../modules/customers/price-levels.ts';
+import { createOrganisation } from '../modules/customers/service.ts';
 import { seedDemoExpress } from '../modules/express-channels/demo.ts';
 import { receivingAccounts } from '../modules/recharge/schema.ts';
 import { buildMissingReports } from '../modules/reports/rebuild.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { listenForCacheChanges } from '../db/cache-events.ts';
 import { forgetCachedSessions } from '../modules/auth/service.ts';
-import { forgetMarkups } from '../modules/customers/service.ts';
+import { forgetMarkups } from '../modules/customers/price-levels.ts';
 import { forgetChannels } from '../modules/express-channels/service.ts';
 import { forgetCachedGrants } from '../modules/roles/service.ts';
 import { forgetTariffs } from '../modules/truck-products/service.ts';

@@ -7,7 +7,7 @@ import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, call, signIn, uploadFor, type Who } from '../../../test/helpers.ts';
 import { rowsOf } from '../../lib/bulk-insert.ts';
 import { ledgerMismatches } from '../accounts/service.ts';
-import { markupChain } from './service.ts';
+import { markupChain } from './price-levels.ts';
 
 const f = useTestApp({
   tenants: 2,

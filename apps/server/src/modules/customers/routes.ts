@@ -31,12 +31,12 @@ import { countUsersByOrganisation, setUserEnabled, usersOfOrganisation } from '.
 import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
 import { customerExport } from './export.ts';
+import { deletePriceLevel, priceLevelsOf, savePriceLevel } from './price-levels.ts';
 import {
   addOrganisation,
   CUSTOMER_LIST_PAGES,
   canSeeOrganisation,
   createInvitationCode,
-  deletePriceLevel,
   findOrganisation,
   listInvitationCodes,
   listOrganisations,
@@ -45,10 +45,8 @@ import {
   organisationAccounts,
   organisationScope,
   parentOptions,
-  priceLevelsOf,
   revokeInvitationCode,
   saveOrganisationUser,
-  savePriceLevel,
   setOrganisationStatus,
   updateOrganisation,
 } from './service.ts';

@@ -11,13 +11,8 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
-import {
-  canSeeOrganisation,
-  findOrganisation,
-  levelForProduct,
-  organisationScope,
-  priceLevelPath,
-} from '../customers/service.ts';
+import { levelForProduct, priceLevelPath } from '../customers/price-levels.ts';
+import { canSeeOrganisation, findOrganisation, organisationScope } from '../customers/service.ts';
 import { expressPricer } from './service.ts';
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;

@@ -18,10 +18,10 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { hiddenExpressChannelIds } from '../auth/service.ts';
+import { markupChains } from '../customers/price-levels.ts';
 import {
   canSeeOrganisation,
   findOrganisation,
-  markupChains,
   type OrganisationRow,
   organisationScope,
   visibleOrganisationIds,

@@ -6,7 +6,7 @@ import { useExpressLine } from '../../../test/express-fixtures.ts';
 import { isoDay, useTestApp } from '../../../test/fixture.ts';
 import { creditTruck, partsShipment } from '../../../test/truck-fixtures.ts';
 import { expressWaybills, ledgerEntries, truckOrders } from '../../db/schema.ts';
-import { savePriceLevel } from '../customers/service.ts';
+import { savePriceLevel } from '../customers/price-levels.ts';
 import { BUILTIN_ROLES } from '../roles/builtin-roles.ts';
 import { setRoleGrants } from '../roles/service.ts';
 import { rebuildReports } from './rebuild.ts';

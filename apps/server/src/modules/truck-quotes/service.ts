@@ -46,14 +46,16 @@ import type { RequestUser } from '../../plugins/context.ts';
 import { saveAddress } from '../addresses/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import {
-  canSeeOrganisation,
   heldMarkups,
   type MarkupChain,
   markupChain,
   markupChains,
+  visibleOrganisationHeld,
+} from '../customers/price-levels.ts';
+import {
+  canSeeOrganisation,
   type OrganisationRow,
   organisationScope,
-  visibleOrganisationHeld,
   visibleOrganisationIds,
 } from '../customers/service.ts';
 import { nextSerial } from '../numbering/service.ts';
