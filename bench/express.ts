@@ -18,12 +18,8 @@ import {
   expressWaybills,
   expressZoneRows,
 } from '../apps/server/src/db/schema.ts';
-import {
-  createOrganisation,
-  findOrganisation,
-  markupChains,
-  savePriceLevel,
-} from '../apps/server/src/modules/customers/service.ts';
+import { markupChains, savePriceLevel } from '../apps/server/src/modules/customers/price-levels.ts';
+import { createOrganisation, findOrganisation } from '../apps/server/src/modules/customers/service.ts';
 import {
   channelsForOrganisation,
   zoneChartsOf,

@@ -26,7 +26,7 @@ import {
   batchRecordOptions,
   bookSheet,
 } from '../apps/server/src/modules/truck-orders/batch.ts';
-import { listOrders } from '../apps/server/src/modules/truck-orders/service.ts';
+import { listOrders } from '../apps/server/src/modules/truck-orders/list.ts';
 import { lanesByProduct } from '../apps/server/src/modules/truck-products/service.ts';
 import { truckPricer } from '../apps/server/src/modules/truck-quotes/service.ts';
 import { WARM_UP } from './http.ts';
