@@ -64,6 +64,7 @@ const SERVER_DOORS = {
   'limits/plugin.ts': 'the request-limit hook a route attaches',
   'site/ads.ts': "the tenant's ads, served by common beside the server time",
   'truck-products/carriers.ts': "the truck line's carrier providers, asked by quotes and orders",
+  'truck-quotes/tasks.ts': 'manual quotation tasks: the truck order books a priced task through it',
 };
 
 const problems = [];

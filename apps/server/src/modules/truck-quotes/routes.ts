@@ -32,20 +32,15 @@ import { resultStream } from '../../lib/ndjson-stream.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { streamErrorLine } from '../../plugins/envelope.ts';
 import { organisationScope, parentOptions } from '../customers/service.ts';
+import { changeQuote, listQuotes, quoteForCaller, rateQuoteFor, saveQuote, visibleQuote } from './service.ts';
 import {
   actOnVisibleTask,
-  changeQuote,
-  listQuotes,
   listTasks,
   priceVisibleTask,
-  quoteForCaller,
-  rateQuoteFor,
   requestTaskFor,
-  saveQuote,
   taskDetail,
   taskForCaller,
-  visibleQuote,
-} from './service.ts';
+} from './tasks.ts';
 
 /** Pages from which quotes are asked for and read. */
 const QUOTE_PAGES = ['/mail', '/quoteList'];
