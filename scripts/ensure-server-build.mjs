@@ -2,18 +2,13 @@
 // than its sources, so `npm start` runs compiled code rather than compiling TypeScript as it starts.
 // The packages it uses stay in node_modules; the workspace's own (`@freight/*`, TypeScript sources)
 // are compiled in. Usage: node scripts/ensure-server-build.mjs
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { newest } from './newest.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const server = join(root, 'apps', 'server');
 export const SERVER_BUNDLE = join(server, 'dist', 'server.js');
-
-function newest(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
 
 /** Whether the bundle is missing or older than any source it is made of. */
 function stale() {

@@ -1,19 +1,14 @@
 // Builds the web app when its build is missing or older than its sources, so `npm start` serves it, and
 // writes the compressed copies the server sends to browsers that accept them.
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compressWebBuild, needsCompression } from './compress-web.mjs';
+import { newest } from './newest.mjs';
 
 const web = new URL('../apps/web/', import.meta.url).pathname;
 const contracts = new URL('../packages/contracts/src/', import.meta.url).pathname;
 const stamp = join(web, 'dist', 'index.html');
-
-function newest(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
 
 const sources = [
   join(web, 'src'),

@@ -1,27 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { openFromMenu, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+import { openFromMenu, screenshotDir, session, switchLanguage, truckShipment } from '../fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-/** A shipment the quote call takes: one pallet of 500 lb from Los Angeles to Dallas, today. */
-const dock = (zipcode: string, state: string, city: string) => ({
-  name: 'Dock',
-  address1: '1 Main St',
-  zipcode,
-  city,
-  state,
-  contact: 'Pat Lee',
-  phone: '2135550100',
-});
-const shipment = () => ({
-  mode: 'LTL',
-  pickup: dock('90001', 'CA', 'Los Angeles'),
-  delivery: dock('75201', 'TX', 'Dallas'),
-  quoteDate: new Date().toISOString().slice(0, 10),
-  lines: [
-    { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 500 },
-  ],
-});
 
 test('a customer makes a key, sees it once, quotes with it from outside, revokes it, and it is refused', async ({
   page,
@@ -53,7 +33,7 @@ test('a customer makes a key, sees it once, quotes with it from outside, revokes
 
   // The shipper's own system calls the quote call with the key's headers and no session.
   const quoted = await page.request.post('/api/admin/quotation/save', {
-    data: shipment(),
+    data: truckShipment(),
     headers: { apiId, userKey: key, 'Accept-Language': 'en-US' },
   });
   expect((await quoted.json()).code).toBe(200);
@@ -71,7 +51,7 @@ test('a customer makes a key, sees it once, quotes with it from outside, revokes
   await expect(page.getByRole('row', { name: /Warehouse system/ })).toContainText('已吊销');
 
   const refused = await page.request.post('/api/admin/quotation/save', {
-    data: shipment(),
+    data: truckShipment(),
     headers: { apiId, userKey: key, 'Accept-Language': 'en-US' },
   });
   const body = await refused.json();

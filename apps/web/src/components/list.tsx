@@ -95,10 +95,21 @@ export function listTableProps(minWidth: number) {
 
 /**
  * Text a no-wrap list cannot afford at full length (a name, an address, a set of tags): it wraps within
- * `width`, whole and readable, rather than widening the table under its pinned columns.
+ * `width`, whole and readable, rather than widening the table under its pinned columns. Words break
+ * only when one is longer than the width (an e-mail stays whole); `anywhere` lets the table squeeze the
+ * column below the longest word, for free text such as names and streets.
  */
-export function Wrapped({ width, children }: { width: number; children: ReactNode }) {
-  return <div style={{ maxWidth: width, whiteSpace: 'normal', overflowWrap: 'break-word' }}>{children}</div>;
+export function Wrapped({
+  width,
+  anywhere = false,
+  children,
+}: {
+  width: number;
+  anywhere?: boolean;
+  children: ReactNode;
+}) {
+  const overflowWrap = anywhere ? 'anywhere' : 'break-word';
+  return <div style={{ maxWidth: width, whiteSpace: 'normal', overflowWrap }}>{children}</div>;
 }
 
 /**

@@ -4,7 +4,14 @@ import { Button, Form, Input, Popconfirm, Select, Space, Table, Tag } from 'antd
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
+import {
+  FilterBar,
+  filtersSet,
+  ListEmpty,
+  listTableProps,
+  useServerList,
+  Wrapped,
+} from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
 import { AddressDialog } from './AddressDialog.tsx';
 import { ADDRESS_LIST_URL, type AddressBookEntry, addressApi } from './api.ts';
@@ -117,7 +124,7 @@ export default function AddressBookPage() {
             fixed: 'left',
             // The default mark sits under the name, so a long name never pushes it out of sight.
             render: (_, r) => (
-              <div style={{ whiteSpace: 'normal', maxWidth: 200, overflowWrap: 'anywhere' }}>
+              <Wrapped width={200} anywhere>
                 {r.name}
                 {r.isDefaultPickup ? (
                   <div>
@@ -126,18 +133,18 @@ export default function AddressBookPage() {
                     </Tag>
                   </div>
                 ) : null}
-              </div>
+              </Wrapped>
             ),
           },
           {
             title: t('addresses.address'),
             render: (_, r) => (
-              <div style={{ whiteSpace: 'normal', maxWidth: 260, overflowWrap: 'anywhere' }}>
+              <Wrapped width={260} anywhere>
                 {[r.address1, r.address2].filter(Boolean).join(', ')}
                 <div style={{ color: '#595959', fontSize: 12 }}>
                   {r.city}, {r.state} {r.zipcode}
                 </div>
-              </div>
+              </Wrapped>
             ),
           },
           {
@@ -170,9 +177,9 @@ export default function AddressBookPage() {
                 {
                   title: t('addresses.organisation'),
                   render: (_: unknown, r: AddressBookEntry) => (
-                    <div style={{ whiteSpace: 'normal', maxWidth: 160, overflowWrap: 'anywhere' }}>
+                    <Wrapped width={160} anywhere>
                       {r.organisationName}
-                    </div>
+                    </Wrapped>
                   ),
                 },
               ]

@@ -5,7 +5,7 @@ import { Button, Empty, Form, Input, Popconfirm, Select, Space, Table, Tag, Typo
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, listTableProps, useServerList } from '../../components/list.tsx';
+import { FilterBar, listTableProps, useServerList, Wrapped } from '../../components/list.tsx';
 import { download } from '../../lib/http.ts';
 import { EXPRESS_ADDRESS_LIST_URL, type ExpressAddressEntry, expressAddressApi } from './api.ts';
 import { OwnerFilter, useBookOwners, useRowAction } from './BookParts.tsx';
@@ -188,12 +188,12 @@ export default function ExpressAddressBookPage() {
           {
             title: label('address'),
             render: (_, r) => (
-              <div style={{ whiteSpace: 'normal', maxWidth: 260, overflowWrap: 'anywhere' }}>
+              <Wrapped width={260} anywhere>
                 {[r.address1, r.address2].filter(Boolean).join(', ')}
                 <div style={{ color: '#999', fontSize: 12 }}>
                   {r.city}, {r.state} {r.zipcode} · {r.country}
                 </div>
-              </div>
+              </Wrapped>
             ),
           },
           {

@@ -17,7 +17,14 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../components/Auth.tsx';
-import { FilterBar, filtersSet, ListEmpty, listTableProps, useServerList } from '../../components/list.tsx';
+import {
+  FilterBar,
+  filtersSet,
+  ListEmpty,
+  listTableProps,
+  useServerList,
+  Wrapped,
+} from '../../components/list.tsx';
 import { useSession } from '../../context/session.tsx';
 import { ApiError, applyFieldErrors, download, post } from '../../lib/http.ts';
 import { money } from '../../lib/money.ts';
@@ -30,11 +37,6 @@ import {
   PriceLevelDialog,
   UsersDialog,
 } from './OrganisationDialogs.tsx';
-
-/** A name or address kept to a width the list can afford: a long one wraps, whole and readable. */
-function Cut({ text }: { text: string }) {
-  return <div style={{ maxWidth: 180, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>{text}</div>;
-}
 
 interface Filters {
   keyword?: string;
@@ -237,7 +239,9 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
             fixed: 'left',
             render: (_, r) => (
               <div>
-                <Cut text={r.name} />
+                <Wrapped width={180} anywhere>
+                  {r.name}
+                </Wrapped>
                 <div style={{ color: '#595959', fontSize: 12 }}>
                   {typeLabel(r.type)} · {dayjs(r.createdAt).format('YYYY-MM-DD')}
                 </div>
@@ -246,15 +250,23 @@ export function OrganisationsPage({ kind: pageKind, line }: { kind: ListKind; li
           },
           {
             title: t('customers.parent'),
-            render: (_, r) => <Cut text={r.parentName ?? t('customers.platform')} />,
+            render: (_, r) => (
+              <Wrapped width={180} anywhere>
+                {r.parentName ?? t('customers.platform')}
+              </Wrapped>
+            ),
           },
           {
             title: t('customers.contact'),
             render: (_, r) => (
               <div>
-                <Cut text={r.contactName} />
+                <Wrapped width={180} anywhere>
+                  {r.contactName}
+                </Wrapped>
                 <div style={{ color: '#595959', fontSize: 12 }}>
-                  <Cut text={r.contactEmail} />
+                  <Wrapped width={180} anywhere>
+                    {r.contactEmail}
+                  </Wrapped>
                 </div>
               </div>
             ),
