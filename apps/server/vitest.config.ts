@@ -26,16 +26,31 @@ const EMBEDDED = [
   'test/startup.test.ts',
 ];
 
+/**
+ * Files that measure or patch the process itself: the memory a sheet's reading takes (against the
+ * process's high-water mark) and timers spied on. Each runs in a process of its own; every other file
+ * shares its worker's loaded modules with the files before it, which saves loading the app for each
+ * file. Module-level caches are keyed by database handle, so files on their own databases never share
+ * an entry (lib/short-cache.ts `handleKey`).
+ */
+const OWN_PROCESS = [
+  'src/lib/sheet-rows.test.ts',
+  'test/decompression-bombs.test.ts',
+  'test/housekeeping.test.ts',
+];
+
 // `npm test` names the embedded pass; a file run by hand, or the suite where no PostgreSQL answers,
 // runs on the embedded database whole.
 const embeddedPass = process.env.TEST_DB === 'pglite';
 const onPostgres = process.env.TEST_DB === 'pg';
 
+const include = embeddedPass ? EMBEDDED : ['src/**/*.test.ts', 'test/**/*.test.ts'];
+// `*.pg.test.ts` need a server: a connection to cut, row locks across sessions, a role to bind.
+const exclude = ['**/node_modules/**', ...(onPostgres ? [] : ['**/*.pg.test.ts'])];
+const ownProcess = OWN_PROCESS.filter((file) => include.some((i) => i === file || i.includes('*')));
+
 export default defineConfig({
   test: {
-    include: embeddedPass ? EMBEDDED : ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // `*.pg.test.ts` need a server: a connection to cut, row locks across sessions, a role to bind.
-    exclude: ['**/node_modules/**', ...(onPostgres ? [] : ['**/*.pg.test.ts'])],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Migrates one template database per run; each file's database is a copy of it.
@@ -43,5 +58,14 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: two files at a time, each on its own database.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include, exclude: [...exclude, ...ownProcess], isolate: false },
+      },
+      ...(ownProcess.length > 0
+        ? [{ extends: true, test: { name: 'own-process', include: ownProcess, exclude } }]
+        : []),
+    ],
   },
 });

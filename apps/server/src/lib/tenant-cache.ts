@@ -2,6 +2,7 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { GenerationName, Generations } from '../db/cache-generations.ts';
 import { readGenerations } from '../db/cache-generations.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { handleKey } from './short-cache.ts';
 
 /**
  * What a tenant prices with (tariffs, channels, markups), loaded once and kept in this process's
@@ -37,6 +38,8 @@ export function tenantCache<K, T>(
   const keyOf = options.keyOf ?? ((key: K) => String(key));
   const follows = options.generation;
   type Entry = { value: Promise<T>; generation: Promise<bigint>; until: number };
+  // By tenant, then by database handle and key: two databases in one process (the tests open several,
+  // one after another in a worker) never share an entry.
   const tenants = new Map<number, Map<string, Entry>>();
   /** Whether an entry may answer a caller that has seen these generations. */
   const current = async (entry: Entry, seen: Generations | undefined) => {
@@ -47,7 +50,7 @@ export function tenantCache<K, T>(
   return {
     async get(db, tenantId, key, seen) {
       if (db instanceof PgTransaction) return load(db, tenantId, key);
-      const name = keyOf(key);
+      const name = `${handleKey(db)}:${keyOf(key)}`;
       const hit = tenants.get(tenantId)?.get(name);
       if (hit && (await current(hit, seen))) return hit.value;
       // Another caller may have loaded it again while this one looked.

@@ -8,13 +8,14 @@ import {
 } from '@freight/contracts/customers';
 import type { OrganisationType } from '@freight/contracts/identity';
 import { and, count, desc, eq, gt, ilike, inArray, isNull, like, lt, or, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, PgTransaction } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import { keysetPages } from '../../lib/keyset.ts';
+import { handleKey } from '../../lib/short-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import type { AccountRow } from '../accounts/service.ts';
 import {
@@ -350,9 +351,10 @@ export type OrganisationScope =
   | { kind: 'subtree'; tenantId: number; path: string };
 
 /**
- * Organisation paths by `tenant:id`. A path is written once, when its organisation is created, and never
- * changes (an organisation is not moved in the tree), so a path read is good for the life of the
- * process and every list call of the customer side saves its round trip. Bounded: cleared when full.
+ * Organisation paths by database handle, tenant and id. A path is written once, when its organisation is
+ * created, and never changes (an organisation is not moved in the tree), so a path read is good for the
+ * life of the process and every list call of the customer side saves its round trip. A read inside a
+ * transaction is not kept: it may see an organisation a rollback takes back. Bounded: cleared when full.
  */
 const pathOf = new Map<string, string>();
 const PATHS_KEPT = 50_000;
@@ -364,14 +366,17 @@ export async function organisationScope(
   if (user.identity === 'employee') return { kind: 'tenant', tenantId: user.tenantId };
   // A user without an organisation sees nothing: a path no organisation has.
   if (!user.organisationId) return { kind: 'subtree', tenantId: user.tenantId, path: '/none/' };
-  const key = `${user.tenantId}:${user.organisationId}`;
-  let path = pathOf.get(key);
+  const held = !(db instanceof PgTransaction);
+  const key = `${handleKey(db)}:${user.tenantId}:${user.organisationId}`;
+  let path = held ? pathOf.get(key) : undefined;
   if (path === undefined) {
     const own = await findOrganisation(db, user.tenantId, user.organisationId);
     if (!own) return { kind: 'subtree', tenantId: user.tenantId, path: '/none/' };
-    if (pathOf.size >= PATHS_KEPT) pathOf.clear();
     path = own.path;
-    pathOf.set(key, path);
+    if (held) {
+      if (pathOf.size >= PATHS_KEPT) pathOf.clear();
+      pathOf.set(key, path);
+    }
   }
   return { kind: 'subtree', tenantId: user.tenantId, path };
 }
