@@ -64,7 +64,7 @@ export default defineConfig({
         test: { name: 'shared', include, exclude: [...exclude, ...ownProcess], isolate: false },
       },
       ...(ownProcess.length > 0
-        ? [{ extends: true, test: { name: 'own-process', include: ownProcess, exclude } }]
+        ? [{ extends: true as const, test: { name: 'own-process', include: ownProcess, exclude } }]
         : []),
     ],
   },
