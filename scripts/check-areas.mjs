@@ -15,7 +15,6 @@ const contractsDir = join(root, 'packages/contracts/src');
 
 /** Server modules with no page of their own: plumbing that other modules and pages call. */
 const SERVER_ONLY = {
-  carriers: 'carrier providers (rate, book, track, cancel) behind the quoting of every line',
   common: 'server time, host lookup, address check and ads, asked for by many pages',
   limits: 'per-client request limits counted in the database, shared by every server process',
   mail: 'sends mail; its dev mailbox is a developer page the server renders itself',
@@ -34,6 +33,7 @@ const SHARED_CONTRACTS = {
   api: 'the envelope, result codes and paging of every call',
   'changelog-blocks':
     "a feature update's body as paragraphs and lists, without the changelog's schemas: the shell shows it on every page",
+  'carrier-messages': "the carrier accounts' and carriers' messages, merged into `messages`",
   countries: 'dial codes and countries',
   'express-messages': "the express line's messages, merged into `messages`",
   'express-rating': 'the pure express rating function, used by channels (tables) and quotes',

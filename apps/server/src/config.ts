@@ -1,5 +1,16 @@
 import { EXPORT_AT_ONCE_MAX_ROWS } from '@freight/contracts/downloads';
 import { z } from 'zod';
+import { parseCredentialKey } from './modules/carriers/secrets.ts';
+
+/** Refuses a malformed credentials key at start, so a typo never seals anything. */
+function checkKeys(text: string | undefined, ctx: z.RefinementCtx) {
+  for (const key of (text ?? '').split(',').filter((k) => k.trim()))
+    try {
+      parseCredentialKey(key);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+}
 
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8083),
@@ -75,6 +86,28 @@ const configSchema = z.object({
    * URL must not reach the portal's own network), on by default elsewhere so local receivers work.
    */
   WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  /**
+   * The key carrier credentials are sealed with (32 bytes: 64 hex digits or 44 base64 characters).
+   * Outside production a key kept in `DATA_DIR` is used when unset; in production, unset means no carrier
+   * account can be saved or used. README "Carrier accounts" says how to make and rotate one.
+   */
+  CARRIER_CREDENTIALS_KEY: z
+    .string()
+    .optional()
+    .superRefine((text, ctx) => checkKeys(text, ctx)),
+  /** Keys rows may still be sealed with while rotating, comma-separated; resealed with the key at start. */
+  CARRIER_CREDENTIALS_OLD_KEYS: z
+    .string()
+    .optional()
+    .superRefine((text, ctx) => checkKeys(text, ctx)),
+  /**
+   * Whether a carrier account's own base URL may point to loopback or private addresses (a Karrio
+   * server on the operator's network). Off in production unless set, on elsewhere.
+   */
+  CARRIER_ALLOW_PRIVATE: z
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),

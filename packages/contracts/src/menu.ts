@@ -416,6 +416,23 @@ export const MENU: readonly MenuDefinition[] = [
       permissions: ADMIN_EDITOR,
       keepAlive: false,
     }),
+    // Carrier accounts (UPS, Karrio) whose APIs price, label and track what channels they serve.
+    page(
+      137,
+      '/carrierAccounts',
+      'CarrierAccounts',
+      '承运商账号',
+      'Carrier accounts',
+      'CloudServerOutlined',
+      {
+        permissions: ADMIN_EDITOR,
+        buttons: [
+          b('carrier:save', '新增/编辑', 'Add / edit'),
+          b('carrier:delete', '删除', 'Delete'),
+          b('carrier:test', '测试连接', 'Test connection'),
+        ],
+      },
+    ),
   ]),
   // Integrations (ids 150-159): API keys and webhooks.
   group(150, '/area-integrations', '开放接口', 'Integrations', 'ApiOutlined', [

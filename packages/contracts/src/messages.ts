@@ -1,4 +1,5 @@
 import type { Language } from './api.ts';
+import { carrierEnUS, carrierZhCN } from './carrier-messages.ts';
 import { expressEnUS, expressZhCN } from './express-messages.ts';
 
 /**
@@ -432,6 +433,7 @@ const zhCN = {
   'download.kind.staff': '员工',
   'download.kind.reports': '数据报表',
   ...expressZhCN,
+  ...carrierZhCN,
   'report.rangeOrder': '{{field}}不能早于开始日期',
   'report.rangeTooLong': '报表一次最多覆盖 1100 天',
   'report.noAccess': '数据报表只对员工、分公司和代理开放',
@@ -929,6 +931,7 @@ const enUS: Record<MessageKey, string> = {
   'download.kind.staff': 'Staff',
   'download.kind.reports': 'Data reports',
   ...expressEnUS,
+  ...carrierEnUS,
   'report.rangeOrder': '{{field}} cannot be before the start date',
   'report.rangeTooLong': 'A report covers at most 1,100 days at once',
   'report.noAccess': 'Data reports are for staff, branches and agents',

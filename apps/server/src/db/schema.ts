@@ -3,6 +3,7 @@ export * from '../modules/accounts/schema.ts';
 export * from '../modules/addresses/schema.ts';
 export * from '../modules/auth/schema.ts';
 export * from '../modules/bounce-bills/schema.ts';
+export * from '../modules/carriers/schema.ts';
 export * from '../modules/changelog/schema.ts';
 export * from '../modules/customers/schema.ts';
 export * from '../modules/downloads/schema.ts';

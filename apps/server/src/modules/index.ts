@@ -4,6 +4,7 @@ import expressAddressRoutes from './addresses/express-routes.ts';
 import addressRoutes from './addresses/routes.ts';
 import authRoutes from './auth/routes.ts';
 import bounceBillRoutes from './bounce-bills/routes.ts';
+import carrierRoutes from './carriers/routes.ts';
 import changelogRoutes from './changelog/routes.ts';
 import commonRoutes from './common/routes.ts';
 import registrationRoutes from './customers/registration-routes.ts';
@@ -66,6 +67,7 @@ export const modules: FastifyPluginAsync[] = [
   bounceBillRoutes,
   workOrderRoutes,
   integrationRoutes,
+  carrierRoutes,
   webhookRoutes,
   reportRoutes,
   tenantRoutes,

@@ -2,8 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { AddressRefused } from '../../lib/public-address.ts';
 import { deliveryErrorText, deliveryFailureKey } from './delivery-errors.ts';
-import { AddressRefused } from './webhook-transport.ts';
 
 /** The error a real request to `url` fails with, under a time limit. */
 function failureOf(url: string, timeoutMs = 5_000): Promise<unknown> {

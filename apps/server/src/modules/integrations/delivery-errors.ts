@@ -1,6 +1,6 @@
 import type { Language } from '@freight/contracts/api';
 import { isMessageKey, type MessageKey, translate } from '@freight/contracts/messages';
-import { AddressRefused } from './webhook-transport.ts';
+import { AddressRefused } from '../../lib/public-address.ts';
 
 type FailureReason = 'refused' | 'timeout' | 'dns' | 'reset' | 'tls' | 'blocked' | 'network';
 

@@ -9,10 +9,11 @@ import { WEBHOOK_VERIFY_SNIPPET } from '@freight/contracts/integrations';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
+import { isPublicAddress } from '../../lib/public-address.ts';
 import { moduleSweeps } from '../../plugins/housekeeping.ts';
 import { localUploadStore } from '../uploads/service.ts';
 import { webhookDeliveries, webhookEndpoints } from './schema.ts';
-import { isPublicAddress, postWebhook } from './webhook-transport.ts';
+import { postWebhook } from './webhook-transport.ts';
 import { sweepOldDeliveries } from './webhooks.ts';
 
 // One-second retries (doubling): a delivery that fails twice lands within a few seconds.

@@ -19,11 +19,12 @@ import type { Job, JobQueue } from '../../jobs/queue.ts';
 import { type BatchOptions, deleteInBatches } from '../../lib/batched-delete.ts';
 import { badField, conflict, forbidden, notFound, tooMany } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
+import { reachesOnlyPublic } from '../../lib/public-address.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { organisationNames } from '../customers/service.ts';
 import { deliveryFailureKey } from './delivery-errors.ts';
 import { webhookDeliveries, webhookEndpoints } from './schema.ts';
-import { postWebhook, reachesOnlyPublic } from './webhook-transport.ts';
+import { postWebhook } from './webhook-transport.ts';
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;

@@ -9,7 +9,7 @@ export async function writeOperationLog(db: DbOrTx, entry: OperationLogEntry): P
   await db.insert(operationLogs).values(entry);
 }
 
-const SECRET_FIELDS = /password|token|code|param|card/i;
+const SECRET_FIELDS = /password|token|code|param|card|secret|credential|apikey/i;
 
 /** A copy of the request body fit for the log: secrets masked, long values cut. */
 export function redactBody(body: unknown, depth = 0): unknown {

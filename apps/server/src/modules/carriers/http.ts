@@ -1,0 +1,133 @@
+import type { z } from 'zod';
+import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from './connection.ts';
+
+/** One call to a carrier's API, with the shape its successful answer must have. */
+export interface CarrierRequest<T> {
+  method: 'GET' | 'POST';
+  /** Appended to the connection's base URL, from its first slash. */
+  path: string;
+  headers: Record<string, string>;
+  body?: { json: unknown } | { form: Record<string, string> };
+  answer: z.ZodType<T>;
+  /** The carrier's own words in an error answer (a 4xx's reason), when the body says any. */
+  errorText: (body: unknown) => string | undefined;
+}
+
+/** How many of an answer's shape problems the detail names. */
+const SHAPE_ISSUES_SHOWN = 3;
+/** Shorter credential values are left in details (see `secretsOf`). */
+const MIN_SECRET_LENGTH = 4;
+
+/**
+ * Calls the carrier and answers its body in the expected shape, or throws a CarrierCallError saying
+ * why not in the terms the reader is told (`CarrierFailure`). Every detail has the connection's
+ * credentials and the call's authorization blanked, whatever the carrier or the network put in it.
+ */
+export async function callCarrier<T>(connection: CarrierConnection, request: CarrierRequest<T>): Promise<T> {
+  const secrets = secretsOf(connection, request.headers);
+  const fail = (failure: CarrierCallError['failure'], detail: string, retryable: boolean) =>
+    new CarrierCallError(failure, redact(detail, secrets), retryable);
+
+  const { status, contentType, text } = await send(connection, request).catch((error: unknown) => {
+    throw networkFailure(error, connection.timeoutMs, fail);
+  });
+
+  if (status < 200 || status > 299) {
+    const words = request.errorText(parseJson(text));
+    if (status === 401 || status === 403) throw fail('credentials', words ?? `HTTP ${status}`, false);
+    if (status === 429 || status >= 500) {
+      throw fail('unavailable', words ? `HTTP ${status}: ${words}` : `HTTP ${status}`, true);
+    }
+    throw fail('refused', words ?? `HTTP ${status}`, false);
+  }
+  const body = parseJson(text);
+  if (body === undefined) {
+    throw fail('malformed', `HTTP ${status} answer is not JSON (${contentType || 'no content type'})`, false);
+  }
+  const parsed = request.answer.safeParse(body);
+  if (!parsed.success) throw fail('malformed', `unexpected answer: ${shapeIssues(parsed.error)}`, false);
+  return parsed.data;
+}
+
+/** A connection test's answer from the call that tests it: its failure told, anything else thrown. */
+export async function connectionCheck(call: () => Promise<unknown>): Promise<ConnectionCheck> {
+  try {
+    await call();
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof CarrierCallError) return { ok: false, failure: error.failure, detail: error.detail };
+    throw error;
+  }
+}
+
+async function send(connection: CarrierConnection, request: CarrierRequest<unknown>) {
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  let body: string | undefined;
+  if (request.body && 'json' in request.body) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(request.body.json);
+  } else if (request.body) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(request.body.form).toString();
+  }
+  // The signal covers the body as well as the headers: a carrier that stalls mid-answer times out too.
+  const response = await fetch(`${connection.baseUrl}${request.path}`, {
+    method: request.method,
+    headers,
+    body,
+    signal: AbortSignal.timeout(connection.timeoutMs),
+    redirect: 'error',
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text: await response.text(),
+  };
+}
+
+function networkFailure(
+  error: unknown,
+  timeoutMs: number,
+  fail: (failure: CarrierCallError['failure'], detail: string, retryable: boolean) => CarrierCallError,
+): CarrierCallError {
+  if (error instanceof DOMException && error.name === 'TimeoutError') {
+    return fail('timeout', `no answer within ${timeoutMs} ms`, true);
+  }
+  // fetch reports a refused connection, an unknown host or a reset as a TypeError whose cause says which.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return fail('unreachable', code && !message.includes(code) ? `${code}: ${message}` : message, true);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function shapeIssues(error: z.ZodError): string {
+  const shown = error.issues
+    .slice(0, SHAPE_ISSUES_SHOWN)
+    .map((issue) => `${issue.path.join('.') || '(answer)'}: ${issue.message}`);
+  const more = error.issues.length - shown.length;
+  return more > 0 ? `${shown.join('; ')} (and ${more} more)` : shown.join('; ');
+}
+
+/** The credentials' values and the authorization sent, whole and without its scheme word. */
+function secretsOf(connection: CarrierConnection, headers: Record<string, string>): string[] {
+  const secrets = Object.values(connection.credentials);
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== 'authorization') continue;
+    secrets.push(value, value.slice(value.indexOf(' ') + 1));
+  }
+  // Longest first, so a secret that holds another is blanked whole. A value of a few characters is no
+  // secret worth hiding, and blanking it everywhere would leave the detail unreadable.
+  return secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+function redact(detail: string, secrets: string[]): string {
+  return secrets.reduce((text, secret) => text.replaceAll(secret, '***'), detail);
+}

@@ -1,0 +1,405 @@
+import { type Language, ResultCode } from '@freight/contracts/api';
+import {
+  CARRIER_BASE_URLS,
+  CARRIER_CREDENTIAL_FIELDS,
+  CARRIER_TIMEOUT_MS,
+  type CarrierAccountCreateBody,
+  type CarrierAccountListQuery,
+  type CarrierAccountUpdateBody,
+  type CarrierAccountView,
+  type CarrierConnectionTestView,
+  type CarrierEnvironment,
+  type CarrierFailure,
+  type CarrierKind,
+  carrierCredentialSchemas,
+} from '@freight/contracts/carriers';
+import { translate } from '@freight/contracts/messages';
+import { and, count, desc, eq, ilike, ne } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DbOrTx } from '../../db/client.ts';
+import { AppError, badField, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { containing } from '../../lib/filters.ts';
+import { reachesOnlyPublic } from '../../lib/public-address.ts';
+import { clientFor } from './clients.ts';
+import type { CarrierConnection, ConnectionCheck } from './connection.ts';
+import { carrierAccounts } from './schema.ts';
+import {
+  type CredentialKeys,
+  CredentialsKeyMissingError,
+  CredentialsUnreadableError,
+  credentialsContext,
+  openCredentials,
+  sealCredentials,
+  sealedKeyId,
+} from './secrets.ts';
+
+type AccountRow = typeof carrierAccounts.$inferSelect;
+
+/** Where an account's calls go. */
+export function baseUrlOf(row: Pick<AccountRow, 'kind' | 'environment' | 'baseUrl'>): string {
+  const url =
+    row.environment === 'custom' ? (row.baseUrl ?? '') : CARRIER_BASE_URLS[row.kind][row.environment];
+  return url.replace(/\/+$/, '');
+}
+
+function present(row: AccountRow, language: Language): CarrierAccountView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    label: row.label,
+    environment: row.environment,
+    baseUrl: baseUrlOf(row),
+    timeoutMs: row.timeoutMs,
+    enabled: row.enabled,
+    credentialFields: [...CARRIER_CREDENTIAL_FIELDS[row.kind]],
+    credentialsUpdatedAt: row.credentialsUpdatedAt,
+    lastTest: row.lastTestAt
+      ? testView(
+          row.lastTestFailure
+            ? { ok: false, failure: row.lastTestFailure, detail: row.lastTestDetail ?? '' }
+            : { ok: true },
+          row.lastTestAt,
+          row.lastTestTookMs ?? 0,
+          row.timeoutMs,
+          language,
+        )
+      : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** A failure as the reader is told it. */
+export function failureMessage(
+  failure: CarrierFailure,
+  detail: string,
+  timeoutMs: number,
+  language: Language,
+): string {
+  return translate(language, `carrier.${failure}`, {
+    seconds: Math.round(timeoutMs / 100) / 10,
+    detail: detail.slice(0, 300),
+  });
+}
+
+function testView(
+  check: ConnectionCheck,
+  testedAt: Date,
+  tookMs: number,
+  timeoutMs: number,
+  language: Language,
+): CarrierConnectionTestView {
+  return check.ok
+    ? {
+        ok: true,
+        failure: null,
+        message: translate(language, 'carrier.connected'),
+        detail: null,
+        testedAt,
+        tookMs,
+      }
+    : {
+        ok: false,
+        failure: check.failure,
+        message: failureMessage(check.failure, check.detail, timeoutMs, language),
+        detail: check.detail || null,
+        testedAt,
+        tookMs,
+      };
+}
+
+/** Seals credentials, or refuses in the reader's language when the server has no key. */
+function seal(
+  keys: CredentialKeys,
+  tenantId: number,
+  kind: CarrierKind,
+  credentials: Record<string, string>,
+) {
+  try {
+    return sealCredentials(keys, credentials, credentialsContext(tenantId, kind));
+  } catch (error) {
+    if (error instanceof CredentialsKeyMissingError)
+      throw new AppError(ResultCode.Unavailable, 'carrier.keyMissing');
+    throw error;
+  }
+}
+
+/** The kind's credentials, all of its fields and nothing else, or the field error naming what it needs. */
+function credentialsOf(kind: CarrierKind, credentials: unknown): Record<string, string> {
+  const parsed = carrierCredentialSchemas[kind].strict().safeParse(credentials);
+  if (!parsed.success)
+    throw badField('credentials', 'carrierAccount.credentialsKind', {
+      kind: kind.toUpperCase(),
+      fields: CARRIER_CREDENTIAL_FIELDS[kind].join(', '),
+    });
+  return parsed.data;
+}
+
+/** What the server lends every carrier account call: the sealing keys and where accounts may point. */
+export interface CarrierSettings {
+  keys: CredentialKeys;
+  /** Whether a custom base URL may reach loopback or private addresses. */
+  allowPrivate: boolean;
+}
+
+async function checkBaseUrl(
+  settings: CarrierSettings,
+  body: { environment: CarrierEnvironment; baseUrl?: string | undefined },
+) {
+  if (body.environment !== 'custom' || !body.baseUrl || settings.allowPrivate) return;
+  if (!(await reachesOnlyPublic(body.baseUrl))) throw badField('baseUrl', 'carrierAccount.urlPrivate');
+}
+
+async function labelTaken(db: DbOrTx, tenantId: number, label: string, except?: number) {
+  const [row] = await db
+    .select({ id: carrierAccounts.id })
+    .from(carrierAccounts)
+    .where(
+      and(
+        eq(carrierAccounts.tenantId, tenantId),
+        eq(carrierAccounts.label, label),
+        except ? ne(carrierAccounts.id, except) : undefined,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+const endpointFields = (body: { environment: CarrierEnvironment; baseUrl?: string | undefined }) => ({
+  environment: body.environment,
+  baseUrl: body.environment === 'custom' ? (body.baseUrl ?? null) : null,
+});
+
+export interface CarrierCaller {
+  tenantId: number;
+  id: number;
+  language: Language;
+}
+
+export async function listCarrierAccounts(db: DbOrTx, caller: CarrierCaller, query: CarrierAccountListQuery) {
+  const { page, limit, keyword, kind, enabled } = query;
+  const where = and(
+    eq(carrierAccounts.tenantId, caller.tenantId),
+    keyword ? ilike(carrierAccounts.label, containing(keyword)) : undefined,
+    kind ? eq(carrierAccounts.kind, kind) : undefined,
+    enabled === undefined ? undefined : eq(carrierAccounts.enabled, enabled),
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(carrierAccounts)
+      .where(where)
+      .orderBy(desc(carrierAccounts.createdAt), desc(carrierAccounts.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(carrierAccounts).where(where),
+  ]);
+  return { list: rows.map((row) => present(row, caller.language)), total: total?.n ?? 0, page, limit };
+}
+
+async function findAccount(db: DbOrTx, tenantId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(carrierAccounts)
+    .where(and(eq(carrierAccounts.tenantId, tenantId), eq(carrierAccounts.id, id)));
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function createCarrierAccount(
+  db: DbOrTx,
+  settings: CarrierSettings,
+  caller: CarrierCaller,
+  body: CarrierAccountCreateBody,
+) {
+  const credentials = credentialsOf(body.kind, body.credentials);
+  await checkBaseUrl(settings, body);
+  if (await labelTaken(db, caller.tenantId, body.label)) throw badField('label', 'carrierAccount.labelTaken');
+  try {
+    const [row] = await db
+      .insert(carrierAccounts)
+      .values({
+        tenantId: caller.tenantId,
+        kind: body.kind,
+        label: body.label,
+        ...endpointFields(body),
+        timeoutMs: body.timeoutMs ?? CARRIER_TIMEOUT_MS.default,
+        enabled: body.enabled ?? true,
+        credentials: seal(settings.keys, caller.tenantId, body.kind, credentials),
+        createdBy: caller.id,
+      })
+      .returning();
+    if (!row) throw new Error('carrier account not stored');
+    return present(row, caller.language);
+  } catch (error) {
+    // Two saves of one name at once: the unique index answers as the check before it does.
+    if (isUniqueViolation(error)) throw badField('label', 'carrierAccount.labelTaken');
+    throw error;
+  }
+}
+
+export async function updateCarrierAccount(
+  db: DbOrTx,
+  settings: CarrierSettings,
+  caller: CarrierCaller,
+  body: CarrierAccountUpdateBody,
+) {
+  const before = await findAccount(db, caller.tenantId, body.id);
+  const credentials = body.credentials && credentialsOf(before.kind, body.credentials);
+  await checkBaseUrl(settings, body);
+  if (await labelTaken(db, caller.tenantId, body.label, before.id))
+    throw badField('label', 'carrierAccount.labelTaken');
+  const endpoint = endpointFields(body);
+  // A new address or new credentials make the last test's answer stale.
+  const retest = Boolean(credentials) || baseUrlOf({ kind: before.kind, ...endpoint }) !== baseUrlOf(before);
+  try {
+    const [row] = await db
+      .update(carrierAccounts)
+      .set({
+        label: body.label,
+        ...endpoint,
+        timeoutMs: body.timeoutMs ?? before.timeoutMs,
+        enabled: body.enabled ?? before.enabled,
+        ...(credentials
+          ? {
+              credentials: seal(settings.keys, caller.tenantId, before.kind, credentials),
+              credentialsUpdatedAt: new Date(),
+            }
+          : {}),
+        ...(retest
+          ? { lastTestAt: null, lastTestFailure: null, lastTestDetail: null, lastTestTookMs: null }
+          : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(carrierAccounts.tenantId, caller.tenantId), eq(carrierAccounts.id, before.id)))
+      .returning();
+    if (!row) throw notFound();
+    return present(row, caller.language);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw badField('label', 'carrierAccount.labelTaken');
+    throw error;
+  }
+}
+
+export async function deleteCarrierAccount(db: DbOrTx, caller: CarrierCaller, id: number) {
+  const [row] = await db
+    .delete(carrierAccounts)
+    .where(and(eq(carrierAccounts.tenantId, caller.tenantId), eq(carrierAccounts.id, id)))
+    .returning({ id: carrierAccounts.id, label: carrierAccounts.label });
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * How to reach an account: its address, its credentials opened for the call, its time limit. Read
+ * before any call goes out, so no network call is made while a transaction is open.
+ */
+export async function carrierConnection(
+  db: DbOrTx,
+  keys: CredentialKeys,
+  tenantId: number,
+  id: number,
+): Promise<{ kind: CarrierKind; connection: CarrierConnection }> {
+  const row = await findAccount(db, tenantId, id);
+  return { kind: row.kind, connection: connectionOf(keys, row) };
+}
+
+function connectionOf(keys: CredentialKeys, row: AccountRow): CarrierConnection {
+  return {
+    accountId: row.id,
+    tenantId: row.tenantId,
+    baseUrl: baseUrlOf(row),
+    credentials: openCredentials(keys, row.credentials, credentialsContext(row.tenantId, row.kind)),
+    timeoutMs: row.timeoutMs,
+  };
+}
+
+/**
+ * Signs in to the carrier with the account's credentials and keeps the answer on the account. The
+ * call goes out with no transaction open; the answer is written after it.
+ */
+export async function testCarrierAccount(
+  db: DbOrTx,
+  keys: CredentialKeys,
+  caller: CarrierCaller,
+  id: number,
+): Promise<CarrierConnectionTestView> {
+  const row = await findAccount(db, caller.tenantId, id);
+  let connection: CarrierConnection;
+  try {
+    connection = connectionOf(keys, row);
+  } catch (error) {
+    if (error instanceof CredentialsUnreadableError)
+      throw badField('credentials', 'carrier.credentialsUnreadable');
+    throw error;
+  }
+  const started = performance.now();
+  const check = await clientFor(row.kind).testConnection(connection);
+  const tookMs = Math.round(performance.now() - started);
+  const testedAt = new Date();
+  await db
+    .update(carrierAccounts)
+    .set({
+      lastTestAt: testedAt,
+      lastTestFailure: check.ok ? null : check.failure,
+      lastTestDetail: check.ok ? null : check.detail.slice(0, 1000),
+      lastTestTookMs: tookMs,
+    })
+    .where(and(eq(carrierAccounts.tenantId, caller.tenantId), eq(carrierAccounts.id, id)));
+  return testView(check, testedAt, tookMs, row.timeoutMs, caller.language);
+}
+
+/**
+ * Seals again, with the current key, every account sealed with an older one (a key rotation), and
+ * counts those no key opens. Run at start as system work; a row is rewritten only if it still holds
+ * what was read, so two servers starting at once do not undo each other.
+ */
+export async function resealCarrierCredentials(
+  db: DbOrTx,
+  keys: CredentialKeys,
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>,
+): Promise<{ resealed: number; unreadable: number }> {
+  const rows = await db
+    .select({
+      tenantId: carrierAccounts.tenantId,
+      id: carrierAccounts.id,
+      kind: carrierAccounts.kind,
+      credentials: carrierAccounts.credentials,
+    })
+    .from(carrierAccounts);
+  let resealed = 0;
+  let unreadable = 0;
+  for (const row of rows) {
+    if (keys.current && sealedKeyId(row.credentials) === keys.current.id) continue;
+    const context = credentialsContext(row.tenantId, row.kind);
+    let open: Record<string, string>;
+    try {
+      open = openCredentials(keys, row.credentials, context);
+    } catch {
+      unreadable++;
+      continue;
+    }
+    if (!keys.current) continue;
+    const updated = await db
+      .update(carrierAccounts)
+      .set({ credentials: sealCredentials(keys, open, context) })
+      .where(
+        and(
+          eq(carrierAccounts.tenantId, row.tenantId),
+          eq(carrierAccounts.id, row.id),
+          eq(carrierAccounts.credentials, row.credentials),
+        ),
+      )
+      .returning({ id: carrierAccounts.id });
+    resealed += updated.length;
+  }
+  if (resealed > 0)
+    log?.info(`Carrier credentials: ${resealed} account(s) sealed again with the current key`);
+  if (unreadable > 0)
+    log?.error(
+      `Carrier credentials: ${unreadable} account(s) sealed with a key this server does not have; set it in CARRIER_CREDENTIALS_OLD_KEYS or enter their credentials again`,
+    );
+  if (!keys.current && rows.length > 0)
+    log?.warn('Carrier credentials: CARRIER_CREDENTIALS_KEY is not set; carrier accounts cannot be used');
+  return { resealed, unreadable };
+}
