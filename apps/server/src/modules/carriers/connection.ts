@@ -13,6 +13,11 @@ export interface CarrierConnection {
   baseUrl: string;
   credentials: Record<string, string>;
   timeoutMs: number;
+  /**
+   * Whether the call may reach loopback or private addresses (a self-hosted Karrio on the operator's
+   * network); checked where the socket connects, so a name that resolves differently later cannot.
+   */
+  allowPrivate: boolean;
 }
 
 /** What a carrier answered to a connection test, or why it failed. */

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import type { z } from 'zod';
+import { AddressRefused, checkedAddresses, checkedLookup, hostOf } from '../../lib/public-address.ts';
 import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from './connection.ts';
 
 /** One call to a carrier's API, with the shape its successful answer must have. */
@@ -70,19 +72,66 @@ async function send(connection: CarrierConnection, request: CarrierRequest<unkno
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(request.body.form).toString();
   }
+  const target = new URL(`${connection.baseUrl}${request.path}`);
+  // A socket given an address connects without a lookup: it is judged here instead.
+  const literal = hostOf(target.hostname);
+  if (isIP(literal)) await checkedAddresses(literal, connection.allowPrivate);
+  const { fetch } = await import('undici');
   // The signal covers the body as well as the headers: a carrier that stalls mid-answer times out too.
-  const response = await fetch(`${connection.baseUrl}${request.path}`, {
+  const response = await fetch(target, {
     method: request.method,
     headers,
     body,
     signal: AbortSignal.timeout(connection.timeoutMs),
     redirect: 'error',
+    dispatcher: await dispatcherFor(connection.allowPrivate),
   });
   return {
     status: response.status,
     contentType: response.headers.get('content-type') ?? '',
-    text: await response.text(),
+    text: await cappedText(response),
   };
+}
+
+/** The most of an answer read: a label sheet of many parcels fits; an endless answer does not. */
+const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
+
+class AnswerTooLarge extends Error {
+  constructor() {
+    super(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+  }
+}
+
+async function cappedText(response: { body: ReadableStream<Uint8Array> | null }): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await response.body.cancel().catch(() => {});
+      throw new AnswerTooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * One connection pool per rule of reach, whose every socket connects only to the addresses its lookup
+ * checked (lib/public-address.ts). Loaded on the first carrier call, as the carriers are not needed to
+ * start.
+ */
+const dispatchers = new Map<boolean, Promise<import('undici').Dispatcher>>();
+function dispatcherFor(allowPrivate: boolean) {
+  let dispatcher = dispatchers.get(allowPrivate);
+  if (!dispatcher) {
+    dispatcher = import('undici').then(
+      ({ Agent }) => new Agent({ connect: { lookup: checkedLookup(allowPrivate) } }),
+    );
+    dispatchers.set(allowPrivate, dispatcher);
+  }
+  return dispatcher;
 }
 
 function networkFailure(
@@ -90,6 +139,9 @@ function networkFailure(
   timeoutMs: number,
   fail: (failure: CarrierCallError['failure'], detail: string, retryable: boolean) => CarrierCallError,
 ): CarrierCallError {
+  if (error instanceof AnswerTooLarge) return fail('malformed', error.message, false);
+  if (error instanceof AddressRefused || (error instanceof Error && error.cause instanceof AddressRefused))
+    return fail('refused', 'the address is private or local, which this server does not allow', false);
   if (error instanceof DOMException && error.name === 'TimeoutError') {
     return fail('timeout', `no answer within ${timeoutMs} ms`, true);
   }

@@ -131,7 +131,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       request.auditTarget = `carrierAccount:${request.body.id}`;
       return testCarrierAccount(
         db,
-        settings.keys,
+        settings,
         caller(currentUser(request), request.language),
         request.body.id,
       );

@@ -296,21 +296,23 @@ export async function deleteCarrierAccount(db: DbOrTx, caller: CarrierCaller, id
  */
 export async function carrierConnection(
   db: DbOrTx,
-  keys: CredentialKeys,
+  settings: CarrierSettings,
   tenantId: number,
   id: number,
 ): Promise<{ kind: CarrierKind; connection: CarrierConnection }> {
   const row = await findAccount(db, tenantId, id);
-  return { kind: row.kind, connection: connectionOf(keys, row) };
+  return { kind: row.kind, connection: connectionOf(settings, row) };
 }
 
-function connectionOf(keys: CredentialKeys, row: AccountRow): CarrierConnection {
+function connectionOf(settings: CarrierSettings, row: AccountRow): CarrierConnection {
   return {
     accountId: row.id,
     tenantId: row.tenantId,
     baseUrl: baseUrlOf(row),
-    credentials: openCredentials(keys, row.credentials, credentialsContext(row.tenantId, row.kind)),
+    credentials: openCredentials(settings.keys, row.credentials, credentialsContext(row.tenantId, row.kind)),
     timeoutMs: row.timeoutMs,
+    // The standard carriers' own services are public; only an account's own address may be private.
+    allowPrivate: row.environment === 'custom' && settings.allowPrivate,
   };
 }
 
@@ -320,14 +322,14 @@ function connectionOf(keys: CredentialKeys, row: AccountRow): CarrierConnection 
  */
 export async function testCarrierAccount(
   db: DbOrTx,
-  keys: CredentialKeys,
+  settings: CarrierSettings,
   caller: CarrierCaller,
   id: number,
 ): Promise<CarrierConnectionTestView> {
   const row = await findAccount(db, caller.tenantId, id);
   let connection: CarrierConnection;
   try {
-    connection = connectionOf(keys, row);
+    connection = connectionOf(settings, row);
   } catch (error) {
     if (error instanceof CredentialsUnreadableError)
       throw badField('credentials', 'carrier.credentialsUnreadable');

@@ -31,6 +31,7 @@ function karrioConnection(changes: Partial<CarrierConnection> = {}): CarrierConn
     baseUrl: mock.url,
     credentials: { apiKey: API_KEY },
     timeoutMs: 2_000,
+    allowPrivate: true,
     ...changes,
   };
 }

@@ -37,6 +37,7 @@ function upsConnection(changes: Partial<CarrierConnection> = {}): CarrierConnect
     baseUrl: mock.url,
     credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, accountNumber: ACCOUNT_NUMBER },
     timeoutMs: 2_000,
+    allowPrivate: true,
     ...changes,
   };
 }
