@@ -109,6 +109,7 @@ export const VIEWS: Record<string, View> = {
   ZoneCharts: page(() => import('../features/express-channels/ZoneChartsPage.tsx')),
   ChannelPrices: page(() => import('../features/express-channels/ChannelPricesPage.tsx')),
   SetPrice: page(() => import('../features/customers/SetPricePage.tsx')),
+  CarrierAccounts: page(() => import('../features/carriers/CarrierAccountsPage.tsx')),
   FinancialStatements: page(() => import('../features/reports/ReportsPage.tsx')),
   ...lazyViews(
     () => import('../features/bounce-bills/pages.tsx'),

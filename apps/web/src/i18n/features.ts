@@ -1,6 +1,7 @@
 import { accountMessages } from '../features/accounts/messages.ts';
 import { addressMessages } from '../features/addresses/messages.ts';
 import { bounceBillMessages } from '../features/bounce-bills/messages.ts';
+import { carrierMessages } from '../features/carriers/messages.ts';
 import { changelogMessages } from '../features/changelog/messages.ts';
 import { customerMessages } from '../features/customers/messages.ts';
 import { downloadMessages } from '../features/downloads/messages.ts';
@@ -36,6 +37,7 @@ export const FEATURE_MESSAGES: { 'zh-CN': Record<string, string>; 'en-US': Recor
   workOrderMessages,
   waybillMessages,
   expressChannelMessages,
+  carrierMessages,
   expressQuoteMessages,
   customerMessages,
   integrationMessages,
