@@ -128,6 +128,16 @@ export const waybillIdBody = z.object({ id: waybillId });
 export const waybillIdsBody = z.object({ ids: z.array(waybillId).min(1).max(500) });
 
 /**
+ * What labels are printed as: a PDF of 4 × 6 inch pages for office printers, or ZPL II that thermal
+ * printers (Zebra and compatibles) take directly.
+ */
+export const LABEL_FORMATS = ['pdf', 'zpl'] as const;
+export type LabelFormat = (typeof LABEL_FORMATS)[number];
+
+/** `order/print`: the waybills' labels in one file, a PDF unless ZPL is asked for. */
+export const waybillPrintBody = waybillIdsBody.extend({ format: z.enum(LABEL_FORMATS).default('pdf') });
+
+/**
  * `order/createReturn`: a return waybill for a parcel coming back from a waybill's recipient to a
  * return address of the book, priced on the original's channel unless another is named.
  */

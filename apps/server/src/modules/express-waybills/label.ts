@@ -13,7 +13,7 @@ async function barcode(text: string): Promise<Buffer> {
   return toBuffer({ bcid: 'code128', text, scale: 3, height: 14, includetext: false });
 }
 
-const lines = (a: ExpressAddress) =>
+const addressLines = (a: ExpressAddress) =>
   [
     a.name,
     a.company,
@@ -23,6 +23,37 @@ const lines = (a: ExpressAddress) =>
     a.country,
     a.phone ? `+${a.dialCode} ${a.phone}` : '',
   ].filter(Boolean);
+
+/** What a label says, whichever way it is printed: the PDF below and the ZPL of zpl.ts read the same. */
+export interface LabelContent {
+  /** Carrier and service, across the top. */
+  heading: string;
+  /** The channel's English name and code. */
+  channel: string;
+  from: string[];
+  to: string[];
+  /** Reference; pieces, weight and zone; waybill number and the day it was booked (UTC, as its number). */
+  details: [string, string, string];
+  trackingNo: string;
+}
+
+export function labelContent(w: WaybillRow): LabelContent {
+  const { sender, recipient, parcels } = w.shipment;
+  const pieces = parcels.reduce((n, p) => n + p.quantity, 0);
+  const unit = w.breakdown.unitSystem === 'kg_cm' ? 'KG' : 'LB';
+  return {
+    heading: `${w.channel.carrier} ${w.channel.service}`,
+    channel: `${w.channel.nameEn} · ${w.channel.code}`,
+    from: addressLines(sender),
+    to: addressLines(recipient),
+    details: [
+      `REF: ${w.reference || '-'}`,
+      `PCS: ${pieces}   WT: ${w.breakdown.billableWeight} ${unit}   ZONE: ${w.breakdown.zone}`,
+      `WAYBILL: ${w.waybillNo}   DATE: ${w.createdAt.toISOString().slice(0, 10)}`,
+    ],
+    trackingNo: w.trackingNo,
+  };
+}
 
 /**
  * One 4 × 6 inch page per waybill: sender, recipient, channel, reference, weight and the tracking
@@ -44,46 +75,38 @@ export async function waybillLabels(waybills: readonly WaybillRow[]): Promise<Bu
   const inner = WIDTH - 2 * MARGIN;
   waybills.forEach((w, i) => {
     doc.addPage();
-    const { sender, recipient } = w.shipment;
+    const label = labelContent(w);
     // Carrier and service across the top, the way a carrier's own label leads.
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(14)
-      .text(`${w.channel.carrier} ${w.channel.service}`, MARGIN, MARGIN, {
-        width: inner,
-      });
-    doc.font('Helvetica').fontSize(8).text(`${w.channel.nameEn} · ${w.channel.code}`, { width: inner });
+    doc.font('Helvetica-Bold').fontSize(14).text(label.heading, MARGIN, MARGIN, { width: inner });
+    doc.font('Helvetica').fontSize(8).text(label.channel, { width: inner });
     doc
       .moveTo(MARGIN, 50)
       .lineTo(WIDTH - MARGIN, 50)
       .stroke();
     doc.font('Helvetica-Bold').fontSize(7).text('FROM', MARGIN, 56);
-    doc.font('Helvetica').fontSize(8).text(lines(sender).join('\n'), MARGIN, 65, { width: inner });
+    doc.font('Helvetica').fontSize(8).text(label.from.join('\n'), MARGIN, 65, { width: inner });
     doc
       .moveTo(MARGIN, 140)
       .lineTo(WIDTH - MARGIN, 140)
       .stroke();
     doc.font('Helvetica-Bold').fontSize(7).text('SHIP TO', MARGIN, 146);
-    doc.font('Helvetica-Bold').fontSize(12).text(lines(recipient).join('\n'), MARGIN, 156, { width: inner });
+    doc.font('Helvetica-Bold').fontSize(12).text(label.to.join('\n'), MARGIN, 156, { width: inner });
     doc
       .moveTo(MARGIN, 262)
       .lineTo(WIDTH - MARGIN, 262)
       .stroke();
-    const pieces = w.shipment.parcels.reduce((n, p) => n + p.quantity, 0);
-    const unit = w.breakdown.unitSystem === 'kg_cm' ? 'KG' : 'LB';
+    const [reference, measures, numbers] = label.details;
     doc
       .font('Helvetica')
       .fontSize(8)
-      .text(`REF: ${w.reference || '-'}`, MARGIN, 268, { width: inner })
-      .text(`PCS: ${pieces}   WT: ${w.breakdown.billableWeight} ${unit}   ZONE: ${w.breakdown.zone}`, {
-        width: inner,
-      })
-      .text(`WAYBILL: ${w.waybillNo}`, { width: inner });
+      .text(reference, MARGIN, 268, { width: inner })
+      .text(measures, { width: inner })
+      .text(numbers, { width: inner });
     doc.image(codes[i] as Buffer, MARGIN + 10, 310, { fit: [inner - 20, 70], align: 'center' });
     doc
       .font('Helvetica-Bold')
       .fontSize(11)
-      .text(w.trackingNo, MARGIN, 388, { width: inner, align: 'center' });
+      .text(label.trackingNo, MARGIN, 388, { width: inner, align: 'center' });
     doc.font('Helvetica').fontSize(6).text(`TRACKING #`, MARGIN, 402, { width: inner, align: 'center' });
   });
   doc.end();

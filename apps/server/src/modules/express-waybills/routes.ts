@@ -15,6 +15,7 @@ import {
   waybillListQuery,
   waybillListView,
   waybillPaymentInfoView,
+  waybillPrintBody,
   waybillRefundBody,
   waybillReturnBody,
   waybillStatusView,
@@ -137,25 +138,34 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** Labels: one 4 × 6 inch PDF page per waybill, printed one by one or many at once. */
+  /**
+   * Labels, one by one or many at once: a PDF of 4 × 6 inch pages, or (`format: 'zpl'`) ZPL II for
+   * thermal printers, one `^XA … ^XZ` label per waybill.
+   */
   app.post(
     '/express/order/print',
     {
       config: { permission: WAYBILL_PAGES, raw: true, audit: 'express.waybill.print' },
       schema: {
         tags: ['express'],
-        body: waybillIdsBody,
-        response: { 200: rawResponse('application/pdf', '4 × 6 inch labels, one page per waybill') },
+        body: waybillPrintBody,
+        response: {
+          200: rawResponse(
+            ['application/pdf', 'application/x-zpl'],
+            '4 × 6 inch labels: a PDF page per waybill, or ZPL II (203 dpi) with a label per waybill',
+          ),
+        },
       },
     },
     async (request, reply) => {
-      const { name, pdf } = await printWaybillsFor(db, currentUser(request), request.body.ids);
-      request.auditTarget = `expressWaybill:${request.body.ids.join(',')}`;
+      const { ids, format } = request.body;
+      const { name, contentType, body } = await printWaybillsFor(db, currentUser(request), ids, format);
+      request.auditTarget = `expressWaybill:${ids.join(',')}`;
       return reply
-        .header('content-type', 'application/pdf')
+        .header('content-type', contentType)
         .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)
         .header('cache-control', 'no-store')
-        .send(pdf);
+        .send(body);
     },
   );
 

@@ -6,6 +6,7 @@ import {
   visibleExpressLevels,
 } from '@freight/contracts/express-quotes';
 import {
+  type LabelFormat,
   WAYBILL_STATUSES,
   type WaybillAction,
   type WaybillListQuery,
@@ -51,6 +52,7 @@ import { nextSerials } from '../numbering/service.ts';
 import { type ReportFact, recordSale, registerSalesSource, type SaleMove } from '../reports/service.ts';
 import { waybillLabels } from './label.ts';
 import { expressWaybillEvents, expressWaybills } from './schema.ts';
+import { waybillZpl } from './zpl.ts';
 
 export type WaybillRow = typeof expressWaybills.$inferSelect;
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
@@ -766,12 +768,23 @@ export async function payWaybillsFor(db: DbOrTx, caller: Caller, ids: readonly n
   return results;
 }
 
+/** The labels of some waybills as one file: a PDF of 4 × 6 inch pages, or ZPL for thermal printers. */
+async function renderLabels(waybills: readonly WaybillRow[], format: LabelFormat) {
+  if (format === 'zpl') return { contentType: 'application/x-zpl', body: waybillZpl(waybills) };
+  return { contentType: 'application/pdf', body: await waybillLabels(waybills) };
+}
+
 /**
- * Labels of paid waybills the caller may see, one PDF for all of them in the order asked; printing
- * moves each from to be printed to printed and counts the prints. An unpaid, voided or unknown waybill
- * refuses the whole call, naming it, so a label is never printed for a parcel that is not paid for.
+ * Labels of paid waybills the caller may see, one file (PDF or ZPL) for all of them in the order asked;
+ * printing moves each from to be printed to printed and counts the prints. An unpaid, voided or unknown
+ * waybill refuses the whole call, naming it, so a label is never printed for a parcel not paid for.
  */
-export async function printWaybillsFor(db: DbOrTx, caller: Viewer, ids: readonly number[]) {
+export async function printWaybillsFor(
+  db: DbOrTx,
+  caller: Viewer,
+  ids: readonly number[],
+  format: LabelFormat = 'pdf',
+) {
   const waybills: WaybillRow[] = [];
   for (const id of new Set(ids)) {
     const waybill = await visibleWaybill(db, caller, id);
@@ -779,7 +792,7 @@ export async function printWaybillsFor(db: DbOrTx, caller: Viewer, ids: readonly
       throw conflict('expressWaybill.notPrintable', { waybillNo: waybill.waybillNo });
     waybills.push(waybill);
   }
-  const pdf = await waybillLabels(waybills);
+  const labels = await renderLabels(waybills, format);
   await db.transaction(async (tx) => {
     for (const waybill of waybills) {
       const to = waybill.status === 'to_be_printed' ? 'printed' : waybill.status;
@@ -791,6 +804,8 @@ export async function printWaybillsFor(db: DbOrTx, caller: Viewer, ids: readonly
     }
   });
   const name =
-    waybills.length === 1 ? `label-${waybills[0]?.waybillNo}.pdf` : `labels-${waybills.length}.pdf`;
-  return { name, pdf };
+    waybills.length === 1
+      ? `label-${waybills[0]?.waybillNo}.${format}`
+      : `labels-${waybills.length}.${format}`;
+  return { name, ...labels };
 }

@@ -1,4 +1,4 @@
-import type { WaybillAction } from '@freight/contracts/express-waybills';
+import type { LabelFormat, WaybillAction } from '@freight/contracts/express-waybills';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Skeleton, Space, Table, Timeline, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { LedgerRows } from '../../components/LedgerRows.tsx';
 import { money, sumMoney } from '../../lib/money.ts';
 import { type WaybillView, waybillApi } from './api.ts';
+import { PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
 export const WAYBILL_DETAIL_KEY = 'waybill-detail';
@@ -19,7 +20,7 @@ export function WaybillDrawer({
   id: number;
   onClose: () => void;
   /** What the action buttons do; without it the drawer only reads (the tracking page). */
-  onAct?: (waybill: WaybillView, action: WaybillAction) => void;
+  onAct?: (waybill: WaybillView, action: WaybillAction, format?: LabelFormat) => void;
 }) {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
@@ -49,17 +50,27 @@ export function WaybillDrawer({
           return (
             <Space orientation="vertical" size={16} style={{ width: '100%' }}>
               <Space wrap>
-                {(onAct ? waybill.actions : []).map((a) => (
-                  <Button
-                    key={a}
-                    danger={a === 'refund'}
-                    type={a === 'pay' || a === 'print' ? 'primary' : 'default'}
-                    onClick={() => onAct?.(waybill, a)}
-                    data-testid={`waybill-drawer-${a}`}
-                  >
-                    {t(`waybillAction.${a}`)}
-                  </Button>
-                ))}
+                {(onAct ? waybill.actions : []).map((a) =>
+                  a === 'print' ? (
+                    <PrintLabelsButton
+                      key={a}
+                      type="primary"
+                      label={t('waybillAction.print')}
+                      testId="waybill-drawer-print"
+                      onPrint={(format) => onAct?.(waybill, a, format)}
+                    />
+                  ) : (
+                    <Button
+                      key={a}
+                      danger={a === 'refund'}
+                      type={a === 'pay' ? 'primary' : 'default'}
+                      onClick={() => onAct?.(waybill, a)}
+                      data-testid={`waybill-drawer-${a}`}
+                    >
+                      {t(`waybillAction.${a}`)}
+                    </Button>
+                  ),
+                )}
               </Space>
               <Descriptions bordered size="small" column={{ xs: 1, sm: 2 }}>
                 <Descriptions.Item label={t('waybill.waybillNo')}>

@@ -1,4 +1,5 @@
 import {
+  type LabelFormat,
   WAYBILL_STATUSES,
   type WaybillAction,
   type WaybillStatus,
@@ -23,6 +24,7 @@ import {
   waybillApi,
   waybillPaymentPath,
 } from './api.ts';
+import { PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WAYBILL_DETAIL_KEY, WaybillDrawer } from './WaybillDrawer.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
@@ -30,6 +32,9 @@ interface Filters {
   keyword?: string;
   period?: [Dayjs, Dayjs];
 }
+
+/** The row menu's item for a label in ZPL, which is a way to print rather than a move of its own. */
+const ZPL_KEY = 'print-zpl';
 
 /** Moves that need a note written down; the others ask for a confirmation only. */
 const NOTED: readonly WaybillAction[] = ['cancel', 'exception', 'freeze', 'release'];
@@ -121,8 +126,8 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
     });
 
   /** One waybill's move: pay and print have their own calls; refund and noted moves ask for a reason. */
-  const act = (w: WaybillView, action: WaybillAction) => {
-    if (action === 'print') return void run(() => waybillApi.print([w.id]));
+  const act = (w: WaybillView, action: WaybillAction, format: LabelFormat = 'pdf') => {
+    if (action === 'print') return void run(() => waybillApi.print([w.id], format));
     if (action === 'pay') return navigate(waybillPaymentPath(w.id));
     if (action === 'refund' || NOTED.includes(action)) return setNoting({ waybill: w, action });
     modal.confirm({
@@ -196,12 +201,11 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
             </Button>
           ) : null}
           {allOffer('print') ? (
-            <Button
-              onClick={() => void run(() => waybillApi.print(selected))}
-              data-testid="waybill-bulk-print"
-            >
-              {t('waybill.printLabels')}
-            </Button>
+            <PrintLabelsButton
+              label={t('waybill.printLabels')}
+              testId="waybill-bulk-print"
+              onPrint={(format) => void run(() => waybillApi.print(selected, format))}
+            />
           ) : null}
         </Space>
       ) : null}
@@ -272,6 +276,18 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
             fixed: 'right',
             render: (_, w) => {
               const [first, ...rest] = w.actions;
+              // A printable waybill's label for thermal printers first, above moves such as a refund.
+              const more = [
+                ...(w.actions.includes('print')
+                  ? [
+                      {
+                        key: ZPL_KEY,
+                        label: <span data-testid="waybill-act-print-zpl">{t('waybill.printZpl')}</span>,
+                      },
+                    ]
+                  : []),
+                ...rest.map((a) => ({ key: a, label: t(`waybillAction.${a}`), danger: a === 'refund' })),
+              ];
               return (
                 <Space size={4}>
                   <Button size="small" type="link" onClick={() => setOpen(w.id)}>
@@ -287,15 +303,12 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
                       {t(`waybillAction.${first}`)}
                     </Button>
                   ) : null}
-                  {rest.length > 0 ? (
+                  {more.length > 0 ? (
                     <Dropdown
                       menu={{
-                        items: rest.map((a) => ({
-                          key: a,
-                          label: t(`waybillAction.${a}`),
-                          danger: a === 'refund',
-                        })),
-                        onClick: ({ key }) => act(w, key as WaybillAction),
+                        items: more,
+                        onClick: ({ key }) =>
+                          key === ZPL_KEY ? act(w, 'print', 'zpl') : act(w, key as WaybillAction),
                       }}
                     >
                       <Button size="small" type="link" data-testid="waybill-more">

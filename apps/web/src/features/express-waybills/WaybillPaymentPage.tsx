@@ -1,3 +1,4 @@
+import type { LabelFormat } from '@freight/contracts/express-waybills';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Result, Skeleton, Space } from 'antd';
 import { useEffect, useState } from 'react';
@@ -7,6 +8,7 @@ import { AccountPayment } from '../../components/AccountPayment.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { compareMoney, money } from '../../lib/money.ts';
 import { waybillApi, waybillPaymentPath } from './api.ts';
+import { PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
 /**
@@ -90,10 +92,10 @@ export default function WaybillPaymentPage() {
       },
     });
 
-  const print = async () => {
+  const print = async (format: LabelFormat) => {
     setBusy(true);
     try {
-      await waybillApi.print([waybill.id]);
+      await waybillApi.print([waybill.id], format);
       await info.refetch();
     } catch (error) {
       reportError(error);
@@ -161,15 +163,14 @@ export default function WaybillPaymentPage() {
             </Button>
           ) : null}
           {canPrint ? (
-            <Button
+            <PrintLabelsButton
               type="primary"
               size="large"
               loading={busy}
-              onClick={() => void print()}
-              data-testid="waybill-print"
-            >
-              {t('waybillAction.print')}
-            </Button>
+              label={t('waybillAction.print')}
+              testId="waybill-print"
+              onPrint={(format) => void print(format)}
+            />
           ) : null}
           <Button size="large" onClick={() => navigate(`/expressOrderList?sn=${waybill.waybillNo}`)}>
             {t('waybill.toList')}

@@ -1,6 +1,7 @@
 import type { expressAddressOptionsView, expressOptionsView } from '@freight/contracts/express-quotes';
 import type {
   expressStatsView,
+  LabelFormat,
   trackingAddBody,
   trackingAddedView,
   trackingImportedView,
@@ -51,8 +52,12 @@ export const waybillApi = {
   /** The list's filters as a spreadsheet, every page. */
   export: (filters: Record<string, unknown>) =>
     download('/express/order/export', filters, 'express-waybills.xlsx'),
-  /** The labels as one PDF, saved by the browser; printing moves each waybill to printed. */
-  print: (ids: number[]) => download('/express/order/print', { ids }, 'labels.pdf'),
+  /**
+   * The labels as one file saved by the browser, a PDF or ZPL for thermal printers; printing moves each
+   * waybill to printed.
+   */
+  print: (ids: number[], format: LabelFormat = 'pdf') =>
+    download('/express/order/print', { ids, format }, `labels.${format}`),
   /** The express dashboards' figures for the user's scope. */
   stats: () => post<ExpressStats>('/express/order/stats'),
 };
