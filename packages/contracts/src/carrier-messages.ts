@@ -18,6 +18,7 @@ export const carrierZhCN = {
   'carrierAccount.deleted': '承运商账号已删除',
   'carrierAccount.credentialsKind': '凭证与账号类型不符:{{kind}} 账号需要 {{fields}}',
   'carrierAccount.labelTaken': '已有同名的承运商账号',
+  'carrierAccount.inUse': '该承运商账号正被 {{uses}} 使用,请先为它们更换账号',
   'carrierAccount.urlPrivate': '{{field}}不能指向内网或本机地址(由平台管理员配置 CARRIER_ALLOW_PRIVATE 开启)',
 };
 
@@ -41,6 +42,7 @@ export const carrierEnUS: Record<keyof typeof carrierZhCN, string> = {
   'carrierAccount.credentialsKind':
     'The credentials do not match the account: a {{kind}} account needs {{fields}}',
   'carrierAccount.labelTaken': 'A carrier account with this name already exists',
+  'carrierAccount.inUse': 'This carrier account serves {{uses}}; give them another account first',
   'carrierAccount.urlPrivate':
     '{{field}} may not point to a private or local address (the platform operator can allow it with CARRIER_ALLOW_PRIVATE)',
 };

@@ -113,8 +113,16 @@ export const expressChannelSaveBody = z
     enabled: z.boolean().default(true),
     organisationIds,
     surcharges: surchargeTermsBody.prefault({}),
+    /**
+     * The tenant's carrier account that rates the channel (its prices then come from the carrier, the
+     * tables are not used), with the carrier's service code; null for the tenant's own tables.
+     */
+    carrierAccountId: idField().nullable().default(null),
+    carrierService: str().trim().max(60).default(''),
   })
   .superRefine((v, ctx) => {
+    if (v.carrierAccountId !== null && !v.carrierService)
+      ctx.addIssue({ code: 'custom', path: ['carrierService'], message: 'validation.required' });
     if (v.transitDaysMax < v.transitDaysMin)
       ctx.addIssue({ code: 'custom', path: ['transitDaysMax'], message: 'express.transitOrder' });
     if (v.maxLengthGirth < v.maxLength)
@@ -268,6 +276,8 @@ export const expressChannelView = z.object({
   service: z.string(),
   /** The carrier provider that rates and books it; `builtin` prices from the tenant's own tables. */
   provider: z.string(),
+  carrierAccountId: z.number().int().nullable(),
+  carrierService: z.string(),
   scope: z.enum(EXPRESS_SCOPES),
   unitSystem: z.enum(UNIT_SYSTEMS),
   currency: z.enum(EXPRESS_CURRENCIES),

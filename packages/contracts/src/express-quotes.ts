@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { CARRIER_FAILURES, type CarrierFailure } from './carriers.ts';
 import { priceLevelSaveBody } from './customers.ts';
 import {
   EXPRESS_REFUSALS,
@@ -110,7 +111,19 @@ export const addressCheckBody = z.object({
 
 /** What rating takes from a quote's shipment: ZIPs, countries and parcels in cents. */
 export function ratedShipment(shipment: ExpressShipmentInput): RatedShipment {
+  const party = (a: ExpressShipmentInput['sender']) => ({
+    name: a.name,
+    company: a.company,
+    phone: a.phone,
+    address1: a.address1,
+    address2: a.address2,
+    city: a.city,
+    state: a.state,
+    zipcode: a.zipcode,
+    country: a.country,
+  });
   return {
+    parties: { from: party(shipment.sender), to: party(shipment.recipient) },
     unitSystem: shipment.unitSystem,
     originZip: shipment.sender.zipcode,
     destinationCountry: shipment.recipient.country,
@@ -148,8 +161,12 @@ export interface ExpressQuoteChannel {
   provider: string;
 }
 
-/** `no_carrier`: the channel names a carrier provider this release does not have. */
-export type ExpressQuoteRefusal = ExpressRefusal | 'no_carrier';
+/**
+ * `no_carrier`: the channel names a carrier provider this release does not have; `carrier_failed`: its
+ * carrier did not price the shipment (unreachable, too slow, refused...), said by `failure`.
+ */
+export type ExpressQuoteRefusal = ExpressRefusal | 'no_carrier' | 'carrier_failed';
+export const EXPRESS_QUOTE_REFUSALS = [...EXPRESS_REFUSALS, 'no_carrier', 'carrier_failed'] as const;
 
 export type ExpressQuoteResult = ExpressQuoteChannel &
   (
@@ -160,7 +177,7 @@ export type ExpressQuoteResult = ExpressQuoteChannel &
         cheapest: boolean;
         fastest: boolean;
       }
-    | { ok: false; reason: ExpressQuoteRefusal }
+    | { ok: false; reason: ExpressQuoteRefusal; failure?: CarrierFailure }
   );
 
 /** Marks the cheapest and the fastest of the priced results. */
@@ -190,7 +207,12 @@ export function visibleExpressLevels(
 
 /* ---------- on the wire ---------- */
 
-const surchargeLine = z.object({ code: z.enum(EXPRESS_SURCHARGES), fee: moneyString });
+const surchargeLine = z.object({
+  code: z.enum(EXPRESS_SURCHARGES),
+  fee: moneyString,
+  /** The carrier's own name of a `carrier` charge. */
+  name: z.string().optional(),
+});
 
 export const expressLevelView = z.object({
   organisationId: z.number().int().nullable(),
@@ -246,7 +268,11 @@ export const expressResultView = z.discriminatedUnion('ok', [
     cheapest: z.boolean(),
     fastest: z.boolean(),
   }),
-  channelView.extend({ ok: z.literal(false), reason: z.enum([...EXPRESS_REFUSALS, 'no_carrier']) }),
+  channelView.extend({
+    ok: z.literal(false),
+    reason: z.enum(EXPRESS_QUOTE_REFUSALS),
+    failure: z.enum(CARRIER_FAILURES).optional(),
+  }),
 ]);
 export type ExpressResultWire = z.input<typeof expressResultView>;
 
@@ -257,7 +283,7 @@ export function expressLevelOnWire(level: ExpressPriceLevel): z.input<typeof exp
     organisationId: level.organisationId,
     type: level.type,
     freight: moneyOf(level.freight),
-    surcharges: level.surcharges.map((s) => ({ code: s.code, fee: moneyOf(s.fee) })),
+    surcharges: level.surcharges.map((s) => ({ ...s, fee: moneyOf(s.fee) })),
     fuel: moneyOf(level.fuel),
     total: moneyOf(level.total),
   };
@@ -466,7 +492,7 @@ export const expressPriceSampleView = z.object({
       productName: z.string(),
       productNameEn: z.string(),
       ok: z.boolean(),
-      reason: z.enum([...EXPRESS_REFUSALS, 'no_carrier']).nullable(),
+      reason: z.enum(EXPRESS_QUOTE_REFUSALS).nullable(),
       zone: z.string().nullable(),
       billableWeight: z.number().nullable(),
       /** The levels the caller may see, the operator's cost first for staff; empty when refused. */

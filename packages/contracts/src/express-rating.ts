@@ -32,6 +32,8 @@ export const EXPRESS_SURCHARGES = [
   'large_package',
   'signature',
   'declared_value',
+  /** A charge a carrier's rate names, by its own name (`name`): a channel priced by a carrier's API. */
+  'carrier',
 ] as const;
 export type ExpressSurcharge = (typeof EXPRESS_SURCHARGES)[number];
 
@@ -130,7 +132,22 @@ export interface Parcel {
   declaredValue: number;
 }
 
+/** One end of a shipment in full, as a carrier's API takes it (the tables need only its code). */
+export interface ShipmentParty {
+  name: string;
+  company: string;
+  phone: string;
+  address1: string;
+  address2: string;
+  city: string;
+  state: string;
+  zipcode: string;
+  country: string;
+}
+
 export interface ExpressShipment {
+  /** Both ends in full where the shipment has them (a quote's sender and recipient). */
+  parties?: { from: ShipmentParty; to: ShipmentParty };
   unitSystem: UnitSystem;
   originZip: string;
   destinationCountry: string;
@@ -158,7 +175,8 @@ export interface ExpressBreakdown {
   parcels: ParcelBreakdown[];
   /** Sums over every piece, cents. */
   freight: number;
-  surcharges: { code: ExpressSurcharge; fee: number }[];
+  /** `name`: the carrier's own name of a `carrier` charge. */
+  surcharges: { code: ExpressSurcharge; fee: number; name?: string }[];
   fuel: number;
   total: number;
   billableWeight: number;
@@ -170,7 +188,7 @@ export interface ExpressPriceLevel {
   organisationId: number | null;
   type: 'platform' | 'branch' | 'agent' | 'customer';
   freight: number;
-  surcharges: { code: ExpressSurcharge; fee: number }[];
+  surcharges: { code: ExpressSurcharge; fee: number; name?: string }[];
   fuel: number;
   total: number;
 }
@@ -213,7 +231,7 @@ export function expressPriceLevels(
         organisationId,
         type,
         up(above.freight) + markup.fixedCents,
-        above.surcharges.map((s) => ({ code: s.code, fee: up(s.fee) })),
+        above.surcharges.map((s) => ({ ...s, fee: up(s.fee) })),
         up(above.fuel),
       ),
     );

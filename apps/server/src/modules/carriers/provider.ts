@@ -1,3 +1,4 @@
+import type { CarrierFailure } from '@freight/contracts/carriers';
 import type { DbOrTx } from '../../db/client.ts';
 
 /**
@@ -37,7 +38,8 @@ export interface CarrierRater<TProduct, TShipment, TCost, TRefusal extends strin
 /** The operator's cost of a shipment with one product, or why the product cannot carry it. */
 export type CarrierRate<TCost, TRefusal extends string> =
   | { ok: true; cost: TCost }
-  | { ok: false; reason: TRefusal };
+  /** `failure`: why a carrier's API did not price it (unreachable, too slow, refused...). */
+  | { ok: false; reason: TRefusal; failure?: CarrierFailure };
 
 export interface CarrierBooking<TShipment> {
   tenantId: number;

@@ -19,10 +19,12 @@ import {
   type CarrierSettings,
   createCarrierAccount,
   deleteCarrierAccount,
+  forgetCarrierSettings,
   listCarrierAccounts,
   resealCarrierCredentials,
   testCarrierAccount,
   updateCarrierAccount,
+  useCarrierSettings,
 } from './service.ts';
 
 const idView = z.object({ id: z.number().int() });
@@ -43,6 +45,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     }),
     allowPrivate: config.CARRIER_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production',
   };
+  useCarrierSettings(settings);
+  app.addHook('onClose', async () => forgetCarrierSettings(settings));
   // A key rotation finishes as the server starts: rows sealed with an old key are sealed again.
   app.addHook('onReady', async () => {
     await runAsSystem(() => resealCarrierCredentials(db, settings.keys, app.log));

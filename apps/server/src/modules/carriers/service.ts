@@ -17,11 +17,15 @@ import { translate } from '@freight/contracts/messages';
 import { and, count, desc, eq, ilike, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
-import { AppError, badField, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { AppError, badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import { reachesOnlyPublic } from '../../lib/public-address.ts';
-import { clientFor } from './clients.ts';
-import type { CarrierConnection, ConnectionCheck } from './connection.ts';
+import { clientFor, ratesOf } from './clients.ts';
+import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from './connection.ts';
+import type { CarrierRateQuote, ParcelShipment } from './parcel.ts';
+
+export type { CarrierRateQuote, ParcelAddress, ParcelShipment } from './parcel.ts';
+
 import { carrierAccounts } from './schema.ts';
 import {
   type CredentialKeys,
@@ -281,7 +285,20 @@ export async function updateCarrierAccount(
   }
 }
 
+/**
+ * What uses a carrier account, asked before it is deleted: each line that lets a channel or product be
+ * served by an account registers how to name those that are (this module reads no other's tables).
+ */
+type AccountUses = (db: DbOrTx, tenantId: number, accountId: number) => Promise<string[]>;
+const accountUses: AccountUses[] = [];
+export function registerCarrierAccountUses(uses: AccountUses) {
+  accountUses.push(uses);
+}
+
 export async function deleteCarrierAccount(db: DbOrTx, caller: CarrierCaller, id: number) {
+  await findAccount(db, caller.tenantId, id);
+  const uses = (await Promise.all(accountUses.map((named) => named(db, caller.tenantId, id)))).flat();
+  if (uses.length > 0) throw conflict('carrierAccount.inUse', { uses: uses.slice(0, 5).join(', ') });
   const [row] = await db
     .delete(carrierAccounts)
     .where(and(eq(carrierAccounts.tenantId, caller.tenantId), eq(carrierAccounts.id, id)))
@@ -404,4 +421,82 @@ export async function resealCarrierCredentials(
   if (!keys.current && rows.length > 0)
     log?.warn('Carrier credentials: CARRIER_CREDENTIALS_KEY is not set; carrier accounts cannot be used');
   return { resealed, unreadable };
+}
+
+/**
+ * The settings the running server lends carrier calls made outside this module's routes (a quote
+ * pricing a channel a carrier serves): set when the routes are registered.
+ */
+let serverSettings: CarrierSettings | null = null;
+export function useCarrierSettings(settings: CarrierSettings) {
+  serverSettings = settings;
+}
+/** An app closing takes its settings back, unless another app of the process set its own since. */
+export function forgetCarrierSettings(settings: CarrierSettings) {
+  if (serverSettings === settings) serverSettings = null;
+}
+
+/** The kind of a tenant's account, or null when it has none of that id. */
+export async function carrierAccountKind(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+): Promise<CarrierKind | null> {
+  const [row] = await db
+    .select({ kind: carrierAccounts.kind })
+    .from(carrierAccounts)
+    .where(and(eq(carrierAccounts.tenantId, tenantId), eq(carrierAccounts.id, id)));
+  return row?.kind ?? null;
+}
+
+export type CarrierRating =
+  | { ok: true; quote: CarrierRateQuote }
+  | { ok: false; failure: CarrierFailure; detail: string };
+
+/**
+ * What a tenant's account would charge for a shipment with one service. Reads the account, then
+ * calls the carrier with no transaction open; a failure of any kind is answered, never thrown, so one
+ * carrier's trouble stays on its own line of a quote.
+ */
+export async function rateWithCarrier(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  serviceCode: string,
+  shipment: ParcelShipment,
+): Promise<CarrierRating> {
+  const settings = serverSettings;
+  if (!settings)
+    return { ok: false, failure: 'unavailable', detail: 'carrier accounts are not set up on this server' };
+  const [row] = await db
+    .select()
+    .from(carrierAccounts)
+    .where(and(eq(carrierAccounts.tenantId, tenantId), eq(carrierAccounts.id, accountId)));
+  if (!row?.enabled)
+    return { ok: false, failure: 'unavailable', detail: 'the carrier account is disabled or gone' };
+  let connection: CarrierConnection;
+  try {
+    connection = connectionOf(settings, row);
+  } catch (error) {
+    if (error instanceof CredentialsUnreadableError)
+      return {
+        ok: false,
+        failure: 'credentials',
+        detail: "the stored credentials do not open with this server's key",
+      };
+    throw error;
+  }
+  try {
+    const quote = await ratesOf(row.kind, connection, shipment, serviceCode);
+    if (!quote)
+      return {
+        ok: false,
+        failure: 'refused',
+        detail: `the carrier offered no rate for service ${serviceCode}`,
+      };
+    return { ok: true, quote };
+  } catch (error) {
+    if (error instanceof CarrierCallError) return { ok: false, failure: error.failure, detail: error.detail };
+    throw error;
+  }
 }

@@ -15,6 +15,8 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import type { RequestUser } from '../../plugins/context.ts';
+import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
+import { carrierAccountKind } from '../carriers/service.ts';
 import { organisationNames } from '../customers/service.ts';
 import { expressChannels, expressProducts, expressZoneRows } from './schema.ts';
 import { type ChannelRow, findChannel, type ProductRow } from './service.ts';
@@ -352,9 +354,18 @@ export async function channelInfo(db: DbOrTx, caller: Caller, id: number) {
  */
 export async function saveChannel(db: DbOrTx, caller: Caller, body: ExpressChannelSaveBody): Promise<number> {
   requireStaff(caller);
-  const { id, surcharges, organisationIds: listed, ...fields } = body;
+  const { id, surcharges, organisationIds: listed, carrierAccountId, carrierService, ...rest } = body;
   const organisationIds = await checkOrganisations(db, caller.tenantId, listed);
   const terms = surchargesToStored(surcharges);
+  // A channel served by a carrier account is priced by that carrier's API; its provider is the kind.
+  const kind = carrierAccountId ? await carrierAccountKind(db, caller.tenantId, carrierAccountId) : null;
+  if (carrierAccountId && !kind) throw badField('carrierAccountId', 'expressChannel.unknownCarrierAccount');
+  const fields = {
+    ...rest,
+    provider: kind ?? BUILTIN_PROVIDER,
+    carrierAccountId: kind ? carrierAccountId : null,
+    carrierService: kind ? carrierService : '',
+  };
   try {
     return await db.transaction(async (tx) => {
       const [product] = await tx

@@ -180,6 +180,8 @@ describe('express channels', () => {
       carrier: 'Summit Parcel',
       service: 'Ground',
       provider: 'builtin',
+      carrierAccountId: null,
+      carrierService: '',
       scope: 'domestic',
       unitSystem: 'lb_in',
       currency: 'USD',

@@ -55,6 +55,10 @@ export const expressChannels = pgTable(
     service: text('service').notNull(),
     /** The carrier provider that rates and books it; `builtin` prices from the tables below. */
     provider: text('provider').notNull().default('builtin'),
+    /** The carrier account that rates it when the provider is a carrier's (carriers module). */
+    carrierAccountId: bigint('carrier_account_id', { mode: 'number' }),
+    /** The carrier's service code: UPS's (`03`), or Karrio's `carrier:service` (`ups:ups_ground`). */
+    carrierService: text('carrier_service').notNull().default(''),
     scope: text('scope').$type<ExpressScope>().notNull(),
     unitSystem: text('unit_system').$type<UnitSystem>().notNull(),
     currency: text('currency').$type<'USD'>().notNull().default('USD'),

@@ -18,6 +18,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { hiddenExpressChannelIds } from '../auth/service.ts';
+import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
 import { markupChains } from '../customers/price-levels.ts';
 import {
   canSeeOrganisation,
@@ -75,14 +76,18 @@ export function expressPricer(
   db: DbOrTx,
   tenantId: number,
   organisation: Pick<OrganisationRow, 'id' | 'path'>,
-  /** Channels the quoting user's settings leave out (`setQuotationConfig`). */
-  options: { hiddenChannelIds?: readonly number[] } = {},
+  options: {
+    /** Channels the quoting user's settings leave out (`setQuotationConfig`). */
+    hiddenChannelIds?: readonly number[];
+    /** Only channels priced from the tenant's tables (a batch file, a return label booked at once). */
+    tablesOnly?: boolean;
+  } = {},
 ) {
   const prepared = (async () => {
     const hidden = new Set(options.hiddenChannelIds ?? []);
     const seen = await generationsNow(db, tenantId);
     const channels = (await channelsForOrganisation(db, tenantId, pathIds(organisation), seen)).filter(
-      (c) => !hidden.has(c.id),
+      (c) => !hidden.has(c.id) && (!options.tablesOnly || c.provider === BUILTIN_PROVIDER),
     );
     const providers = [...new Set(channels.map((c) => c.provider))];
     const [chains, raters] = await Promise.all([
@@ -105,28 +110,32 @@ export function expressPricer(
     return { channels, chains, raters: new Map(raters) };
   })();
 
-  /** Each channel's result in channel order, as soon as its provider answers. */
+  /**
+   * Each channel's result as soon as its provider answers: every channel is asked at once, so a slow
+   * carrier (bounded by its account's time limit) holds up only its own line, and the tables' answers
+   * come first.
+   */
   async function* price(shipment: ExpressShipmentInput): AsyncGenerator<ExpressQuoteResult> {
     const { channels, chains, raters } = await prepared;
     const rated = ratedShipment(shipment);
-    for (const channel of channels) {
+    const priceOne = async (channel: (typeof channels)[number]): Promise<ExpressQuoteResult> => {
       const base = channelOfQuote(channel);
       const rater = raters.get(channel.provider);
-      if (!rater) {
-        yield { ...base, ok: false, reason: 'no_carrier' };
-        continue;
-      }
+      if (!rater) return { ...base, ok: false, reason: 'no_carrier' };
       const rate = await rater.rate(channel, rated);
-      if (!rate.ok) {
-        yield { ...base, ok: false, reason: rate.reason };
-        continue;
-      }
+      if (!rate.ok)
+        return {
+          ...base,
+          ok: false,
+          reason: rate.reason,
+          ...(rate.failure ? { failure: rate.failure } : {}),
+        };
       const chain = (chains.get(channel.code) ?? []).map((level) => ({
         organisationId: level.organisationId,
         type: level.type,
         markup: { percentBp: level.markup.percentBp, fixedCents: Number(level.markup.fixedCents) },
       }));
-      yield {
+      return {
         ...base,
         ok: true,
         breakdown: rate.cost,
@@ -134,16 +143,32 @@ export function expressPricer(
         cheapest: false,
         fastest: false,
       };
+    };
+    const waiting = new Map(
+      channels.map((channel, index) => [index, priceOne(channel).then((result) => ({ index, result }))]),
+    );
+    while (waiting.size > 0) {
+      const { index, result } = await Promise.race(waiting.values());
+      waiting.delete(index);
+      yield result;
     }
   }
 
+  /** Results as they came, back in the channels' order, with the cheapest and fastest marked. */
+  async function settled(results: ExpressQuoteResult[]): Promise<ExpressQuoteResult[]> {
+    const order = new Map((await prepared).channels.map((c, i) => [c.id, i]));
+    const sorted = [...results].sort((a, b) => (order.get(a.channelId) ?? 0) - (order.get(b.channelId) ?? 0));
+    return markBestExpress(sorted);
+  }
+
+  /** Every channel's result, in the channels' order. */
   async function priceAll(shipment: ExpressShipmentInput): Promise<ExpressQuoteResult[]> {
     const results: ExpressQuoteResult[] = [];
     for await (const result of price(shipment)) results.push(result);
-    return markBestExpress(results);
+    return settled(results);
   }
 
-  return { price, priceAll };
+  return { price, priceAll, settled };
 }
 
 /* ---------- quotes ---------- */
@@ -229,7 +254,7 @@ export async function rateExpressQuoteFor(
     results.push(result);
     await onResult(expressResultForCaller(result, caller));
   }
-  const best = markBestExpress(results);
+  const best = await pricer.settled(results);
   const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
   const [stored] = await db
     .update(expressQuotes)
@@ -252,6 +277,8 @@ export async function selectExpressChannelFor(db: DbOrTx, caller: Caller, id: nu
   const result = quote.results.find((r) => r.channelId === channelId);
   if (!result) throw badField('channelId', 'expressQuote.channelNotQuoted');
   if (!result.ok) throw badField('channelId', `expressQuote.refusal.${result.reason}`);
+  // Until a carrier's label can be bought, a channel its API prices is quoted, not booked.
+  if (result.provider !== BUILTIN_PROVIDER) throw badField('channelId', 'expressQuote.carrierBookingClosed');
   const [row] = await db
     .update(expressQuotes)
     .set({ status: 'selected', selectedChannelId: channelId })

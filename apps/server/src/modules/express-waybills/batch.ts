@@ -1,12 +1,13 @@
 import { type Language, ResultCode } from '@freight/contracts/api';
 import {
   type ExpressAddress,
+  type ExpressQuoteRefusal,
   type ExpressQuoteResult,
   type ExpressShipmentInput,
   expressAddressBody,
   expressShipmentBody,
 } from '@freight/contracts/express-quotes';
-import { type ExpressRefusal, UNIT_SYSTEMS } from '@freight/contracts/express-rating';
+import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { localizeIssues } from '@freight/contracts/validation';
 import type { Db } from '../../db/client.ts';
@@ -258,13 +259,14 @@ export function readExpressBatchSheet(
 }
 
 /** Of several refusals, the one that tells the shipper most about what to change. */
-const REFUSAL_ORDER: readonly (ExpressRefusal | 'no_carrier')[] = [
+const REFUSAL_ORDER: readonly ExpressQuoteRefusal[] = [
   'overweight',
   'oversize',
   'no_price',
   'no_zone',
   'wrong_scope',
   'no_carrier',
+  'carrier_failed',
 ];
 
 /**
@@ -276,8 +278,7 @@ export function chooseChannel(
   channelCode: string,
   language: Language,
 ): { ok: true; result: PricedResult } | { ok: false; message: string } {
-  const refusal = (reason: ExpressRefusal | 'no_carrier') =>
-    translate(language, `expressQuote.refusal.${reason}`);
+  const refusal = (reason: ExpressQuoteRefusal) => translate(language, `expressQuote.refusal.${reason}`);
   if (channelCode) {
     const named = results.find((r) => r.code.toUpperCase() === channelCode.toUpperCase());
     if (!named)
@@ -392,7 +393,9 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
   // Channels, tables and markups are read once for the whole file; the channels the caller's
   // quotation settings hide are left out, as a quote on the page leaves them out.
   const hiddenChannelIds = await hiddenExpressChannelIds(db, caller.tenantId, caller.id);
-  const pricer = expressPricer(db, caller.tenantId, organisation, { hiddenChannelIds });
+  // A file of thousands of rows is priced from the tables: channels a carrier's API prices are not
+  // booked in batches (each row would be a call to the carrier).
+  const pricer = expressPricer(db, caller.tenantId, organisation, { hiddenChannelIds, tablesOnly: true });
   const answers = new Map<number, string>(sheet.errors);
   const booked: { shipment: ExpressShipmentInput; results: ExpressQuoteResult[]; chosen: PricedResult }[] =
     [];

@@ -73,7 +73,10 @@ export async function createReturnFor(
   };
   const organisation = await findOrganisation(db, original.tenantId, original.organisationId);
   if (!organisation) throw notFound();
-  const results = await expressPricer(db, original.tenantId, organisation).priceAll(shipment);
+  // A return label is booked at once, which a carrier-priced channel cannot be yet: tables only.
+  const results = await expressPricer(db, original.tenantId, organisation, { tablesOnly: true }).priceAll(
+    shipment,
+  );
   const result = chooseChannel(results, input.channelId, original.channelId);
 
   let created: WaybillRow | null = null;
