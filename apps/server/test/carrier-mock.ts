@@ -19,7 +19,12 @@ const fixture = (path: string) => fileURLToPath(new URL(`fixtures/carriers/${pat
 
 /** The carriers' documents the clients are tested against (fixtures/carriers/README.md). */
 export const CARRIER_DOCUMENTS = {
-  ups: [fixture('ups/OAuthClientCredentials.yaml'), fixture('ups/Rating.yaml')],
+  ups: [
+    fixture('ups/OAuthClientCredentials.yaml'),
+    fixture('ups/Rating.yaml'),
+    fixture('ups/Shipping.yaml'),
+    fixture('ups/Tracking.yaml'),
+  ],
   karrio: [fixture('karrio/openapi.yml')],
 };
 
@@ -56,7 +61,12 @@ export interface CarrierMock {
    * describes is checked against it too, so a test cannot feed the client what the carrier never sends.
    */
   respond(operationId: string, responder: CarrierMockResponder): void;
-  /** Forgets the answers set, the requests and the violations. */
+  /**
+   * A file the carrier serves outside its documented API (Karrio's label downloads, whose URL a
+   * shipment answers), at a path under the mock's URL; GETs of it are recorded with no operation.
+   */
+  serveFile(path: string, file: { body: Buffer | string; contentType: string }): void;
+  /** Forgets the answers set, the files served, the requests and the violations. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -81,6 +91,7 @@ export async function startCarrierMock(options: CarrierMockOptions): Promise<Car
   const requests: CarrierMockRequest[] = [];
   const violations: string[] = [];
   const responders = new Map<string, CarrierMockResponder>();
+  const files = new Map<string, { body: Buffer | string; contentType: string }>();
   const apis = await Promise.all(
     options.documents.map((file) =>
       backendFor(loadDocument(file, options.prefix ?? ''), { requests, violations, responders }),
@@ -89,7 +100,7 @@ export async function startCarrierMock(options: CarrierMockOptions): Promise<Car
   refuseSharedOperationIds(apis, options.documents);
 
   const server = createServer((req, res) => {
-    serve(apis, req, res, violations).catch((error: unknown) => {
+    serve(apis, req, res, { violations, requests, files }).catch((error: unknown) => {
       violations.push(`the mock failed on ${req.method} ${req.url}: ${String(error)}`);
       if (!res.headersSent) res.writeHead(500).end();
     });
@@ -107,8 +118,12 @@ export async function startCarrierMock(options: CarrierMockOptions): Promise<Car
       }
       responders.set(operationId, responder);
     },
+    serveFile(path, file) {
+      files.set(`${options.prefix ?? ''}${path}`, file);
+    },
     reset() {
       responders.clear();
+      files.clear();
       requests.length = 0;
       violations.length = 0;
     },
@@ -125,15 +140,51 @@ export async function startCarrierMock(options: CarrierMockOptions): Promise<Car
  * routes them, and several documents served from one host can share the mock.
  */
 function loadDocument(file: string, prefix: string): Document {
-  const document = parseYaml(readFileSync(file, 'utf8')) as Document;
+  const document = parseYaml(reindentQuotedLines(readFileSync(file, 'utf8'))) as Document;
   const paths: Record<string, PathItem> = {};
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     paths[`${prefix}${servedPath(document, item, file, path)}${path}`] = item;
   }
   document.paths = paths;
+  dropRefSiblings(document);
   dropTypelessNullable(document);
   closeObjectSchemas(document);
   return document;
+}
+
+/**
+ * UPS's Shipping document is not strict YAML: a few long descriptions in quotes go on over lines
+ * indented with tabs, or no deeper than their key, and the parser refuses it. Those lines are indented
+ * under their key in memory; the words are the same once the lines are folded. A valid document is left
+ * as it is, since its continuation lines already sit deeper than their key with spaces.
+ */
+function reindentQuotedLines(text: string): string {
+  const lines = text.split(/\r?\n/);
+  let open: { quote: string; indent: number } | null = null;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    if (open) {
+      const content = line.replace(/^[ \t]*/, '');
+      const indent = line.length - content.length;
+      if (content && (indent <= open.indent || line.slice(0, indent).includes('\t'))) {
+        lines[index] = `${' '.repeat(open.indent + 2)}${content}`;
+      }
+      if (closesQuote(content, open.quote)) open = null;
+      continue;
+    }
+    const start = /^( *)(?:- |(?:"[^"]*"|'[^']*'|[^\s"'#-][^:]*):[ ]+)(["'])(.*)$/.exec(line);
+    if (start?.[1] !== undefined && start[2] && !closesQuote(start[3] ?? '', start[2])) {
+      open = { quote: start[2], indent: start[1].length };
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Whether a quoted scalar's text (after its opening quote) holds its closing quote. */
+function closesQuote(text: string, quote: string): boolean {
+  // Inside single quotes '' is a quote; inside double quotes \" is one.
+  const unescaped = quote === "'" ? text.replaceAll("''", '') : text.replace(/\\./g, '');
+  return unescaped.includes(quote);
 }
 
 /** The server path an item's operations are served under; operation servers override the item's and the document's. */
@@ -159,6 +210,23 @@ function serverPath(server: ServerEntry): string {
     (_, name: string) => server.variables?.[name]?.default ?? '',
   );
   return new URL(url, 'http://localhost').pathname.replace(/\/+$/, '');
+}
+
+/**
+ * OpenAPI 3.0 ignores what sits beside a `$ref`, and the check of the document itself refuses it: UPS
+ * Shipping's WorldEase port of entry gives its `Address` reference a description.
+ */
+function dropRefSiblings(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const child of node) dropRefSiblings(child);
+  } else if (node !== null && typeof node === 'object') {
+    const object = node as Record<string, unknown>;
+    if (typeof object.$ref === 'string') {
+      for (const key of Object.keys(object)) if (key !== '$ref') delete object[key];
+      return;
+    }
+    for (const child of Object.values(object)) dropRefSiblings(child);
+  }
 }
 
 /**
@@ -274,17 +342,20 @@ async function backendFor(document: Document, state: MockState): Promise<OpenAPI
 }
 
 function recorded(c: Context): CarrierMockRequest {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(c.request.headers as Record<string, string | string[]>)) {
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
   return {
     operationId: c.operation?.operationId ?? null,
     method: c.request.method.toUpperCase(),
     path: c.request.path,
-    headers,
+    headers: flatHeaders(c.request.headers as Record<string, string | string[]>),
     body: c.request.requestBody,
   };
+}
+
+function flatHeaders(headers: Record<string, string | string[]>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
 }
 
 /** A body sent as a media type the operation does not take (Ajv checks the body, not its type). */
@@ -363,8 +434,11 @@ async function serve(
   apis: OpenAPIBackend[],
   req: IncomingMessage,
   res: ServerResponse,
-  violations: string[],
+  state: Pick<MockState, 'violations' | 'requests'> & {
+    files: Map<string, { body: Buffer | string; contentType: string }>;
+  },
 ) {
+  const { violations } = state;
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -379,6 +453,18 @@ async function serve(
     body: parsedBody(text, headers['content-type']),
   };
 
+  const file = request.method === 'GET' ? state.files.get(url.pathname) : undefined;
+  if (file) {
+    state.requests.push({
+      operationId: null,
+      method: 'GET',
+      path: url.pathname,
+      headers: flatHeaders(headers),
+      body: undefined,
+    });
+    res.writeHead(200, { 'content-type': file.contentType }).end(file.body);
+    return;
+  }
   const api = apis.find((candidate) => candidate.matchOperation(request));
   if (!api) {
     violations.push(`no operation of the documents answers ${request.method} ${request.path}`);

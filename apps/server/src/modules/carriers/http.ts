@@ -5,13 +5,26 @@ import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from '
 
 /** One call to a carrier's API, with the shape its successful answer must have. */
 export interface CarrierRequest<T> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Appended to the connection's base URL, from its first slash. */
   path: string;
   headers: Record<string, string>;
   body?: { json: unknown } | { form: Record<string, string> };
   answer: z.ZodType<T>;
   /** The carrier's own words in an error answer (a 4xx's reason), when the body says any. */
+  errorText: (body: unknown) => string | undefined;
+  /**
+   * The result of an error answer that is an outcome rather than a failure (a void of a shipment the
+   * carrier no longer knows); undefined lets it fail as usual.
+   */
+  settle?: (status: number, body: unknown) => T | undefined;
+}
+
+/** A file the carrier serves (a label), fetched with the same timeout, reach, failure mapping and redaction. */
+export interface CarrierFileRequest {
+  /** Where the carrier's answer said the file is: on the connection's own server, or the call is refused. */
+  url: string;
+  headers: Record<string, string>;
   errorText: (body: unknown) => string | undefined;
 }
 
@@ -30,17 +43,15 @@ export async function callCarrier<T>(connection: CarrierConnection, request: Car
   const fail = (failure: CarrierCallError['failure'], detail: string, retryable: boolean) =>
     new CarrierCallError(failure, redact(detail, secrets), retryable);
 
-  const { status, contentType, text } = await send(connection, request).catch((error: unknown) => {
+  const { status, contentType, bytes } = await send(connection, request).catch((error: unknown) => {
     throw networkFailure(error, connection.timeoutMs, fail);
   });
+  const text = bytes.toString('utf8');
 
   if (status < 200 || status > 299) {
-    const words = request.errorText(parseJson(text));
-    if (status === 401 || status === 403) throw fail('credentials', words ?? `HTTP ${status}`, false);
-    if (status === 429 || status >= 500) {
-      throw fail('unavailable', words ? `HTTP ${status}: ${words}` : `HTTP ${status}`, true);
-    }
-    throw fail('refused', words ?? `HTTP ${status}`, false);
+    const settled = request.settle?.(status, parseJson(text));
+    if (settled !== undefined) return settled;
+    throw statusFailure(status, request.errorText(parseJson(text)), fail);
   }
   const body = parseJson(text);
   if (body === undefined) {
@@ -49,6 +60,50 @@ export async function callCarrier<T>(connection: CarrierConnection, request: Car
   const parsed = request.answer.safeParse(body);
   if (!parsed.success) throw fail('malformed', `unexpected answer: ${shapeIssues(parsed.error)}`, false);
   return parsed.data;
+}
+
+/** The bytes of a file the carrier serves, or a CarrierCallError as `callCarrier` throws them. */
+export async function fetchCarrierFile(
+  connection: CarrierConnection,
+  request: CarrierFileRequest,
+): Promise<{ contentType: string; bytes: Buffer }> {
+  const secrets = secretsOf(connection, request.headers);
+  const fail = (failure: CarrierCallError['failure'], detail: string, retryable: boolean) =>
+    new CarrierCallError(failure, redact(detail, secrets), retryable);
+  const origin = new URL(connection.baseUrl).origin;
+  const target = URL.canParse(request.url) ? new URL(request.url) : null;
+  // The account's credentials go to its own server only, whatever an answer names.
+  if (target?.origin !== origin) {
+    throw fail('malformed', `the file ${request.url} is not on the carrier's server ${origin}`, false);
+  }
+  const { status, contentType, bytes } = await send(
+    { ...connection, baseUrl: origin },
+    {
+      method: 'GET',
+      path: `${target.pathname}${target.search}`,
+      headers: { accept: '*/*', ...request.headers },
+    },
+  ).catch((error: unknown) => {
+    throw networkFailure(error, connection.timeoutMs, fail);
+  });
+  if (status < 200 || status > 299) {
+    throw statusFailure(status, request.errorText(parseJson(bytes.toString('utf8'))), fail);
+  }
+  if (bytes.length === 0) throw fail('malformed', `HTTP ${status} answer is empty`, false);
+  return { contentType, bytes };
+}
+
+/** An error answer in the reader's terms: refused credentials, a carrier that may answer later, or a refusal. */
+function statusFailure(
+  status: number,
+  words: string | undefined,
+  fail: (failure: CarrierCallError['failure'], detail: string, retryable: boolean) => CarrierCallError,
+): CarrierCallError {
+  if (status === 401 || status === 403) return fail('credentials', words ?? `HTTP ${status}`, false);
+  if (status === 429 || status >= 500) {
+    return fail('unavailable', words ? `HTTP ${status}: ${words}` : `HTTP ${status}`, true);
+  }
+  return fail('refused', words ?? `HTTP ${status}`, false);
 }
 
 /** A connection test's answer from the call that tests it: its failure told, anything else thrown. */
@@ -62,7 +117,10 @@ export async function connectionCheck(call: () => Promise<unknown>): Promise<Con
   }
 }
 
-async function send(connection: CarrierConnection, request: CarrierRequest<unknown>) {
+async function send(
+  connection: CarrierConnection,
+  request: Pick<CarrierRequest<unknown>, 'method' | 'path' | 'headers' | 'body'>,
+) {
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   let body: string | undefined;
   if (request.body && 'json' in request.body) {
@@ -89,7 +147,7 @@ async function send(connection: CarrierConnection, request: CarrierRequest<unkno
   return {
     status: response.status,
     contentType: response.headers.get('content-type') ?? '',
-    text: await cappedText(response),
+    bytes: await cappedBytes(response),
   };
 }
 
@@ -102,8 +160,8 @@ class AnswerTooLarge extends Error {
   }
 }
 
-async function cappedText(response: { body: ReadableStream<Uint8Array> | null }): Promise<string> {
-  if (!response.body) return '';
+async function cappedBytes(response: { body: ReadableStream<Uint8Array> | null }): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body) {
@@ -114,7 +172,7 @@ async function cappedText(response: { body: ReadableStream<Uint8Array> | null })
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -70,3 +70,112 @@ export const carrierMoney = z
   .union([z.string(), z.number().transform(String)])
   .refine(isMoneyString, { message: 'not a decimal amount with at most two places' })
   .transform((text) => Number(parseMoney(text)));
+
+/* ----- booking, labels and tracking ----- */
+
+/** Incoterms 2020: who pays what, and where the risk passes to the buyer. */
+export const INCOTERMS = [
+  'EXW',
+  'FCA',
+  'CPT',
+  'CIP',
+  'DAP',
+  'DPU',
+  'DDP',
+  'FAS',
+  'FOB',
+  'CFR',
+  'CIF',
+] as const;
+export type Incoterm = (typeof INCOTERMS)[number];
+
+export type ParcelContentsType = 'merchandise' | 'documents' | 'gift' | 'sample' | 'return';
+
+/** One line of a customs declaration. */
+export interface ParcelCustomsItem {
+  description: string;
+  /** The Harmonized System code, 6 to 10 digits (dots and spaces are dropped before it is sent). */
+  hsCode: string;
+  /** ISO 3166-1 alpha-2: where the goods were made. */
+  originCountry: string;
+  quantity: number;
+  /** The value of one unit, in the declaration's currency. */
+  unitValueCents: number;
+  /** The weight of one unit, in the booking's weight unit. */
+  weight: number;
+}
+
+/** What an international parcel declares to customs (the commercial invoice). */
+export interface ParcelCustoms {
+  contentsType: ParcelContentsType;
+  items: ParcelCustomsItem[];
+  /** ISO 4217. */
+  currency: string;
+  incoterm: Incoterm;
+  senderTaxId?: string;
+  receiverTaxId?: string;
+  /** The commercial invoice's number; the booking's reference stands for it when absent. */
+  invoiceNumber?: string;
+}
+
+/** A shipment to buy a label for, with the service a rate quote named. */
+export interface ParcelBooking extends ParcelShipment {
+  /** A `CarrierRateQuote.serviceCode`. */
+  serviceCode: string;
+  /** The portal's waybill number, printed on the label as the shipper's reference. */
+  reference: string;
+  labelFormat: 'pdf' | 'zpl';
+  customs?: ParcelCustoms;
+  /** One key per purchase, the same on every attempt of it, so the carrier's records can tell a retry. */
+  idempotencyKey: string;
+}
+
+export type CarrierLabelFormat = 'pdf' | 'zpl' | 'png' | 'gif';
+
+/** A bought label: what to print, and what to track, void and reconcile the purchase with. */
+export interface CarrierLabel {
+  /**
+   * One per parcel where the carrier numbers each (UPS always does); a carrier behind Karrio may
+   * give one number for the whole shipment.
+   */
+  trackingNumbers: string[];
+  /** The carrier's id of the shipment, which voids or cancels it. */
+  shipmentId: string;
+  label: { format: CarrierLabelFormat; bytes: Buffer }[];
+  /** What the carrier charges the account, when it says. */
+  chargedCents: number | null;
+  currency: string | null;
+}
+
+/**
+ * Where a parcel stands, in the terms every carrier's tracking maps to. Not the waybill's own
+ * tracking codes (`@freight/contracts/express-waybills`), which the portal derives from these.
+ */
+export const CARRIER_TRACK_CODES = [
+  'label_created',
+  'picked_up',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'exception',
+  'returned',
+  'unknown',
+] as const;
+export type CarrierTrackCode = (typeof CARRIER_TRACK_CODES)[number];
+
+export interface CarrierTrackEvent {
+  at: Date;
+  code: CarrierTrackCode;
+  /** The carrier's own code for the event, as it sent it. */
+  carrierCode: string;
+  description: string;
+  location: string | null;
+}
+
+export interface CarrierTracking {
+  trackingNumber: string;
+  status: CarrierTrackCode;
+  /** Oldest first. */
+  events: CarrierTrackEvent[];
+  deliveredAt: Date | null;
+}

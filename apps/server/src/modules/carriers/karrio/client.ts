@@ -31,7 +31,7 @@ export interface KarrioRateOptions {
 
 /* ----- answers ----- */
 
-const karrioReason = z.object({ message: z.string().optional(), code: z.string().optional() });
+export const karrioReason = z.object({ message: z.string().optional(), code: z.string().optional() });
 const karrioError = z.union([
   z.object({ errors: z.array(karrioReason) }),
   z.object({ messages: z.array(karrioReason) }),
@@ -40,14 +40,14 @@ const karrioError = z.union([
 ]);
 
 /** Karrio's reasons in an error answer: `errors[]` or the carriers' `messages[]`, or a bare `detail`. */
-function karrioErrorText(body: unknown): string | undefined {
+export function karrioErrorText(body: unknown): string | undefined {
   const parsed = karrioError.safeParse(body);
   if (!parsed.success) return undefined;
   if ('detail' in parsed.data) return parsed.data.detail;
   return reasonsText('errors' in parsed.data ? parsed.data.errors : parsed.data.messages);
 }
 
-function reasonsText(reasons: z.infer<typeof karrioReason>[]): string | undefined {
+export function reasonsText(reasons: z.infer<typeof karrioReason>[]): string | undefined {
   const text = reasons
     .filter((reason) => reason.message)
     .map((reason) => (reason.code ? `${reason.message} (${reason.code})` : reason.message))
@@ -118,7 +118,7 @@ export class KarrioClient implements CarrierClient {
 /** The process's one Karrio client. */
 export const karrioClient = new KarrioClient();
 
-function authorization(connection: CarrierConnection): Record<string, string> {
+export function authorization(connection: CarrierConnection): Record<string, string> {
   const parsed = karrioCredentials.safeParse(connection.credentials);
   if (!parsed.success) {
     throw new CarrierCallError('credentials', "the account's Karrio API key is missing or invalid", false);
@@ -145,7 +145,7 @@ function rateRequest(shipment: ParcelShipment, options: KarrioRateOptions) {
 /** Karrio's names are 50 characters at most; the rest is not needed to price. */
 const NAME_LENGTH = 50;
 
-function karrioAddress(address: ParcelAddress, residential: boolean) {
+export function karrioAddress(address: ParcelAddress, residential: boolean) {
   return {
     person_name: address.name.slice(0, NAME_LENGTH),
     ...(address.company ? { company_name: address.company.slice(0, NAME_LENGTH) } : {}),
@@ -160,7 +160,7 @@ function karrioAddress(address: ParcelAddress, residential: boolean) {
   };
 }
 
-function karrioParcel(parcel: Parcel, shipment: ParcelShipment) {
+export function karrioParcel(parcel: Parcel, shipment: ParcelShipment) {
   return {
     weight: parcel.weight,
     weight_unit: shipment.weightUnit === 'kg' ? 'KG' : 'LB',

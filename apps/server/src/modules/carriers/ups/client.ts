@@ -7,7 +7,7 @@ import {
   type CarrierConnection,
   type ConnectionCheck,
 } from '../connection.ts';
-import { callCarrier, connectionCheck } from '../http.ts';
+import { type CarrierRequest, callCarrier, connectionCheck } from '../http.ts';
 import {
   type CarrierRateQuote,
   carrierMoney,
@@ -50,11 +50,11 @@ export const UPS_SERVICE_NAMES: Record<string, string> = {
   '65': 'UPS Worldwide Saver',
 };
 
-const WEIGHT_UNITS = {
+export const WEIGHT_UNITS = {
   lb: { Code: 'LBS', Description: 'Pounds' },
   kg: { Code: 'KGS', Description: 'Kilograms' },
 } as const;
-const DIMENSION_UNITS = {
+export const DIMENSION_UNITS = {
   in: { Code: 'IN', Description: 'Inches' },
   cm: { Code: 'CM', Description: 'Centimeters' },
 } as const;
@@ -67,7 +67,7 @@ const upsError = z.object({
   }),
 });
 
-/** UPS's reasons in an error answer (`{ response: { errors: [{ code, message }] } }`), both APIs alike. */
+/** UPS's reasons in an error answer (`{ response: { errors: [{ code, message }] } }`), every API alike. */
 function upsErrorText(body: unknown): string | undefined {
   const parsed = upsError.safeParse(body);
   if (!parsed.success) return undefined;
@@ -114,6 +114,12 @@ const shopAnswer = z.object({ RateResponse: z.object({ RatedShipment: z.array(ra
 
 /* ----- the client ----- */
 
+/** A call to one of UPS's APIs: the client adds the token, `transactionSrc` and UPS's error words. */
+export type UpsCall<T> = Omit<CarrierRequest<T>, 'headers' | 'errorText'> & {
+  /** `transId` among them when the call has its own; a random one otherwise. */
+  headers?: Record<string, string>;
+};
+
 interface AccessToken {
   value: string;
   /** When it is renewed: shortly before UPS's own expiry. */
@@ -147,27 +153,37 @@ export class UpsClient implements CarrierClient {
    * kept token that UPS no longer takes (revoked before its time) is replaced once.
    */
   async rateShop(connection: CarrierConnection, shipment: ParcelShipment): Promise<CarrierRateQuote[]> {
+    const answer = await this.call(connection, {
+      method: 'POST',
+      path: SHOP_PATH,
+      body: { json: shopRequest(shipment, credentialsOf(connection).accountNumber) },
+      answer: shopAnswer,
+    });
+    return answer.RateResponse.RatedShipment.map(quoteOf);
+  }
+
+  /**
+   * One call with the account's token. A kept token that UPS no longer takes (revoked before its
+   * time) is replaced and the call made once more: UPS refused it before acting on it.
+   */
+  async call<T>(connection: CarrierConnection, request: UpsCall<T>): Promise<T> {
     const credentials = credentialsOf(connection);
-    const body = shopRequest(shipment, credentials.accountNumber);
-    const shop = (token: string) =>
+    const send = (token: string) =>
       callCarrier(connection, {
-        method: 'POST',
-        path: SHOP_PATH,
+        ...request,
         headers: {
-          authorization: `Bearer ${token}`,
           transId: randomUUID().replaceAll('-', ''),
           transactionSrc: TRANSACTION_SOURCE,
+          ...request.headers,
+          authorization: `Bearer ${token}`,
         },
-        body: { json: body },
-        answer: shopAnswer,
         errorText: upsErrorText,
       });
     const token = await this.#accessToken(connection, credentials);
-    const answer = await shop(token.value).catch(async (error: unknown) => {
+    return send(token.value).catch(async (error: unknown) => {
       if (!token.kept || !(error instanceof CarrierCallError) || error.failure !== 'credentials') throw error;
-      return shop((await this.#accessToken(connection, credentials, { reuse: false })).value);
+      return send((await this.#accessToken(connection, credentials, { reuse: false })).value);
     });
-    return answer.RateResponse.RatedShipment.map(quoteOf);
   }
 
   /** The account's token, `kept` when it was already held rather than asked for by this call. */
@@ -211,7 +227,7 @@ export class UpsClient implements CarrierClient {
 /** The process's one UPS client, which keeps the accounts' tokens. */
 export const upsClient = new UpsClient();
 
-function credentialsOf(connection: CarrierConnection): UpsCredentials {
+export function credentialsOf(connection: CarrierConnection): UpsCredentials {
   const parsed = upsCredentials.safeParse(connection.credentials);
   if (parsed.success) return parsed.data;
   const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ');
@@ -291,7 +307,7 @@ function upsPackage(parcel: Parcel, shipment: ParcelShipment) {
  * A weight or length as UPS's text field takes it: rounded up (never under-declared) to the places
  * UPS reads, within the field's length; one that does not fit is refused before any call.
  */
-function upsMeasure(value: number, places: number, maxLength: number, what: string): string {
+export function upsMeasure(value: number, places: number, maxLength: number, what: string): string {
   const scale = 10 ** places;
   // 1.1 × 10 is 11.000000000000002 in floating point: the allowance keeps it at 11, not 12.
   const units = Math.ceil(value * scale - 1e-9);
