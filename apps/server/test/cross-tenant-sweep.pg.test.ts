@@ -304,6 +304,15 @@ async function seedTenant(t: TestTenant, mark: string): Promise<Seeded> {
     name: `${mark} product`,
     nameEn: `${mark} product`,
   });
+  // A carrier account whose label and credentials carry the mark: neither may show in another's answer.
+  await admin.ok('/api/admin/carrierAccount/create', {
+    kind: 'karrio',
+    label: `${mark} carrier`,
+    environment: 'custom',
+    baseUrl: 'http://127.0.0.1:9/',
+    timeoutMs: 1_000,
+    credentials: { apiKey: `${mark}-carrier-key` },
+  });
   const customerUser = await rows<{ id: number }>(
     sql.raw(`select id from users where tenant_id = ${t.tenant.id} and email = '${t.email('customer')}'`),
   );
@@ -436,6 +445,7 @@ function kindsOf(op: Operation, field: string): string[] {
     [/\/address\//, ['address_book']],
     [/\/expressProduct\//, ['express_products']],
     [/\/expressChannel\//, ['express_channels']],
+    [/\/carrierAccount\//, ['carrier_accounts']],
     [/\/bounceBill\//, ['bounce_bills']],
     [/\/workOrder\//, ['work_orders']],
   ];
