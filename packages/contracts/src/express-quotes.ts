@@ -180,15 +180,22 @@ export type ExpressQuoteResult = ExpressQuoteChannel &
     | { ok: false; reason: ExpressQuoteRefusal; failure?: CarrierFailure }
   );
 
-/** Marks the cheapest and the fastest of the priced results. */
+/**
+ * Marks the cheapest and the fastest of the priced results that can be booked: a channel a carrier's
+ * API prices is quoted, not yet booked (docs/decisions.md), so it is never the one to pick.
+ */
 export function markBestExpress(results: ExpressQuoteResult[]): ExpressQuoteResult[] {
-  const priced = results.filter((r): r is Extract<ExpressQuoteResult, { ok: true }> => r.ok);
+  const priced = results.filter(
+    (r): r is Extract<ExpressQuoteResult, { ok: true }> => r.ok && r.provider === 'builtin',
+  );
   if (priced.length === 0) return results;
   const total = (r: (typeof priced)[number]) => (r.levels[r.levels.length - 1] as ExpressPriceLevel).total;
   const cheapest = Math.min(...priced.map(total));
   const fastest = Math.min(...priced.map((r) => r.transitDaysMax));
   return results.map((r) =>
-    r.ok ? { ...r, cheapest: total(r) === cheapest, fastest: r.transitDaysMax === fastest } : r,
+    r.ok && r.provider === 'builtin'
+      ? { ...r, cheapest: total(r) === cheapest, fastest: r.transitDaysMax === fastest }
+      : r,
   );
 }
 

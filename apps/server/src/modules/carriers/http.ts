@@ -160,7 +160,7 @@ class AnswerTooLarge extends Error {
   }
 }
 
-async function cappedBytes(response: { body: ReadableStream<Uint8Array> | null }): Promise<Buffer> {
+async function cappedBytes(response: import('undici').Response): Promise<Buffer> {
   if (!response.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;

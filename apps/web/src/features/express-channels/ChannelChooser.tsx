@@ -1,9 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Card, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { usePageQuery } from '../../context/page-context.tsx';
-import { ALL_CHANNELS_KEY, channelApi, channelPricePath, type ExpressChannel, zoneChartPath } from './api.ts';
+import {
+  ALL_CHANNELS_KEY,
+  channelApi,
+  channelPricePath,
+  type ExpressChannel,
+  pricedByCarrier,
+  zoneChartPath,
+} from './api.ts';
 import { UNITS } from './units.ts';
 
 /**
@@ -82,6 +89,15 @@ export function ChannelChooser({
           </Space>
         ) : null}
       </Space>
+      {channel && pricedByCarrier(channel) ? (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginTop: 12 }}
+          title={t('expressChannels.tablesUnusedTip')}
+          data-testid="express-channel-tables-unused"
+        />
+      ) : null}
     </Card>
   );
 }

@@ -39,6 +39,7 @@ import {
   productApi,
   zoneChartPath,
 } from './api.ts';
+import { PricedByFields } from './PricedByFields.tsx';
 import { schemaRule } from './rules.ts';
 import { UNITS } from './units.ts';
 
@@ -87,6 +88,8 @@ const NEW_CHANNEL: Partial<ChannelForm> = {
   transitDaysMax: 5,
   enabled: true,
   organisationIds: [],
+  carrierAccountId: null,
+  carrierService: '',
   surcharges: {
     fuelPercent: '0',
     residential: '0',
@@ -118,6 +121,8 @@ function formOf(c: ExpressChannel): ChannelForm {
     maxLengthGirth: c.maxLengthGirth,
     enabled: c.enabled,
     organisationIds: c.organisationIds,
+    carrierAccountId: c.carrierAccountId,
+    carrierService: c.carrierService,
     surcharges: {
       fuelPercent: s.fuelPercent,
       residential: s.residential,
@@ -141,6 +146,8 @@ function bodyOf(v: ChannelForm, id: number | undefined): ChannelInput {
   return {
     ...channel,
     id,
+    // A code typed for an account no longer chosen is not kept.
+    carrierService: channel.carrierAccountId ? channel.carrierService : '',
     surcharges: {
       fuelPercent: s.fuelPercent,
       residential: s.residential,
@@ -416,6 +423,9 @@ export function ChannelDialog({
             </Form.Item>
           </Col>
         </Row>
+
+        <Divider titlePlacement="start">{t('expressChannels.pricing')}</Divider>
+        <PricedByFields saved={editing === 'new' ? null : editing} />
 
         <Divider titlePlacement="start">{t('expressChannels.unitsAndLimits')}</Divider>
         <Row gutter={16}>

@@ -1,6 +1,6 @@
 import { EXPRESS_SCOPES, type ExpressScope } from '@freight/contracts/express-rating';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -15,10 +15,12 @@ import {
   channelApi,
   channelPricePath,
   type ExpressChannel,
+  pricedByCarrier,
   productApi,
   zoneChartPath,
 } from './api.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
+import { useCarrierAccounts } from './carrierAccounts.ts';
 import { StatusAndUsers } from './StatusAndUsers.tsx';
 import { UNITS } from './units.ts';
 import { useRowActions } from './useRowActions.ts';
@@ -60,6 +62,10 @@ export default function ExpressChannelsPage() {
   const products = useQuery({ queryKey: [ALL_PRODUCTS_KEY], queryFn: productApi.all });
   const [editing, setEditing] = useState<ExpressChannel | 'new' | null>(null);
   const queryClient = useQueryClient();
+  // Names the account behind a carrier-priced channel, for staff who may list the accounts.
+  const carrierAccounts = useCarrierAccounts();
+  const accountLabel = (c: ExpressChannel) =>
+    carrierAccounts.accounts.find((a) => a.id === c.carrierAccountId)?.label;
 
   // The page stays alive behind its tab: a later link for another product filters anew.
   const [linkedProduct, setLinkedProduct] = useState(queryProduct);
@@ -205,6 +211,22 @@ export default function ExpressChannelsPage() {
                 <div style={secondary}>
                   {t('expressChannels.days', { min: r.transitDaysMin, max: r.transitDaysMax })}
                 </div>
+                {pricedByCarrier(r) ? (
+                  <Tooltip
+                    title={t('expressChannels.providerTip', {
+                      account: accountLabel(r) ?? `#${r.carrierAccountId}`,
+                      service: r.carrierService,
+                    })}
+                  >
+                    <Tag
+                      color={r.provider === 'ups' ? 'gold' : 'cyan'}
+                      style={{ marginTop: 4 }}
+                      data-testid={`express-channel-provider-${r.code}`}
+                    >
+                      {t(`expressChannels.provider.${r.provider}`)}
+                    </Tag>
+                  </Tooltip>
+                ) : null}
               </div>
             ),
           },
@@ -235,6 +257,8 @@ export default function ExpressChannelsPage() {
                 <div style={secondary}>
                   {t('expressChannels.deliveryAreasCount', { count: r.surcharges.deliveryAreas.length })}
                 </div>
+                {/* The carrier's rate names its own charges. */}
+                {pricedByCarrier(r) ? <div style={secondary}>{t('expressChannels.tablesUnused')}</div> : null}
               </div>
             ),
           },
@@ -248,6 +272,17 @@ export default function ExpressChannelsPage() {
                 <Link to={channelPricePath(r.id)} data-testid={`express-channel-prices-${r.code}`}>
                   {t('expressChannels.priceZonesCount', { count: r.priceZones })}
                 </Link>
+                {pricedByCarrier(r) ? (
+                  <Tooltip title={t('expressChannels.tablesUnusedTip')}>
+                    <Typography.Text
+                      type="secondary"
+                      style={{ fontSize: 12 }}
+                      data-testid={`express-channel-tables-unused-${r.code}`}
+                    >
+                      {t('expressChannels.tablesUnused')}
+                    </Typography.Text>
+                  </Tooltip>
+                ) : null}
               </Space>
             ),
           },
@@ -260,13 +295,7 @@ export default function ExpressChannelsPage() {
                 onToggle={() => confirmStatus(r)}
                 organisationCount={r.organisationIds.length}
                 testId={`express-channel-status-${r.code}`}
-              >
-                {r.provider === 'builtin' ? null : (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {r.provider}
-                  </Typography.Text>
-                )}
-              </StatusAndUsers>
+              />
             ),
           },
           {

@@ -1,10 +1,9 @@
 import { Space, Switch, Tag } from 'antd';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
  * A product's or channel's status switch with who may use it beneath: one column for both keeps the
- * lists within a 1440 px desktop. `children` adds a line below (a channel's provider).
+ * lists within a 1440 px desktop.
  */
 export function StatusAndUsers({
   enabled,
@@ -12,14 +11,12 @@ export function StatusAndUsers({
   onToggle,
   organisationCount,
   testId,
-  children,
 }: {
   enabled: boolean;
   switching: boolean;
   onToggle: () => void;
   organisationCount: number;
   testId: string;
-  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -36,7 +33,6 @@ export function StatusAndUsers({
       ) : (
         <Tag color="orange">{t('expressProducts.someOrganisations', { count: organisationCount })}</Tag>
       )}
-      {children}
     </Space>
   );
 }

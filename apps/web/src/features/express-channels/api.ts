@@ -1,3 +1,4 @@
+import type { Page } from '@freight/contracts/api';
 import type {
   channelImportView,
   deliveryAreaDeleteBody,
@@ -18,6 +19,7 @@ import type {
 import type { Wire } from '@freight/contracts/responses';
 import type { z } from 'zod';
 import { download, downloadGet, post, upload } from '../../lib/http.ts';
+import { CARRIER_ACCOUNT_LIST_URL, type CarrierAccountRow } from '../carriers/api.ts';
 
 /** A product as `/admin/expressProduct/list` answers it, with its channel counts. */
 export type ExpressProduct = Wire<typeof expressProductView>;
@@ -30,6 +32,10 @@ export type SurchargeTerms = Wire<typeof surchargeTermsView>;
 export type DeliveryArea = SurchargeTerms['deliveryAreas'][number];
 export type DeliveryAreaInput = z.input<typeof deliveryAreaSaveBody>;
 export type DeliveryAreaRemoval = z.input<typeof deliveryAreaDeleteBody>;
+
+/** The provider of a channel priced from the tenant's own tables; any other is a carrier account's kind. */
+export const OWN_TABLES_PROVIDER = 'builtin';
+export const pricedByCarrier = (c: Pick<ExpressChannel, 'provider'>) => c.provider !== OWN_TABLES_PROVIDER;
 
 export type ZoneRow = Wire<typeof zoneRowView>;
 export type PriceTable = Wire<typeof priceTableView>;
@@ -91,6 +97,15 @@ export const channelSheetApi = {
     download('/admin/expressChannel/export', filters, 'express-channels.xlsx'),
   /** Adds new codes and updates existing ones: every row, or nothing when a row is bad. */
   import: (file: File) => upload<ChannelImport>('/admin/expressChannel/import', file),
+};
+
+export type CarrierAccount = CarrierAccountRow;
+/** The query key of the tenant's carrier accounts, for the channel form's "priced by" choice. */
+export const CARRIER_ACCOUNTS_KEY = 'express-channel-carrier-accounts';
+
+/** Every carrier account of the tenant, enabled or not (a channel may still name a disabled one). */
+export const carrierAccountsApi = {
+  all: () => post<Page<CarrierAccount>>(CARRIER_ACCOUNT_LIST_URL, EVERY_ROW),
 };
 
 /** Template, export and import of one kind of channel workbook (zone chart or price table). */

@@ -107,6 +107,26 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.noMatch': '没有符合筛选条件的渠道',
     'expressChannels.deleteConfirm':
       '确定删除渠道“{{name}}”吗?它的分区表、价格表和偏远清单会一并删除,且不能恢复',
+    'expressChannels.pricing': '计价方式',
+    'expressChannels.pricedBy': '报价来源',
+    'expressChannels.ownTables': '自有价格表',
+    'expressChannels.pricedByTip':
+      '自有价格表按本渠道的分区表、价格表和附加费计价;选择承运商账号则每次报价实时询问承运商接口',
+    'expressChannels.noCarrierAccounts': '还没有启用的承运商账号,可在“承运商账号”页面添加',
+    'expressChannels.accountsHidden': '选择承运商账号需要“承运商账号”页面的权限',
+    'expressChannels.serviceCode': '承运商服务代码',
+    'expressChannels.serviceCodeTip.ups':
+      'UPS 的服务代码,如 03(Ground)、02(2nd Day Air)、01(Next Day Air)、07(Worldwide Express);可从列表选择',
+    'expressChannels.serviceCodeTip.karrio':
+      '按 Karrio 报价中的写法填写“承运商:服务”,如 ups:ups_ground 或 fedex:fedex_ground',
+    'expressChannels.carrierPricedNote':
+      '该渠道由承运商接口报价,分区表、价格表和下方的附加费暂不使用;客户可以看到报价,但暂不能在线下单',
+    'expressChannels.provider.ups': 'UPS',
+    'expressChannels.provider.karrio': 'Karrio',
+    'expressChannels.providerTip': '由承运商账号“{{account}}”报价,服务代码 {{service}}',
+    'expressChannels.tablesUnused': '承运商报价,暂不使用',
+    'expressChannels.tablesUnusedTip':
+      '该渠道由承运商接口报价:分区表和价格表保留但不参与计价,改回“自有价格表”后重新生效',
 
     'channelWorkbook.template': '下载模板',
     'channelWorkbook.import': '导入',
@@ -293,6 +313,28 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.noMatch': 'No channel matches these filters',
     'expressChannels.deleteConfirm':
       'Delete channel "{{name}}"? Its zone chart, price table and delivery area lists go with it. This cannot be undone.',
+    'expressChannels.pricing': 'Pricing',
+    'expressChannels.pricedBy': 'Priced by',
+    'expressChannels.ownTables': 'Own price tables',
+    'expressChannels.pricedByTip':
+      "Own price tables price by this channel's zone chart, price table and surcharges; a carrier account asks the carrier's API at every quote",
+    'expressChannels.noCarrierAccounts':
+      'No enabled carrier accounts yet; add one on the Carrier accounts page',
+    'expressChannels.accountsHidden': 'Choosing a carrier account needs access to the Carrier accounts page',
+    'expressChannels.serviceCode': 'Carrier service code',
+    'expressChannels.serviceCodeTip.ups':
+      "UPS's service code, such as 03 (Ground), 02 (2nd Day Air), 01 (Next Day Air) or 07 (Worldwide Express); pick one from the list",
+    'expressChannels.serviceCodeTip.karrio':
+      'carrier:service as Karrio names its rates, such as ups:ups_ground or fedex:fedex_ground',
+    'expressChannels.carrierPricedNote':
+      "The carrier's API prices this channel: its zone chart, price table and the surcharges below are not used meanwhile. Customers see its prices but cannot book it online yet",
+    'expressChannels.provider.ups': 'UPS',
+    'expressChannels.provider.karrio': 'Karrio',
+    'expressChannels.providerTip':
+      'Priced through the carrier account "{{account}}", service code {{service}}',
+    'expressChannels.tablesUnused': 'Unused while carrier-priced',
+    'expressChannels.tablesUnusedTip':
+      "The carrier's API prices this channel: its zone chart and price table are kept but not used, and apply again once it is set back to own price tables",
 
     'channelWorkbook.template': 'Download template',
     'channelWorkbook.import': 'Import',

@@ -22,12 +22,80 @@ function Transit({ result }: { result: ExpressResult }) {
   );
 }
 
+type RefusedResult = Extract<ExpressResult, { ok: false }>;
+
+/** The provider of a channel priced from the tenant's own tables; any other is a carrier's API. */
+const OWN_TABLES_PROVIDER = 'builtin';
+/** Until a carrier's labels can be bought, a channel its API prices is quoted but not booked. */
+const bookable = (result: ExpressResult) => result.provider === OWN_TABLES_PROVIDER;
+
+/**
+ * Why a carrier did not price the shipment, in the shared words of the carriers' failures. Two of those
+ * name what a quote does not have (the account's time limit, the carrier's own reason): the page words
+ * them without.
+ */
+function useCarrierFailure() {
+  const { t } = useTranslation();
+  return (failure: RefusedResult['failure']) => {
+    if (!failure) return null;
+    if (failure === 'timeout' || failure === 'refused') return t(`expressQuote.carrierFailure.${failure}`);
+    return t(`carrier.${failure}`);
+  };
+}
+
+/** Says beforehand that a carrier-priced channel cannot be chosen yet, rather than after a refusal. */
+function CarrierBookingNote({ code }: { code: string }) {
+  const { t } = useTranslation();
+  return (
+    <Typography.Text type="warning" data-testid={`channel-${code}-carrier-note`}>
+      {t('expressQuote.carrierPriced')}
+    </Typography.Text>
+  );
+}
+
+/** The select button of a card; a carrier-priced channel's stays disabled. */
+function selectAction(
+  result: ExpressResult,
+  props: { selected: boolean; selecting: boolean; onSelect: () => void; label: string },
+) {
+  return (
+    <Button
+      key="select"
+      type={props.selected ? 'default' : 'primary'}
+      disabled={props.selected || !bookable(result)}
+      loading={props.selecting}
+      onClick={props.onSelect}
+      data-testid={`channel-${result.code}-select`}
+    >
+      {props.label}
+    </Button>
+  );
+}
+
 /** A channel that cannot take the shipment, and why. */
-function RefusedCard({ result }: { result: Extract<ExpressResult, { ok: false }> }) {
+function RefusedCard({ result, canSelect }: { result: RefusedResult; canSelect: boolean }) {
   const { t } = useTranslation();
   const name = useChannelName();
+  const failure = useCarrierFailure()(result.failure);
   return (
-    <Card size="small" style={{ opacity: 0.7 }} data-testid={`channel-${result.code}`}>
+    <Card
+      size="small"
+      style={{ opacity: 0.7 }}
+      data-testid={`channel-${result.code}`}
+      // A carrier's channel shows the same (disabled) button whether its carrier answered or not.
+      actions={
+        canSelect && !bookable(result)
+          ? [
+              selectAction(result, {
+                selected: false,
+                selecting: false,
+                onSelect: () => undefined,
+                label: t('expressQuote.select'),
+              }),
+            ]
+          : undefined
+      }
+    >
       <Space orientation="vertical" size={2}>
         <Space wrap>
           <Typography.Text strong>{name(result)}</Typography.Text>
@@ -40,6 +108,12 @@ function RefusedCard({ result }: { result: Extract<ExpressResult, { ok: false }>
           {/* The server's own wording of the refusal (contracts, express-messages). */}
           {t(`expressQuote.refusal.${result.reason}`)}
         </Typography.Text>
+        {failure ? (
+          <Typography.Text type="secondary" data-testid={`channel-${result.code}-failure`}>
+            {failure}
+          </Typography.Text>
+        ) : null}
+        {bookable(result) ? null : <CarrierBookingNote code={result.code} />}
       </Space>
     </Card>
   );
@@ -66,9 +140,10 @@ function PricedCard({
   const items: DescriptionsProps['items'] = price
     ? [
         { key: 'freight', label: t('expressQuote.freight'), children: money(price.freight, '$') },
-        ...price.surcharges.map((s) => ({
-          key: s.code,
-          label: t(`expressQuote.surcharge.${s.code}`),
+        // A carrier's charges are all `carrier` lines, each under the carrier's own name.
+        ...price.surcharges.map((s, i) => ({
+          key: `${s.code}-${i}`,
+          label: s.code === 'carrier' && s.name ? s.name : t(`expressQuote.surcharge.${s.code}`),
           children: money(s.fee, '$'),
         })),
         { key: 'fuel', label: t('expressQuote.fuel'), children: money(price.fuel, '$') },
@@ -109,16 +184,12 @@ function PricedCard({
       actions={
         canSelect
           ? [
-              <Button
-                key="select"
-                type={selected ? 'default' : 'primary'}
-                disabled={selected}
-                loading={selecting}
-                onClick={() => onSelect(result)}
-                data-testid={`channel-${result.code}-select`}
-              >
-                {selected ? t('expressQuote.selected') : t('expressQuote.select')}
-              </Button>,
+              selectAction(result, {
+                selected,
+                selecting,
+                onSelect: () => onSelect(result),
+                label: selected ? t('expressQuote.selected') : t('expressQuote.select'),
+              }),
             ]
           : undefined
       }
@@ -126,8 +197,15 @@ function PricedCard({
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
         {result.carrier} · {result.service} · <Transit result={result} />
         <br />
-        {t('expressQuote.billableWeight')}: {result.breakdown.billableWeight} {units.weight} ·{' '}
-        {t('expressQuote.zone')}: {result.breakdown.zone}
+        {t('expressQuote.billableWeight')}: {result.breakdown.billableWeight} {units.weight}
+        {/* A carrier's rate has no zone of the tenant's charts. */}
+        {result.breakdown.zone ? ` · ${t('expressQuote.zone')}: ${result.breakdown.zone}` : null}
+        {bookable(result) ? null : (
+          <>
+            <br />
+            <CarrierBookingNote code={result.code} />
+          </>
+        )}
       </Typography.Paragraph>
       <Descriptions size="small" column={1} colon={false} items={items} />
       {levels.length > 0 ? (
@@ -153,5 +231,9 @@ export function ChannelCard(props: {
   onSelect: (result: PricedResult) => void;
 }) {
   const { result, ...rest } = props;
-  return result.ok ? <PricedCard result={result} {...rest} /> : <RefusedCard result={result} />;
+  return result.ok ? (
+    <PricedCard result={result} {...rest} />
+  ) : (
+    <RefusedCard result={result} canSelect={rest.canSelect} />
+  );
 }
