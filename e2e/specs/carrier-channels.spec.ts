@@ -197,8 +197,9 @@ test('staff let a Karrio account price a channel; customers see its carrier’s 
     await expect(customer.getByTestId('channel-USG-STD-select')).toBeEnabled();
     const card = customer.getByTestId(`channel-${CHANNEL}`);
     await expect(customer.getByTestId(`channel-${CHANNEL}-reason`)).toHaveText('承运商未能报价');
+    // A customer is told the carrier is away, not what staff would fix.
     await expect(customer.getByTestId(`channel-${CHANNEL}-failure`)).toHaveText(
-      '无法连接承运商服务:请检查服务地址和网络',
+      '承运商暂时无法报价,请稍后重试或选择其他渠道',
     );
     await expect(customer.getByTestId(`channel-${CHANNEL}-carrier-note`)).toHaveText(
       '由承运商报价,即将开放下单',
@@ -213,7 +214,7 @@ test('staff let a Karrio account price a channel; customers see its carrier’s 
       'The carrier did not price this shipment',
     );
     await expect(customer.getByTestId(`channel-${CHANNEL}-failure`)).toHaveText(
-      'The carrier could not be reached: check the address and the network',
+      'The carrier cannot price this at the moment; please try again later or choose another channel',
     );
     await expect(customer.getByTestId(`channel-${CHANNEL}-carrier-note`)).toHaveText(
       'Priced by the carrier, booking opens soon',

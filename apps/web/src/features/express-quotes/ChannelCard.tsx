@@ -1,5 +1,6 @@
 import { Button, Card, Descriptions, type DescriptionsProps, Space, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../context/session.tsx';
 import { money } from '../../lib/money.ts';
 import type { ExpressResult, PricedResult } from './api.ts';
 import { priceOf, unitsOf } from './shipment.ts';
@@ -36,10 +37,12 @@ const bookable = (result: ExpressResult) => result.provider === OWN_TABLES_PROVI
  */
 function useCarrierFailure() {
   const { t } = useTranslation();
+  // Staff are told what to fix (credentials, the address); a customer only that the carrier is away.
+  const staff = useSession().userInfo?.identity === 'employee';
   return (failure: RefusedResult['failure']) => {
     if (!failure) return null;
     if (failure === 'timeout' || failure === 'refused') return t(`expressQuote.carrierFailure.${failure}`);
-    return t(`carrier.${failure}`);
+    return staff ? t(`carrier.${failure}`) : t('expressQuote.carrierFailure.away');
   };
 }
 

@@ -84,6 +84,7 @@ export const expressQuoteMessages = defineMessages(
     'expressQuote.carrierPriced': '由承运商报价,即将开放下单',
     'expressQuote.carrierFailure.timeout': '承运商没有及时应答,请稍后重试',
     'expressQuote.carrierFailure.refused': '承运商没有为该服务和这票货给出价格',
+    'expressQuote.carrierFailure.away': '承运商暂时无法报价,请稍后重试或选择其他渠道',
     'expressQuote.cheapest': '最便宜',
     'expressQuote.fastest': '最快',
     'expressQuote.unavailable': '不可用',
@@ -200,6 +201,8 @@ export const expressQuoteMessages = defineMessages(
     'expressQuote.carrierPriced': 'Priced by the carrier, booking opens soon',
     'expressQuote.carrierFailure.timeout': 'The carrier did not answer in time; please try again later',
     'expressQuote.carrierFailure.refused': 'The carrier gave no price for this service and shipment',
+    'expressQuote.carrierFailure.away':
+      'The carrier cannot price this at the moment; please try again later or choose another channel',
     'expressQuote.cheapest': 'Cheapest',
     'expressQuote.fastest': 'Fastest',
     'expressQuote.unavailable': 'Not available',
