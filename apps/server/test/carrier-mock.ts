@@ -5,7 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import addFormats from 'ajv-formats';
 import { type Context, type Document, OpenAPIBackend, type Operation } from 'openapi-backend';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import type { CarrierConnection } from '../src/modules/carriers/connection.ts';
+import type { ParcelAddress } from '../src/modules/carriers/parcel.ts';
 
 /**
  * A carrier's API played from its own OpenAPI documents, in this process: every request is routed and
@@ -507,3 +510,81 @@ export async function unreachableUrl(): Promise<string> {
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}`;
 }
+
+/**
+ * The mock of a test file: started before its first test and closed after its last; after each test
+ * every request it had is checked to keep to the documents (a test that provokes violations clears
+ * them). The answer stands for the live mock from the first test on.
+ */
+export function useCarrierMock(options: CarrierMockOptions): CarrierMock {
+  let live: CarrierMock | undefined;
+  beforeAll(async () => {
+    live = await startCarrierMock(options);
+  });
+  afterEach(() => {
+    if (!live) return;
+    const violations = [...live.violations];
+    live.reset();
+    expect(violations).toEqual([]);
+  });
+  afterAll(() => live?.close());
+  return new Proxy({} as CarrierMock, {
+    get(_target, key) {
+      if (!live) throw new Error('the carrier mock starts before the first test');
+      const value = Reflect.get(live, key);
+      return typeof value === 'function' ? value.bind(live) : value;
+    },
+  });
+}
+
+let lastAccountId = 70_000;
+
+/** A connection to the mock for an account of its own, so no token kept for another test is reused. */
+export function mockConnection(
+  mock: CarrierMock,
+  credentials: Record<string, string>,
+  changes: Partial<CarrierConnection> = {},
+): CarrierConnection {
+  lastAccountId += 1;
+  return {
+    accountId: lastAccountId,
+    tenantId: 1,
+    baseUrl: mock.url,
+    credentials,
+    timeoutMs: 2_000,
+    allowPrivate: true,
+    ...changes,
+  };
+}
+
+/** UPS's token answer as its OAuth document describes it (every field a string). */
+export function upsTokenAnswer(
+  clientId: string,
+  accessToken: string,
+  expiresInSeconds = '14399',
+): CarrierMockAnswer {
+  return {
+    body: {
+      token_type: 'Bearer',
+      issued_at: '1767225600000',
+      client_id: clientId,
+      access_token: accessToken,
+      scope: '',
+      expires_in: expiresInSeconds,
+      refresh_count: '0',
+      status: 'approved',
+    },
+  };
+}
+
+/** The shipper of the carrier tests: a dock in Los Angeles. */
+export const LOS_ANGELES_SHIPPER: ParcelAddress = {
+  name: 'Pat Shipper',
+  company: 'Acme Parts',
+  phone: '2135550100',
+  address1: '100 Main St',
+  city: 'Los Angeles',
+  state: 'CA',
+  zipcode: '90001',
+  country: 'US',
+};

@@ -1,7 +1,7 @@
 import { expressPriceLevels } from '@freight/contracts/express-rating';
 import { formatMoney } from '@freight/contracts/money';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CARRIER_DOCUMENTS, type CarrierMock, startCarrierMock } from '../../../test/carrier-mock.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CARRIER_DOCUMENTS, upsTokenAnswer, useCarrierMock } from '../../../test/carrier-mock.ts';
 import {
   expressChannelBody,
   parcelShipment,
@@ -18,21 +18,12 @@ import { useTestApp } from '../../../test/fixture.ts';
 const f = useTestApp({ tenants: 2, signIn: [['admin', 'customer'], ['admin']], language: 'en-US' });
 const { orgs } = useExpressLine(f);
 
-let ups: CarrierMock;
+const ups = useCarrierMock({ documents: CARRIER_DOCUMENTS.ups });
 let accountId = 0;
 let channelId = 0;
 
 const usd = (value: string) => ({ CurrencyCode: 'USD', MonetaryValue: value });
-const token = {
-  body: {
-    token_type: 'Bearer',
-    issued_at: '1',
-    client_id: 'c',
-    access_token: 'tok',
-    expires_in: '14399',
-    status: 'approved',
-  },
-};
+const token = upsTokenAnswer('client-1', 'tok');
 /** UPS Ground at the account's negotiated price: base 13.81, fuel 2.36, residential 2.48. */
 const groundAnswer = {
   body: {
@@ -70,7 +61,6 @@ const groundAnswer = {
 };
 
 beforeAll(async () => {
-  ups = await startCarrierMock({ documents: CARRIER_DOCUMENTS.ups });
   const admin = f.as('admin');
   const account = await admin.ok('/api/admin/carrierAccount/create', {
     kind: 'ups',
@@ -96,12 +86,6 @@ beforeAll(async () => {
   );
   channelId = saved.id;
 });
-afterEach(() => {
-  const violations = [...ups.violations];
-  ups.reset();
-  expect(violations).toEqual([]);
-});
-afterAll(() => ups?.close());
 
 async function rates(who: 'customer' | 'admin') {
   // Staff quote for a customer.

@@ -1,5 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CARRIER_DOCUMENTS, type CarrierMock, startCarrierMock } from '../../../../test/carrier-mock.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  CARRIER_DOCUMENTS,
+  LOS_ANGELES_SHIPPER,
+  mockConnection,
+  useCarrierMock,
+} from '../../../../test/carrier-mock.ts';
 import { CarrierCallError, type CarrierConnection } from '../connection.ts';
 import type { ParcelBooking } from '../parcel.ts';
 import { karrioCancel, karrioShip } from './ship.ts';
@@ -10,43 +15,15 @@ const SHIPMENT_ID = 'shp_7a1c2e9f40';
 const LABEL_PATH = `/v1/shipments/${SHIPMENT_ID}/label.pdf`;
 const PDF = Buffer.from('%PDF-1.7 label for two parcels');
 
-let mock: CarrierMock;
-beforeAll(async () => {
-  // Under a path, as a self-hosted Karrio behind a proxy may be.
-  mock = await startCarrierMock({ documents: CARRIER_DOCUMENTS.karrio, prefix: '/karrio' });
-});
-afterEach(() => {
-  // Every request of every test keeps to the documents; a test that provokes violations clears them.
-  const violations = [...mock.violations];
-  mock.reset();
-  expect(violations).toEqual([]);
-});
-afterAll(() => mock.close());
+// Under a path, as a self-hosted Karrio behind a proxy may be.
+const mock = useCarrierMock({ documents: CARRIER_DOCUMENTS.karrio, prefix: '/karrio' });
 
-function karrioConnection(changes: Partial<CarrierConnection> = {}): CarrierConnection {
-  return {
-    accountId: 9_101,
-    tenantId: 1,
-    baseUrl: mock.url,
-    credentials: { apiKey: API_KEY },
-    timeoutMs: 2_000,
-    allowPrivate: true,
-    ...changes,
-  };
-}
+const karrioConnection = (changes: Partial<CarrierConnection> = {}) =>
+  mockConnection(mock, { apiKey: API_KEY }, changes);
 
 const booking: ParcelBooking = {
   shipDate: '2026-03-02',
-  from: {
-    name: 'Pat Shipper',
-    company: 'Acme Parts',
-    phone: '2135550100',
-    address1: '100 Main St',
-    city: 'Los Angeles',
-    state: 'CA',
-    zipcode: '90001',
-    country: 'US',
-  },
+  from: LOS_ANGELES_SHIPPER,
   to: {
     name: 'Kim Receiver',
     phone: '+49301234567',

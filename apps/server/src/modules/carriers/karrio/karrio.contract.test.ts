@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CARRIER_DOCUMENTS,
-  type CarrierMock,
-  startCarrierMock,
+  LOS_ANGELES_SHIPPER,
+  mockConnection,
   unreachableUrl,
+  useCarrierMock,
 } from '../../../../test/carrier-mock.ts';
 import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from '../connection.ts';
 import type { ParcelShipment } from '../parcel.ts';
@@ -11,43 +12,15 @@ import { karrioClient } from './client.ts';
 
 const API_KEY = 'key_4c1d9e0b7a2f';
 
-let mock: CarrierMock;
-beforeAll(async () => {
-  // Under a path, as a self-hosted Karrio behind a proxy may be.
-  mock = await startCarrierMock({ documents: CARRIER_DOCUMENTS.karrio, prefix: '/karrio' });
-});
-afterEach(() => {
-  // Every request of every test keeps to the documents; a test that provokes violations clears them.
-  const violations = [...mock.violations];
-  mock.reset();
-  expect(violations).toEqual([]);
-});
-afterAll(() => mock.close());
+// Under a path, as a self-hosted Karrio behind a proxy may be.
+const mock = useCarrierMock({ documents: CARRIER_DOCUMENTS.karrio, prefix: '/karrio' });
 
-function karrioConnection(changes: Partial<CarrierConnection> = {}): CarrierConnection {
-  return {
-    accountId: 9_001,
-    tenantId: 1,
-    baseUrl: mock.url,
-    credentials: { apiKey: API_KEY },
-    timeoutMs: 2_000,
-    allowPrivate: true,
-    ...changes,
-  };
-}
+const karrioConnection = (changes: Partial<CarrierConnection> = {}) =>
+  mockConnection(mock, { apiKey: API_KEY }, changes);
 
 const shipment: ParcelShipment = {
   shipDate: '2026-03-02',
-  from: {
-    name: 'Pat Shipper',
-    company: 'Acme Parts',
-    phone: '2135550100',
-    address1: '100 Main St',
-    city: 'Los Angeles',
-    state: 'CA',
-    zipcode: '90001',
-    country: 'US',
-  },
+  from: LOS_ANGELES_SHIPPER,
   to: {
     name: 'Sam Receiver',
     address1: '200 Elm St',

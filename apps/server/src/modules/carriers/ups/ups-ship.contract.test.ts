@@ -1,5 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CARRIER_DOCUMENTS, type CarrierMock, startCarrierMock } from '../../../../test/carrier-mock.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  CARRIER_DOCUMENTS,
+  mockConnection,
+  upsTokenAnswer,
+  useCarrierMock,
+} from '../../../../test/carrier-mock.ts';
 import { CarrierCallError, type CarrierConnection } from '../connection.ts';
 import type { ParcelBooking, ParcelCustoms } from '../parcel.ts';
 import { UpsClient } from './client.ts';
@@ -16,46 +21,17 @@ const SECOND_PACKAGE = '1Z999AA10123456793';
 const GIF_FIRST = Buffer.from('GIF89a first label');
 const GIF_SECOND = Buffer.from('GIF89a second label');
 
-let mock: CarrierMock;
-beforeAll(async () => {
-  mock = await startCarrierMock({ documents: CARRIER_DOCUMENTS.ups });
-});
+const mock = useCarrierMock({ documents: CARRIER_DOCUMENTS.ups });
 beforeEach(() => {
-  mock.respond('CreateToken', {
-    body: {
-      token_type: 'Bearer',
-      issued_at: '1767225600000',
-      client_id: CLIENT_ID,
-      access_token: TOKEN,
-      scope: '',
-      expires_in: '14399',
-      refresh_count: '0',
-      status: 'approved',
-    },
-  });
+  mock.respond('CreateToken', upsTokenAnswer(CLIENT_ID, TOKEN));
 });
-afterEach(() => {
-  // Every request of every test keeps to the documents; a test that provokes violations clears them.
-  const violations = [...mock.violations];
-  mock.reset();
-  expect(violations).toEqual([]);
-});
-afterAll(() => mock.close());
 
-let lastAccountId = 8_000;
-/** A connection to an account of its own, so no token kept for another test is reused. */
-function upsConnection(changes: Partial<CarrierConnection> = {}): CarrierConnection {
-  lastAccountId += 1;
-  return {
-    accountId: lastAccountId,
-    tenantId: 1,
-    baseUrl: mock.url,
-    credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, accountNumber: ACCOUNT_NUMBER },
-    timeoutMs: 2_000,
-    allowPrivate: true,
-    ...changes,
-  };
-}
+const upsConnection = (changes: Partial<CarrierConnection> = {}) =>
+  mockConnection(
+    mock,
+    { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, accountNumber: ACCOUNT_NUMBER },
+    changes,
+  );
 
 const domestic: ParcelBooking = {
   shipDate: '2026-03-02',

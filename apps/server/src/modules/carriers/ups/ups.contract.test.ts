@@ -1,9 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CARRIER_DOCUMENTS,
-  type CarrierMock,
-  startCarrierMock,
+  LOS_ANGELES_SHIPPER,
+  mockConnection,
   unreachableUrl,
+  upsTokenAnswer,
+  useCarrierMock,
 } from '../../../../test/carrier-mock.ts';
 import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from '../connection.ts';
 import type { ParcelShipment } from '../parcel.ts';
@@ -15,48 +17,17 @@ const ACCOUNT_NUMBER = 'A1B2C3';
 const TOKEN = 'ups-token-e81b44';
 const BASIC = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
 
-let mock: CarrierMock;
-beforeAll(async () => {
-  mock = await startCarrierMock({ documents: CARRIER_DOCUMENTS.ups });
-});
-afterEach(() => {
-  // Every request of every test keeps to the documents; a test that provokes violations clears them.
-  const violations = [...mock.violations];
-  mock.reset();
-  expect(violations).toEqual([]);
-});
-afterAll(() => mock.close());
+const mock = useCarrierMock({ documents: CARRIER_DOCUMENTS.ups });
 
-let lastAccountId = 7_000;
-/** A connection to an account of its own, so no token kept for another test is reused. */
-function upsConnection(changes: Partial<CarrierConnection> = {}): CarrierConnection {
-  lastAccountId += 1;
-  return {
-    accountId: lastAccountId,
-    tenantId: 1,
-    baseUrl: mock.url,
-    credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, accountNumber: ACCOUNT_NUMBER },
-    timeoutMs: 2_000,
-    allowPrivate: true,
-    ...changes,
-  };
-}
+const upsConnection = (changes: Partial<CarrierConnection> = {}) =>
+  mockConnection(
+    mock,
+    { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, accountNumber: ACCOUNT_NUMBER },
+    changes,
+  );
 
-/** UPS's token answer as the OAuth document describes it (every field a string). */
-function tokenAnswer(accessToken = TOKEN, expiresInSeconds = '14399') {
-  return {
-    body: {
-      token_type: 'Bearer',
-      issued_at: '1767225600000',
-      client_id: CLIENT_ID,
-      access_token: accessToken,
-      scope: '',
-      expires_in: expiresInSeconds,
-      refresh_count: '0',
-      status: 'approved',
-    },
-  };
-}
+const tokenAnswer = (accessToken = TOKEN, expiresInSeconds = '14399') =>
+  upsTokenAnswer(CLIENT_ID, accessToken, expiresInSeconds);
 
 function upsErrorAnswer(status: number, code: string, message: string) {
   return { status, body: { response: { errors: [{ code, message }] } } };
@@ -64,16 +35,7 @@ function upsErrorAnswer(status: number, code: string, message: string) {
 
 const shipment: ParcelShipment = {
   shipDate: '2026-03-02',
-  from: {
-    name: 'Pat Shipper',
-    company: 'Acme Parts',
-    phone: '2135550100',
-    address1: '100 Main St',
-    city: 'Los Angeles',
-    state: 'CA',
-    zipcode: '90001',
-    country: 'US',
-  },
+  from: LOS_ANGELES_SHIPPER,
   to: {
     name: 'Sam Receiver',
     address1: '200 Elm St',
