@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import { type Context, type Document, OpenAPIBackend, type Operation } from 'openapi-backend';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import type { CarrierConnection } from '../src/modules/carriers/connection.ts';
+import { CarrierCallError, type CarrierConnection } from '../src/modules/carriers/connection.ts';
 import type { ParcelAddress } from '../src/modules/carriers/parcel.ts';
 
 /**
@@ -588,3 +588,18 @@ export const LOS_ANGELES_SHIPPER: ParcelAddress = {
   zipcode: '90001',
   country: 'US',
 };
+
+/** The failure of a carrier call that must fail, checked to hold none of the given secrets. */
+export async function carrierFailure(
+  call: Promise<unknown>,
+  secrets: readonly string[],
+): Promise<CarrierCallError> {
+  const error = await call.then(
+    () => expect.unreachable('the call succeeded'),
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(CarrierCallError);
+  const detail = (error as CarrierCallError).detail;
+  for (const secret of secrets) expect(detail).not.toContain(secret);
+  return error as CarrierCallError;
+}

@@ -9,6 +9,12 @@ import { idField, str } from './validation.ts';
  * out: no answer, export or log holds them.
  */
 
+/**
+ * The provider every product and channel priced from the tenant's own tables names; any other is a
+ * carrier account's kind.
+ */
+export const BUILTIN_PROVIDER = 'builtin';
+
 /** The page where staff connect carrier accounts (menu id 137). */
 export const CARRIER_ACCOUNTS_PAGE = '/carrierAccounts';
 

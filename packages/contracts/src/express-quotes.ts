@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
-import { CARRIER_FAILURES, type CarrierFailure } from './carriers.ts';
+import { BUILTIN_PROVIDER, CARRIER_FAILURES, type CarrierFailure } from './carriers.ts';
 import { priceLevelSaveBody } from './customers.ts';
 import {
   EXPRESS_REFUSALS,
@@ -186,14 +186,14 @@ export type ExpressQuoteResult = ExpressQuoteChannel &
  */
 export function markBestExpress(results: ExpressQuoteResult[]): ExpressQuoteResult[] {
   const priced = results.filter(
-    (r): r is Extract<ExpressQuoteResult, { ok: true }> => r.ok && r.provider === 'builtin',
+    (r): r is Extract<ExpressQuoteResult, { ok: true }> => r.ok && r.provider === BUILTIN_PROVIDER,
   );
   if (priced.length === 0) return results;
   const total = (r: (typeof priced)[number]) => (r.levels[r.levels.length - 1] as ExpressPriceLevel).total;
   const cheapest = Math.min(...priced.map(total));
   const fastest = Math.min(...priced.map((r) => r.transitDaysMax));
   return results.map((r) =>
-    r.ok && r.provider === 'builtin'
+    r.ok && r.provider === BUILTIN_PROVIDER
       ? { ...r, cheapest: total(r) === cheapest, fastest: r.transitDaysMax === fastest }
       : r,
   );

@@ -1,4 +1,4 @@
-import type { CarrierFailure } from '@freight/contracts/carriers';
+import { BUILTIN_PROVIDER, type CarrierFailure } from '@freight/contracts/carriers';
 import type { DbOrTx } from '../../db/client.ts';
 
 /**
@@ -75,7 +75,7 @@ export class UnknownCarrierError extends Error {
 }
 
 /** The name every line's built-in provider, the tenant's own tables, answers to. */
-export const BUILTIN_PROVIDER = 'builtin';
+export { BUILTIN_PROVIDER } from '@freight/contracts/carriers';
 
 /** The providers of one business line, by name. */
 export interface CarrierRegistry<TProvider extends { readonly name: string }> {

@@ -117,6 +117,12 @@ export function sealCredentials(
 /** The key a sealed text names. */
 export const sealedKeyId = (sealed: string) => sealed.split('.')[1] ?? '';
 
+/**
+ * The LIKE pattern of texts sealed with a key: a key id is base64url, whose `_` LIKE takes for any one
+ * character, so it is escaped.
+ */
+export const sealedWithPrefix = (keyId: string) => `${VERSION}.${keyId.replaceAll('_', '\\_')}.%`;
+
 export function openCredentials(
   keys: CredentialKeys,
   sealed: string,

@@ -14,7 +14,7 @@ import {
   carrierCredentialSchemas,
 } from '@freight/contracts/carriers';
 import { translate } from '@freight/contracts/messages';
-import { and, count, desc, eq, ilike, ne } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, ne, notLike } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
@@ -34,7 +34,7 @@ import {
   credentialsContext,
   openCredentials,
   sealCredentials,
-  sealedKeyId,
+  sealedWithPrefix,
 } from './secrets.ts';
 
 type AccountRow = typeof carrierAccounts.$inferSelect;
@@ -201,11 +201,16 @@ export async function listCarrierAccounts(db: DbOrTx, caller: CarrierCaller, que
   return { list: rows.map((row) => present(row, caller.language)), total: total?.n ?? 0, page, limit };
 }
 
-async function findAccount(db: DbOrTx, tenantId: number, id: number) {
+async function accountRow(db: DbOrTx, tenantId: number, id: number): Promise<AccountRow | undefined> {
   const [row] = await db
     .select()
     .from(carrierAccounts)
     .where(and(eq(carrierAccounts.tenantId, tenantId), eq(carrierAccounts.id, id)));
+  return row;
+}
+
+async function findAccount(db: DbOrTx, tenantId: number, id: number) {
+  const row = await accountRow(db, tenantId, id);
   if (!row) throw notFound();
   return row;
 }
@@ -385,11 +390,14 @@ export async function resealCarrierCredentials(
       kind: carrierAccounts.kind,
       credentials: carrierAccounts.credentials,
     })
-    .from(carrierAccounts);
+    .from(carrierAccounts)
+    // Only what the current key did not seal is read: at an ordinary start, nothing.
+    .where(
+      keys.current ? notLike(carrierAccounts.credentials, sealedWithPrefix(keys.current.id)) : undefined,
+    );
   let resealed = 0;
   let unreadable = 0;
   for (const row of rows) {
-    if (keys.current && sealedKeyId(row.credentials) === keys.current.id) continue;
     const context = credentialsContext(row.tenantId, row.kind);
     let open: Record<string, string>;
     try {
@@ -442,11 +450,7 @@ export async function carrierAccountKind(
   tenantId: number,
   id: number,
 ): Promise<CarrierKind | null> {
-  const [row] = await db
-    .select({ kind: carrierAccounts.kind })
-    .from(carrierAccounts)
-    .where(and(eq(carrierAccounts.tenantId, tenantId), eq(carrierAccounts.id, id)));
-  return row?.kind ?? null;
+  return (await accountRow(db, tenantId, id))?.kind ?? null;
 }
 
 export type CarrierRating =
@@ -468,10 +472,7 @@ export async function rateWithCarrier(
   const settings = serverSettings;
   if (!settings)
     return { ok: false, failure: 'unavailable', detail: 'carrier accounts are not set up on this server' };
-  const [row] = await db
-    .select()
-    .from(carrierAccounts)
-    .where(and(eq(carrierAccounts.tenantId, tenantId), eq(carrierAccounts.id, accountId)));
+  const row = await accountRow(db, tenantId, accountId);
   if (!row?.enabled)
     return { ok: false, failure: 'unavailable', detail: 'the carrier account is disabled or gone' };
   let connection: CarrierConnection;

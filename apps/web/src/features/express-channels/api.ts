@@ -1,4 +1,5 @@
 import type { Page } from '@freight/contracts/api';
+import { BUILTIN_PROVIDER } from '@freight/contracts/carriers';
 import type {
   channelImportView,
   deliveryAreaDeleteBody,
@@ -33,9 +34,8 @@ export type DeliveryArea = SurchargeTerms['deliveryAreas'][number];
 export type DeliveryAreaInput = z.input<typeof deliveryAreaSaveBody>;
 export type DeliveryAreaRemoval = z.input<typeof deliveryAreaDeleteBody>;
 
-/** The provider of a channel priced from the tenant's own tables; any other is a carrier account's kind. */
-export const OWN_TABLES_PROVIDER = 'builtin';
-export const pricedByCarrier = (c: Pick<ExpressChannel, 'provider'>) => c.provider !== OWN_TABLES_PROVIDER;
+/** Whether a channel is priced by a carrier account rather than the tenant's own tables. */
+export const pricedByCarrier = (c: Pick<ExpressChannel, 'provider'>) => c.provider !== BUILTIN_PROVIDER;
 
 export type ZoneRow = Wire<typeof zoneRowView>;
 export type PriceTable = Wire<typeof priceTableView>;

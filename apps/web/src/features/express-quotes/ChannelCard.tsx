@@ -1,3 +1,4 @@
+import { BUILTIN_PROVIDER } from '@freight/contracts/carriers';
 import { Button, Card, Descriptions, type DescriptionsProps, Space, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../context/session.tsx';
@@ -25,10 +26,8 @@ function Transit({ result }: { result: ExpressResult }) {
 
 type RefusedResult = Extract<ExpressResult, { ok: false }>;
 
-/** The provider of a channel priced from the tenant's own tables; any other is a carrier's API. */
-const OWN_TABLES_PROVIDER = 'builtin';
 /** Until a carrier's labels can be bought, a channel its API prices is quoted but not booked. */
-const bookable = (result: ExpressResult) => result.provider === OWN_TABLES_PROVIDER;
+const bookable = (result: ExpressResult) => result.provider === BUILTIN_PROVIDER;
 
 /**
  * Why a carrier did not price the shipment, in the shared words of the carriers' failures. Two of those

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   CARRIER_DOCUMENTS,
+  carrierFailure,
   LOS_ANGELES_SHIPPER,
   mockConnection,
   unreachableUrl,
   useCarrierMock,
 } from '../../../../test/carrier-mock.ts';
-import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from '../connection.ts';
+import type { CarrierConnection, ConnectionCheck } from '../connection.ts';
 import type { ParcelShipment } from '../parcel.ts';
 import { karrioClient } from './client.ts';
 
@@ -75,15 +76,7 @@ const ratesAnswer = {
 const operations = (operationId: string) => mock.requests.filter((r) => r.operationId === operationId);
 
 /** The failure of a call that must fail, checked not to hold the API key. */
-async function failureOf(call: Promise<unknown>): Promise<CarrierCallError> {
-  const error = await call.then(
-    () => expect.unreachable('the call succeeded'),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(CarrierCallError);
-  expect((error as CarrierCallError).detail).not.toContain(API_KEY);
-  return error as CarrierCallError;
-}
+const failureOf = (call: Promise<unknown>) => carrierFailure(call, [API_KEY]);
 
 function failedCheck(check: ConnectionCheck) {
   if (check.ok) return expect.unreachable('the connection test passed');

@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   CARRIER_DOCUMENTS,
+  carrierFailure,
   mockConnection,
   upsTokenAnswer,
   useCarrierMock,
 } from '../../../../test/carrier-mock.ts';
-import { CarrierCallError, type CarrierConnection } from '../connection.ts';
+import type { CarrierConnection } from '../connection.ts';
 import type { ParcelBooking, ParcelCustoms } from '../parcel.ts';
 import { UpsClient } from './client.ts';
 import { upsShip, upsVoid } from './ship.ts';
@@ -168,16 +169,7 @@ function shipmentSent(): { Package: object[] } {
 }
 
 /** The failure of a call that must fail, checked to hold none of the account's secrets. */
-async function failureOf(call: Promise<unknown>): Promise<CarrierCallError> {
-  const error = await call.then(
-    () => expect.unreachable('the call succeeded'),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(CarrierCallError);
-  const detail = (error as CarrierCallError).detail;
-  for (const secret of [CLIENT_SECRET, TOKEN]) expect(detail).not.toContain(secret);
-  return error as CarrierCallError;
-}
+const failureOf = (call: Promise<unknown>) => carrierFailure(call, [CLIENT_SECRET, TOKEN]);
 
 describe('UPS Ship against the UPS Shipping document', () => {
   it('buys a domestic UPS shipment: labels, one tracking number per package, the negotiated charge in cents', async () => {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   CARRIER_DOCUMENTS,
+  carrierFailure,
   LOS_ANGELES_SHIPPER,
   mockConnection,
   unreachableUrl,
   upsTokenAnswer,
   useCarrierMock,
 } from '../../../../test/carrier-mock.ts';
-import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from '../connection.ts';
+import type { CarrierConnection, ConnectionCheck } from '../connection.ts';
 import type { ParcelShipment } from '../parcel.ts';
 import { UpsClient } from './client.ts';
 
@@ -100,15 +101,7 @@ const shopAnswer = {
 const operations = (operationId: string) => mock.requests.filter((r) => r.operationId === operationId);
 
 /** The failure of a call that must fail, checked to hold none of the account's secrets. */
-async function failureOf(call: Promise<unknown>): Promise<CarrierCallError> {
-  const error = await call.then(
-    () => expect.unreachable('the call succeeded'),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(CarrierCallError);
-  expectNoSecrets((error as CarrierCallError).detail);
-  return error as CarrierCallError;
-}
+const failureOf = (call: Promise<unknown>) => carrierFailure(call, [CLIENT_SECRET, TOKEN, BASIC]);
 
 function expectNoSecrets(detail: string) {
   for (const secret of [CLIENT_SECRET, TOKEN, BASIC]) expect(detail).not.toContain(secret);
