@@ -57,6 +57,10 @@ const SERVER_DOORS = {
   'auth/users.ts': 'the user directory: languages, enabling, the staff list, profiles, pickers and counts',
   'customers/price-levels.ts': "price levels: an organisation's markups and the chains a quote applies",
   'carriers/provider.ts': 'the carrier interface and its registry, implemented by each line',
+  'carriers/settings.ts':
+    "the sealing keys and address rule every carrier call takes, built once from the app's configuration",
+  'carriers/tracking.ts':
+    "a parcel's tracking from its carrier account and Karrio's signed webhooks, asked by the express line",
   'downloads/runner.ts': 'defines and queues an export: what the download centre offers every list',
   'express-channels/carriers.ts': "the express line's carrier providers, asked by quotes and tracking",
   'express-waybills/stats.ts': "the waybills' dashboard counts, gathered by home",

@@ -111,6 +111,22 @@ const configSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  /**
+   * How often, in minutes, the carriers of express waybills booked through a carrier account are asked
+   * where their parcels are (one process at a time polls; docs/carriers.md "Tracking"). 0 turns the
+   * poll off; Karrio's webhooks still report.
+   */
+  CARRIER_TRACKING_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(15),
+  /**
+   * Seconds before a carrier label purchase the carrier did not answer (a timeout, a 5xx) is tried
+   * again; each later try waits about twice as long (docs/carriers.md "Booking").
+   */
+  CARRIER_LABEL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Seed the demo tenant on first start (on by default so a fresh clone has something to sign in to). */
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'])
@@ -147,6 +163,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       // The suite signs in hundreds of times from one address; the limits' own tests set it back to 1.
       RATE_LIMIT_SCALE: '1000',
       JOB_POLL_SECONDS: '0.5',
+      // Tests run the carrier tracking poll when they mean to, never on a timer.
+      CARRIER_TRACKING_MINUTES: '0',
+      // A label purchase the carrier mock did not answer is tried again within seconds.
+      CARRIER_LABEL_RETRY_SECONDS: '1',
     }),
     ...overrides,
   };

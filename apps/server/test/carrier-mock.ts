@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import { type Context, type Document, OpenAPIBackend, type Operation } from 'openapi-backend';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { resetBreakers } from '../src/modules/carriers/breaker.ts';
 import { CarrierCallError, type CarrierConnection } from '../src/modules/carriers/connection.ts';
 import type { ParcelAddress } from '../src/modules/carriers/parcel.ts';
 
@@ -36,6 +37,8 @@ export interface CarrierMockRequest {
   operationId: string | null;
   method: string;
   path: string;
+  /** The query string's parameters, as the documents' operations read them. */
+  query: Record<string, unknown>;
   headers: Record<string, string>;
   /** JSON and form bodies parsed; anything else as text. */
   body: unknown;
@@ -349,6 +352,7 @@ function recorded(c: Context): CarrierMockRequest {
     operationId: c.operation?.operationId ?? null,
     method: c.request.method.toUpperCase(),
     path: c.request.path,
+    query: { ...(c.request.query as Record<string, unknown>) },
     headers: flatHeaders(c.request.headers as Record<string, string | string[]>),
     body: c.request.requestBody,
   };
@@ -462,6 +466,7 @@ async function serve(
       operationId: null,
       method: 'GET',
       path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
       headers: flatHeaders(headers),
       body: undefined,
     });
@@ -522,6 +527,8 @@ export function useCarrierMock(options: CarrierMockOptions): CarrierMock {
     live = await startCarrierMock(options);
   });
   afterEach(() => {
+    // A test's failing carrier must not leave the next test's calls paused.
+    resetBreakers();
     if (!live) return;
     const violations = [...live.violations];
     live.reset();

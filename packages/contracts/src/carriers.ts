@@ -154,3 +154,18 @@ export const carrierAccountView = z.object({
 export type CarrierAccountView = z.infer<typeof carrierAccountView>;
 
 export const carrierAccountListView = pageOf(carrierAccountView);
+
+/* ----- tracking webhooks ----- */
+
+/** Where a Karrio account's tracking webhook is sent and how it is signed, for staff setting it up. */
+export const carrierWebhookView = z.object({
+  /** The path on the tenant's own host. */
+  path: z.string(),
+  /** The header carrying `sha256=` and the hex HMAC-SHA256 of the raw body. */
+  header: z.string(),
+  secret: z.string(),
+});
+export type CarrierWebhookView = z.infer<typeof carrierWebhookView>;
+
+/** The answer to a carrier's webhook: the tracking events it added to a waybill. */
+export const carrierWebhookAnswer = z.object({ recorded: z.number().int() });

@@ -7,6 +7,10 @@ export const expressZhCN = {
   'express.girthUnderLength': '最大长度加围长不能小于最大长度',
   'express.zip3': '请填写三位邮编(如 900)',
   'express.country': '国家须为两位国家代码(如 CA)',
+  'express.hsCode': 'HS 编码须为 6 到 10 位数字',
+  'express.currency': '币种须为三位货币代码(如 USD)',
+  'express.customsRequired': '寄往境外的包裹须填写报关信息:内容类型',
+  'express.customsItemsRequired': '寄往境外的非文件包裹须至少填写一项报关物品',
   'express.zoneName': '分区只能包含字母、数字、下划线和横线',
   'express.rangeOrder': '区间的结束不能小于开始',
   'express.zoneDestination': '目的地须填写三位邮编区间(国内)或国家代码(国际),二者只填其一',
@@ -59,7 +63,6 @@ export const expressZhCN = {
   'expressQuote.refusal.wrong_scope': '该渠道不服务此目的国家',
   'expressQuote.refusal.no_carrier': '该渠道的承运接口暂不可用',
   'expressQuote.refusal.carrier_failed': '承运商未能报价',
-  'expressQuote.carrierBookingClosed': '该渠道由承运商接口报价,暂不能在线下单,请选择其他渠道',
   'expressChannel.unknownCarrierAccount': '承运商账号不存在',
   'express.addressUnknownZip': '找不到该邮编,请检查',
   'express.addressStateMismatch': '邮编 {{zipcode}} 属于 {{state}} 州,与所填州不符',
@@ -93,6 +96,12 @@ export const expressZhCN = {
   'expressWaybill.notice.delivered': '运单 {{waybillNo}} 已签收',
   'expressWaybill.notice.exception': '运单 {{waybillNo}} 派送异常:{{note}}',
   'expressWaybill.notice.refunded': '运单 {{waybillNo}} 已作废,{{amount}} 已退回快递账户。原因:{{note}}',
+  'expressWaybill.notice.labelRefused':
+    '承运商未能为运单 {{waybillNo}} 出具面单,运单已作废,{{amount}} 已退回快递账户',
+  'expressWaybill.carrierVoidFailed': '承运商未能作废运单 {{waybillNo}} 的面单,款项未退回,请稍后重试',
+  'expressWaybill.labelPendingPrint': '运单 {{waybillNo}} 的承运商面单尚在出具中,请稍后再打印',
+  'expressWaybill.carrierLabelFormat':
+    '运单 {{waybillNo}} 的承运商面单是 {{format}} 文件,请按 {{format}} 打印',
   'expressReturn.ofReturn': '退货运单不能再退货',
   'expressReturn.notReturnable': '运单 {{waybillNo}} 尚未签收或异常,不能退货',
   'expressReturn.addressNotFound': '请选择该客户快递地址簿中的退货地址',
@@ -115,6 +124,7 @@ export const expressZhCN = {
   'waybillField.paid': '已付',
   'waybillField.createdAt': '创建时间',
   'waybillField.statusName.unpaid': '待支付',
+  'waybillField.statusName.label_pending': '出单中',
   'waybillField.statusName.to_be_printed': '待打印',
   'waybillField.statusName.printed': '已打印',
   'waybillField.statusName.ready_to_ship': '待发货',
@@ -136,6 +146,8 @@ export const expressZhCN = {
   'expressBatch.note.channel': '渠道代码留空时,选择能承运该包裹的最便宜渠道。可用渠道:{{channels}}',
   'expressBatch.note.choices':
     '住宅地址、签名服务填写“是”或“否”,留空为否;计量单位填写 lb_in(磅、英寸,留空时默认)或 kg_cm(千克、厘米)。',
+  'expressBatch.note.customs':
+    '寄往境外的包裹须填写报关内容类型(merchandise 商品、documents 文件、gift 礼品、sample 样品、return 退货);非文件还须填写 HS 编码和原产国,品名、件数、单件申报价值和单件重量即为报关物品;贸易条款留空为 DAP。',
   'expressBatch.note.limit':
     '一次最多 {{max}} 行;任何一行有误时整个文件都不会导入。导入的运单为待支付,请在快递订单列表中支付。',
   'expressBatch.note.required': '必填列:{{columns}}',
@@ -154,6 +166,11 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'express.girthUnderLength': 'The largest length plus girth cannot be less than the largest length',
   'express.zip3': 'Enter a three-digit ZIP prefix such as 900',
   'express.country': 'Use a two-letter country code such as CA',
+  'express.hsCode': 'The HS code is 6 to 10 digits',
+  'express.currency': 'Use a three-letter currency code such as USD',
+  'express.customsRequired': 'A parcel going abroad needs its customs data: the type of contents',
+  'express.customsItemsRequired':
+    'A parcel going abroad that is not documents needs at least one customs item',
   'express.zoneName': 'A zone may hold letters, digits, underscores and dashes only',
   'express.rangeOrder': 'The end of a range cannot come before its start',
   'express.zoneDestination':
@@ -209,8 +226,6 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressQuote.refusal.wrong_scope': 'This channel does not serve this destination country',
   'expressQuote.refusal.no_carrier': 'This channel’s carrier connection is not available',
   'expressQuote.refusal.carrier_failed': 'The carrier did not price this shipment',
-  'expressQuote.carrierBookingClosed':
-    'This channel is priced by its carrier’s API and cannot be booked online yet; choose another channel',
   'expressChannel.unknownCarrierAccount': 'No such carrier account',
   'express.addressUnknownZip': 'This ZIP code is not known; please check it',
   'express.addressStateMismatch': 'ZIP code {{zipcode}} is in {{state}}, not the state given',
@@ -248,6 +263,14 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressWaybill.notice.exception': 'Waybill {{waybillNo}} ran into a delivery exception: {{note}}',
   'expressWaybill.notice.refunded':
     'Waybill {{waybillNo}} was voided and {{amount}} returned to the express account. Reason: {{note}}',
+  'expressWaybill.notice.labelRefused':
+    'The carrier could not issue a label for waybill {{waybillNo}}: the waybill was voided and {{amount}} returned to the express account',
+  'expressWaybill.carrierVoidFailed':
+    'The carrier did not void the label of waybill {{waybillNo}}, so nothing was refunded; please try again later',
+  'expressWaybill.labelPendingPrint':
+    "The carrier is still issuing waybill {{waybillNo}}'s label; print it in a moment",
+  'expressWaybill.carrierLabelFormat':
+    "Waybill {{waybillNo}}'s carrier label is a {{format}} file; print it as {{format}}",
   'expressReturn.ofReturn': 'A return waybill cannot itself be returned',
   'expressReturn.notReturnable':
     'Waybill {{waybillNo}} is neither delivered nor in exception; it cannot be returned',
@@ -271,6 +294,7 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'waybillField.paid': 'Paid',
   'waybillField.createdAt': 'Created',
   'waybillField.statusName.unpaid': 'Unpaid',
+  'waybillField.statusName.label_pending': 'Label pending',
   'waybillField.statusName.to_be_printed': 'To be printed',
   'waybillField.statusName.printed': 'Printed',
   'waybillField.statusName.ready_to_ship': 'Ready to ship',
@@ -294,6 +318,8 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
     'An empty channel code takes the cheapest channel that can carry the parcel. Channels: {{channels}}',
   'expressBatch.note.choices':
     'Residential and signature take yes or no (empty: no); units are lb_in (pounds and inches, the default when empty) or kg_cm (kilograms and centimetres).',
+  'expressBatch.note.customs':
+    'A parcel going abroad needs its customs contents (merchandise, documents, gift, sample or return); other than documents also its HS code and country of origin, and its description, quantity, declared value and weight per piece make the customs item; the incoterm is DAP when empty.',
   'expressBatch.note.limit':
     'At most {{max}} rows a file; if any row is wrong, nothing in the file is imported. Imported waybills await payment on the express order list.',
   'expressBatch.note.required': 'Required columns: {{columns}}',

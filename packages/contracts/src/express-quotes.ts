@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
-import { BUILTIN_PROVIDER, CARRIER_FAILURES, type CarrierFailure } from './carriers.ts';
+import { CARRIER_FAILURES, type CarrierFailure } from './carriers.ts';
 import { priceLevelSaveBody } from './customers.ts';
 import {
   EXPRESS_REFUSALS,
@@ -69,6 +69,87 @@ export const parcelBody = z.object({
 });
 export type ParcelInput = z.infer<typeof parcelBody>;
 
+/* ---------- customs ---------- */
+
+/** What an international parcel holds, as customs forms name it. */
+export const CUSTOMS_CONTENTS = ['merchandise', 'documents', 'gift', 'sample', 'return'] as const;
+export type CustomsContents = (typeof CUSTOMS_CONTENTS)[number];
+
+/** Incoterms 2020: who pays what, and where the risk passes to the buyer. */
+export const INCOTERMS = [
+  'EXW',
+  'FCA',
+  'CPT',
+  'CIP',
+  'DAP',
+  'DPU',
+  'DDP',
+  'FAS',
+  'FOB',
+  'CFR',
+  'CIF',
+] as const;
+export type Incoterm = (typeof INCOTERMS)[number];
+
+const countryCode = str()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, { error: 'express.country' });
+
+/** One line of a customs declaration: a kind of goods, how many, what one is worth and weighs. */
+export const customsItemBody = z.object({
+  description: requiredEnglish(100),
+  /** The Harmonized System code: 6 to 10 digits, dots and spaces as written on tariffs dropped. */
+  hsCode: str()
+    .trim()
+    .transform((code) => code.replace(/[\s.]/g, ''))
+    .pipe(str().regex(/^\d{6,10}$/, { error: 'express.hsCode' })),
+  /** Where the goods were made. */
+  originCountry: countryCode,
+  quantity: z.number().int().min(1).max(100_000),
+  /** The value of one unit, in the declaration's currency. */
+  unitValue: moneyField,
+  /** The weight of one unit, in the shipment's weight unit. */
+  weight: z.number().positive().max(10_000),
+});
+export type CustomsItemInput = z.infer<typeof customsItemBody>;
+
+/** What an international parcel declares to customs: the commercial invoice and the CN22/CN23. */
+export const customsBody = z.object({
+  contentsType: z.enum(CUSTOMS_CONTENTS),
+  items: z.array(customsItemBody).max(50).default([]),
+  /** ISO 4217. */
+  currency: str()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, { error: 'express.currency' })
+    .default('USD'),
+  incoterm: z.enum(INCOTERMS).default('DAP'),
+  senderTaxId: english(30).default(''),
+  receiverTaxId: english(30).default(''),
+});
+export type CustomsInput = z.infer<typeof customsBody>;
+
+/** A parcel crossing a border: its sender and recipient are in different countries. */
+export const crossesBorder = (shipment: { sender: { country: string }; recipient: { country: string } }) =>
+  shipment.sender.country !== shipment.recipient.country;
+
+/**
+ * Customs data a shipment lacks, as issues on the fields to fill: a parcel crossing a border declares
+ * its contents, and one that is not documents lists at least one item.
+ */
+export function customsIssues(shipment: {
+  sender: { country: string };
+  recipient: { country: string };
+  customs?: CustomsInput | undefined;
+}): { path: (string | number)[]; message: string }[] {
+  if (!crossesBorder(shipment)) return [];
+  if (!shipment.customs) return [{ path: ['customs', 'contentsType'], message: 'express.customsRequired' }];
+  if (shipment.customs.contentsType !== 'documents' && shipment.customs.items.length === 0)
+    return [{ path: ['customs', 'items'], message: 'express.customsItemsRequired' }];
+  return [];
+}
+
 export const expressShipmentBody = z.object({
   sender: expressAddressBody,
   recipient: expressAddressBody,
@@ -78,11 +159,17 @@ export const expressShipmentBody = z.object({
   signature: z.boolean().default(false),
   /** The shipper's own reference, printed on the label. */
   reference: english(60).default(''),
+  /** Required for a parcel crossing a border (customsIssues). */
+  customs: customsBody.optional(),
 });
 export type ExpressShipmentInput = z.infer<typeof expressShipmentBody>;
 
 /** `getQuotas`: a new quote; staff and parents name the customer it is for. */
-export const expressQuoteSaveBody = expressShipmentBody.extend({ organisationId: idField().optional() });
+export const expressQuoteSaveBody = expressShipmentBody
+  .extend({ organisationId: idField().optional() })
+  .superRefine((shipment, ctx) => {
+    for (const issue of customsIssues(shipment)) ctx.addIssue({ code: 'custom', ...issue });
+  });
 export const expressQuoteIdBody = z.object({ id: idField() });
 /** `select`: the channel of a priced quote the customer books. */
 export const expressSelectBody = z.object({ id: idField(), channelId: idField() });
@@ -180,22 +267,15 @@ export type ExpressQuoteResult = ExpressQuoteChannel &
     | { ok: false; reason: ExpressQuoteRefusal; failure?: CarrierFailure }
   );
 
-/**
- * Marks the cheapest and the fastest of the priced results that can be booked: a channel a carrier's
- * API prices is quoted, not yet booked (docs/decisions.md), so it is never the one to pick.
- */
+/** Marks the cheapest and the fastest of the priced results, whoever priced them. */
 export function markBestExpress(results: ExpressQuoteResult[]): ExpressQuoteResult[] {
-  const priced = results.filter(
-    (r): r is Extract<ExpressQuoteResult, { ok: true }> => r.ok && r.provider === BUILTIN_PROVIDER,
-  );
+  const priced = results.filter((r): r is Extract<ExpressQuoteResult, { ok: true }> => r.ok);
   if (priced.length === 0) return results;
   const total = (r: (typeof priced)[number]) => (r.levels[r.levels.length - 1] as ExpressPriceLevel).total;
   const cheapest = Math.min(...priced.map(total));
   const fastest = Math.min(...priced.map((r) => r.transitDaysMax));
   return results.map((r) =>
-    r.ok && r.provider === BUILTIN_PROVIDER
-      ? { ...r, cheapest: total(r) === cheapest, fastest: r.transitDaysMax === fastest }
-      : r,
+    r.ok ? { ...r, cheapest: total(r) === cheapest, fastest: r.transitDaysMax === fastest } : r,
   );
 }
 
@@ -362,6 +442,25 @@ export const expressShipmentView = z.object({
   ),
   signature: z.boolean(),
   reference: z.string(),
+  customs: z
+    .object({
+      contentsType: z.enum(CUSTOMS_CONTENTS),
+      items: z.array(
+        z.object({
+          description: z.string(),
+          hsCode: z.string(),
+          originCountry: z.string(),
+          quantity: z.number().int(),
+          unitValue: z.string(),
+          weight: z.number(),
+        }),
+      ),
+      currency: z.string(),
+      incoterm: z.enum(INCOTERMS),
+      senderTaxId: z.string(),
+      receiverTaxId: z.string(),
+    })
+    .optional(),
 });
 
 // The stored shipment and its wire shape stay one shape: a field added to one fails the typecheck.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { CARRIER_FAILURES } from './carriers.ts';
 import { expressLevelView, expressShipmentView } from './express-quotes.ts';
 import { EXPRESS_SURCHARGES } from './express-rating.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
@@ -9,9 +10,12 @@ import { dayField, idField, instantField, str } from './validation.ts';
 /**
  * Express waybills (SPEC section 4 "Waybill statuses"). `unpaid` is added for waybills created without
  * paying (batch files, a booking whose balance fell short); every status of the SPEC follows payment.
+ * `label_pending` is added for a channel a carrier's API serves: paid, while the carrier's label is
+ * bought in the background.
  */
 export const WAYBILL_STATUSES = [
   'unpaid',
+  'label_pending',
   'to_be_printed',
   'printed',
   'ready_to_ship',
@@ -28,6 +32,7 @@ export type WaybillStatus = (typeof WAYBILL_STATUSES)[number];
 
 export const WAYBILL_ACTIONS = [
   'pay',
+  'label',
   'cancel',
   'print',
   'ready',
@@ -64,7 +69,11 @@ export const UNSHIPPED: readonly WaybillStatus[] = [
  * waybill in dispute and release it or refund it when the dispute ends.
  */
 export const waybillMachine = defineStateMachine<WaybillStatus, WaybillAction, WaybillActor>([
+  // A waybill of a carrier's channel is paid into `label_pending` instead (paidStatus).
   { from: 'unpaid', action: 'pay', to: 'to_be_printed', who: SO },
+  // The carrier's label came: the portal's job makes this move, and its refusal's refund.
+  { from: 'label_pending', action: 'label', to: 'to_be_printed', who: S },
+  { from: 'label_pending', action: 'refund', to: 'refunded', who: S },
   { from: 'unpaid', action: 'cancel', to: 'cancelled', who: SO },
   { from: 'to_be_printed', action: 'print', to: 'printed', who: SO },
   { from: 'printed', action: 'print', to: 'printed', who: SO },
@@ -92,6 +101,10 @@ export const waybillMachine = defineStateMachine<WaybillStatus, WaybillAction, W
   { from: 'funds_frozen', action: 'release', to: 'funds_frozen', who: S },
   { from: 'funds_frozen', action: 'refund', to: 'refunded', who: S },
 ]);
+
+/** Where paying moves a waybill: a carrier's channel waits for its label first. */
+export const paidStatus = (servedByCarrier: boolean): WaybillStatus =>
+  servedByCarrier ? 'label_pending' : 'to_be_printed';
 
 /**
  * What each action does to the express account, beside the status. Freezing moves no money: the
@@ -225,6 +238,19 @@ export const waybillView = z.object({
   printCount: z.number().int(),
   printedAt: timestamp.nullable(),
   refundReason: z.string(),
+  /** For a channel a carrier's API serves: the carrier's label and how buying it went; null otherwise. */
+  carrierLabel: z
+    .object({
+      /** The carrier account's kind (`ups`, `karrio`). */
+      provider: z.string(),
+      /** Whether the label is bought (and printing prints it). */
+      bought: z.boolean(),
+      /** Why the carrier refused the label, when it did: the waybill was then refunded. */
+      failure: z.enum(CARRIER_FAILURES).nullable(),
+      /** The carrier's own words about the last failed attempt: staff only, null for anyone else. */
+      detail: z.string().nullable(),
+    })
+    .nullable(),
   /** A return waybill's original waybill number; null for any other. */
   returnOfNo: z.string().nullable(),
   createdAt: timestamp,

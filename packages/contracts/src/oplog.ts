@@ -20,6 +20,7 @@ export const OPLOG_ACTIONS = {
   'carrierAccount.update': { 'zh-CN': '编辑承运商账号', 'en-US': 'Edit carrier account' },
   'carrierAccount.delete': { 'zh-CN': '删除承运商账号', 'en-US': 'Delete carrier account' },
   'carrierAccount.test': { 'zh-CN': '测试承运商连接', 'en-US': 'Test carrier connection' },
+  'carrierAccount.webhook': { 'zh-CN': '查看承运商 Webhook 密钥', 'en-US': 'View carrier webhook secret' },
   'auth.code': { 'zh-CN': '获取验证码', 'en-US': 'Request sign-in code' },
   'auth.login': { 'zh-CN': '登录', 'en-US': 'Sign in' },
   'auth.logout': { 'zh-CN': '退出登录', 'en-US': 'Sign out' },

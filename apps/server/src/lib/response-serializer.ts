@@ -85,7 +85,9 @@ function nullableAsTypes(node: unknown): unknown {
     const other = anyOf[1 - nullAt] as Record<string, unknown> | undefined;
     if (nullAt >= 0 && other && ['string', 'integer', 'number', 'boolean'].includes(other.type as string)) {
       const { anyOf: _a, ...rest } = out;
-      return { ...rest, ...other, type: [other.type, 'null'] };
+      // An enum lists null too, or a null would not match it where the writer picks a branch by it.
+      const values = Array.isArray(other.enum) ? { enum: [...other.enum, null] } : {};
+      return { ...rest, ...other, ...values, type: [other.type, 'null'] };
     }
   }
   return out;

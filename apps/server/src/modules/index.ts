@@ -13,6 +13,7 @@ import downloadRoutes from './downloads/routes.ts';
 import expressChannelRoutes from './express-channels/routes.ts';
 import expressQuoteRoutes from './express-quotes/routes.ts';
 import expressBatchRoutes from './express-waybills/batch-routes.ts';
+import expressCarrierTrackingRoutes from './express-waybills/carrier-tracking-routes.ts';
 import expressWaybillRoutes from './express-waybills/routes.ts';
 import homeRoutes from './home/routes.ts';
 import integrationRoutes from './integrations/routes.ts';
@@ -64,6 +65,7 @@ export const modules: FastifyPluginAsync[] = [
   expressQuoteRoutes,
   expressWaybillRoutes,
   expressBatchRoutes,
+  expressCarrierTrackingRoutes,
   bounceBillRoutes,
   workOrderRoutes,
   integrationRoutes,

@@ -1,3 +1,4 @@
+import type { CustomsContents, Incoterm } from '@freight/contracts/express-quotes';
 import { isMoneyString, parseMoney } from '@freight/contracts/money';
 import { z } from 'zod';
 
@@ -73,23 +74,9 @@ export const carrierMoney = z
 
 /* ----- booking, labels and tracking ----- */
 
-/** Incoterms 2020: who pays what, and where the risk passes to the buyer. */
-export const INCOTERMS = [
-  'EXW',
-  'FCA',
-  'CPT',
-  'CIP',
-  'DAP',
-  'DPU',
-  'DDP',
-  'FAS',
-  'FOB',
-  'CFR',
-  'CIF',
-] as const;
-export type Incoterm = (typeof INCOTERMS)[number];
-
-export type ParcelContentsType = 'merchandise' | 'documents' | 'gift' | 'sample' | 'return';
+/** The portal's own customs terms (`@freight/contracts/express-quotes`), as carriers are given them. */
+export { INCOTERMS, type Incoterm } from '@freight/contracts/express-quotes';
+export type ParcelContentsType = CustomsContents;
 
 /** One line of a customs declaration. */
 export interface ParcelCustomsItem {

@@ -87,6 +87,11 @@ export interface CarrierRegistry<TProvider extends { readonly name: string }> {
   /** The provider serving a product or channel, by the name it records. */
   forProduct(product: { provider: string }): TProvider;
   names(): string[];
+  /**
+   * Adds a provider (a carrier's folder registers its own at start); answers the call that takes it
+   * out again. A name taken already, the built-in one included, is refused.
+   */
+  register(provider: TProvider): () => void;
 }
 
 export function carrierRegistry<TProvider extends { readonly name: string }>(
@@ -110,5 +115,13 @@ export function carrierRegistry<TProvider extends { readonly name: string }>(
     find: (name) => byName.get(name) ?? null,
     forProduct: (product) => get(product.provider),
     names: () => [...byName.keys()],
+    register(provider) {
+      if (byName.has(provider.name))
+        throw new Error(`two ${line} carrier providers named "${provider.name}"`);
+      byName.set(provider.name, provider);
+      return () => {
+        if (byName.get(provider.name) === provider) byName.delete(provider.name);
+      };
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { Language } from '@freight/contracts/api';
+import { type Language, ResultCode } from '@freight/contracts/api';
 import {
   CARRIER_ACCOUNTS_PAGE,
   carrierAccountCreateBody,
@@ -8,15 +8,16 @@ import {
   carrierAccountUpdateBody,
   carrierAccountView,
   carrierConnectionTestView,
+  carrierWebhookView,
 } from '@freight/contracts/carriers';
 import { okResponse } from '@freight/contracts/responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { runAsSystem } from '../../db/tenant-scope.ts';
+import { AppError, badField, notFound } from '../../lib/errors.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
-import { loadCredentialKeys } from './secrets.ts';
 import {
-  type CarrierSettings,
+  carrierAccountKind,
   createCarrierAccount,
   deleteCarrierAccount,
   forgetCarrierSettings,
@@ -26,6 +27,8 @@ import {
   updateCarrierAccount,
   useCarrierSettings,
 } from './service.ts';
+import { carrierSettingsOf } from './settings.ts';
+import { KARRIO_SIGNATURE_HEADER, karrioWebhookPath, karrioWebhookSecret } from './tracking.ts';
 
 const idView = z.object({ id: z.number().int() });
 
@@ -36,15 +39,7 @@ const idView = z.object({ id: z.number().int() });
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
   const config = app.config;
-  const settings: CarrierSettings = {
-    keys: loadCredentialKeys({
-      key: config.CARRIER_CREDENTIALS_KEY,
-      oldKeys: config.CARRIER_CREDENTIALS_OLD_KEYS,
-      production: config.NODE_ENV === 'production',
-      dataDir: config.DATA_DIR,
-    }),
-    allowPrivate: config.CARRIER_ALLOW_PRIVATE ?? config.NODE_ENV !== 'production',
-  };
+  const settings = carrierSettingsOf(config);
   useCarrierSettings(settings);
   app.addHook('onClose', async () => forgetCarrierSettings(settings));
   // A key rotation finishes as the server starts: rows sealed with an old key are sealed again.
@@ -139,6 +134,25 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         caller(currentUser(request), request.language),
         request.body.id,
       );
+    },
+  );
+
+  app.post(
+    '/admin/carrierAccount/webhook',
+    {
+      config: { ...page, permission: 'carrier:save', audit: 'carrierAccount.webhook' },
+      schema: { tags, body: carrierAccountIdBody, response: { 200: okResponse(carrierWebhookView) } },
+    },
+    async (request) => {
+      const { tenantId } = currentUser(request);
+      const { id } = request.body;
+      request.auditTarget = `carrierAccount:${id}`;
+      const kind = await carrierAccountKind(db, tenantId, id);
+      if (!kind) throw notFound();
+      if (kind !== 'karrio') throw badField('id', 'carrierAccount.noWebhook');
+      const secret = karrioWebhookSecret(settings.keys, tenantId, id);
+      if (!secret) throw new AppError(ResultCode.Unavailable, 'carrier.keyMissing');
+      return { path: karrioWebhookPath(id), header: KARRIO_SIGNATURE_HEADER, secret };
     },
   );
 };

@@ -20,11 +20,24 @@ import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
 import { reachesOnlyPublic } from '../../lib/public-address.ts';
+import { throughBreaker } from './breaker.ts';
 import { clientFor, ratesOf } from './clients.ts';
 import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from './connection.ts';
-import type { CarrierRateQuote, ParcelShipment } from './parcel.ts';
+import { karrioCancel, karrioFindPurchase, karrioShip } from './karrio/ship.ts';
+import { labelPdf } from './label-pdf.ts';
+import type { CarrierLabel, CarrierRateQuote, ParcelBooking, ParcelShipment } from './parcel.ts';
+import { upsRecover } from './ups/recover.ts';
+import { upsShip, upsVoid } from './ups/ship.ts';
 
-export type { CarrierRateQuote, ParcelAddress, ParcelShipment } from './parcel.ts';
+/** Many PDFs as one, for a print of many labels. */
+export { joinPdfs } from './label-pdf.ts';
+export type {
+  CarrierRateQuote,
+  ParcelAddress,
+  ParcelBooking,
+  ParcelCustoms,
+  ParcelShipment,
+} from './parcel.ts';
 
 import { carrierAccounts } from './schema.ts';
 import {
@@ -457,24 +470,41 @@ export type CarrierRating =
   | { ok: true; quote: CarrierRateQuote }
   | { ok: false; failure: CarrierFailure; detail: string };
 
+/** A call to a carrier that did not go through: why, in the carrier's words, and whether to try again. */
+export interface CarrierRefusal {
+  ok: false;
+  failure: CarrierFailure;
+  detail: string;
+  /** Whether trying again later may succeed (a timeout, a 5xx, a breaker open) rather than a refusal. */
+  retryable: boolean;
+}
+
 /**
- * What a tenant's account would charge for a shipment with one service. Reads the account, then
- * calls the carrier with no transaction open; a failure of any kind is answered, never thrown, so one
- * carrier's trouble stays on its own line of a quote.
+ * Opens an enabled account of the tenant and runs one call to its carrier through the account's
+ * breaker, with no transaction open. Every failure is answered, never thrown.
  */
-export async function rateWithCarrier(
+async function withAccount<T>(
   db: DbOrTx,
   tenantId: number,
   accountId: number,
-  serviceCode: string,
-  shipment: ParcelShipment,
-): Promise<CarrierRating> {
+  call: (kind: CarrierKind, connection: CarrierConnection) => Promise<T>,
+): Promise<{ ok: true; value: T } | CarrierRefusal> {
   const settings = serverSettings;
   if (!settings)
-    return { ok: false, failure: 'unavailable', detail: 'carrier accounts are not set up on this server' };
+    return {
+      ok: false,
+      failure: 'unavailable',
+      detail: 'carrier accounts are not set up on this server',
+      retryable: true,
+    };
   const row = await accountRow(db, tenantId, accountId);
   if (!row?.enabled)
-    return { ok: false, failure: 'unavailable', detail: 'the carrier account is disabled or gone' };
+    return {
+      ok: false,
+      failure: 'unavailable',
+      detail: 'the carrier account is disabled or gone',
+      retryable: false,
+    };
   let connection: CarrierConnection;
   try {
     connection = connectionOf(settings, row);
@@ -484,20 +514,135 @@ export async function rateWithCarrier(
         ok: false,
         failure: 'credentials',
         detail: "the stored credentials do not open with this server's key",
+        retryable: false,
       };
     throw error;
   }
   try {
-    const quote = await ratesOf(row.kind, connection, shipment, serviceCode);
-    if (!quote)
-      return {
-        ok: false,
-        failure: 'refused',
-        detail: `the carrier offered no rate for service ${serviceCode}`,
-      };
-    return { ok: true, quote };
+    return { ok: true, value: await throughBreaker(tenantId, accountId, () => call(row.kind, connection)) };
   } catch (error) {
-    if (error instanceof CarrierCallError) return { ok: false, failure: error.failure, detail: error.detail };
+    if (error instanceof CarrierCallError)
+      return { ok: false, failure: error.failure, detail: error.detail, retryable: error.retryable };
     throw error;
   }
+}
+
+/**
+ * What a tenant's account would charge for a shipment with one service. A failure of any kind is
+ * answered, never thrown, so one carrier's trouble stays on its own line of a quote.
+ */
+export async function rateWithCarrier(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  serviceCode: string,
+  shipment: ParcelShipment,
+): Promise<CarrierRating> {
+  const rated = await withAccount(db, tenantId, accountId, (kind, connection) =>
+    ratesOf(kind, connection, shipment, serviceCode),
+  );
+  if (!rated.ok) return { ok: false, failure: rated.failure, detail: rated.detail };
+  if (!rated.value)
+    return {
+      ok: false,
+      failure: 'refused',
+      detail: `the carrier offered no rate for service ${serviceCode}`,
+    };
+  return { ok: true, quote: rated.value };
+}
+
+/** A bought label, as one file to keep and print. */
+export interface BoughtLabel {
+  trackingNumbers: string[];
+  /** The carrier's id of the shipment, which voids it. */
+  shipmentId: string;
+  /** PDF pages of 4 × 6 inches, or ZPL when the booking asked for it. */
+  file: { mime: 'application/pdf' | 'application/x-zpl'; bytes: Buffer };
+  chargedCents: number | null;
+  currency: string | null;
+}
+
+async function keptLabel(label: CarrierLabel, format: ParcelBooking['labelFormat']): Promise<BoughtLabel> {
+  const zpl = format === 'zpl' && label.label.every((part) => part.format === 'zpl');
+  return {
+    trackingNumbers: label.trackingNumbers,
+    shipmentId: label.shipmentId,
+    file: zpl
+      ? { mime: 'application/x-zpl', bytes: Buffer.concat(label.label.map((part) => part.bytes)) }
+      : { mime: 'application/pdf', bytes: await labelPdf(label.label) },
+    chargedCents: label.chargedCents,
+    currency: label.currency,
+  };
+}
+
+/** A label the carrier already made for this booking (by its key, or its reference at UPS), or null. */
+function earlierPurchase(kind: CarrierKind, connection: CarrierConnection, booking: ParcelBooking) {
+  return kind === 'ups' ? upsRecover(connection, booking) : karrioFindPurchase(connection, booking);
+}
+
+async function kept(
+  label: CarrierLabel,
+  booking: ParcelBooking,
+): Promise<{ ok: true; label: BoughtLabel } | CarrierRefusal> {
+  try {
+    return { ok: true, label: await keptLabel(label, booking.labelFormat) };
+  } catch (error) {
+    if (error instanceof CarrierCallError)
+      return { ok: false, failure: error.failure, detail: error.detail, retryable: false };
+    throw error;
+  }
+}
+
+/**
+ * Buys the booking's label through the account, with no transaction open. With `reconcile` (an
+ * earlier attempt of the same purchase may have reached the carrier and its answer was lost) the
+ * carrier is first asked for a label it already made for the booking, which is then the answer: a
+ * label is never bought twice for one booking.
+ */
+export async function buyCarrierLabel(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  booking: ParcelBooking,
+  options: { reconcile: boolean; carrierId?: string },
+): Promise<{ ok: true; label: BoughtLabel; recovered: boolean } | CarrierRefusal> {
+  const bought = await withAccount(db, tenantId, accountId, async (kind, connection) => {
+    const earlier = options.reconcile ? await earlierPurchase(kind, connection, booking) : null;
+    if (earlier) return { label: earlier, recovered: true };
+    const label =
+      kind === 'ups'
+        ? await upsShip(connection, booking)
+        : await karrioShip(connection, booking, options.carrierId);
+    return { label, recovered: false };
+  });
+  if (!bought.ok) return bought;
+  const file = await kept(bought.value.label, booking);
+  return file.ok ? { ...file, recovered: bought.value.recovered } : file;
+}
+
+/** The label the carrier already made for the booking, if any: what a void looks for before a refund. */
+export async function findCarrierLabel(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  booking: ParcelBooking,
+): Promise<{ ok: true; label: { shipmentId: string } | null } | CarrierRefusal> {
+  const found = await withAccount(db, tenantId, accountId, (kind, connection) =>
+    earlierPurchase(kind, connection, booking),
+  );
+  if (!found.ok) return found;
+  return { ok: true, label: found.value ? { shipmentId: found.value.shipmentId } : null };
+}
+
+/** Voids a bought label at the carrier (safe to repeat: a shipment already voided answers as done). */
+export async function voidCarrierLabel(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  shipmentId: string,
+): Promise<{ ok: true } | CarrierRefusal> {
+  const voided = await withAccount(db, tenantId, accountId, (kind, connection) =>
+    kind === 'ups' ? upsVoid(connection, shipmentId) : karrioCancel(connection, shipmentId),
+  );
+  return voided.ok ? { ok: true } : voided;
 }

@@ -155,8 +155,8 @@ export function carrierBreakdown(
 /**
  * A carrier's API through one of the tenant's accounts: each channel names its account and the
  * carrier's service. The quote asks the carrier with no transaction open, within the account's time
- * limit; a carrier that fails says why on the channel's own line. Booking and tracking through the
- * carrier come with its labels; until then such a channel is quoted, not booked (express-quotes).
+ * limit; a carrier that fails says why on the channel's own line. The label is bought after payment
+ * (express-waybills/carrier-labels.ts), and tracking comes from the carrier (carrier-tracking.ts).
  */
 function carrierAccountProvider(kind: CarrierKind): ExpressCarrierProvider {
   return {

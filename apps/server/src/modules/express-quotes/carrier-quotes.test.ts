@@ -104,14 +104,7 @@ describe('express channels priced by UPS', () => {
     const staff = (await rates('admin')).lines
       .at(-1)
       .results.find((r: { code: string }) => r.code === 'UPS-GND');
-    // Not bookable yet, so never marked the one to pick.
-    expect(staff).toMatchObject({
-      ok: true,
-      provider: 'ups',
-      cheapest: false,
-      fastest: false,
-      breakdown: { zone: '', billableWeight: 4 },
-    });
+    expect(staff).toMatchObject({ ok: true, provider: 'ups', breakdown: { zone: '', billableWeight: 4 } });
     // The operator's cost is exactly UPS's negotiated charges, each named.
     expect(staff.levels[0]).toEqual({
       organisationId: null,
@@ -182,12 +175,28 @@ describe('express channels priced by UPS', () => {
     expect(results.at(-1)).toMatchObject({ ok: false, reason: 'carrier_failed', failure: 'timeout' });
   });
 
-  it('quotes but does not book a channel a carrier prices, and keeps its account from being deleted', async () => {
+  it('lets a customer pick a channel a carrier prices, marked among the others, and keeps its account from being deleted', async () => {
     ups.respond('CreateToken', token);
-    ups.respond('Rate', groundAnswer);
-    const { id } = await rates('customer');
-    const refused = await f.as('customer').fail('/api/express/quotation/select', { id, channelId }, 400);
-    expect(refused.msg).toContain('cannot be booked online yet');
+    // Cheaper than every table channel: the carrier's line is the one marked cheapest.
+    ups.respond('Rate', {
+      body: {
+        RateResponse: {
+          ...groundAnswer.body.RateResponse,
+          RatedShipment: [
+            {
+              ...groundAnswer.body.RateResponse.RatedShipment[0],
+              NegotiatedRateCharges: { BaseServiceCharge: [usd('1.00')], TotalCharge: usd('1.00') },
+            },
+          ],
+        },
+      },
+    });
+    const { id, lines } = await rates('customer');
+    const results = lines.at(-1).results;
+    const cheapest = results.filter((r: { cheapest?: boolean }) => r.cheapest);
+    expect(cheapest.map((r: { code: string }) => r.code)).toEqual(['UPS-GND']);
+    const selected = await f.as('customer').ok('/api/express/quotation/select', { id, channelId });
+    expect(selected).toMatchObject({ status: 'selected', selectedChannelId: channelId });
 
     const inUse = await f.as('admin').fail('/api/admin/carrierAccount/delete', { id: accountId }, 409);
     expect(inUse.msg).toContain('UPS-GND');

@@ -129,6 +129,19 @@ describe('express quotes', () => {
         country: 'GB',
       },
       parcels: [{ length: 10, width: 10, height: 10, weight: 3 }],
+      customs: {
+        contentsType: 'merchandise',
+        items: [
+          {
+            description: 'Cotton T-shirt',
+            hsCode: '6109.10',
+            originCountry: 'US',
+            quantity: 3,
+            unitValue: '12.50',
+            weight: 1,
+          },
+        ],
+      },
     });
     const abroad = await quoteAndRate('customer', toLondon);
     const intl = abroad.done.results[2];

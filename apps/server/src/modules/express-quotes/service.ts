@@ -277,8 +277,6 @@ export async function selectExpressChannelFor(db: DbOrTx, caller: Caller, id: nu
   const result = quote.results.find((r) => r.channelId === channelId);
   if (!result) throw badField('channelId', 'expressQuote.channelNotQuoted');
   if (!result.ok) throw badField('channelId', `expressQuote.refusal.${result.reason}`);
-  // Until a carrier's label can be bought, a channel its API prices is quoted, not booked.
-  if (result.provider !== BUILTIN_PROVIDER) throw badField('channelId', 'expressQuote.carrierBookingClosed');
   const [row] = await db
     .update(expressQuotes)
     .set({ status: 'selected', selectedChannelId: channelId })

@@ -199,6 +199,61 @@ describe('express batch order', () => {
     expect(await waybillCount()).toBe(before);
   });
 
+  it('asks a parcel going abroad for its customs, naming the column, and books it with them', async () => {
+    const toronto = {
+      recipientCity: 'Toronto',
+      recipientState: 'ON',
+      recipientZip: 'M5H 1A1',
+      recipientCountry: 'CA',
+      channelCode: 'INTL-EXP',
+      description: 'Cotton T-shirt',
+      declaredValue: '12.50',
+      quantity: 2,
+      weight: 1,
+    };
+    const rows = [
+      row(1, toronto),
+      row(2, { ...toronto, customsContents: 'merchandise', hsCode: '6109.10', originCountry: 'US' }),
+      row(3, { ...toronto, customsContents: 'merchandise', hsCode: '61', originCountry: 'US' }),
+      row(4, { ...toronto, customsContents: 'documents', description: 'Contracts' }),
+      // A parcel at home needs none.
+      row(5),
+    ];
+    const en = await check(await file(rows));
+    expect(en.json().data).toEqual({
+      '2': expect.stringMatching(/^Customs contents/),
+      '3': 'success',
+      '4': expect.stringMatching(/^HS code/),
+      '5': 'success',
+      '6': 'success',
+    });
+    const zh = await check(await file(rows), { language: 'zh-CN' });
+    expect(zh.json().data['2']).toMatch(/^报关内容类型/);
+    const before = await waybillCount();
+    const booked = await importFile(await file([rows[1] as unknown[], rows[3] as unknown[]]));
+    expect(booked.json().code).toBe(200);
+    expect(await waybillCount()).toBe(before + 2);
+    // The newest first: the two just booked.
+    const { list } = await f.as('customer').ok('/api/express/order/list', { page: 1, limit: 10 });
+    const customs = list.slice(0, 2).map((w: { shipment: { customs?: unknown } }) => w.shipment.customs);
+    expect(customs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          contentsType: 'merchandise',
+          items: [
+            expect.objectContaining({
+              description: 'Cotton T-shirt',
+              hsCode: '610910',
+              quantity: 2,
+              unitValue: '12.50',
+            }),
+          ],
+        }),
+        expect.objectContaining({ contentsType: 'documents', items: [] }),
+      ]),
+    );
+  });
+
   it('books a good file whole as unpaid waybills priced as a single quote prices the same shipment', async () => {
     const customer = f.as('customer');
     const before = await waybillCount();

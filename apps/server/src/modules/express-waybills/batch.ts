@@ -1,15 +1,19 @@
 import { type Language, ResultCode } from '@freight/contracts/api';
 import {
+  CUSTOMS_CONTENTS,
+  customsIssues,
   type ExpressAddress,
   type ExpressQuoteRefusal,
   type ExpressQuoteResult,
   type ExpressShipmentInput,
   expressAddressBody,
   expressShipmentBody,
+  INCOTERMS,
 } from '@freight/contracts/express-quotes';
 import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { localizeIssues } from '@freight/contracts/validation';
+import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import {
   columnLabel,
@@ -100,6 +104,20 @@ export const EXPRESS_BATCH_COLUMNS: SheetColumn[] = [
   { key: 'description', zh: '品名', en: 'Description', width: 20, example: 'Auto parts' },
   { key: 'unitSystem', zh: '计量单位', en: 'Units', list: UNIT_SYSTEMS, width: 10, example: 'lb_in' },
   { key: 'signature', zh: '签名服务', en: 'Signature', width: 10, exampleVaries: true, example: 'no' },
+  // Customs of a parcel going abroad: one kind of goods a row, described by `description`, valued by
+  // `declaredValue` a piece, `quantity` pieces of `weight` each.
+  {
+    key: 'customsContents',
+    zh: '报关内容类型',
+    en: 'Customs contents',
+    list: CUSTOMS_CONTENTS,
+    width: 12,
+    example: '',
+  },
+  { key: 'hsCode', zh: 'HS 编码', en: 'HS code', text: true, width: 12, example: '' },
+  { key: 'originCountry', zh: '原产国', en: 'Country of origin', width: 8, example: '' },
+  { key: 'incoterm', zh: '贸易条款', en: 'Incoterm', list: INCOTERMS, width: 8, example: '' },
+  { key: 'receiverTaxId', zh: '收件人税号', en: "Receiver's tax id", text: true, width: 14, example: '' },
 ];
 
 const column = (key: string) => EXPRESS_BATCH_COLUMNS.find((c) => c.key === key) as SheetColumn;
@@ -123,6 +141,7 @@ export async function expressBatchTemplate(language: Language, channelCodes: rea
       t('expressBatch.note.english'),
       t('expressBatch.note.channel', { channels: channelCodes.join(', ') }),
       t('expressBatch.note.choices'),
+      t('expressBatch.note.customs'),
       t('expressBatch.note.limit', { max: MAX_EXPRESS_BATCH_ROWS }),
       t('expressBatch.note.required', {
         columns: EXPRESS_BATCH_COLUMNS.filter((c) => c.required)
@@ -183,7 +202,52 @@ function columnOfPath(path: string): SheetColumn | null {
   }
   if (head === 'parcels') return leaf ? (EXPRESS_BATCH_COLUMNS.find((c) => c.key === leaf) ?? null) : null;
   if (head === 'unitSystem' || head === 'signature' || head === 'reference') return column(head);
+  if (head === 'customs') {
+    // The row's one customs item is made of its parcel columns and its own.
+    const byField: Record<string, string> = {
+      contentsType: 'customsContents',
+      incoterm: 'incoterm',
+      receiverTaxId: 'receiverTaxId',
+      items: 'hsCode',
+    };
+    const byLeaf: Record<string, string> = {
+      description: 'description',
+      hsCode: 'hsCode',
+      originCountry: 'originCountry',
+      quantity: 'quantity',
+      unitValue: 'declaredValue',
+      weight: 'weight',
+    };
+    const itemField = path.split('.')[3];
+    const key = field === 'items' && itemField ? byLeaf[itemField] : field ? byField[field] : undefined;
+    return key ? column(key) : column('customsContents');
+  }
   return null;
+}
+
+/** A row's customs, when it names any: its one item is the row's goods. */
+function rowCustoms(value: (key: string) => string, optional: (key: string) => string | undefined) {
+  const contents = value('customsContents').toLowerCase();
+  if (!contents && !value('hsCode') && !value('originCountry')) return undefined;
+  const number = (key: string) => (value(key) === '' ? undefined : Number(value(key)));
+  return {
+    contentsType: contents || undefined,
+    items:
+      contents === 'documents' && !value('hsCode')
+        ? []
+        : [
+            {
+              description: value('description'),
+              hsCode: value('hsCode'),
+              originCountry: value('originCountry'),
+              quantity: number('quantity') ?? 1,
+              unitValue: value('declaredValue'),
+              weight: number('weight'),
+            },
+          ],
+    incoterm: optional('incoterm')?.toUpperCase(),
+    receiverTaxId: optional('receiverTaxId'),
+  };
 }
 
 /**
@@ -248,9 +312,23 @@ export function readExpressBatchSheet(
       ],
       signature: yes('signature'),
       reference: optional('reference'),
+      customs: rowCustoms(value, optional),
     });
     if (!parsed.success) {
       errors.set(row, rowIssueMessage(parsed.error.issues, language, columnOfPath));
+      continue;
+    }
+    // A parcel going abroad declares its contents, as on the quote form.
+    const missing = customsIssues(parsed.data);
+    if (missing.length > 0) {
+      errors.set(
+        row,
+        rowIssueMessage(
+          missing.map((issue) => ({ code: 'custom', input: undefined, ...issue }) as z.core.$ZodIssue),
+          language,
+          columnOfPath,
+        ),
+      );
       continue;
     }
     rows.push({ row, channelCode: value('channelCode'), shipment: parsed.data });

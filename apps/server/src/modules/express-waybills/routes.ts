@@ -28,6 +28,9 @@ import { readUploadedFile } from '../../lib/multipart.ts';
 import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { answerExport } from '../downloads/runner.ts';
+import { localUploadStore } from '../uploads/service.ts';
+import { forgetLabelQueue, LABEL_QUEUE, type LabelJob, useLabelQueue } from './carrier-booking.ts';
+import { runLabelJob } from './carrier-labels.ts';
 import { waybillExport } from './export.ts';
 import { createReturnFor } from './returns.ts';
 import {
@@ -51,6 +54,12 @@ const WAYBILL_PAGES = ['/expressOrderList', '/waybillValuation', '/waybillTracki
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
+  const store = localUploadStore(app.config.DATA_DIR);
+
+  // Paying a carrier's waybill sends its label job; the worker buys the label (carrier-labels.ts).
+  useLabelQueue(app.jobs, app.config.CARRIER_LABEL_RETRY_SECONDS);
+  app.addHook('onClose', async () => forgetLabelQueue(app.jobs));
+  app.jobs.work<LabelJob>(LABEL_QUEUE, (job) => runLabelJob(db, store, job, app.log), { concurrency: 2 });
 
   /** `order/create`: a waybill from the channel selected on a quote; paid at once when asked. */
   app.post(
@@ -152,14 +161,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: rawResponse(
             ['application/pdf', 'application/x-zpl'],
-            '4 × 6 inch labels: a PDF page per waybill, or ZPL II (203 dpi) with a label per waybill',
+            "4 × 6 inch labels: a PDF page per waybill (a carrier's own label, a page per parcel), or ZPL II (203 dpi)",
           ),
         },
       },
     },
     async (request, reply) => {
       const { ids, format } = request.body;
-      const { name, contentType, body } = await printWaybillsFor(db, currentUser(request), ids, format);
+      const { name, contentType, body } = await printWaybillsFor(
+        db,
+        currentUser(request),
+        ids,
+        format,
+        store,
+      );
       request.auditTarget = `expressWaybill:${ids.join(',')}`;
       return reply
         .header('content-type', contentType)

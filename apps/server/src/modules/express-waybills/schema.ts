@@ -1,3 +1,4 @@
+import type { CarrierFailure } from '@freight/contracts/carriers';
 import type { ExpressQuoteChannel, ExpressShipmentInput } from '@freight/contracts/express-quotes';
 import type { ExpressBreakdown, ExpressPriceLevel } from '@freight/contracts/express-rating';
 import type { TRACKING_SOURCES, TrackingCode, WaybillStatus } from '@freight/contracts/express-waybills';
@@ -44,8 +45,21 @@ export const expressWaybills = pgTable(
     /** Paid so far, less refunds. */
     paid: cents('paid_cents'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
-    /** The carrier's own reference when its provider gives one. */
+    /** The carrier's own reference when its provider gives one: the id of its shipment, which voids it. */
     carrierReference: text('carrier_reference'),
+    /** A carrier channel's account and service, fixed at booking: the label is bought through them. */
+    carrierAccountId: bigint('carrier_account_id', { mode: 'number' }),
+    carrierService: text('carrier_service'),
+    /** The label purchase's key, the same on every attempt, by which the carrier's records tell a retry. */
+    labelKey: text('label_key'),
+    /** Purchase attempts begun: after the first, the carrier is asked for an earlier purchase first. */
+    labelAttempts: integer('label_attempts').notNull().default(0),
+    /** The carrier's label, a private file of the upload store (its key). */
+    labelFile: text('label_file'),
+    /** Why the carrier refused the label, when it did. */
+    labelFailure: text('label_failure').$type<CarrierFailure>(),
+    /** The carrier's own words about the last failed call, for staff. */
+    carrierError: text('carrier_error'),
     printCount: integer('print_count').notNull().default(0),
     printedAt: timestamp('printed_at', { withTimezone: true }),
     refundReason: text('refund_reason').notNull().default(''),
@@ -67,6 +81,10 @@ export const expressWaybills = pgTable(
     uniqueIndex('express_waybills_return_of').on(t.tenantId, t.returnOfId),
     index('express_waybills_org_time').on(t.tenantId, t.organisationId, t.id),
     index('express_waybills_status').on(t.tenantId, t.status, t.id),
+    // The carrier's waybills still moving, which the label and tracking jobs look for.
+    index('express_waybills_carrier_open')
+      .on(t.status, t.tenantId, t.id)
+      .where(sql`${t.carrierAccountId} is not null`),
   ],
 );
 

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Language } from '@freight/contracts/api';
+import { BUILTIN_PROVIDER } from '@freight/contracts/carriers';
 import {
   type ExpressQuoteResult,
   type ExpressShipmentInput,
@@ -7,6 +9,7 @@ import {
 } from '@freight/contracts/express-quotes';
 import {
   type LabelFormat,
+  paidStatus,
   WAYBILL_STATUSES,
   type WaybillAction,
   type WaybillListQuery,
@@ -35,12 +38,14 @@ import { AppError, badField, conflict, forbidden, notFound } from '../../lib/err
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount, listLedger, moveMoney, payFromBalance } from '../accounts/service.ts';
+import { joinPdfs } from '../carriers/service.ts';
 import {
   canSeeOrganisation,
   organisationNames,
   organisationScope,
   visibleOrganisationIds,
 } from '../customers/service.ts';
+import { findChannel } from '../express-channels/service.ts';
 import {
   expressQuoteExpired,
   markExpressQuoteBooked,
@@ -50,6 +55,9 @@ import { emitStatusEvent } from '../integrations/webhooks.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { nextSerials } from '../numbering/service.ts';
 import { type ReportFact, recordSale, registerSalesSource, type SaleMove } from '../reports/service.ts';
+import type { UploadStore } from '../uploads/service.ts';
+import { carrierLabelFiles, releaseAtCarrier, sendLabelJob } from './carrier-booking.ts';
+import { customsForms } from './customs-forms.ts';
 import { waybillLabels } from './label.ts';
 import { expressWaybillEvents, expressWaybills } from './schema.ts';
 import { waybillZpl } from './zpl.ts';
@@ -190,6 +198,7 @@ export async function createWaybillFor(
   const result = quote.results.find((r) => r.channelId === channelId);
   if (!result) throw badField('channelId', 'expressQuote.channelNotQuoted');
   if (!result.ok) throw badField('channelId', `expressQuote.refusal.${result.reason}`);
+  const carrier = await carrierOfChannel(db, quote.tenantId, result);
 
   const created = await db.transaction(async (tx) => {
     if (!(await markExpressQuoteBooked(tx, quote.tenantId, quote.id))) return null;
@@ -200,6 +209,7 @@ export async function createWaybillFor(
         quoteId: quote.id,
         shipment: quote.shipment,
         result,
+        ...(carrier ? { carrier } : {}),
       },
     ]);
     return waybill ?? null;
@@ -209,6 +219,18 @@ export async function createWaybillFor(
   if (!waybill) throw conflict('quote.booked');
   if (!input.pay || !created) return { waybill, payment: null };
   return payOnBooking(db, caller, waybill, language);
+}
+
+/**
+ * The account and service a carrier channel's label is bought through, as the channel names them at
+ * booking; null for the tenant's own tables.
+ */
+async function carrierOfChannel(db: DbOrTx, tenantId: number, result: ExpressQuoteResult) {
+  if (result.provider === BUILTIN_PROVIDER) return null;
+  const channel = await findChannel(db, tenantId, result.channelId);
+  if (!channel?.carrierAccountId || !channel.carrierService || channel.provider !== result.provider)
+    throw badField('channelId', 'expressQuote.channelNotQuoted');
+  return { accountId: channel.carrierAccountId, service: channel.carrierService };
 }
 
 /**
@@ -234,6 +256,8 @@ export interface WaybillDraft {
   result: Extract<ExpressQuoteResult, { ok: true }>;
   /** For a return waybill: the waybill whose parcel comes back. */
   returnOf?: { id: number; waybillNo: string };
+  /** For a channel a carrier's API serves: the account and service its label is bought through. */
+  carrier?: { accountId: number; service: string };
 }
 
 /** Rows a multi-row insert carries at once, well under the driver's limit of bind parameters. */
@@ -279,6 +303,10 @@ export async function insertWaybills(
         cost: BigInt(platform.total),
         returnOfId: draft.returnOf?.id ?? null,
         returnOfNo: draft.returnOf?.waybillNo ?? null,
+        carrierAccountId: draft.carrier?.accountId ?? null,
+        carrierService: draft.carrier?.service ?? null,
+        // One key for the whole purchase, however many times it is tried.
+        labelKey: draft.carrier ? randomUUID() : null,
       };
     });
     const rows = await tx.insert(expressWaybills).values(values).returning();
@@ -326,6 +354,8 @@ export async function payWaybill(
     if (waybill.paidAt) return { repeated: true, status: waybill.status };
     throw conflict('expressWaybill.transitionRefused');
   }
+  const carrier = waybill.carrierAccountId !== null;
+  const to = paidStatus(carrier);
   return payFromBalance<{ repeated: boolean; status: WaybillStatus }>(db, {
     owner: { ...waybill, line: 'express' },
     amount: waybill.total,
@@ -341,7 +371,7 @@ export async function payWaybill(
     claim: async (tx) => {
       const moved = await tx
         .update(expressWaybills)
-        .set({ status: transition.to, paid: waybill.total, paidAt: new Date() })
+        .set({ status: to, paid: waybill.total, paidAt: new Date() })
         .where(
           and(
             eq(expressWaybills.tenantId, waybill.tenantId),
@@ -359,8 +389,10 @@ export async function payWaybill(
     },
     settle: async (tx) => {
       await recordSale(tx, saleOf(waybill, 1n, waybill.total));
-      await addEvent(tx, waybill, 'pay', 'unpaid', transition.to, caller.id, formatMoney(waybill.total));
-      return { repeated: false, status: transition.to };
+      await addEvent(tx, waybill, 'pay', 'unpaid', to, caller.id, formatMoney(waybill.total));
+      // The label is bought by a job that exists only if the payment commits.
+      if (carrier) await sendLabelJob(tx, waybill);
+      return { repeated: false, status: to };
     },
   });
 }
@@ -445,11 +477,35 @@ export async function refundWaybill(
   const transition = waybillMachine.find(waybill.status, 'refund', actor(caller));
   if (!transition) throw conflict('expressWaybill.notRefundable');
   if (isStaff(caller) && !caller.grants.has('express-order:refund')) throw forbidden();
+  // The carrier's label is voided before any money moves back: a refund never leaves a live label.
+  await releaseAtCarrier(db, waybill);
+  return refundPaidWaybill(db, waybill, {
+    actorId: caller.id,
+    reason,
+    noticeOwner: caller.id !== waybill.userId,
+  });
+}
+
+/**
+ * Voids a waybill and gives its payment back once, in one transaction: the status, the credit and
+ * its ledger row, the reports and the event. A second refund, or two at once, gives nothing more and
+ * says it was a repeat. `set` adds what the refund records beside (a carrier's refusal).
+ */
+export async function refundPaidWaybill(
+  db: DbOrTx,
+  waybill: WaybillRow,
+  options: {
+    actorId: number | null;
+    reason: string;
+    noticeOwner: boolean;
+    set?: Partial<Pick<WaybillRow, 'labelFailure' | 'carrierError'>>;
+  },
+): Promise<{ repeated: boolean; status: WaybillStatus }> {
   const account = await ensureAccount(db, waybill.tenantId, waybill.organisationId, 'express');
   return db.transaction(async (tx) => {
     const moved = await tx
       .update(expressWaybills)
-      .set({ status: 'refunded', paid: 0n, refundReason: reason })
+      .set({ status: 'refunded', paid: 0n, refundReason: options.reason, ...options.set })
       .where(
         and(
           eq(expressWaybills.tenantId, waybill.tenantId),
@@ -471,15 +527,15 @@ export async function refundWaybill(
         amount: waybill.paid,
         refType: 'express_waybill',
         refId: waybill.waybillNo,
-        operatorId: caller.id,
-        note: reason,
+        operatorId: options.actorId,
+        note: options.reason || waybill.waybillNo,
         idempotencyKey: `express-waybill-refund:${waybill.id}`,
       });
     // A paid waybill voided leaves the reports as it came in, on the day of the refund.
     if (waybill.paidAt) await recordSale(tx, saleOf(waybill, -1n, waybill.paid));
-    await addEvent(tx, waybill, 'refund', waybill.status, 'refunded', caller.id, reason);
+    await addEvent(tx, waybill, 'refund', waybill.status, 'refunded', options.actorId, options.reason);
     // Money given back by staff (a dispute, a void on the customer's behalf) is news to its owner.
-    if (caller.id !== waybill.userId) await noticeWaybill(tx, waybill, 'refunded', reason);
+    if (options.noticeOwner) await noticeWaybill(tx, waybill, 'refunded', options.reason);
     return { repeated: false, status: 'refunded' as const };
   });
 }
@@ -543,6 +599,13 @@ export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisati
     carrierReference: _r,
     frozenFrom: _f,
     returnOfId: _returnOf,
+    carrierAccountId,
+    carrierService: _service,
+    labelKey: _key,
+    labelAttempts: _attempts,
+    labelFile,
+    labelFailure,
+    carrierError,
     ...rest
   } = waybill;
   const customer = levels[levels.length - 1];
@@ -572,6 +635,16 @@ export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisati
       expressLevelOnWire,
     ),
     paid: formatMoney(waybill.paid),
+    carrierLabel:
+      carrierAccountId === null
+        ? null
+        : {
+            provider: waybill.channel.provider,
+            bought: labelFile !== null,
+            failure: labelFailure,
+            // The carrier's own words may name the operator's account and contracts: staff only.
+            detail: isStaff(caller) ? carrierError : null,
+          },
     actions: waybillActions(waybill, caller),
   };
 }
@@ -768,31 +841,69 @@ export async function payWaybillsFor(db: DbOrTx, caller: Caller, ids: readonly n
   return results;
 }
 
-/** The labels of some waybills as one file: a PDF of 4 × 6 inch pages, or ZPL for thermal printers. */
-async function renderLabels(waybills: readonly WaybillRow[], format: LabelFormat) {
-  if (format === 'zpl') return { contentType: 'application/x-zpl', body: waybillZpl(waybills) };
-  return { contentType: 'application/pdf', body: await waybillLabels(waybills) };
+type LabelFiles = Awaited<ReturnType<typeof carrierLabelFiles>>;
+
+/**
+ * The labels of some waybills as one file: a PDF of 4 × 6 inch pages, or ZPL for thermal printers.
+ * A waybill a carrier serves prints the carrier's own label, in the order asked among the others.
+ */
+async function renderLabels(waybills: readonly WaybillRow[], format: LabelFormat, files: LabelFiles) {
+  // A thermal printer takes labels only; the customs papers come with the PDF.
+  const forms = format === 'pdf' ? await customsForms(waybills) : new Map<number, Buffer>();
+  if (files.size === 0 && forms.size === 0) {
+    if (format === 'zpl') return { contentType: 'application/x-zpl', body: waybillZpl(waybills) };
+    return { contentType: 'application/pdf', body: await waybillLabels(waybills) };
+  }
+  if (format === 'zpl')
+    return {
+      contentType: 'application/x-zpl',
+      body: waybills
+        .map((w) => files.get(w.id)?.bytes.toString('latin1').trimEnd().concat('\n') ?? waybillZpl([w]))
+        .join(''),
+    };
+  // Each waybill's label, then its customs papers, in the order asked.
+  const pages = await Promise.all(
+    waybills.map(async (w) => {
+      const label = files.get(w.id)?.bytes ?? (await waybillLabels([w]));
+      const papers = forms.get(w.id);
+      return papers ? [label, papers] : [label];
+    }),
+  );
+  return { contentType: 'application/pdf', body: await joinPdfs(pages.flat()) };
 }
 
 /**
  * Labels of paid waybills the caller may see, one file (PDF or ZPL) for all of them in the order asked;
  * printing moves each from to be printed to printed and counts the prints. An unpaid, voided or unknown
- * waybill refuses the whole call, naming it, so a label is never printed for a parcel not paid for.
+ * waybill refuses the whole call, naming it, so a label is never printed for a parcel not paid for; so
+ * does a carrier's label still being issued, or one the carrier drew in the other format.
  */
 export async function printWaybillsFor(
   db: DbOrTx,
   caller: Viewer,
   ids: readonly number[],
-  format: LabelFormat = 'pdf',
+  format: LabelFormat,
+  store: UploadStore,
 ) {
   const waybills: WaybillRow[] = [];
   for (const id of new Set(ids)) {
     const waybill = await visibleWaybill(db, caller, id);
+    if (waybill.status === 'label_pending')
+      throw conflict('expressWaybill.labelPendingPrint', { waybillNo: waybill.waybillNo });
     if (!waybillMachine.find(waybill.status, 'print', actor(caller)))
       throw conflict('expressWaybill.notPrintable', { waybillNo: waybill.waybillNo });
     waybills.push(waybill);
   }
-  const labels = await renderLabels(waybills, format);
+  const files = await carrierLabelFiles(store, waybills);
+  for (const waybill of waybills) {
+    const file = files.get(waybill.id);
+    if (file && file.format !== format)
+      throw conflict('expressWaybill.carrierLabelFormat', {
+        waybillNo: waybill.waybillNo,
+        format: file.format.toUpperCase(),
+      });
+  }
+  const labels = await renderLabels(waybills, format, files);
   await db.transaction(async (tx) => {
     for (const waybill of waybills) {
       const to = waybill.status === 'to_be_printed' ? 'printed' : waybill.status;

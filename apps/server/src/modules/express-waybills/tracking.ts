@@ -40,6 +40,16 @@ interface Scan {
   note: string;
 }
 
+/** A scan a carrier reported. */
+export interface CarrierScan extends Scan {
+  /**
+   * The kind was worked out by the portal (the carrier's event named none): the scan is recorded once
+   * at its moment whatever kind it is given later, since a later answer may see the same event
+   * differently.
+   */
+  oncePerMoment?: boolean;
+}
+
 /**
  * Records a scan of a waybill and, when it is the newest scan, moves the waybill to the status it shows
  * through the staff moves of the machine, each on the waybill's timeline. A scan recorded already (same
@@ -51,6 +61,7 @@ async function recordScan(
   scan: Scan,
   source: Source,
   actorId: number | null,
+  oncePerMoment = false,
 ): Promise<{ added: boolean; status: WaybillStatus }> {
   const [waybill] = await tx
     .select()
@@ -60,6 +71,21 @@ async function recordScan(
   if (!waybill) throw new AppError(ResultCode.NotFound, 'error.notFound');
   if (NOT_TRAVELLING.includes(waybill.status))
     throw conflict('expressTracking.notTravelling', { waybillNo: waybill.waybillNo });
+  if (oncePerMoment) {
+    const [seen] = await tx
+      .select({ id: expressTrackingEvents.id })
+      .from(expressTrackingEvents)
+      .where(
+        and(
+          eq(expressTrackingEvents.tenantId, waybill.tenantId),
+          eq(expressTrackingEvents.waybillId, waybill.id),
+          eq(expressTrackingEvents.at, scan.at),
+          eq(expressTrackingEvents.source, source),
+        ),
+      )
+      .limit(1);
+    if (seen) return { added: false, status: waybill.status };
+  }
   const [latest] = await tx
     .select({ at: max(expressTrackingEvents.at) })
     .from(expressTrackingEvents)
@@ -133,6 +159,35 @@ export async function syncCarrierScans(db: DbOrTx, waybill: WaybillRow) {
     if (result.added) added++;
   }
   return added;
+}
+
+/**
+ * Records the scans a waybill's carrier account reported (the tracking poll, Karrio's webhook), oldest
+ * first, each exactly as a staff scan is recorded: once, the waybill following the newest through the
+ * staff moves, the booking user told of a delivery or an exception. Each scan commits on its own, so
+ * a poll and a webhook reporting together apply in turn. A waybill voided meanwhile takes no more.
+ */
+export async function recordCarrierScans(
+  db: DbOrTx,
+  waybill: Pick<WaybillRow, 'tenantId' | 'id'>,
+  scans: readonly CarrierScan[],
+): Promise<{ added: number; status: WaybillStatus | null }> {
+  let added = 0;
+  let status: WaybillStatus | null = null;
+  const ordered = [...scans].sort((a, b) => a.at.getTime() - b.at.getTime());
+  for (const { oncePerMoment, ...scan } of ordered) {
+    try {
+      const result = await db.transaction((tx) =>
+        recordScan(tx, waybill, scan, 'carrier', null, oncePerMoment ?? false),
+      );
+      if (result.added) added++;
+      status = result.status;
+    } catch (error) {
+      if (error instanceof AppError && error.key === 'expressTracking.notTravelling') break;
+      throw error;
+    }
+  }
+  return { added, status };
 }
 
 const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');

@@ -21,7 +21,7 @@ export const uploads = pgTable(
     /** Random key that appears in the public URL. */
     key: text('key').notNull(),
     userId: bigint('user_id', { mode: 'number' }),
-    kind: text('kind').$type<'image' | 'document'>().notNull(),
+    kind: text('kind').$type<'image' | 'document' | 'label'>().notNull(),
     mime: text('mime').notNull(),
     size: integer('size').notNull(),
     originalName: text('original_name').notNull(),

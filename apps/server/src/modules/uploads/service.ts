@@ -394,3 +394,38 @@ export async function sweepPendingLicences(
   }
   return total;
 }
+
+/**
+ * A carrier's label for a record (`express-waybill:12`): the file is put in the store first and its
+ * row written by `recordCarrierLabel` in the transaction that gives the record its label, so a label
+ * is found only once its bytes are there. A file whose transaction did not commit is removed.
+ */
+export async function putCarrierLabel(store: UploadStore, bytes: Buffer, mime: string) {
+  const key = `${randomToken()}.${mime === 'application/pdf' ? 'pdf' : 'zpl'}`;
+  await store.put(key, bytes);
+  return key;
+}
+
+export async function recordCarrierLabel(
+  tx: DbOrTx,
+  input: { tenantId: number; key: string; mime: string; size: number; record: string; name: string },
+) {
+  await tx.insert(uploads).values({
+    tenantId: input.tenantId,
+    key: input.key,
+    userId: null,
+    kind: 'label',
+    mime: input.mime,
+    size: input.size,
+    originalName: input.name,
+    record: input.record,
+    claimedAt: new Date(),
+  });
+}
+
+/** A stored file's bytes, read whole (labels are a few hundred KB at most). */
+export async function readStoredFile(store: UploadStore, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of store.open(key)) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}

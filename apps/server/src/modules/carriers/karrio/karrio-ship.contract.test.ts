@@ -8,7 +8,7 @@ import {
 } from '../../../../test/carrier-mock.ts';
 import type { CarrierConnection } from '../connection.ts';
 import type { ParcelBooking } from '../parcel.ts';
-import { karrioCancel, karrioShip } from './ship.ts';
+import { KARRIO_IDEMPOTENCY_METADATA, karrioCancel, karrioFindPurchase, karrioShip } from './ship.ts';
 import { karrioTrack } from './track.ts';
 
 const API_KEY = 'key_4c1d9e0b7a2f';
@@ -378,6 +378,35 @@ describe('Karrio shipments against the Karrio document', () => {
     expect((await karrioTrack(karrioConnection(), '1Z1', 'ups')).status).toBe('exception');
     mock.respond('addTracker', { body: { ...tracker, status: 'return_to_sender' } });
     expect((await karrioTrack(karrioConnection(), '1Z1', 'ups')).status).toBe('returned');
+  });
+});
+
+describe('finding an earlier Karrio purchase before trying again', () => {
+  it('finds the shipment bought under the purchase key, label and all, by its metadata', async () => {
+    mock.respond('listShipments', { body: shipmentAnswer() });
+    mock.serveFile(LABEL_PATH, { body: PDF, contentType: 'application/pdf' });
+    const found = await karrioFindPurchase(karrioConnection(), booking);
+    expect(found).toMatchObject({
+      shipmentId: SHIPMENT_ID,
+      trackingNumbers: ['1Z999AA10123456784', '1Z999AA10123456793'],
+    });
+    expect(found?.label[0]?.bytes.equals(PDF)).toBe(true);
+    expect(operations('listShipments')[0]?.query).toMatchObject({
+      metadata_key: KARRIO_IDEMPOTENCY_METADATA,
+      metadata_value: booking.idempotencyKey,
+    });
+  });
+
+  it('finds nothing when Karrio has no such shipment, or only one it never bought or cancelled', async () => {
+    mock.respond('listShipments', {
+      status: 404,
+      body: { errors: [{ code: 'not_found', message: 'Not found' }] },
+    });
+    expect(await karrioFindPurchase(karrioConnection(), booking)).toBeNull();
+    for (const status of ['draft', 'cancelled']) {
+      mock.respond('listShipments', { body: shipmentAnswer({ status }) });
+      expect(await karrioFindPurchase(karrioConnection(), booking)).toBeNull();
+    }
   });
 });
 

@@ -129,6 +129,53 @@ export async function karrioShip(
 }
 
 /**
+ * A list of shipments as the document's introduction shows every list (`count`, `next`, `results`);
+ * its `listShipments` operation describes a single shipment instead, which is read as a list of one.
+ */
+const shipmentList = z.union([
+  z.object({ results: z.array(shipmentAnswer) }),
+  shipmentAnswer.transform((one) => ({ results: [one] })),
+]);
+
+/**
+ * The label of a shipment Karrio already bought for this purchase key, found by its metadata; null
+ * when Karrio has none. A shipment created but not bought (or cancelled) does not count: buying again
+ * is then safe.
+ */
+export async function karrioFindPurchase(
+  connection: CarrierConnection,
+  booking: ParcelBooking,
+): Promise<CarrierLabel | null> {
+  const headers = authorization(connection);
+  const query = new URLSearchParams({
+    metadata_key: KARRIO_IDEMPOTENCY_METADATA,
+    metadata_value: booking.idempotencyKey,
+  });
+  const list = await callCarrier(connection, {
+    method: 'GET',
+    path: `/v1/shipments?${query}`,
+    headers,
+    answer: shipmentList,
+    errorText: karrioErrorText,
+    settle: (status) => (status === 404 ? { results: [] } : undefined),
+  });
+  const bought = list.results.find(
+    (shipment) =>
+      shipment.status !== 'cancelled' &&
+      shipment.status !== 'draft' &&
+      Boolean(shipment.tracking_number) &&
+      Boolean(shipment.label_url),
+  );
+  if (!bought?.tracking_number || !bought.label_url) return null;
+  const label = await fetchCarrierFile(connection, {
+    url: bought.label_url,
+    headers,
+    errorText: karrioErrorText,
+  });
+  return labelOf(bought, bought.tracking_number, label.bytes, booking);
+}
+
+/**
  * Cancels the shipment and voids its label. Safe to repeat: a shipment Karrio no longer has (404), or
  * has cancelled already, answers as done. A 409 is also what a shipment past cancelling answers, so
  * the shipment is read again to tell which.

@@ -28,7 +28,8 @@ const KARRIO_STATUSES: Record<string, CarrierTrackCode> = {
   unknown: 'unknown',
 };
 
-const trackerAnswer = z.object({
+/** A Karrio tracker as `POST /v1/trackers` answers it and its `tracker_updated` webhook event carries it. */
+export const karrioTracker = z.object({
   tracking_number: z.string().min(1),
   status: z.string().optional(),
   delivered: z.boolean().optional(),
@@ -44,7 +45,8 @@ const trackerAnswer = z.object({
     )
     .nullish(),
 });
-type KarrioEvent = NonNullable<z.infer<typeof trackerAnswer>['events']>[number];
+export type KarrioTracker = z.infer<typeof karrioTracker>;
+type KarrioEvent = NonNullable<KarrioTracker['events']>[number];
 
 /**
  * The tracking of a parcel bought through Karrio, `carrierName` being Karrio's name of its carrier
@@ -61,9 +63,14 @@ export async function karrioTrack(
     path: '/v1/trackers',
     headers: authorization(connection),
     body: { json: { tracking_number: trackingNumber, carrier_name: carrierName } },
-    answer: trackerAnswer,
+    answer: karrioTracker,
     errorText: karrioErrorText,
   });
+  return karrioTrackingOf(tracker);
+}
+
+/** A Karrio tracker in the portal's terms: the tracker's status is the parcel's, its events oldest first. */
+export function karrioTrackingOf(tracker: KarrioTracker): CarrierTracking {
   const events = inOrder((tracker.events ?? []).map(eventOf));
   const status = KARRIO_STATUSES[tracker.status ?? 'unknown'] ?? 'unknown';
   const delivered = status === 'delivered' || tracker.delivered === true;

@@ -9,6 +9,7 @@ import {
 import type { CarrierConnection } from '../connection.ts';
 import type { ParcelBooking, ParcelCustoms } from '../parcel.ts';
 import { UpsClient } from './client.ts';
+import { upsRecover } from './recover.ts';
 import { upsShip, upsVoid } from './ship.ts';
 import { upsTrack } from './track.ts';
 
@@ -708,5 +709,39 @@ describe('UPS Ship faults', () => {
       detail: 'the HS code 8473 is not the 6 to 15 characters UPS takes',
     });
     expect(operations('Shipment')).toEqual([]);
+  });
+});
+
+describe('UPS Label Recovery, before a purchase is tried again', () => {
+  it("recovers the labels of a shipment UPS made under the booking's reference and the account", async () => {
+    mock.respond('LabelRecovery', {
+      body: {
+        LabelRecoveryResponse: {
+          Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
+          ShipmentIdentificationNumber: SHIPMENT_ID,
+          LabelResults: [
+            {
+              TrackingNumber: SHIPMENT_ID,
+              // The document lists GIF and PDF yet makes the code exactly four characters long.
+              LabelImage: { LabelImageFormat: { Code: 'GIF ' }, GraphicImage: GIF_FIRST.toString('base64') },
+            },
+          ],
+        },
+      },
+    });
+    const found = await upsRecover(upsConnection(), domestic);
+    expect(found).toMatchObject({ shipmentId: SHIPMENT_ID, trackingNumbers: [SHIPMENT_ID] });
+    expect(found?.label[0]).toMatchObject({ format: 'gif' });
+    expect(found?.label[0]?.bytes.equals(GIF_FIRST)).toBe(true);
+    const sent = JSON.stringify(operations('LabelRecovery')[0]?.body);
+    expect(sent).toContain(domestic.reference);
+    expect(sent).toContain(ACCOUNT_NUMBER);
+  });
+
+  it('answers none when UPS has no label under the reference, and fails on anything else', async () => {
+    mock.respond('LabelRecovery', upsErrorAnswer(400, '120541', 'No label found for the reference'));
+    expect(await upsRecover(upsConnection(), domestic)).toBeNull();
+    mock.respond('LabelRecovery', upsErrorAnswer(500, '9999', 'Internal'));
+    expect(await failureOf(upsRecover(upsConnection(), domestic))).toMatchObject({ failure: 'unavailable' });
   });
 });
