@@ -120,7 +120,7 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.serviceCodeTip.karrio':
       '按 Karrio 报价中的写法填写“承运商:服务”,如 ups:ups_ground 或 fedex:fedex_ground',
     'expressChannels.carrierPricedNote':
-      '该渠道由承运商接口报价,分区表、价格表和下方的附加费暂不使用;客户可以看到报价,但暂不能在线下单',
+      '该渠道由承运商接口报价并出具面单,分区表、价格表和下方的附加费暂不使用;客户支付后,面单由承运商出具',
     'expressChannels.provider.ups': 'UPS',
     'expressChannels.provider.karrio': 'Karrio',
     'expressChannels.providerTip': '由承运商账号“{{account}}”报价,服务代码 {{service}}',
@@ -327,7 +327,7 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.serviceCodeTip.karrio':
       'carrier:service as Karrio names its rates, such as ups:ups_ground or fedex:fedex_ground',
     'expressChannels.carrierPricedNote':
-      "The carrier's API prices this channel: its zone chart, price table and the surcharges below are not used meanwhile. Customers see its prices but cannot book it online yet",
+      "The carrier's API prices this channel and issues its labels: its zone chart, price table and the surcharges below are not used meanwhile. Once a customer pays, the carrier issues the label",
     'expressChannels.provider.ups': 'UPS',
     'expressChannels.provider.karrio': 'Karrio',
     'expressChannels.providerTip':

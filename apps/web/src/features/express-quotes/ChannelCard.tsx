@@ -26,8 +26,8 @@ function Transit({ result }: { result: ExpressResult }) {
 
 type RefusedResult = Extract<ExpressResult, { ok: false }>;
 
-/** Until a carrier's labels can be bought, a channel its API prices is quoted but not booked. */
-const bookable = (result: ExpressResult) => result.provider === BUILTIN_PROVIDER;
+/** A channel a carrier's API prices: the carrier also issues its label once it is paid. */
+const byCarrier = (result: ExpressResult) => result.provider !== BUILTIN_PROVIDER;
 
 /**
  * Why a carrier did not price the shipment, in the shared words of the carriers' failures. Two of those
@@ -45,17 +45,17 @@ function useCarrierFailure() {
   };
 }
 
-/** Says beforehand that a carrier-priced channel cannot be chosen yet, rather than after a refusal. */
-function CarrierBookingNote({ code }: { code: string }) {
+/** Says the carrier prices the channel and issues its label, so a wait for the label is expected. */
+function CarrierNote({ code }: { code: string }) {
   const { t } = useTranslation();
   return (
-    <Typography.Text type="warning" data-testid={`channel-${code}-carrier-note`}>
+    <Typography.Text type="secondary" data-testid={`channel-${code}-carrier-note`}>
       {t('expressQuote.carrierPriced')}
     </Typography.Text>
   );
 }
 
-/** The select button of a card; a carrier-priced channel's stays disabled. */
+/** The select button of a card. */
 function selectAction(
   result: ExpressResult,
   props: { selected: boolean; selecting: boolean; onSelect: () => void; label: string },
@@ -64,7 +64,7 @@ function selectAction(
     <Button
       key="select"
       type={props.selected ? 'default' : 'primary'}
-      disabled={props.selected || !bookable(result)}
+      disabled={props.selected}
       loading={props.selecting}
       onClick={props.onSelect}
       data-testid={`channel-${result.code}-select`}
@@ -75,29 +75,12 @@ function selectAction(
 }
 
 /** A channel that cannot take the shipment, and why. */
-function RefusedCard({ result, canSelect }: { result: RefusedResult; canSelect: boolean }) {
+function RefusedCard({ result }: { result: RefusedResult }) {
   const { t } = useTranslation();
   const name = useChannelName();
   const failure = useCarrierFailure()(result.failure);
   return (
-    <Card
-      size="small"
-      style={{ opacity: 0.7 }}
-      data-testid={`channel-${result.code}`}
-      // A carrier's channel shows the same (disabled) button whether its carrier answered or not.
-      actions={
-        canSelect && !bookable(result)
-          ? [
-              selectAction(result, {
-                selected: false,
-                selecting: false,
-                onSelect: () => undefined,
-                label: t('expressQuote.select'),
-              }),
-            ]
-          : undefined
-      }
-    >
+    <Card size="small" style={{ opacity: 0.7 }} data-testid={`channel-${result.code}`}>
       <Space orientation="vertical" size={2}>
         <Space wrap>
           <Typography.Text strong>{name(result)}</Typography.Text>
@@ -115,7 +98,7 @@ function RefusedCard({ result, canSelect }: { result: RefusedResult; canSelect: 
             {failure}
           </Typography.Text>
         ) : null}
-        {bookable(result) ? null : <CarrierBookingNote code={result.code} />}
+        {byCarrier(result) ? <CarrierNote code={result.code} /> : null}
       </Space>
     </Card>
   );
@@ -202,12 +185,12 @@ function PricedCard({
         {t('expressQuote.billableWeight')}: {result.breakdown.billableWeight} {units.weight}
         {/* A carrier's rate has no zone of the tenant's charts. */}
         {result.breakdown.zone ? ` · ${t('expressQuote.zone')}: ${result.breakdown.zone}` : null}
-        {bookable(result) ? null : (
+        {byCarrier(result) ? (
           <>
             <br />
-            <CarrierBookingNote code={result.code} />
+            <CarrierNote code={result.code} />
           </>
-        )}
+        ) : null}
       </Typography.Paragraph>
       <Descriptions size="small" column={1} colon={false} items={items} />
       {levels.length > 0 ? (
@@ -233,9 +216,5 @@ export function ChannelCard(props: {
   onSelect: (result: PricedResult) => void;
 }) {
   const { result, ...rest } = props;
-  return result.ok ? (
-    <PricedCard result={result} {...rest} />
-  ) : (
-    <RefusedCard result={result} canSelect={rest.canSelect} />
-  );
+  return result.ok ? <PricedCard result={result} {...rest} /> : <RefusedCard result={result} />;
 }

@@ -24,6 +24,7 @@ import { useReportError } from '../../hooks/useReportError.ts';
 import { requiredRule } from '../../lib/form-rules.ts';
 import { ApiError } from '../../lib/http.ts';
 import { type ExpressOptions, expressQuoteApi } from './api.ts';
+import { CustomsFields } from './CustomsFields.tsx';
 import {
   addressRule,
   DIAL_CODES,
@@ -39,6 +40,7 @@ import {
   SHIPPING_COUNTRIES,
   type Side,
   toAddress,
+  toBody,
   unitsOf,
 } from './shipment.ts';
 
@@ -507,9 +509,12 @@ function Parcels({ form }: { form: FormInstance<QuoteFormValues> }) {
   );
 }
 
+/** Whether the parcel crosses a border, so the body carries customs (`toBody`). */
+const sendsCustoms = (values: Partial<QuoteFormValues>) => toBody(values).customs !== undefined;
+
 /**
- * The express quote form: customer, sender, recipient, parcels and services. Its values are the body
- * of `quotation/getQuotas` (see shipment.ts).
+ * The express quote form: customer, sender, recipient, parcels, customs abroad and services. Its values
+ * are the body of `quotation/getQuotas` (see shipment.ts).
  */
 export function QuoteForm({
   form,
@@ -536,6 +541,7 @@ export function QuoteForm({
   const organisationId = Form.useWatch('organisationId', form) as number | undefined;
   // Staff see a book only once they name the customer; others see their own until they name one.
   const bookReady = Boolean(organisationId) || !customerRequired;
+  const abroad = Form.useWatch(sendsCustoms, form) ?? false;
   const customerItem = (
     <Form.Item
       name="organisationId"
@@ -622,6 +628,8 @@ export function QuoteForm({
         <Card size="small" title={t('expressQuote.parcels')}>
           <Parcels form={form} />
         </Card>
+        {/* Unmounted within one country; the values stay (the form preserves them) for a move abroad. */}
+        {abroad ? <CustomsFields form={form} /> : null}
         <Card size="small">
           <Form.Item
             name="reference"

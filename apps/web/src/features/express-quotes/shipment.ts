@@ -1,6 +1,16 @@
 import type { Language } from '@freight/contracts/api';
 import { COUNTRIES, DEFAULT_DIAL_CODE } from '@freight/contracts/countries';
-import { expressAddressBody, expressShipmentBody, parcelBody } from '@freight/contracts/express-quotes';
+import {
+  type CustomsContents,
+  crossesBorder,
+  customsBody,
+  customsIssues,
+  customsItemBody,
+  expressAddressBody,
+  expressShipmentBody,
+  type Incoterm,
+  parcelBody,
+} from '@freight/contracts/express-quotes';
 import { localizeIssues } from '@freight/contracts/validation';
 import type { FormRule } from 'antd';
 import i18n from '../../i18n/index.ts';
@@ -9,12 +19,33 @@ import type { AddressOption, ExpressQuoteView, FbaWarehouse, PricedResult, Quote
 /**
  * The quote form holds the body of `quotation/getQuotas` as it is, so a 400 naming `sender.zipcode`
  * or `parcels.1.weight` lands on the field of that name, and the form's rules are the contract's
- * schemas (`expressAddressBody`, `parcelBody`), which refuse exactly what the server refuses.
+ * schemas (`expressAddressBody`, `parcelBody`, `customsBody`), which refuse exactly what the server
+ * refuses. The customs stay in the form while the parcel stays in one country, but are sent only
+ * when it crosses a border.
  */
 
 export type Side = 'sender' | 'recipient';
 export type AddressValues = Required<QuoteBody['sender']>;
 export type ParcelValues = Required<QuoteBody['parcels'][number]>;
+type CustomsBody = NonNullable<QuoteBody['customs']>;
+/** A customs line as typed: numbers the user has not given yet are missing. */
+export interface CustomsItemValues {
+  description: string;
+  hsCode: string;
+  originCountry: string | undefined;
+  quantity: number | undefined;
+  unitValue: string;
+  weight: number | undefined;
+}
+export interface CustomsValues {
+  /** Chosen by the user: a declaration names its contents, no default stands in for them. */
+  contentsType: CustomsContents | undefined;
+  items: CustomsItemValues[];
+  currency: string;
+  incoterm: Incoterm;
+  senderTaxId: string;
+  receiverTaxId: string;
+}
 export interface QuoteFormValues {
   /** The customer the quote is for; staff and parents choose it, a customer quotes for itself. */
   organisationId?: number;
@@ -24,6 +55,7 @@ export interface QuoteFormValues {
   parcels: ParcelValues[];
   signature: boolean;
   reference: string;
+  customs: CustomsValues;
 }
 
 export const emptyAddress = (): AddressValues => ({
@@ -44,6 +76,26 @@ export const emptyAddress = (): AddressValues => ({
 /** A new parcel row: one piece, no declared value; the sizes and weight are the user's to give. */
 export const emptyParcel = () => ({ quantity: 1, declaredValue: '', description: '' });
 
+/** A new customs line: one piece; what it is, its value and weight are the user's to give. */
+export const emptyCustomsItem = (): CustomsItemValues => ({
+  description: '',
+  hsCode: '',
+  originCountry: undefined,
+  quantity: 1,
+  unitValue: '',
+  weight: undefined,
+});
+
+/** The contract's defaults (USD, DAP) and one line to fill, as most parcels abroad are goods. */
+export const emptyCustoms = (): CustomsValues => ({
+  contentsType: undefined,
+  items: [emptyCustomsItem()],
+  currency: 'USD',
+  incoterm: 'DAP',
+  senderTaxId: '',
+  receiverTaxId: '',
+});
+
 export const initialValues = (): Partial<QuoteFormValues> => ({
   sender: emptyAddress(),
   recipient: emptyAddress(),
@@ -51,6 +103,7 @@ export const initialValues = (): Partial<QuoteFormValues> => ({
   parcels: [emptyParcel() as ParcelValues],
   signature: false,
   reference: '',
+  customs: emptyCustoms(),
 });
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -87,16 +140,51 @@ export function toParcel(value: Partial<ParcelValues> | undefined): ParcelValues
   };
 }
 
-/** The body of `quotation/getQuotas` from the form's values. */
+/**
+ * Text the contract requires, blank left out: the schema then says the field is required rather than
+ * that an empty code is malformed. The cast keeps the body's type; the rules refuse it before sending.
+ */
+const requiredText = (value: unknown) => (text(value) || undefined) as string;
+
+/** A customs line as the API takes it; the HS code as typed, dots and spaces are the contract's to drop. */
+export function toCustomsItem(
+  value: Partial<CustomsItemValues> | undefined,
+): NonNullable<CustomsBody['items']>[number] {
+  return {
+    description: requiredText(value?.description),
+    hsCode: requiredText(value?.hsCode),
+    originCountry: requiredText(value?.originCountry),
+    quantity: value?.quantity as number,
+    unitValue: requiredText(value?.unitValue),
+    weight: value?.weight as number,
+  };
+}
+
+/** The declaration as the API takes it: trimmed, the currency in capitals. */
+export function toCustoms(value: Partial<CustomsValues> | undefined): Required<CustomsBody> {
+  return {
+    contentsType: value?.contentsType as CustomsContents,
+    items: (value?.items ?? []).map(toCustomsItem),
+    currency: text(value?.currency).toUpperCase(),
+    incoterm: value?.incoterm ?? 'DAP',
+    senderTaxId: text(value?.senderTaxId),
+    receiverTaxId: text(value?.receiverTaxId),
+  };
+}
+
+/** The body of `quotation/getQuotas` from the form's values; customs only for a parcel going abroad. */
 export function toBody(values: Partial<QuoteFormValues> | undefined): QuoteBody {
+  const sender = toAddress(values?.sender);
+  const recipient = toAddress(values?.recipient);
   return {
     organisationId: values?.organisationId || undefined,
-    sender: toAddress(values?.sender),
-    recipient: toAddress(values?.recipient),
+    sender,
+    recipient,
     unitSystem: values?.unitSystem ?? 'lb_in',
     parcels: (values?.parcels ?? []).map(toParcel),
     signature: Boolean(values?.signature),
     reference: text(values?.reference),
+    ...(crossesBorder({ sender, recipient }) ? { customs: toCustoms(values?.customs) } : {}),
   };
 }
 
@@ -105,7 +193,12 @@ export const shipmentKey = (values: Partial<QuoteFormValues> | undefined) => JSO
 
 /** A saved quote back in the form; the customer only where the page lets the user choose one. */
 export function fromQuote(quote: ExpressQuoteView, withCustomer: boolean): QuoteFormValues {
-  return { ...quote.shipment, organisationId: withCustomer ? quote.organisationId : undefined };
+  return {
+    ...quote.shipment,
+    // A quote within one country has none; the form keeps a fresh one should the recipient move abroad.
+    customs: quote.shipment.customs ?? emptyCustoms(),
+    organisationId: withCustomer ? quote.organisationId : undefined,
+  };
 }
 
 /** A sender or recipient from an express address-book entry: its contact is the name on the label. */
@@ -168,9 +261,12 @@ function issueAt(schema: Schema, value: unknown, key: string | null, label: stri
   const result = schema.safeParse(value);
   if (result.success) return undefined;
   const issue = result.error.issues.find((i) => key === null || i.path[0] === key);
-  if (!issue) return undefined;
-  return localizeIssues([{ ...issue, path: [label] }], i18n.language as Language)[0]?.message;
+  return issue ? worded(issue, label) : undefined;
 }
+
+/** An issue's message in the page's language, naming the field by `label`. */
+const worded = (issue: Issues[number], label: string) =>
+  localizeIssues([{ ...issue, path: [label] }], i18n.language as Language)[0]?.message;
 
 /**
  * A field of the sender or the recipient, checked with the whole address, so the rules that tie
@@ -198,6 +294,46 @@ export function referenceRule(label: string): FormRule {
   return {
     validator: async (_, value: unknown) => {
       const message = issueAt(expressShipmentBody.shape.reference, text(value), null, label);
+      if (message) throw new Error(message);
+    },
+  };
+}
+
+type CustomsField = Exclude<keyof CustomsValues, 'items'>;
+
+/** A field of the customs declaration, checked with the whole declaration as the server checks it. */
+export function customsRule(key: CustomsField, label: string): FormRule {
+  return ({ getFieldValue }) => ({
+    validator: async () => {
+      const message = issueAt(customsBody, toCustoms(getFieldValue('customs')), key, label);
+      if (message) throw new Error(message);
+    },
+  });
+}
+
+export function customsItemRule(index: number, key: keyof CustomsItemValues, label: string): FormRule {
+  return ({ getFieldValue }) => ({
+    validator: async () => {
+      const item = toCustomsItem(getFieldValue(['customs', 'items', index]));
+      const message = issueAt(customsItemBody, item, key, label);
+      if (message) throw new Error(message);
+    },
+  });
+}
+
+/**
+ * The customs lines as a whole: goods abroad list one at least, documents need none (`customsIssues`).
+ * A list's rules are plain validators, so the form's values are read through `getFieldValue`.
+ */
+export function customsItemsRule(getFieldValue: (name: string) => unknown, label: string) {
+  return {
+    validator: async () => {
+      const issue = customsIssues({
+        sender: toAddress(getFieldValue('sender') as Partial<AddressValues>),
+        recipient: toAddress(getFieldValue('recipient') as Partial<AddressValues>),
+        customs: toCustoms(getFieldValue('customs') as Partial<CustomsValues>),
+      }).find((i) => i.path[1] === 'items');
+      const message = issue && worded({ code: 'custom', input: undefined, ...issue }, label);
       if (message) throw new Error(message);
     },
   };

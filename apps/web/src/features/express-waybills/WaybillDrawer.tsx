@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { LedgerRows } from '../../components/LedgerRows.tsx';
 import { money, sumMoney } from '../../lib/money.ts';
-import { type WaybillView, waybillApi } from './api.ts';
+import { LABEL_POLL_MS, type WaybillView, waybillApi } from './api.ts';
 import { PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
@@ -24,7 +24,12 @@ export function WaybillDrawer({
 }) {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
-  const detail = useQuery({ queryKey: [WAYBILL_DETAIL_KEY, id], queryFn: () => waybillApi.info(id) });
+  const detail = useQuery({
+    queryKey: [WAYBILL_DETAIL_KEY, id],
+    queryFn: () => waybillApi.info(id),
+    refetchInterval: (query) =>
+      query.state.data?.waybill.status === 'label_pending' ? LABEL_POLL_MS : false,
+  });
   const time = (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm');
   const unit = detail.data?.waybill.shipment.unitSystem === 'kg_cm' ? 'kg' : 'lb';
 
@@ -89,6 +94,24 @@ export function WaybillDrawer({
                 <Descriptions.Item label={t('waybill.reference')}>
                   {waybill.reference || '-'}
                 </Descriptions.Item>
+                {waybill.carrierLabel ? (
+                  <Descriptions.Item label={t('waybill.carrierLabel')} span={2}>
+                    <span data-testid="waybill-drawer-carrier-label">
+                      {waybill.carrierLabel.bought
+                        ? t('waybill.carrierLabelBought', {
+                            provider: waybill.carrierLabel.provider.toUpperCase(),
+                          })
+                        : waybill.carrierLabel.failure
+                          ? t('waybill.carrierLabelRefused')
+                          : t('waybill.carrierLabelPending')}
+                    </span>
+                    {waybill.carrierLabel.detail ? (
+                      <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+                        {t('waybill.carrierSays', { detail: waybill.carrierLabel.detail })}
+                      </Typography.Paragraph>
+                    ) : null}
+                  </Descriptions.Item>
+                ) : null}
                 <Descriptions.Item label={t('waybill.customer')}>
                   {waybill.organisationName}
                 </Descriptions.Item>
@@ -109,7 +132,9 @@ export function WaybillDrawer({
                   })}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('waybill.weight')}>
-                  {waybill.billableWeight} {unit} · {t('waybill.zone')} {waybill.zone}
+                  {waybill.billableWeight} {unit}
+                  {/* A carrier's rate has no zone of the tenant's charts. */}
+                  {waybill.zone ? ` · ${t('waybill.zone')} ${waybill.zone}` : null}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('waybill.total')}>{money(waybill.total, '$')}</Descriptions.Item>
                 <Descriptions.Item label={t('waybill.paid')}>{money(waybill.paid, '$')}</Descriptions.Item>

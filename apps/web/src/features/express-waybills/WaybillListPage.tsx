@@ -18,6 +18,7 @@ import { usePageQuery } from '../../context/page-context.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { money, sumMoney } from '../../lib/money.ts';
 import {
+  LABEL_POLL_MS,
   WAYBILL_LIST_URL,
   type WaybillTransition,
   type WaybillView,
@@ -79,6 +80,14 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
     type,
     status: status === 'all' ? undefined : status,
   });
+  // A carrier's label comes within seconds of paying: the list looks again until none waits for one.
+  const waitingForLabel = list.rows.some((w) => w.status === 'label_pending');
+  const refetchList = list.refetch;
+  useEffect(() => {
+    if (!waitingForLabel) return;
+    const timer = setInterval(() => void refetchList(), LABEL_POLL_MS);
+    return () => clearInterval(timer);
+  }, [waitingForLabel, refetchList]);
   const exportKey = type === 'return' ? 'express-return:export' : 'express-order:export';
   // Counts come with every unfiltered page; a status tab keeps the ones already shown.
   const lastCounts = useRef<Record<string, number>>({});

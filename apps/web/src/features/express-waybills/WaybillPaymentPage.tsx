@@ -7,7 +7,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { AccountPayment } from '../../components/AccountPayment.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { compareMoney, money } from '../../lib/money.ts';
-import { waybillApi, waybillPaymentPath } from './api.ts';
+import { LABEL_POLL_MS, waybillApi, waybillPaymentPath } from './api.ts';
 import { PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
@@ -47,6 +47,9 @@ export default function WaybillPaymentPage() {
     queryKey: ['waybill-pay', id],
     queryFn: () => waybillApi.payInfo(id),
     enabled: id > 0,
+    // Paid on a carrier's channel, the waybill waits a moment for the carrier's label.
+    refetchInterval: (query) =>
+      query.state.data?.waybill.status === 'label_pending' ? LABEL_POLL_MS : false,
   });
   const [busy, setBusy] = useState(false);
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 const STATUS_COLOUR: Record<WaybillStatus, string> = {
   unpaid: 'default',
+  label_pending: 'gold',
   to_be_printed: 'processing',
   printed: 'cyan',
   ready_to_ship: 'blue',

@@ -19,6 +19,8 @@ import type { z } from 'zod';
 import { download, downloadGet, get, post, upload } from '../../lib/http.ts';
 
 export const WAYBILL_LIST_URL = '/express/order/list';
+/** How often a page looks again while a waybill waits for its carrier's label. */
+export const LABEL_POLL_MS = 2_000;
 
 /** A waybill; `actions` are what this user may do with it now, as the server decides. */
 export type WaybillView = Wire<typeof waybillView>;
