@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { expect, type Locator, type Page, test } from '@playwright/test';
@@ -16,45 +17,92 @@ async function nowhere(): Promise<string> {
   return `http://127.0.0.1:${address.port}/`;
 }
 
+const SHIPMENT_ID = 'shp_e2e_5a1c';
+const TRACKING = '1Z999AA10123456784';
+
+/** The carrier's label as a Karrio server hands it over: a real PDF, a 4 × 6 page for each of two parcels. */
+async function carrierLabelPdf(): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const piece of [1, 2])
+    pdf.addPage([288, 432]).drawText(`UPS ${TRACKING} ${piece}/2`, { x: 20, y: 400, size: 12, font });
+  return Buffer.from(await pdf.save());
+}
+
 /**
- * A Karrio server that rates every shipment the same: UPS Ground at 18.40 USD, of which a residential
- * surcharge under UPS's own name. Only its rates call, and only with the account's key.
+ * A Karrio server that rates every shipment the same, UPS Ground at 18.40 USD, of which a residential
+ * surcharge under UPS's own name; buys the label of any shipment asked with the account's key, serves
+ * it from its own address, and cancels it.
  */
-async function karrioStandIn(): Promise<{ url: string; server: Server }> {
+async function karrioStandIn(): Promise<{
+  url: string;
+  server: Server;
+  bought: string[];
+  cancelled: string[];
+}> {
+  const label = await carrierLabelPdf();
+  const bought: string[] = [];
+  const cancelled: string[] = [];
+  let url = '';
   const server = createHttpServer((request, response) => {
     const json = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
     };
     if (request.headers.authorization !== `Token ${API_KEY}`) return json(401, { detail: 'Invalid token.' });
-    if (request.method !== 'POST' || request.url !== '/v1/proxy/rates')
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.method === 'POST' && request.url === '/v1/proxy/rates')
+        return json(200, {
+          rates: [
+            {
+              carrier_name: 'ups',
+              service: 'ups_ground',
+              currency: 'USD',
+              total_charge: 18.4,
+              transit_days: 3,
+              extra_charges: [
+                { name: 'Base charge', amount: 14.2 },
+                { name: 'Fuel surcharge', amount: 1.1 },
+                { name: 'Residential Surcharge', amount: 3.1 },
+              ],
+              meta: { service_name: 'UPS Ground' },
+            },
+          ],
+          messages: [],
+        });
+      if (request.method === 'POST' && request.url === '/v1/shipments') {
+        const asked = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { reference: string };
+        bought.push(asked.reference);
+        return json(200, {
+          id: SHIPMENT_ID,
+          status: 'purchased',
+          tracking_number: TRACKING,
+          label_type: 'PDF',
+          label_url: `${url}v1/shipments/${SHIPMENT_ID}/label.pdf`,
+          selected_rate: { currency: 'USD', total_charge: 18.4 },
+          meta: { tracking_numbers: [TRACKING] },
+          messages: [],
+        });
+      }
+      if (request.method === 'GET' && request.url === `/v1/shipments/${SHIPMENT_ID}/label.pdf`) {
+        response.writeHead(200, { 'content-type': 'application/pdf' });
+        return response.end(label);
+      }
+      if (request.method === 'POST' && request.url === `/v1/shipments/${SHIPMENT_ID}/cancel`) {
+        cancelled.push(SHIPMENT_ID);
+        return json(200, { status: 'cancelled' });
+      }
       return json(404, { detail: 'Not found.' });
-    request.resume();
-    request.on('end', () =>
-      json(200, {
-        rates: [
-          {
-            carrier_name: 'ups',
-            service: 'ups_ground',
-            currency: 'USD',
-            total_charge: 18.4,
-            transit_days: 3,
-            extra_charges: [
-              { name: 'Base charge', amount: 14.2 },
-              { name: 'Fuel surcharge', amount: 1.1 },
-              { name: 'Residential Surcharge', amount: 3.1 },
-            ],
-            meta: { service_name: 'UPS Ground' },
-          },
-        ],
-        messages: [],
-      }),
-    );
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no port for the Karrio stand-in');
-  return { url: `http://127.0.0.1:${address.port}/`, server };
+  url = `http://127.0.0.1:${address.port}/`;
+  return { url, server, bought, cancelled };
 }
 
 /** Below 992 px the side menu turns into a drawer, which folds itself away after two seconds. */
@@ -83,7 +131,7 @@ async function fillQuote(page: Page) {
 // A step that hangs fails as itself, before the clean-up's calls take the test's time and the blame.
 test.use({ actionTimeout: 30_000 });
 
-test('staff let a Karrio account price a channel; customers see its carrier’s answer, and cannot book it yet', async ({
+test('staff let a Karrio account price a channel; a customer books it, waits for the carrier’s label and prints it', async ({
   page,
   browser,
 }) => {
@@ -139,7 +187,7 @@ test('staff let a Karrio account price a channel; customers see its carrier’s 
     await page.locator('.ant-select-item-option', { hasText: 'Karrio e2e · Karrio' }).click();
     await expect(serviceCode).toHaveValue('');
     await expect(dialog.getByText('如 ups:ups_ground 或 fedex:fedex_ground')).toBeVisible();
-    await expect(dialog.getByTestId('express-channel-carrier-note')).toContainText('暂不能在线下单');
+    await expect(dialog.getByTestId('express-channel-carrier-note')).toContainText('面单由承运商出具');
     // Saving without a service code is refused on the field.
     await dialog.getByTestId('express-channel-save').click();
     await expect(dialog.getByText('承运商服务代码不能为空')).toBeVisible();
@@ -202,10 +250,11 @@ test('staff let a Karrio account price a channel; customers see its carrier’s 
       '承运商暂时无法报价,请稍后重试或选择其他渠道',
     );
     await expect(customer.getByTestId(`channel-${CHANNEL}-carrier-note`)).toHaveText(
-      '由承运商报价,即将开放下单',
+      '由承运商报价并出具面单',
     );
+    // Unpriced, it cannot be chosen.
     const select = customer.getByTestId(`channel-${CHANNEL}-select`);
-    await expect(select).toBeDisabled();
+    await expect(select).toHaveCount(0);
     await centre(card);
     await customer.screenshot({ path: `${screenshotDir}carrier-channels-quote-zh-1440.png` });
 
@@ -217,18 +266,17 @@ test('staff let a Karrio account price a channel; customers see its carrier’s 
       'The carrier cannot price this at the moment; please try again later or choose another channel',
     );
     await expect(customer.getByTestId(`channel-${CHANNEL}-carrier-note`)).toHaveText(
-      'Priced by the carrier, booking opens soon',
+      'Priced and labelled by the carrier',
     );
-    await expect(select).toHaveText('Choose this channel');
-    await expect(select).toBeDisabled();
+    await expect(select).toHaveCount(0);
     await centre(card);
     await customer.screenshot({ path: `${screenshotDir}carrier-channels-quote-en-1440.png` });
     await toPhone(customer);
     await centre(card);
-    await expect(select).toBeInViewport();
+    await expect(customer.getByTestId(`channel-${CHANNEL}-failure`)).toBeInViewport();
     await customer.screenshot({ path: `${screenshotDir}carrier-channels-quote-en-390.png` });
 
-    // Once the carrier answers, its price and its own name of each charge show; booking stays closed.
+    // Once the carrier answers, its price and its own name of each charge show, and it can be booked.
     await api(page, '/admin/carrierAccount/update', {
       id: account.id,
       label: 'Karrio e2e',
@@ -241,19 +289,51 @@ test('staff let a Karrio account price a channel; customers see its carrier’s 
     await expect(card).toContainText('Base freight');
     await expect(card).not.toContainText('Zone');
     await expect(customer.getByTestId(`channel-${CHANNEL}-carrier-note`)).toHaveText(
-      'Priced by the carrier, booking opens soon',
+      'Priced and labelled by the carrier',
     );
-    await expect(select).toBeDisabled();
-    await expect(customer.getByTestId('channel-USG-STD-select')).toBeEnabled();
     await centre(card);
     await customer.screenshot({ path: `${screenshotDir}carrier-channels-priced-en-390.png` });
     await switchLanguage(customer, 'zh');
     await expect(card).toContainText('Residential Surcharge');
     await expect(customer.getByTestId(`channel-${CHANNEL}-carrier-note`)).toHaveText(
-      '由承运商报价,即将开放下单',
+      '由承运商报价并出具面单',
     );
     await centre(card);
     await customer.screenshot({ path: `${screenshotDir}carrier-channels-priced-zh-390.png` });
+    await customer.setViewportSize({ width: 1440, height: 900 });
+
+    // Booked and paid, the waybill waits a moment for the carrier's label, then prints it.
+    await customer.getByTestId(`channel-${CHANNEL}-select`).click();
+    await customer.getByTestId('book-pay').click();
+    await customer.getByTestId('book-pay-confirm').click();
+    await expect(customer).toHaveURL(/\/expressOrderList\?sn=/);
+    const waybillNo = decodeURIComponent(new URL(customer.url()).searchParams.get('sn') ?? '');
+    const row = customer.locator('tr.ant-table-row', { hasText: waybillNo });
+    await expect(row).toContainText('待打印', { timeout: 20_000 });
+    await expect(row).toContainText(TRACKING);
+    expect(standIn.bought).toEqual([waybillNo]);
+    await row.getByTestId(`waybill-${waybillNo}`).click();
+    await expect(customer.getByTestId('waybill-drawer-carrier-label')).toHaveText('已由承运商出具(KARRIO)');
+    await customer.screenshot({ path: `${screenshotDir}carrier-booking-drawer-zh-1440.png` });
+    await customer.keyboard.press('Escape');
+    const download = customer.waitForEvent('download');
+    await row.getByTestId('waybill-act-print').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`label-${waybillNo}.pdf`);
+    // The carrier's own label: its two 4 × 6 pages, not the portal's one.
+    const { PDFDocument } = await import('pdf-lib');
+    const printed = await PDFDocument.load(readFileSync(await file.path()));
+    expect(printed.getPageCount()).toBe(2);
+    expect(printed.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
+    await expect(row).toContainText('已打印');
+
+    // Voided, the label goes back to the carrier before the money comes back.
+    const booked = await api(customer, '/express/order/list', { page: 1, limit: 10, keyword: waybillNo });
+    await api(customer, '/express/order/refund', {
+      id: (booked.list[0] as { id: number }).id,
+      reason: 'e2e',
+    });
+    expect(standIn.cancelled).toEqual([SHIPMENT_ID]);
   } finally {
     // The specs after this one quote the demo's channels as they were, whatever step failed here.
     const staff = await authHeaders(page);
