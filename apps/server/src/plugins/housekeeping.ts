@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Database, Db } from '../db/client.ts';
 import { runAsSystem } from '../db/tenant-scope.ts';
 import type { BatchOptions } from '../lib/batched-delete.ts';
+import { runPeriodically } from '../lib/periodic.ts';
 import { sweepLoginFailures, sweepPasswordResets, sweepVerificationCodes } from '../modules/auth/service.ts';
 import { sweepExpiredExports } from '../modules/downloads/service.ts';
 import { sweepOldDeliveries } from '../modules/integrations/webhooks.ts';
@@ -104,35 +105,15 @@ async function housekeepingPass(
  */
 export const housekeepingPlugin = fp(async (app: FastifyInstance) => {
   const sweeps = moduleSweeps(localUploadStore(app.config.DATA_DIR), app.config.DATA_DIR);
-  const stop = new AbortController();
-  let current: Promise<Record<string, number> | null> | null = null;
-
-  const housekeep = () => {
-    current ??= runHousekeeping(app.database, sweeps, { signal: stop.signal, log: app.log })
-      .then((removed) => {
-        const total = Object.values(removed ?? {}).reduce((a, b) => a + b, 0);
-        if (removed === null) app.log.debug('housekeeping pass skipped: another one is running');
-        else if (total > 0) app.log.info({ removed }, 'housekeeping pass');
-        return removed;
-      })
-      .catch((error) => {
-        app.log.warn({ err: error }, 'housekeeping pass failed');
-        return null;
-      })
-      .finally(() => {
-        current = null;
-      });
-    return current;
-  };
-
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void housekeep();
-    timer = setInterval(housekeep, HOUSEKEEPING_EVERY_MS).unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    stop.abort();
-    await current;
-  });
+  runPeriodically(
+    app,
+    HOUSEKEEPING_EVERY_MS,
+    'housekeeping pass',
+    (signal) => runHousekeeping(app.database, sweeps, { signal, log: app.log }),
+    (removed) => {
+      const total = Object.values(removed ?? {}).reduce((a, b) => a + b, 0);
+      if (removed === null) app.log.debug('housekeeping pass skipped: another one is running');
+      else if (total > 0) app.log.info({ removed }, 'housekeeping pass');
+    },
+  );
 });

@@ -6,14 +6,10 @@ import { BODY_FIELD } from '@freight/contracts/validation';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { carrierSettingsOf } from '../carriers/settings.ts';
 import { KARRIO_SIGNATURE_HEADER, karrioWebhookSigned, karrioWebhookTracking } from '../carriers/tracking.ts';
-import {
-  type CarrierTrackingRun,
-  openCarrierWaybill,
-  recordCarrierTracking,
-  runCarrierTracking,
-} from './carrier-tracking.ts';
+import { openCarrierWaybill, recordCarrierTracking, runCarrierTracking } from './carrier-tracking.ts';
 
 /** A tracker event is a few kilobytes; anything far larger is not Karrio's. */
 const WEBHOOK_MAX_BYTES = 256 * 1024;
@@ -27,37 +23,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const settings = carrierSettingsOf(app.config);
 
   const every = app.config.CARRIER_TRACKING_MINUTES * 60_000;
-  if (every > 0) {
-    const stop = new AbortController();
-    let current: Promise<CarrierTrackingRun | null> | null = null;
-    const poll = () => {
-      current ??= runCarrierTracking(app.database, settings, { signal: stop.signal, log: app.log })
-        .then((run) => {
-          if (run === null) app.log.debug('carrier tracking skipped: another run is going on');
-          else if (run.accounts > 0) app.log.info({ run }, 'carrier tracking');
-          return run;
-        })
-        .catch((error) => {
-          app.log.warn({ err: error }, 'carrier tracking run failed');
-          return null;
-        })
-        .finally(() => {
-          current = null;
-        });
-      return current;
-    };
-    let timer: NodeJS.Timeout | undefined;
-    // A run at start catches up on what moved while no server was polling; the timer keeps no process alive.
-    app.addHook('onReady', async () => {
-      void poll();
-      timer = setInterval(poll, every).unref();
-    });
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      stop.abort();
-      await current;
-    });
-  }
+  // A run at start catches up on what moved while no server was polling.
+  if (every > 0)
+    runPeriodically(
+      app,
+      every,
+      'carrier tracking run',
+      (signal) => runCarrierTracking(app.database, settings, { signal, log: app.log }),
+      (run) => {
+        if (run === null) app.log.debug('carrier tracking skipped: another run is going on');
+        else if (run.accounts > 0) app.log.info({ run }, 'carrier tracking');
+      },
+    );
 
   // The signature covers the exact bytes received: this route's JSON is kept raw and read after the check.
   await app.register(async (scope) => {

@@ -171,24 +171,12 @@ function commercialInvoice(
     `Reason for export: ${CONTENTS_NAMES[customs.contentsType]}`,
   ]);
   itemRows(doc, customs, weightUnit);
-  doc.moveDown(0.3);
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(7)
-    .text(
-      `Total value ${money(totals.valueCents, customs.currency)} · Total weight ${Math.round(totals.weight * 1000) / 1000} ${weightUnit}`,
-      { width: INNER },
-    );
-  doc.moveDown(0.5);
-  doc
-    .font('Helvetica')
-    .fontSize(6)
-    .text(
-      'I declare that the information on this invoice is true and correct and that the contents of this shipment are as stated above.',
-      { width: INNER },
-    );
-  doc.moveDown(1.2);
-  doc.text('Signature ____________________________   Date ______________', { width: INNER });
+  closing(
+    doc,
+    `Total value ${money(totals.valueCents, customs.currency)} · Total weight ${Math.round(totals.weight * 1000) / 1000} ${weightUnit}`,
+    'I declare that the information on this invoice is true and correct and that the contents of this shipment are as stated above.',
+    'Signature ____________________________   Date ______________',
+  );
 }
 
 function postalDeclaration(
@@ -214,22 +202,20 @@ function postalDeclaration(
     block(doc, 'ADDRESSEE', party(waybill.shipment.recipient, customs.receiverTaxId));
   }
   itemRows(doc, customs, weightUnit);
+  closing(
+    doc,
+    `Total value ${money(totals.valueCents, customs.currency)} · Total gross weight ${Math.round(totals.weight * 1000) / 1000} ${weightUnit}`,
+    'I certify that the particulars given in this customs declaration are correct and that this item does not contain any dangerous article prohibited by legislation or by postal or customs regulations.',
+    'Date and sender’s signature ____________________________',
+  );
+}
+
+/** A form's foot: its totals, the declaration it makes, and where to sign. */
+function closing(doc: Doc, totals: string, declaration: string, signature: string) {
   doc.moveDown(0.3);
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(7)
-    .text(
-      `Total value ${money(totals.valueCents, customs.currency)} · Total gross weight ${Math.round(totals.weight * 1000) / 1000} ${weightUnit}`,
-      { width: INNER },
-    );
+  doc.font('Helvetica-Bold').fontSize(7).text(totals, { width: INNER });
   doc.moveDown(0.5);
-  doc
-    .font('Helvetica')
-    .fontSize(6)
-    .text(
-      'I certify that the particulars given in this customs declaration are correct and that this item does not contain any dangerous article prohibited by legislation or by postal or customs regulations.',
-      { width: INNER },
-    );
+  doc.font('Helvetica').fontSize(6).text(declaration, { width: INNER });
   doc.moveDown(1.2);
-  doc.text('Date and sender’s signature ____________________________', { width: INNER });
+  doc.text(signature, { width: INNER });
 }
