@@ -18,6 +18,8 @@ async function nowhere(): Promise<string> {
 }
 
 const SHIPMENT_ID = 'shp_e2e_5a1c';
+/** The secret the stand-in makes for a webhook and sends with each event, as a Karrio server does. */
+const WEBHOOK_SECRET = 'whsec_e2e_karrio_made_7c41d9a2';
 const TRACKING = '1Z999AA10123456784';
 
 /** The carrier's label as a Karrio server hands it over: a real PDF, a 4 × 6 page for each of two parcels. */
@@ -40,10 +42,13 @@ async function karrioStandIn(): Promise<{
   server: Server;
   bought: string[];
   cancelled: string[];
+  /** The URLs the portal registered for tracker events. */
+  webhooks: string[];
 }> {
   const label = await carrierLabelPdf();
   const bought: string[] = [];
   const cancelled: string[] = [];
+  const webhooks: string[] = [];
   let url = '';
   const server = createHttpServer((request, response) => {
     const json = (status: number, body: unknown) => {
@@ -76,24 +81,45 @@ async function karrioStandIn(): Promise<{
       if (request.method === 'POST' && request.url === '/v1/shipments') {
         const asked = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { reference: string };
         bought.push(asked.reference);
+        // Each purchase its own shipment and number: the first is the one the steps below follow.
+        const [id, tracking] =
+          bought.length === 1
+            ? [SHIPMENT_ID, TRACKING]
+            : [`${SHIPMENT_ID}${bought.length}`, `${TRACKING.slice(0, -2)}${10 + bought.length}`];
         return json(200, {
-          id: SHIPMENT_ID,
+          id,
           status: 'purchased',
-          tracking_number: TRACKING,
+          tracking_number: tracking,
           label_type: 'PDF',
-          label_url: `${url}v1/shipments/${SHIPMENT_ID}/label.pdf`,
+          label_url: `${url}v1/shipments/${id}/label.pdf`,
           selected_rate: { currency: 'USD', total_charge: 18.4 },
-          meta: { tracking_numbers: [TRACKING] },
+          meta: { tracking_numbers: [tracking] },
           messages: [],
         });
       }
-      if (request.method === 'GET' && request.url === `/v1/shipments/${SHIPMENT_ID}/label.pdf`) {
+      const shipment = /^\/v1\/shipments\/([\w]+)\/(label\.pdf|cancel)$/.exec(request.url ?? '');
+      if (request.method === 'GET' && shipment?.[2] === 'label.pdf') {
         response.writeHead(200, { 'content-type': 'application/pdf' });
         return response.end(label);
       }
-      if (request.method === 'POST' && request.url === `/v1/shipments/${SHIPMENT_ID}/cancel`) {
-        cancelled.push(SHIPMENT_ID);
+      if (request.method === 'POST' && shipment?.[2] === 'cancel') {
+        cancelled.push(shipment[1] as string);
         return json(200, { status: 'cancelled' });
+      }
+      if (request.method === 'POST' && request.url === '/v1/webhooks') {
+        const asked = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          url: string;
+          enabled_events: string[];
+        };
+        webhooks.push(asked.url);
+        return json(201, {
+          id: `web_${webhooks.length}`,
+          object_type: 'webhook',
+          url: asked.url,
+          enabled_events: asked.enabled_events,
+          secret: WEBHOOK_SECRET,
+          test_mode: false,
+        });
       }
       return json(404, { detail: 'Not found.' });
     });
@@ -102,7 +128,7 @@ async function karrioStandIn(): Promise<{
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no port for the Karrio stand-in');
   url = `http://127.0.0.1:${address.port}/`;
-  return { url, server, bought, cancelled };
+  return { url, server, bought, cancelled, webhooks };
 }
 
 /** Below 992 px the side menu turns into a drawer, which folds itself away after two seconds. */
@@ -327,13 +353,92 @@ test('staff let a Karrio account price a channel; a customer books it, waits for
     expect(printed.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
     await expect(row).toContainText('已打印');
 
-    // Voided, the label goes back to the carrier before the money comes back.
-    const booked = await api(customer, '/express/order/list', { page: 1, limit: 10, keyword: waybillNo });
+    // Staff register the portal's tracking webhook at Karrio from the accounts page.
+    await page.goto('/carrierAccounts');
+    const webhookCell = page.getByTestId(`carrier-webhook-${account.id}`);
+    await expect(webhookCell).toContainText('未登记');
+    await page.getByTestId(`carrier-webhook-register-${account.id}`).click();
+    await page.getByTestId('carrier-webhook-register-ok').click();
+    await expect(page.getByText('已在 Karrio 登记轨迹 Webhook')).toBeVisible();
+    await expect(webhookCell).toContainText('已登记');
+    await expect(page.getByTestId(`carrier-webhook-${ups.id}`)).toHaveText('-');
+    await page.screenshot({ path: `${screenshotDir}carrier-accounts-webhook-zh-1440.png` });
+    expect(standIn.webhooks).toHaveLength(1);
+    const hook = standIn.webhooks[0] as string;
+    expect(new URL(hook).pathname).toBe(`/api/carriers/karrio/webhook/${account.id}`);
+
+    // Karrio sends the parcel's scans with its secret: the customer sees the parcel on its way.
+    const today = new Date().toISOString().slice(0, 10);
+    const event = (secret: string) =>
+      page.request.post(hook, {
+        headers: { 'x-event-id': secret },
+        data: {
+          event: 'tracker_updated',
+          data: {
+            tracking_number: TRACKING,
+            status: 'in_transit',
+            events: [
+              {
+                date: today,
+                time: '05:47 PM',
+                description: 'Departed from Facility',
+                code: 'DP',
+                location: 'LOS ANGELES, CA',
+              },
+              {
+                date: today,
+                time: '10:10 AM',
+                description: 'Origin Scan',
+                code: 'OR',
+                location: 'LOS ANGELES, CA',
+              },
+            ],
+          },
+        },
+      });
+    expect((await event('whsec_guessed_by_someone_else')).status()).toBe(401);
+    const heard = await event(WEBHOOK_SECRET);
+    expect(await heard.json()).toMatchObject({ code: 200, data: { recorded: 2 } });
+    await customer.reload();
+    await expect(row).toContainText('运输中');
+    await row.getByTestId(`waybill-${waybillNo}`).click();
+    await expect(customer.getByRole('dialog')).toContainText(
+      '已揽收 · 运输中 · LOS ANGELES, CA · Origin Scan (OR)',
+    );
+    await customer.screenshot({ path: `${screenshotDir}carrier-tracking-drawer-zh-1440.png` });
+    await customer.keyboard.press('Escape');
+
+    // Another waybill, voided: the label goes back to the carrier before the money comes back.
+    const quote = await api(customer, '/express/quotation/getQuotas', {
+      sender: expressAddress('Los Angeles', 'CA', '90001'),
+      recipient: expressAddress('Dallas', 'TX', '75201'),
+      parcels: [{ length: 10, width: 8, height: 6, weight: 4 }],
+    });
+    await customer.request.post('/api/express/quotation/rates', {
+      data: { id: quote.id },
+      headers: await authHeaders(customer),
+    });
+    const quoted = await api(customer, '/express/quotation/info', { id: quote.id });
+    const ours = (quoted.results as { code: string; channelId: number }[]).find((r) => r.code === CHANNEL);
+    await api(customer, '/express/quotation/select', { id: quote.id, channelId: ours?.channelId });
+    const second = (await api(customer, '/express/order/create', { quoteId: quote.id, pay: true })).waybillNo;
+    await expect
+      .poll(
+        async () => {
+          const found = await api(customer, '/express/order/list', { page: 1, limit: 10, keyword: second });
+          return (found.list[0] as { status: string }).status;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('to_be_printed');
+    expect(standIn.bought).toEqual([waybillNo, second]);
+    expect(standIn.cancelled).toEqual([]);
+    const booked = await api(customer, '/express/order/list', { page: 1, limit: 10, keyword: second });
     await api(customer, '/express/order/refund', {
       id: (booked.list[0] as { id: number }).id,
       reason: 'e2e',
     });
-    expect(standIn.cancelled).toEqual([SHIPMENT_ID]);
+    expect(standIn.cancelled).toEqual([`${SHIPMENT_ID}2`]);
   } finally {
     // The specs after this one quote the demo's channels as they were, whatever step failed here.
     const staff = await authHeaders(page);

@@ -21,6 +21,7 @@ export const carrierZhCN = {
   'carrierAccount.inUse': '该承运商账号正被 {{uses}} 使用,请先为它们更换账号',
   'carrierAccount.urlPrivate': '{{field}}不能指向内网或本机地址(由平台管理员配置 CARRIER_ALLOW_PRIVATE 开启)',
   'carrierAccount.noWebhook': '只有 Karrio 账号有轨迹 Webhook',
+  'carrierAccount.webhookFailed': 'Karrio 未能处理轨迹 Webhook:{{reason}}',
   'carrier.webhookUnsigned': 'Webhook 签名无效:请求未用该承运商账号的 Webhook 密钥签名',
   'carrier.webhookMalformed': 'Webhook 内容无法识别:{{detail}}',
 };
@@ -49,6 +50,7 @@ export const carrierEnUS: Record<keyof typeof carrierZhCN, string> = {
   'carrierAccount.urlPrivate':
     '{{field}} may not point to a private or local address (the platform operator can allow it with CARRIER_ALLOW_PRIVATE)',
   'carrierAccount.noWebhook': 'Only Karrio accounts have a tracking webhook',
+  'carrierAccount.webhookFailed': 'Karrio did not handle the tracking webhook: {{reason}}',
   'carrier.webhookUnsigned':
     "Bad webhook signature: the request is not signed with this carrier account's webhook secret",
   'carrier.webhookMalformed': 'The webhook could not be read: {{detail}}',

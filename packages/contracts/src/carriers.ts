@@ -148,6 +148,8 @@ export const carrierAccountView = z.object({
   credentialFields: z.array(z.string()),
   credentialsUpdatedAt: timestamp,
   lastTest: carrierConnectionTestView.nullable(),
+  /** The tracking webhook the portal registered at the account's Karrio server, if any. */
+  webhook: z.object({ url: z.string(), registeredAt: timestamp }).nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

@@ -21,6 +21,14 @@ export const OPLOG_ACTIONS = {
   'carrierAccount.delete': { 'zh-CN': '删除承运商账号', 'en-US': 'Delete carrier account' },
   'carrierAccount.test': { 'zh-CN': '测试承运商连接', 'en-US': 'Test carrier connection' },
   'carrierAccount.webhook': { 'zh-CN': '查看承运商 Webhook 密钥', 'en-US': 'View carrier webhook secret' },
+  'carrierAccount.registerWebhook': {
+    'zh-CN': '在 Karrio 登记轨迹 Webhook',
+    'en-US': 'Register tracking webhook at Karrio',
+  },
+  'carrierAccount.removeWebhook': {
+    'zh-CN': '在 Karrio 取消轨迹 Webhook',
+    'en-US': 'Remove tracking webhook at Karrio',
+  },
   'auth.code': { 'zh-CN': '获取验证码', 'en-US': 'Request sign-in code' },
   'auth.login': { 'zh-CN': '登录', 'en-US': 'Sign in' },
   'auth.logout': { 'zh-CN': '退出登录', 'en-US': 'Sign out' },

@@ -22,6 +22,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
+import { originOf } from '../../lib/origin.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { routeLimit } from '../limits/plugin.ts';
 import { LIMITS } from '../limits/service.ts';
@@ -39,12 +40,6 @@ import {
   sessionsChanged,
 } from './service.ts';
 import { setLocale } from './users.ts';
-
-/** Where e-mailed links point: the configured public URL, or the origin the browser used. */
-function originOf(request: FastifyRequest): string {
-  if (request.server.config.PUBLIC_URL) return request.server.config.PUBLIC_URL.replace(/\/$/, '');
-  return `${request.protocol}://${request.host}`;
-}
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const open = { public: true } as const;

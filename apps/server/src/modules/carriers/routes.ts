@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { runAsSystem } from '../../db/tenant-scope.ts';
 import { AppError, badField, notFound } from '../../lib/errors.ts';
+import { originOf } from '../../lib/origin.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import {
   carrierAccountKind,
@@ -22,6 +23,8 @@ import {
   deleteCarrierAccount,
   forgetCarrierSettings,
   listCarrierAccounts,
+  registerKarrioWebhook,
+  removeKarrioWebhook,
   resealCarrierCredentials,
   testCarrierAccount,
   updateCarrierAccount,
@@ -153,6 +156,35 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const secret = karrioWebhookSecret(settings.keys, tenantId, id);
       if (!secret) throw new AppError(ResultCode.Unavailable, 'carrier.keyMissing');
       return { path: karrioWebhookPath(id), header: KARRIO_SIGNATURE_HEADER, secret };
+    },
+  );
+
+  // Subscribes the portal at the account's Karrio server, which then sends tracker events with the
+  // secret it made (docs/carriers.md): the URL is this tenant's own host.
+  app.post(
+    '/admin/carrierAccount/registerWebhook',
+    {
+      config: { ...page, permission: 'carrier:save', audit: 'carrierAccount.registerWebhook' },
+      schema: { tags, body: carrierAccountIdBody, response: { 200: okResponse(carrierAccountView) } },
+    },
+    async (request) => {
+      const { id } = request.body;
+      request.auditTarget = `carrierAccount:${id}`;
+      const url = `${originOf(request)}${karrioWebhookPath(id)}`;
+      return registerKarrioWebhook(db, settings, caller(currentUser(request), request.language), id, url);
+    },
+  );
+
+  app.post(
+    '/admin/carrierAccount/removeWebhook',
+    {
+      config: { ...page, permission: 'carrier:save', audit: 'carrierAccount.removeWebhook' },
+      schema: { tags, body: carrierAccountIdBody, response: { 200: okResponse(carrierAccountView) } },
+    },
+    async (request) => {
+      const { id } = request.body;
+      request.auditTarget = `carrierAccount:${id}`;
+      return removeKarrioWebhook(db, settings, caller(currentUser(request), request.language), id);
     },
   );
 };

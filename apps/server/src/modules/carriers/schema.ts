@@ -37,6 +37,15 @@ export const carrierAccounts = pgTable(
     /** The carrier's own words of the last failed test, for staff. */
     lastTestDetail: text('last_test_detail'),
     lastTestTookMs: integer('last_test_took_ms'),
+    /** Karrio's id of the tracking webhook the portal registered there, while one is. */
+    webhookId: text('webhook_id'),
+    /**
+     * SHA-256 (hex) of the secret Karrio sends in `X-Event-Id` with each event of that webhook: the
+     * secret itself is not kept, only what recognises it.
+     */
+    webhookSecretHash: text('webhook_secret_hash'),
+    webhookUrl: text('webhook_url'),
+    webhookRegisteredAt: timestamp('webhook_registered_at', { withTimezone: true }),
     createdBy: bigint('created_by', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),

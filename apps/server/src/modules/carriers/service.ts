@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Language, ResultCode } from '@freight/contracts/api';
 import {
   CARRIER_BASE_URLS,
@@ -24,6 +25,7 @@ import { throughBreaker } from './breaker.ts';
 import { clientFor, ratesOf } from './clients.ts';
 import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from './connection.ts';
 import { karrioCancel, karrioFindPurchase, karrioShip } from './karrio/ship.ts';
+import { karrioCreateWebhook, karrioDeleteWebhook } from './karrio/webhooks.ts';
 import { labelPdf } from './label-pdf.ts';
 import type { CarrierLabel, CarrierRateQuote, ParcelBooking, ParcelShipment } from './parcel.ts';
 import { upsRecover } from './ups/recover.ts';
@@ -81,6 +83,10 @@ function present(row: AccountRow, language: Language): CarrierAccountView {
           language,
         )
       : null,
+    webhook:
+      row.webhookId && row.webhookUrl && row.webhookRegisteredAt
+        ? { url: row.webhookUrl, registeredAt: row.webhookRegisteredAt }
+        : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -386,6 +392,97 @@ export async function testCarrierAccount(
   return testView(check, testedAt, tookMs, row.timeoutMs, caller.language);
 }
 
+/** What recognises a webhook secret without keeping it: its SHA-256, in hex. */
+export const webhookSecretHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/** A Karrio account's connection for a webhook call, refused in the reader's terms when it cannot be had. */
+async function karrioAccount(db: DbOrTx, settings: CarrierSettings, tenantId: number, id: number) {
+  const row = await findAccount(db, tenantId, id);
+  if (row.kind !== 'karrio') throw badField('id', 'carrierAccount.noWebhook');
+  try {
+    return { row, connection: connectionOf(settings, row) };
+  } catch (error) {
+    if (error instanceof CredentialsUnreadableError)
+      throw badField('credentials', 'carrier.credentialsUnreadable');
+    throw error;
+  }
+}
+
+/** A webhook call Karrio failed, told in the reader's language with Karrio's words kept in it. */
+function webhookRefusal(error: unknown, row: AccountRow, language: Language): never {
+  if (!(error instanceof CarrierCallError)) throw error;
+  const reason = failureMessage(error.failure, error.detail, row.timeoutMs, language);
+  throw new AppError(ResultCode.BadInput, 'carrierAccount.webhookFailed', { reason });
+}
+
+/**
+ * Subscribes the portal to a Karrio account's tracker events at `url` (the tenant's own host): Karrio
+ * answers the secret it will send with each event, of which only the hash is kept. A webhook the
+ * portal had registered before is ended at Karrio once the new one stands (its secret no longer
+ * opens anything either way). The calls go out with no transaction open.
+ */
+export async function registerKarrioWebhook(
+  db: DbOrTx,
+  settings: CarrierSettings,
+  caller: CarrierCaller,
+  id: number,
+  url: string,
+): Promise<CarrierAccountView> {
+  const { row, connection } = await karrioAccount(db, settings, caller.tenantId, id);
+  const created = await karrioCreateWebhook(connection, url, `Freight portal tracking: ${row.label}`).catch(
+    (error) => webhookRefusal(error, row, caller.language),
+  );
+  const [kept] = await db
+    .update(carrierAccounts)
+    .set({
+      webhookId: created.id,
+      webhookSecretHash: webhookSecretHash(created.secret),
+      webhookUrl: url,
+      webhookRegisteredAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(carrierAccounts.tenantId, caller.tenantId), eq(carrierAccounts.id, id)))
+    .returning();
+  if (!kept) {
+    // The account went while Karrio answered: its new webhook would post to nothing.
+    await karrioDeleteWebhook(connection, created.id).catch(() => undefined);
+    throw notFound();
+  }
+  if (row.webhookId && row.webhookId !== created.id)
+    await karrioDeleteWebhook(connection, row.webhookId).catch(() => undefined);
+  return present(kept, caller.language);
+}
+
+/**
+ * Ends the account's webhook at Karrio, then forgets it here, so its events are no longer taken. A
+ * failed call changes nothing and says why.
+ */
+export async function removeKarrioWebhook(
+  db: DbOrTx,
+  settings: CarrierSettings,
+  caller: CarrierCaller,
+  id: number,
+): Promise<CarrierAccountView> {
+  const { row, connection } = await karrioAccount(db, settings, caller.tenantId, id);
+  if (row.webhookId)
+    await karrioDeleteWebhook(connection, row.webhookId).catch((error) =>
+      webhookRefusal(error, row, caller.language),
+    );
+  const [kept] = await db
+    .update(carrierAccounts)
+    .set({
+      webhookId: null,
+      webhookSecretHash: null,
+      webhookUrl: null,
+      webhookRegisteredAt: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(carrierAccounts.tenantId, caller.tenantId), eq(carrierAccounts.id, id)))
+    .returning();
+  if (!kept) throw notFound();
+  return present(kept, caller.language);
+}
+
 /**
  * Seals again, with the current key, every account sealed with an older one (a key rotation), and
  * counts those no key opens. Run at start as system work; a row is rewritten only if it still holds
@@ -464,6 +561,16 @@ export async function carrierAccountKind(
   id: number,
 ): Promise<CarrierKind | null> {
   return (await accountRow(db, tenantId, id))?.kind ?? null;
+}
+
+/** What a Karrio account's webhook events are checked against; null for an account that is not Karrio's. */
+export async function karrioWebhookTrust(
+  db: DbOrTx,
+  tenantId: number,
+  id: number,
+): Promise<{ secretHash: string | null } | null> {
+  const row = await accountRow(db, tenantId, id);
+  return row?.kind === 'karrio' ? { secretHash: row.webhookSecretHash } : null;
 }
 
 export type CarrierRating =

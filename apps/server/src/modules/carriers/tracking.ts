@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { CarrierFailure, CarrierKind } from '@freight/contracts/carriers';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -6,7 +6,7 @@ import { CarrierCallError, type CarrierConnection } from './connection.ts';
 import { karrioTrack, karrioTracker, karrioTrackingOf } from './karrio/track.ts';
 import type { CarrierTracking } from './parcel.ts';
 import { type CredentialKey, type CredentialKeys, CredentialsUnreadableError } from './secrets.ts';
-import { type CarrierSettings, carrierAccountKind, carrierConnection } from './service.ts';
+import { type CarrierSettings, carrierConnection, karrioWebhookTrust } from './service.ts';
 import { upsTrack } from './ups/track.ts';
 
 export type { CarrierTrackCode, CarrierTrackEvent, CarrierTracking } from './parcel.ts';
@@ -175,11 +175,23 @@ export function karrioWebhookSignature(secret: string, body: Buffer | string): s
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
+/** The header a stock Karrio server puts its webhook's secret in, with every event. */
+export const KARRIO_SECRET_HEADER = 'x-event-id';
+
+/** What a webhook request carries to prove it comes from the account's Karrio. */
+export interface KarrioWebhookProof {
+  /** `sha256=<hex>`: the HMAC of the body with the derived secret (a relay that signs). */
+  signature?: string;
+  /** The secret of the webhook the portal registered at Karrio, as Karrio sends it. */
+  eventId?: string;
+}
+
 /**
- * Whether a webhook body is signed for the tenant's Karrio account: the header must be the HMAC of the
- * exact bytes received with the account's secret (by the current key, or an older one while a
- * rotation finishes), compared in constant time. Anything else (no header, another account's
- * secret, an account that is not Karrio's or does not exist) is not.
+ * Whether a webhook body comes from the tenant's Karrio account. Either proof will do, each compared in
+ * constant time: the secret of the webhook the portal registered at Karrio (compared by its hash, the
+ * secret itself not being kept), or the HMAC of the exact bytes received with the account's derived
+ * secret (by the current key, or an older one while a rotation finishes). Anything else (no proof,
+ * another account's, an account that is not Karrio's or does not exist) is not.
  */
 export async function karrioWebhookSigned(
   db: DbOrTx,
@@ -187,11 +199,18 @@ export async function karrioWebhookSigned(
   tenantId: number,
   accountId: number,
   body: Buffer,
-  signature: string | undefined,
+  proof: KarrioWebhookProof,
 ): Promise<boolean> {
-  const sent = /^(?:sha256=)?([0-9a-f]{64})$/i.exec(signature?.trim() ?? '')?.[1];
+  const sent = /^(?:sha256=)?([0-9a-f]{64})$/i.exec(proof.signature?.trim() ?? '')?.[1];
+  const eventId = proof.eventId?.trim();
+  if (!sent && !eventId) return false;
+  const trust = await karrioWebhookTrust(db, tenantId, accountId);
+  if (!trust) return false;
+  if (eventId && trust.secretHash) {
+    const given = createHash('sha256').update(eventId).digest();
+    if (timingSafeEqual(given, Buffer.from(trust.secretHash, 'hex'))) return true;
+  }
   if (!sent) return false;
-  if ((await carrierAccountKind(db, tenantId, accountId)) !== 'karrio') return false;
   const given = Buffer.from(sent.toLowerCase(), 'hex');
   const keys = [settings.keys.current, ...settings.keys.previous].filter((k): k is CredentialKey => !!k);
   return keys.some((key) => {

@@ -8,7 +8,12 @@ import { z } from 'zod';
 import { AppError, badField } from '../../lib/errors.ts';
 import { runPeriodically } from '../../lib/periodic.ts';
 import { carrierSettingsOf } from '../carriers/settings.ts';
-import { KARRIO_SIGNATURE_HEADER, karrioWebhookSigned, karrioWebhookTracking } from '../carriers/tracking.ts';
+import {
+  KARRIO_SECRET_HEADER,
+  KARRIO_SIGNATURE_HEADER,
+  karrioWebhookSigned,
+  karrioWebhookTracking,
+} from '../carriers/tracking.ts';
 import { openCarrierWaybill, recordCarrierTracking, runCarrierTracking } from './carrier-tracking.ts';
 
 /** A tracker event is a few kilobytes; anything far larger is not Karrio's. */
@@ -59,9 +64,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const tenantId = request.tenant.id;
         const { accountId } = request.params;
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const header = request.headers[KARRIO_SIGNATURE_HEADER];
-        const signature = Array.isArray(header) ? header[0] : header;
-        if (!(await karrioWebhookSigned(db, settings, tenantId, accountId, body, signature)))
+        const first = (header: string | string[] | undefined) => (Array.isArray(header) ? header[0] : header);
+        const proof = {
+          signature: first(request.headers[KARRIO_SIGNATURE_HEADER]),
+          eventId: first(request.headers[KARRIO_SECRET_HEADER]),
+        };
+        if (!(await karrioWebhookSigned(db, settings, tenantId, accountId, body, proof)))
           throw new AppError(ResultCode.SessionInvalid, 'carrier.webhookUnsigned');
         let payload: unknown;
         try {

@@ -466,7 +466,7 @@ describe("Karrio's tracker webhook", () => {
   const secretOf = (accountId: number) =>
     karrioWebhookSecret(settings().keys, f.t.tenant.id, accountId) as string;
 
-  function webhook(accountId: number, body: string, signature?: string) {
+  function webhook(accountId: number, body: string, signature?: string, eventId?: string) {
     return f.ctx.app.inject({
       method: 'POST',
       url: karrioWebhookPath(accountId),
@@ -475,6 +475,8 @@ describe("Karrio's tracker webhook", () => {
         'accept-language': 'en-US',
         'content-type': 'application/json',
         ...(signature === undefined ? {} : { 'x-event-signature': signature }),
+        // Where a stock Karrio server puts its webhook's secret.
+        ...(eventId === undefined ? {} : { 'x-event-id': eventId }),
       },
       payload: body,
     });
@@ -579,5 +581,108 @@ describe("Karrio's tracker webhook", () => {
     await f.as('admin').fail('/api/admin/carrierAccount/webhook', { id: upsAccounts[0] }, 400);
     await f.as('customer').fail('/api/admin/carrierAccount/webhook', { id: karrioAccount }, 401);
     await f.as('admin', f.tenant(1)).fail('/api/admin/carrierAccount/webhook', { id: karrioAccount }, 404);
+  });
+
+  it('registers the portal at Karrio, takes the events Karrio sends with its secret, and ends it there', async () => {
+    const secrets = ['whsec_karrio_made_4f1a9c2e7b3d8e60', 'whsec_karrio_made_second_91b2c3d4e5'];
+    let made = 0;
+    karrio.respond('createWebhook', (request) => {
+      const body = request.body as { url: string; enabled_events: string[]; description?: string };
+      made += 1;
+      return {
+        status: 201,
+        body: {
+          id: `web_${made}`,
+          object_type: 'webhook',
+          url: body.url,
+          description: body.description ?? null,
+          enabled_events: body.enabled_events,
+          secret: secrets[made - 1],
+          test_mode: false,
+          disabled: false,
+          last_event_at: null,
+        },
+      };
+    });
+    karrio.respond('removeWebhook', { body: { operation: 'Webhook deleted', success: true } });
+
+    const registered = await f
+      .as('admin')
+      .ok('/api/admin/carrierAccount/registerWebhook', { id: karrioAccount });
+    const url = `http://${f.t.host}/api/carriers/karrio/webhook/${karrioAccount}`;
+    expect(registered.webhook).toMatchObject({ url });
+    const created = karrio.requests.filter((r) => r.operationId === 'createWebhook');
+    expect(created.map((r) => r.body)).toEqual([
+      { url, description: 'Freight portal tracking: Karrio tracking', enabled_events: ['tracker_updated'] },
+    ]);
+    expect(created[0]?.headers.authorization).toBe(`Token ${KARRIO_KEY}`);
+
+    // An event as Karrio sends it: its secret in X-Event-Id, the body unsigned.
+    const waybill = await carrierWaybill(karrioAccount, 'ups:ups_ground');
+    const body = JSON.stringify({
+      event: 'tracker_updated',
+      data: tracker(waybill.trackingNo, 'out_for_delivery', [K_OUT, DEPARTED, ORIGIN]),
+    });
+    expect((await webhook(karrioAccount, body, undefined, 'whsec_guessed_0000000000')).statusCode).toBe(401);
+    // Another account's registration never opens this one.
+    expect((await webhook(upsAccounts[0] as number, body, undefined, secrets[0])).statusCode).toBe(401);
+    const taken = await webhook(karrioAccount, body, undefined, secrets[0]);
+    expect(taken.json()).toMatchObject({ code: 200, data: { recorded: 3 } });
+    expect((await stateOf(waybill)).status).toBe('out_for_delivery');
+
+    // Registered again: the new secret opens, the old one no longer does, and the old webhook is ended.
+    await f.as('admin').ok('/api/admin/carrierAccount/registerWebhook', { id: karrioAccount });
+    expect((await webhook(karrioAccount, body, undefined, secrets[0])).statusCode).toBe(401);
+    expect((await webhook(karrioAccount, body, undefined, secrets[1])).json()).toMatchObject({ code: 200 });
+    expect(karrio.requests.filter((r) => r.operationId === 'removeWebhook').map((r) => r.path)).toEqual([
+      '/karrio/v1/webhooks/web_1',
+    ]);
+
+    // The secret is in no answer, list or log line the portal gives.
+    const listed = await f.as('admin').ok('/api/admin/carrierAccount/list', { page: 1, limit: 50 });
+    const log = await f.as('admin').ok('/api/admin/operationLog/list', { page: 1, limit: 50 });
+    for (const text of [JSON.stringify(registered), JSON.stringify(listed), JSON.stringify(log)])
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(JSON.stringify(log)).toContain('carrierAccount.registerWebhook');
+
+    // Only staff who may save carrier accounts, of this tenant, for a Karrio account.
+    await f.as('customer').fail('/api/admin/carrierAccount/registerWebhook', { id: karrioAccount }, 401);
+    await f
+      .as('admin', f.tenant(1))
+      .fail('/api/admin/carrierAccount/registerWebhook', { id: karrioAccount }, 404);
+    await f.as('admin').fail('/api/admin/carrierAccount/registerWebhook', { id: upsAccounts[0] }, 400);
+
+    // Ended: Karrio is told first, and its secret opens nothing after.
+    const removed = await f.as('admin').ok('/api/admin/carrierAccount/removeWebhook', { id: karrioAccount });
+    expect(removed.webhook).toBeNull();
+    expect(karrio.requests.filter((r) => r.operationId === 'removeWebhook').map((r) => r.path)).toEqual([
+      '/karrio/v1/webhooks/web_1',
+      '/karrio/v1/webhooks/web_2',
+    ]);
+    expect((await webhook(karrioAccount, body, undefined, secrets[1])).statusCode).toBe(401);
+    expect(karrio.violations).toEqual([]);
+  });
+
+  it('keeps nothing when Karrio refuses the webhook, and says why in the reader’s language', async () => {
+    karrio.respond('createWebhook', {
+      status: 400,
+      body: { errors: [{ code: 'invalid', message: 'Enter a valid URL.' }] },
+    });
+    const before = await f.as('admin').ok('/api/admin/carrierAccount/list', { page: 1, limit: 50 });
+    const res = await f
+      .as('admin')
+      .fail('/api/admin/carrierAccount/registerWebhook', { id: karrioAccount }, 400);
+    expect(res.msg).toBe(
+      'Karrio did not handle the tracking webhook: The carrier refused the request: Enter a valid URL. (invalid)',
+    );
+    const zh = await f
+      .as('admin')
+      .in('zh-CN')
+      .fail('/api/admin/carrierAccount/registerWebhook', { id: karrioAccount }, 400);
+    expect(zh.msg).toMatch(/^Karrio 未能处理轨迹 Webhook:/);
+    const after = await f.as('admin').ok('/api/admin/carrierAccount/list', { page: 1, limit: 50 });
+    expect(after.list.find((a: { id: number }) => a.id === karrioAccount).webhook).toEqual(
+      before.list.find((a: { id: number }) => a.id === karrioAccount).webhook,
+    );
   });
 });

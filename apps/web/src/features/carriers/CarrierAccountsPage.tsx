@@ -16,6 +16,7 @@ import { CARRIER_ACCOUNT_LIST_URL, type CarrierAccountRow, carrierAccountApi } f
 import { CarrierAccountDialog } from './CarrierAccountDialog.tsx';
 import { LastTestCell } from './LastTestCell.tsx';
 import { formatTime, useFieldLabel } from './labels.ts';
+import { WebhookCell } from './WebhookCell.tsx';
 
 interface Filters {
   keyword?: string;
@@ -193,8 +194,13 @@ export default function CarrierAccountsPage() {
             render: (_, r) => <LastTestCell accountId={r.id} test={r.lastTest} />,
           },
           {
-            title: t('carrierAccounts.credentialsUpdatedAt'),
-            render: (_, r) => formatTime(r.credentialsUpdatedAt),
+            title: t('carrierAccounts.webhook.title'),
+            render: (_, r) => <WebhookCell row={r} canSave={canSave} onChanged={() => void list.refetch()} />,
+          },
+          {
+            // Date over time under a two-line title: the webhook column beside it fits a 1440 px desktop.
+            title: <Wrapped width={90}>{t('carrierAccounts.credentialsUpdatedAt')}</Wrapped>,
+            render: (_, r) => <Wrapped width={90}>{formatTime(r.credentialsUpdatedAt)}</Wrapped>,
           },
           {
             title: t('common.actions'),

@@ -17,4 +17,6 @@ export const carrierAccountApi = {
   update: (body: CarrierAccountUpdateBody) => post<CarrierAccountRow>('/admin/carrierAccount/update', body),
   remove: (id: number) => post<{ id: number }>('/admin/carrierAccount/delete', { id }),
   testConnection: (id: number) => post<ConnectionTest>('/admin/carrierAccount/test', { id }),
+  registerWebhook: (id: number) => post<CarrierAccountRow>('/admin/carrierAccount/registerWebhook', { id }),
+  removeWebhook: (id: number) => post<CarrierAccountRow>('/admin/carrierAccount/removeWebhook', { id }),
 };

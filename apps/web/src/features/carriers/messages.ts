@@ -34,6 +34,18 @@ export const carrierMessages = defineMessages(
     'carrierAccounts.credentialsUpdatedAt': '凭证更新时间',
     'carrierAccounts.test': '测试连接',
     'carrierAccounts.deleteConfirm': '删除承运商账号“{{label}}”?保存的凭证会一并删除,此操作无法撤销。',
+    'carrierAccounts.webhook.title': '轨迹推送',
+    'carrierAccounts.webhook.on': '已登记',
+    'carrierAccounts.webhook.off': '未登记',
+    'carrierAccounts.webhook.register': '登记',
+    'carrierAccounts.webhook.again': '重新登记',
+    'carrierAccounts.webhook.remove': '取消',
+    'carrierAccounts.webhook.registerConfirm':
+      '在账号“{{label}}”的 Karrio 服务上登记本门户的轨迹 Webhook?Karrio 之后会即时推送包裹轨迹;重新登记会取代之前的登记。',
+    'carrierAccounts.webhook.removeConfirm':
+      '在 Karrio 取消账号“{{label}}”的轨迹 Webhook?之后轨迹只靠门户定时查询更新。',
+    'carrierAccounts.webhook.registered': '已在 Karrio 登记轨迹 Webhook',
+    'carrierAccounts.webhook.removed': '已在 Karrio 取消轨迹 Webhook',
   },
   {
     'carrierAccounts.new': 'Add account',
@@ -67,5 +79,17 @@ export const carrierMessages = defineMessages(
     'carrierAccounts.test': 'Test connection',
     'carrierAccounts.deleteConfirm':
       'Delete the carrier account "{{label}}"? Its saved credentials go with it. This cannot be undone.',
+    'carrierAccounts.webhook.title': 'Webhook',
+    'carrierAccounts.webhook.on': 'Registered',
+    'carrierAccounts.webhook.off': 'Not registered',
+    'carrierAccounts.webhook.register': 'Register',
+    'carrierAccounts.webhook.again': 'Register again',
+    'carrierAccounts.webhook.remove': 'Remove',
+    'carrierAccounts.webhook.registerConfirm':
+      'Register the portal\'s tracking webhook at the Karrio server of "{{label}}"? Karrio then sends each tracking update as it happens; registering again replaces the earlier one.',
+    'carrierAccounts.webhook.removeConfirm':
+      'Remove the tracking webhook of "{{label}}" at Karrio? Tracking then comes only from the portal\'s scheduled checks.',
+    'carrierAccounts.webhook.registered': 'Tracking webhook registered at Karrio',
+    'carrierAccounts.webhook.removed': 'Tracking webhook removed at Karrio',
   },
 );
