@@ -284,6 +284,36 @@ describe('booking an express waybill through UPS', () => {
     expect(voids.at(-1)?.path).toContain('1Z999AA10123456800');
   });
 
+  it('voids and refunds a label whose tracking number another waybill holds, naming the number', async () => {
+    await fund('customer', 100_000n);
+    ups.respond('Shipment', shipAnswer('1Z999AA10123456822'));
+    const first = await bookOnUps();
+    expect(await settled(first.id)).toMatchObject({
+      status: 'to_be_printed',
+      trackingNo: '1Z999AA10123456822',
+    });
+    const afterFirst = await expressBalance('customer');
+
+    // The carrier answers the same number for the next parcel.
+    ups.respond('VoidShipment', voidAnswer);
+    const voidsBefore = calls('VoidShipment').length;
+    const second = await bookOnUps();
+    const refused = await settled(second.id, 'admin');
+    expect(refused).toMatchObject({ status: 'refunded', paid: '0.00', carrierLabel: { failure: 'refused' } });
+    expect(refused.carrierLabel.detail).toContain('1Z999AA10123456822');
+    // Voided at UPS before the money came back; the first waybill keeps its number and label.
+    expect(
+      calls('VoidShipment')
+        .slice(voidsBefore)
+        .map((r) => r.path),
+    ).toEqual([expect.stringContaining('1Z999AA10123456822')]);
+    expect(await expressBalance('customer')).toBe(afterFirst);
+    expect(await settled(first.id)).toMatchObject({
+      status: 'to_be_printed',
+      trackingNo: '1Z999AA10123456822',
+    });
+  });
+
   it('debits once and buys one label when the waybill is paid five times at once', async () => {
     await fund('customer', 100_000n);
     ups.respond('Shipment', shipAnswer('1Z999AA10123456811'));

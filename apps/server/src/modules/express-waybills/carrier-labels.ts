@@ -3,7 +3,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Job } from '../../jobs/queue.ts';
-import { buyCarrierLabel, type CarrierRefusal, voidCarrierLabel } from '../carriers/service.ts';
+import { isUniqueViolation } from '../../lib/errors.ts';
+import {
+  type BoughtLabel,
+  buyCarrierLabel,
+  type CarrierRefusal,
+  voidCarrierLabel,
+} from '../carriers/service.ts';
 import { NoticeOrderType, NoticeType, noticeUser } from '../notices/service.ts';
 import { putCarrierLabel, recordCarrierLabel, type UploadStore } from '../uploads/service.ts';
 import {
@@ -55,7 +61,8 @@ export async function runLabelJob(
     reconcile: attempt.attempts > 1,
   });
   if (bought.ok) {
-    await keepLabel(db, store, waybill, bought.label, log);
+    const taken = await keepLabel(db, store, waybill, bought.label, log);
+    if (taken) await refuseTakenNumber(db, waybill, bought.label, taken, log);
     return;
   }
   const lastTry = job.retryCount >= LABEL_RETRIES;
@@ -66,46 +73,61 @@ export async function runLabelJob(
   await refuseLabel(db, { ...waybill, labelAttempts: attempt.attempts }, bought, log);
 }
 
+/**
+ * Keeps a bought label as the waybill's file and moves the waybill on; answers the tracking number when
+ * another waybill already holds it (the label then not kept), else null.
+ */
 async function keepLabel(
   db: DbOrTx,
   store: UploadStore,
   waybill: WaybillRow,
-  label: Extract<Awaited<ReturnType<typeof buyCarrierLabel>>, { ok: true }>['label'],
+  label: BoughtLabel,
   log: FastifyBaseLogger,
-) {
+): Promise<string | null> {
   const key = await putCarrierLabel(store, label.file.bytes, label.file.mime);
   const trackingNo = label.trackingNumbers[0] ?? waybill.trackingNo;
-  const kept = await db.transaction(async (tx) => {
-    const moved = await tx
-      .update(expressWaybills)
-      .set({
-        status: 'to_be_printed',
-        trackingNo,
-        carrierReference: label.shipmentId,
-        labelFile: key,
-        carrierError: null,
-      })
-      .where(
-        and(
-          eq(expressWaybills.tenantId, waybill.tenantId),
-          eq(expressWaybills.id, waybill.id),
-          eq(expressWaybills.status, 'label_pending'),
-        ),
-      )
-      .returning({ id: expressWaybills.id });
-    if (moved.length === 0) return false;
-    await recordCarrierLabel(tx, {
-      tenantId: waybill.tenantId,
-      key,
-      mime: label.file.mime,
-      size: label.file.bytes.length,
-      record: `express-waybill:${waybill.id}`,
-      name: `label-${waybill.waybillNo}.${label.file.mime === 'application/pdf' ? 'pdf' : 'zpl'}`,
+  const kept = await db
+    .transaction(async (tx) => {
+      const moved = await tx
+        .update(expressWaybills)
+        .set({
+          status: 'to_be_printed',
+          trackingNo,
+          carrierReference: label.shipmentId,
+          labelFile: key,
+          carrierError: null,
+        })
+        .where(
+          and(
+            eq(expressWaybills.tenantId, waybill.tenantId),
+            eq(expressWaybills.id, waybill.id),
+            eq(expressWaybills.status, 'label_pending'),
+          ),
+        )
+        .returning({ id: expressWaybills.id });
+      if (moved.length === 0) return false;
+      await recordCarrierLabel(tx, {
+        tenantId: waybill.tenantId,
+        key,
+        mime: label.file.mime,
+        size: label.file.bytes.length,
+        record: `express-waybill:${waybill.id}`,
+        name: `label-${waybill.waybillNo}.${label.file.mime === 'application/pdf' ? 'pdf' : 'zpl'}`,
+      });
+      await addEvent(tx, waybill, 'label', 'label_pending', 'to_be_printed', null, trackingNo);
+      return true;
+    })
+    .catch((error: unknown) => {
+      // The carrier gave a tracking number another waybill of the tenant holds: tried again, it would
+      // fail the same way for ever, with the label live and the money taken.
+      if (isUniqueViolation(error)) return 'taken' as const;
+      throw error;
     });
-    await addEvent(tx, waybill, 'label', 'label_pending', 'to_be_printed', null, trackingNo);
-    return true;
-  });
-  if (kept) return;
+  if (kept === 'taken') {
+    await store.remove(key);
+    return trackingNo;
+  }
+  if (kept) return null;
   // The waybill was refunded while its label was bought: the label must not stay live at the carrier.
   await store.remove(key);
   const voided = await voidCarrierLabel(
@@ -122,6 +144,34 @@ async function keepLabel(
     await keepCarrierError(db, waybill, `label ${label.shipmentId} not voided: ${voided.detail}`);
     throw new LabelRetry(voided.detail);
   }
+  return null;
+}
+
+/**
+ * A label whose tracking number is already another waybill's: the portal cannot tell the two parcels
+ * apart, so the label is voided at the carrier and the waybill refunded as for a refused label, the
+ * carrier's number named for staff. If the carrier will not void it, the job is tried again later.
+ */
+async function refuseTakenNumber(
+  db: DbOrTx,
+  waybill: WaybillRow,
+  label: BoughtLabel,
+  trackingNo: string,
+  log: FastifyBaseLogger,
+) {
+  const detail = `the carrier gave tracking number ${trackingNo}, which another waybill already has`;
+  log.error({ waybill: waybill.waybillNo, shipment: label.shipmentId, trackingNo }, detail);
+  const voided = await voidCarrierLabel(
+    db,
+    waybill.tenantId,
+    waybill.carrierAccountId as number,
+    label.shipmentId,
+  );
+  if (!voided.ok) {
+    await keepCarrierError(db, waybill, `${detail}; label ${label.shipmentId} not voided: ${voided.detail}`);
+    throw new LabelRetry(voided.detail);
+  }
+  await refuseLabel(db, waybill, { ok: false, failure: 'refused', detail, retryable: false }, log);
 }
 
 /**
