@@ -10,6 +10,18 @@ const CLIENTS: Record<CarrierKind, CarrierClient> = { ups: upsClient, karrio: ka
 export const clientFor = (kind: CarrierKind): CarrierClient => CLIENTS[kind];
 
 /**
+ * Every service's rate in one call, where the carrier offers that (UPS's Shop): the answer several
+ * channels on one account share. Null for a carrier asked one service at a time.
+ */
+export async function shopOf(
+  kind: CarrierKind,
+  connection: CarrierConnection,
+  shipment: ParcelShipment,
+): Promise<CarrierRateQuote[] | null> {
+  return kind === 'ups' ? upsClient.rateShop(connection, shipment) : null;
+}
+
+/**
  * The rate of one service: UPS shops every service in one call and the one asked for is kept; Karrio
  * is asked for that service (`carrier:service`, as its rates name them). Null when the carrier
  * offers none for the shipment.

@@ -22,7 +22,7 @@ import { AppError, badField, conflict, isUniqueViolation, notFound } from '../..
 import { containing } from '../../lib/filters.ts';
 import { reachesOnlyPublic } from '../../lib/public-address.ts';
 import { throughBreaker } from './breaker.ts';
-import { clientFor, ratesOf } from './clients.ts';
+import { clientFor, ratesOf, shopOf } from './clients.ts';
 import { CarrierCallError, type CarrierConnection, type ConnectionCheck } from './connection.ts';
 import { karrioCancel, karrioFindPurchase, karrioShip } from './karrio/ship.ts';
 import { karrioCreateWebhook, karrioDeleteWebhook } from './karrio/webhooks.ts';
@@ -644,10 +644,13 @@ export async function rateWithCarrier(
   accountId: number,
   serviceCode: string,
   shipment: ParcelShipment,
+  shops?: CarrierShops,
 ): Promise<CarrierRating> {
-  const rated = await withAccount(db, tenantId, accountId, (kind, connection) =>
-    ratesOf(kind, connection, shipment, serviceCode),
-  );
+  const rated = shops
+    ? await shopOnce(db, tenantId, accountId, shipment, serviceCode, shops)
+    : await withAccount(db, tenantId, accountId, (kind, connection) =>
+        ratesOf(kind, connection, shipment, serviceCode),
+      );
   if (!rated.ok) return { ok: false, failure: rated.failure, detail: rated.detail };
   if (!rated.value)
     return {
@@ -656,6 +659,45 @@ export async function rateWithCarrier(
       detail: `the carrier offered no rate for service ${serviceCode}`,
     };
   return { ok: true, quote: rated.value };
+}
+
+/**
+ * What one quote has asked each account so far: channels on one UPS account share its one Shop call
+ * (every service in one answer) rather than calling once each. Keep one per shipment priced.
+ */
+export type CarrierShops = Map<number, ReturnType<typeof shopCall>>;
+
+export const carrierShops = (): CarrierShops => new Map();
+
+function shopCall(db: DbOrTx, tenantId: number, accountId: number, shipment: ParcelShipment) {
+  return withAccount(db, tenantId, accountId, async (kind, connection) => ({
+    kind,
+    quotes: await shopOf(kind, connection, shipment),
+  }));
+}
+
+async function shopOnce(
+  db: DbOrTx,
+  tenantId: number,
+  accountId: number,
+  shipment: ParcelShipment,
+  serviceCode: string,
+  shops: CarrierShops,
+): Promise<{ ok: true; value: CarrierRateQuote | null } | CarrierRefusal> {
+  let shop = shops.get(accountId);
+  if (!shop) {
+    shop = shopCall(db, tenantId, accountId, shipment);
+    shops.set(accountId, shop);
+  }
+  const shopped = await shop;
+  if (!shopped.ok) return shopped;
+  const { quotes } = shopped.value;
+  // A carrier asked one service at a time: this channel's own call.
+  if (!quotes)
+    return withAccount(db, tenantId, accountId, (kind, connection) =>
+      ratesOf(kind, connection, shipment, serviceCode),
+    );
+  return { ok: true, value: quotes.find((quote) => quote.serviceCode === serviceCode) ?? null };
 }
 
 /** A bought label, as one file to keep and print. */

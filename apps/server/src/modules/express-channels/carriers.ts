@@ -12,6 +12,8 @@ import { placesOfZip } from '../addresses/service.ts';
 import { BUILTIN_PROVIDER, type CarrierProvider, carrierRegistry } from '../carriers/provider.ts';
 import {
   type CarrierRateQuote,
+  type CarrierShops,
+  carrierShops,
   type ParcelAddress,
   type ParcelShipment,
   rateWithCarrier,
@@ -163,15 +165,23 @@ function carrierAccountProvider(kind: CarrierKind): ExpressCarrierProvider {
     name: kind,
     async rater(db, tenantId) {
       const shipDate = new Date().toISOString().slice(0, 10);
+      // Per shipment priced (the quote's channels get the same one): one Shop call per account.
+      const asked = new WeakMap<object, { parcel: ParcelShipment; shops: CarrierShops }>();
       return {
         async rate(channel, shipment) {
           if (!channel.carrierAccountId) return { ok: false, reason: 'carrier_failed', failure: 'refused' };
+          let ask = asked.get(shipment);
+          if (!ask) {
+            ask = { parcel: parcelShipmentOf(shipment, shipDate), shops: carrierShops() };
+            asked.set(shipment, ask);
+          }
           const rated = await rateWithCarrier(
             db,
             tenantId,
             channel.carrierAccountId,
             channel.carrierService,
-            parcelShipmentOf(shipment, shipDate),
+            ask.parcel,
+            ask.shops,
           );
           if (!rated.ok) return { ok: false, reason: 'carrier_failed', failure: rated.failure };
           if (rated.quote.currency !== channel.currency)

@@ -226,4 +226,50 @@ describe('express channels priced by UPS', () => {
       );
     expect(noService.msg).toContain('Carrier service code');
   });
+
+  it('asks UPS once per quote for all the channels one account serves, each taking its own service', async () => {
+    const products = await f.as('admin').ok('/api/admin/expressProduct/list', {});
+    const second = await f.as('admin').ok(
+      '/api/admin/expressChannel/save',
+      expressChannelBody(products.list[0].id, {
+        code: 'UPS-2DA',
+        nameEn: 'UPS 2nd Day Air',
+        carrier: 'UPS',
+        service: '2nd Day Air',
+        carrierAccountId: accountId,
+        carrierService: '02',
+      }),
+    );
+    const ground = groundAnswer.body.RateResponse.RatedShipment[0];
+    ups.respond('CreateToken', token);
+    ups.respond('Rate', {
+      body: {
+        RateResponse: {
+          ...groundAnswer.body.RateResponse,
+          RatedShipment: [
+            ground,
+            {
+              ...ground,
+              Service: { Code: '02' },
+              NegotiatedRateCharges: { BaseServiceCharge: [usd('31.20')], TotalCharge: usd('31.20') },
+            },
+          ],
+        },
+      },
+    });
+    try {
+      const before = ups.requests.filter((r) => r.operationId === 'Rate').length;
+      const results = (await rates('admin')).lines.at(-1).results;
+      const byCode = Object.fromEntries(results.map((r: { code: string }) => [r.code, r]));
+      expect(byCode['UPS-GND'].levels[0].total).toBe('18.65');
+      expect(byCode['UPS-2DA'].levels[0].total).toBe('31.20');
+      expect(ups.requests.filter((r) => r.operationId === 'Rate').length - before).toBe(1);
+
+      // Another quote asks again: the answer is the quote's, not kept for the next.
+      await rates('admin');
+      expect(ups.requests.filter((r) => r.operationId === 'Rate').length - before).toBe(2);
+    } finally {
+      await f.as('admin').ok('/api/admin/expressChannel/delete', { id: second.id });
+    }
+  });
 });
