@@ -122,7 +122,11 @@ function carrierOf(result: Pick<QuoteResult, 'provider'>) {
   return provider;
 }
 
-/** Hands the order to its carrier; what the carrier answers is kept as the order's carrier details. */
+/**
+ * Hands a batch's order to its carrier. The batch books inside its transaction, so this may only call
+ * what answers without the network (the built-in provider); a carrier's batch handoff after commit
+ * is still to come (docs/carriers.md).
+ */
 async function bookWithCarrier(db: DbOrTx, input: BookInput, orderNo: string) {
   const { reference } = await carrierOf(input.result).book(db, {
     tenantId: input.tenantId,
@@ -133,13 +137,46 @@ async function bookWithCarrier(db: DbOrTx, input: BookInput, orderNo: string) {
   return reference === null ? {} : { carrierInfo: reference };
 }
 
-/** Creates an unpaid order from a priced quote result; the shipment and the prices are snapshots. */
-export async function bookOrder(db: DbOrTx, input: BookInput): Promise<OrderRow> {
+/** An order handed to its carrier, not yet written: its number and what the carrier answered. */
+export interface CarrierBooked {
+  orderNo: string;
+  reference: string | null;
+}
+
+/**
+ * Takes the order's number and hands the order to its carrier, before any transaction opens: a
+ * carrier's call never holds a transaction (and its locks) open. The caller writes the order with
+ * `recordOrder`, or tells the carrier it is off with `unbookAtCarrier` if that fails.
+ */
+export async function bookAtCarrier(db: DbOrTx, input: BookInput): Promise<CarrierBooked> {
   const orderNo = await nextSerial(db, input.tenantId, 'TK');
-  const carrier = await bookWithCarrier(db, input, orderNo);
+  const { reference } = await carrierOf(input.result).book(db, {
+    tenantId: input.tenantId,
+    orderNo,
+    productId: input.result.productId || null,
+    shipment: input.shipment,
+  });
+  return { orderNo, reference };
+}
+
+/** An order booked at its carrier that was never written: the carrier is told it is off. */
+export async function unbookAtCarrier(db: DbOrTx, input: BookInput, booked: CarrierBooked) {
+  await carrierOf(input.result).cancel(db, {
+    tenantId: input.tenantId,
+    orderNo: booked.orderNo,
+    productId: input.result.productId || null,
+    reference: booked.reference,
+  });
+}
+
+/** Writes an unpaid order booked at its carrier; the shipment and the prices are snapshots. */
+export async function recordOrder(db: DbOrTx, input: BookInput, booked: CarrierBooked): Promise<OrderRow> {
   const [row] = await db
     .insert(truckOrders)
-    .values({ ...orderValues(input, orderNo), ...carrier })
+    .values({
+      ...orderValues(input, booked.orderNo),
+      ...(booked.reference === null ? {} : { carrierInfo: booked.reference }),
+    })
     .returning();
   const order = row as OrderRow;
   await addEvent(db, order, 'book', null, 'unpaid', input.userId, '');
@@ -479,20 +516,28 @@ export async function bookQuote(db: DbOrTx, caller: Caller, input: QuoteBooking,
   const { quoteId, productId, taskId, pay, ...details } = input;
   const quote = await visibleQuote(db, caller, quoteId);
   const { result, task } = await bookableResult(db, caller, quote, { productId, taskId });
-  const order = await db.transaction(async (tx) => {
-    if (!(await markQuoteBooked(tx, caller.tenantId, quote.id))) throw conflict('quote.booked');
-    if (task && !(await markTaskBooked(tx, caller, task))) throw conflict('quote.taskNotAccepted');
-    return bookOrder(tx, {
-      tenantId: caller.tenantId,
-      organisationId: quote.organisationId,
-      userId: caller.id,
-      quoteId: quote.id,
-      taskId: task?.id ?? null,
-      shipment: quote.shipment,
-      result,
-      ...details,
+  const booking: BookInput = {
+    tenantId: caller.tenantId,
+    organisationId: quote.organisationId,
+    userId: caller.id,
+    quoteId: quote.id,
+    taskId: task?.id ?? null,
+    shipment: quote.shipment,
+    result,
+    ...details,
+  };
+  const booked = await bookAtCarrier(db, booking);
+  const order = await db
+    .transaction(async (tx) => {
+      if (!(await markQuoteBooked(tx, caller.tenantId, quote.id))) throw conflict('quote.booked');
+      if (task && !(await markTaskBooked(tx, caller, task))) throw conflict('quote.taskNotAccepted');
+      return recordOrder(tx, booking, booked);
+    })
+    .catch(async (error: unknown) => {
+      // Not written (a second click took the quote first): the carrier's booking must not stay.
+      await unbookAtCarrier(db, booking, booked);
+      throw error;
     });
-  });
   let status = order.status;
   let payment: { ok: boolean; message: string } | null = null;
   if (pay) {

@@ -1,5 +1,6 @@
 import type { RatingBreakdown } from '@freight/contracts/truck-rating';
 import { and, eq } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { creditTruck, ratedLtlProducts, savedQuoteId, streamedRates } from '../../../test/truck-fixtures.ts';
@@ -41,8 +42,13 @@ const testLtl: TruckCarrierProvider = {
       },
     };
   },
-  async book(_db, booking) {
+  async book(db, booking) {
+    // A carrier's call never runs while a transaction is open.
+    if (db instanceof PgTransaction) throw new Error('booked inside a transaction');
     booked.push(booking.orderNo);
+    const meanwhile = whileBooking;
+    whileBooking = null;
+    await meanwhile?.();
     return { reference: `TL-${booking.orderNo}` };
   },
   track: async () => [],
@@ -50,6 +56,9 @@ const testLtl: TruckCarrierProvider = {
     cancelled.push(booking.orderNo);
   },
 };
+
+/** Runs once while the carrier answers the next booking: what another click does in the meantime. */
+let whileBooking: (() => Promise<void>) | null = null;
 
 let unregister: () => void = () => {};
 let carrierProduct = 0;
@@ -96,5 +105,43 @@ describe('a truck product served by a carrier provider', () => {
       .as('customer')
       .ok('/api/admin/order/transition', { id: order.id, action: 'cancel', reason: 'Plans changed' });
     expect(cancelled).toEqual([order.orderNo]);
+  });
+
+  it('calls the carrier booking off when another click took the quote while the carrier answered', async () => {
+    booked.length = 0;
+    cancelled.length = 0;
+    const quoteId = await savedQuoteId(f.as('customer'));
+    await streamedRates(f.as('customer'), quoteId);
+    const body = { quoteId, productId: carrierProduct, customerOrderNo: 'PO-LTL-3' };
+    let second = '';
+    whileBooking = async () => {
+      second = (await f.as('customer').ok('/api/admin/order/save', body)).orderNo;
+    };
+    const first = await f.as('customer').fail('/api/admin/order/save', body, 409);
+    expect(first.msg).toBeTruthy();
+    expect(booked).toHaveLength(2);
+    // The first click's booking reached the carrier but its order was never written: called off there.
+    expect(cancelled).toEqual(booked.filter((orderNo) => orderNo !== second));
+    expect(cancelled).toHaveLength(1);
+    const { list } = await f
+      .as('customer')
+      .ok('/api/admin/order/list', { page: 1, limit: 10, keyword: 'PO-LTL-3' });
+    expect(list.map((o: { orderNo: string }) => o.orderNo)).toEqual([second]);
+  });
+
+  it('leaves the carrier no booking but the written order’s when two clicks book one quote at once', async () => {
+    booked.length = 0;
+    cancelled.length = 0;
+    const quoteId = await savedQuoteId(f.as('customer'));
+    await streamedRates(f.as('customer'), quoteId);
+    const body = { quoteId, productId: carrierProduct, customerOrderNo: 'PO-LTL-2' };
+    const answers = await Promise.all([1, 2].map(() => f.as('customer').post('/api/admin/order/save', body)));
+    const codes = answers.map((res) => res.json().code).sort();
+    expect(codes).toEqual([200, 409]);
+    const kept = answers.map((res) => res.json()).find((json) => json.code === 200)?.data.orderNo;
+    // A click that reached the carrier before losing the quote is called off there: the carrier keeps
+    // exactly the booking of the order written.
+    expect(booked).toContain(kept);
+    expect(cancelled).toEqual(booked.filter((orderNo) => orderNo !== kept));
   });
 });
