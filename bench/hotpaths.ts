@@ -19,7 +19,7 @@ import { seedTenant } from '../apps/server/src/db/seed.ts';
 import { findUserByEmail } from '../apps/server/src/modules/auth/service.ts';
 import { findOrganisation } from '../apps/server/src/modules/customers/service.ts';
 import { chooseResult } from '../apps/server/src/modules/truck-orders/batch.ts';
-import { bookOrder } from '../apps/server/src/modules/truck-orders/service.ts';
+import { bookAtCarrier, recordOrder } from '../apps/server/src/modules/truck-orders/service.ts';
 import { seedDemoTariffs } from '../apps/server/src/modules/truck-products/service.ts';
 import { truckPricer } from '../apps/server/src/modules/truck-quotes/service.ts';
 import { routeSelectOne, rps, sha256, storeSignInCode } from './http.ts';
@@ -113,7 +113,7 @@ async function generateOrders(
   const chosen = chooseResult(await truckPricer(db, tenantId, organisation).priceAll(shipment), '');
   if ('reason' in chosen)
     throw new Error(`the demo tariffs did not price the bench shipment: ${chosen.reason}`);
-  const model = await bookOrder(db, {
+  const modelInput = {
     tenantId,
     organisationId: organisation.id,
     userId: customer.id,
@@ -126,7 +126,8 @@ async function generateOrders(
     shippingNote: '',
     receivingNote: '',
     extraNote: '',
-  });
+  } as const;
+  const model = await recordOrder(db, modelInput, await bookAtCarrier(db, modelInput));
   const started = performance.now();
   await db.execute(sql`
     insert into truck_orders (tenant_id, order_no, query_code, organisation_id, user_id, product_id, carrier, mode,

@@ -214,6 +214,8 @@ test('staff let a Karrio account price a channel; a customer books it, waits for
     await expect(serviceCode).toHaveValue('');
     await expect(dialog.getByText('如 ups:ups_ground 或 fedex:fedex_ground')).toBeVisible();
     await expect(dialog.getByTestId('express-channel-carrier-note')).toContainText('面单由承运商出具');
+    // Labels as a PDF page unless the channel asks the carrier for ZPL.
+    await expect(dialog.getByTestId('express-channel-label-format')).toContainText('PDF(4×6 英寸)');
     // Saving without a service code is refused on the field.
     await dialog.getByTestId('express-channel-save').click();
     await expect(dialog.getByText('承运商服务代码不能为空')).toBeVisible();

@@ -111,6 +111,13 @@ export const carrierAccountListQuery = pageQuery.extend({
 });
 export type CarrierAccountListQuery = z.infer<typeof carrierAccountListQuery>;
 
+/**
+ * What a label is printed as: a 4 × 6 PDF page, or ZPL for a thermal printer. A carrier channel buys
+ * its labels in one of them.
+ */
+export const LABEL_FORMATS = ['pdf', 'zpl'] as const;
+export type LabelFormat = (typeof LABEL_FORMATS)[number];
+
 /** Why a connection test or a call failed, as the reader is told it. */
 export const CARRIER_FAILURES = [
   'credentials',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
+import { LABEL_FORMATS } from './carriers.ts';
 import {
   EXPRESS_SCOPES,
   type PriceTable,
@@ -119,6 +120,8 @@ export const expressChannelSaveBody = z
      */
     carrierAccountId: idField().nullable().default(null),
     carrierService: str().trim().max(60).default(''),
+    /** What the carrier is asked to draw its labels as (a PDF page or ZPL); only for a carrier's channel. */
+    carrierLabelFormat: z.enum(LABEL_FORMATS).default('pdf'),
   })
   .superRefine((v, ctx) => {
     if (v.carrierAccountId !== null && !v.carrierService)
@@ -278,6 +281,7 @@ export const expressChannelView = z.object({
   provider: z.string(),
   carrierAccountId: z.number().int().nullable(),
   carrierService: z.string(),
+  carrierLabelFormat: z.enum(LABEL_FORMATS),
   scope: z.enum(EXPRESS_SCOPES),
   unitSystem: z.enum(UNIT_SYSTEMS),
   currency: z.enum(EXPRESS_CURRENCIES),

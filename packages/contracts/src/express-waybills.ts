@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
-import { CARRIER_FAILURES } from './carriers.ts';
+import { CARRIER_FAILURES, LABEL_FORMATS } from './carriers.ts';
+
+export { LABEL_FORMATS, type LabelFormat } from './carriers.ts';
+
 import { expressLevelView, expressShipmentView } from './express-quotes.ts';
 import { EXPRESS_SURCHARGES } from './express-rating.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
@@ -144,8 +147,6 @@ export const waybillIdsBody = z.object({ ids: z.array(waybillId).min(1).max(500)
  * What labels are printed as: a PDF of 4 × 6 inch pages for office printers, or ZPL II that thermal
  * printers (Zebra and compatibles) take directly.
  */
-export const LABEL_FORMATS = ['pdf', 'zpl'] as const;
-export type LabelFormat = (typeof LABEL_FORMATS)[number];
 
 /** `order/print`: the waybills' labels in one file, a PDF unless ZPL is asked for. */
 export const waybillPrintBody = waybillIdsBody.extend({ format: z.enum(LABEL_FORMATS).default('pdf') });

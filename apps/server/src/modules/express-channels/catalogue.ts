@@ -354,7 +354,15 @@ export async function channelInfo(db: DbOrTx, caller: Caller, id: number) {
  */
 export async function saveChannel(db: DbOrTx, caller: Caller, body: ExpressChannelSaveBody): Promise<number> {
   requireStaff(caller);
-  const { id, surcharges, organisationIds: listed, carrierAccountId, carrierService, ...rest } = body;
+  const {
+    id,
+    surcharges,
+    organisationIds: listed,
+    carrierAccountId,
+    carrierService,
+    carrierLabelFormat,
+    ...rest
+  } = body;
   const organisationIds = await checkOrganisations(db, caller.tenantId, listed);
   const terms = surchargesToStored(surcharges);
   // A channel served by a carrier account is priced by that carrier's API; its provider is the kind.
@@ -365,6 +373,7 @@ export async function saveChannel(db: DbOrTx, caller: Caller, body: ExpressChann
     provider: kind ?? BUILTIN_PROVIDER,
     carrierAccountId: kind ? carrierAccountId : null,
     carrierService: kind ? carrierService : '',
+    carrierLabelFormat: kind ? carrierLabelFormat : ('pdf' as const),
   };
   try {
     return await db.transaction(async (tx) => {

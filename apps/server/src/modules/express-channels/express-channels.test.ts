@@ -182,6 +182,7 @@ describe('express channels', () => {
       provider: 'builtin',
       carrierAccountId: null,
       carrierService: '',
+      carrierLabelFormat: 'pdf',
       scope: 'domestic',
       unitSystem: 'lb_in',
       currency: 'USD',

@@ -1,3 +1,4 @@
+import type { LabelFormat } from '@freight/contracts/carriers';
 import type { ExpressScope, PriceTable, SurchargeTerms, UnitSystem } from '@freight/contracts/express-rating';
 import {
   bigint,
@@ -59,6 +60,7 @@ export const expressChannels = pgTable(
     carrierAccountId: bigint('carrier_account_id', { mode: 'number' }),
     /** The carrier's service code: UPS's (`03`), or Karrio's `carrier:service` (`ups:ups_ground`). */
     carrierService: text('carrier_service').notNull().default(''),
+    carrierLabelFormat: text('carrier_label_format').$type<LabelFormat>().notNull().default('pdf'),
     scope: text('scope').$type<ExpressScope>().notNull(),
     unitSystem: text('unit_system').$type<UnitSystem>().notNull(),
     currency: text('currency').$type<'USD'>().notNull().default('USD'),

@@ -67,7 +67,7 @@ export function bookingOf(waybill: WaybillRow): ParcelBooking {
     ...parcelShipmentOf(ratedShipment(waybill.shipment), shipDate),
     serviceCode: waybill.carrierService ?? '',
     reference: waybill.waybillNo,
-    labelFormat: 'pdf',
+    labelFormat: waybill.carrierLabelFormat ?? 'pdf',
     idempotencyKey: waybill.labelKey ?? `waybill-${waybill.tenantId}-${waybill.id}`,
     ...(customs ? { customs: parcelCustomsOf(customs, waybill.waybillNo) } : {}),
   };

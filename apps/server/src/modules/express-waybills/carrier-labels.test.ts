@@ -129,15 +129,15 @@ beforeAll(async () => {
 const customer = () => f.as('customer');
 const calls = (operationId: string) => ups.requests.filter((r) => r.operationId === operationId);
 
-/** Books (and pays, unless told) a waybill on the UPS channel; answers it as created. */
-async function bookOnUps(pay = true) {
+/** Books (and pays, unless told) a waybill on the UPS channel (or another); answers it as created. */
+async function bookOnUps(pay = true, channel = channelId) {
   ups.respond('CreateToken', upsTokenAnswer('client-labels', 'tok-labels'));
   ups.respond('Rate', rateAnswer);
   const { id } = await customer().ok('/api/express/quotation/getQuotas', parcelShipment());
   const done = (await streamedExpressRates(customer(), id)).at(-1);
-  const line = done.results.find((r: { channelId: number }) => r.channelId === channelId);
+  const line = done.results.find((r: { channelId: number }) => r.channelId === channel);
   expect(line).toMatchObject({ ok: true, provider: 'ups' });
-  await customer().ok('/api/express/quotation/select', { id, channelId });
+  await customer().ok('/api/express/quotation/select', { id, channelId: channel });
   return customer().ok('/api/express/order/create', { quoteId: id, pay });
 }
 
@@ -312,6 +312,56 @@ describe('booking an express waybill through UPS', () => {
       status: 'to_be_printed',
       trackingNo: '1Z999AA10123456822',
     });
+  });
+
+  it('buys ZPL from UPS for a channel that says so, and prints it only as ZPL', async () => {
+    await fund('customer', 100_000n);
+    const products = await f.as('admin').ok('/api/admin/expressProduct/list', {});
+    const account = (await f.as('admin').ok('/api/admin/expressChannel/info', { id: channelId }))
+      .carrierAccountId;
+    const saved = await f.as('admin').ok(
+      '/api/admin/expressChannel/save',
+      expressChannelBody(products.list[0].id, {
+        code: 'UPS-ZPL',
+        nameEn: 'UPS Ground thermal',
+        carrier: 'UPS',
+        service: 'Ground',
+        carrierAccountId: account,
+        carrierService: '03',
+        carrierLabelFormat: 'zpl',
+      }),
+    );
+    expect(await f.as('admin').ok('/api/admin/expressChannel/info', { id: saved.id })).toMatchObject({
+      carrierLabelFormat: 'zpl',
+    });
+    const zpl = '^XA^FO50,50^A0N,40,40^FD1Z999AA10123456833^FS^XZ';
+    const answer = shipAnswer('1Z999AA10123456833');
+    const pkg = answer.body.ShipmentResponse.ShipmentResults.PackageResults[0] as {
+      ShippingLabel: { ImageFormat: { Code: string; Description: string }; GraphicImage: string };
+    };
+    pkg.ShippingLabel = {
+      ImageFormat: { Code: 'ZPL', Description: 'ZPL' },
+      GraphicImage: Buffer.from(zpl).toString('base64'),
+    };
+    ups.respond('Shipment', answer);
+    try {
+      const created = await bookOnUps(true, saved.id);
+      expect(await settled(created.id)).toMatchObject({ status: 'to_be_printed' });
+      const asked = calls('Shipment').at(-1)?.body as {
+        ShipmentRequest: { LabelSpecification: { LabelImageFormat: { Code: string } } };
+      };
+      expect(asked.ShipmentRequest.LabelSpecification.LabelImageFormat.Code).toBe('ZPL');
+
+      // A PDF cannot be made from the carrier's ZPL: refused, naming the format to print in.
+      const pdf = await customer().fail('/api/express/order/print', { ids: [created.id] }, 409);
+      expect(pdf.msg).toContain('ZPL');
+      const printed = await customer().post('/api/express/order/print', { ids: [created.id], format: 'zpl' });
+      expect(printed.statusCode).toBe(200);
+      expect(printed.payload.trim()).toBe(zpl);
+      expect((await settled(created.id)).status).toBe('printed');
+    } finally {
+      await f.as('admin').ok('/api/admin/expressChannel/delete', { id: saved.id });
+    }
   });
 
   it('debits once and buys one label when the waybill is paid five times at once', async () => {

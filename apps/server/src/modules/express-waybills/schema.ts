@@ -1,4 +1,4 @@
-import type { CarrierFailure } from '@freight/contracts/carriers';
+import type { CarrierFailure, LabelFormat } from '@freight/contracts/carriers';
 import type { ExpressQuoteChannel, ExpressShipmentInput } from '@freight/contracts/express-quotes';
 import type { ExpressBreakdown, ExpressPriceLevel } from '@freight/contracts/express-rating';
 import type { TRACKING_SOURCES, TrackingCode, WaybillStatus } from '@freight/contracts/express-waybills';
@@ -50,6 +50,8 @@ export const expressWaybills = pgTable(
     /** A carrier channel's account and service, fixed at booking: the label is bought through them. */
     carrierAccountId: bigint('carrier_account_id', { mode: 'number' }),
     carrierService: text('carrier_service'),
+    /** What the carrier draws the label as, as the channel said at booking. */
+    carrierLabelFormat: text('carrier_label_format').$type<LabelFormat>(),
     /** The label purchase's key, the same on every attempt, by which the carrier's records tell a retry. */
     labelKey: text('label_key'),
     /** Purchase attempts begun: after the first, the carrier is asked for an earlier purchase first. */

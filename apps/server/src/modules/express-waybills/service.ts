@@ -230,7 +230,11 @@ async function carrierOfChannel(db: DbOrTx, tenantId: number, result: ExpressQuo
   const channel = await findChannel(db, tenantId, result.channelId);
   if (!channel?.carrierAccountId || !channel.carrierService || channel.provider !== result.provider)
     throw badField('channelId', 'expressQuote.channelNotQuoted');
-  return { accountId: channel.carrierAccountId, service: channel.carrierService };
+  return {
+    accountId: channel.carrierAccountId,
+    service: channel.carrierService,
+    labelFormat: channel.carrierLabelFormat,
+  };
 }
 
 /**
@@ -257,7 +261,7 @@ export interface WaybillDraft {
   /** For a return waybill: the waybill whose parcel comes back. */
   returnOf?: { id: number; waybillNo: string };
   /** For a channel a carrier's API serves: the account and service its label is bought through. */
-  carrier?: { accountId: number; service: string };
+  carrier?: { accountId: number; service: string; labelFormat: LabelFormat };
 }
 
 /** Rows a multi-row insert carries at once, well under the driver's limit of bind parameters. */
@@ -305,6 +309,7 @@ export async function insertWaybills(
         returnOfNo: draft.returnOf?.waybillNo ?? null,
         carrierAccountId: draft.carrier?.accountId ?? null,
         carrierService: draft.carrier?.service ?? null,
+        carrierLabelFormat: draft.carrier?.labelFormat ?? null,
         // One key for the whole purchase, however many times it is tried.
         labelKey: draft.carrier ? randomUUID() : null,
       };
@@ -601,6 +606,7 @@ export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisati
     returnOfId: _returnOf,
     carrierAccountId,
     carrierService: _service,
+    carrierLabelFormat: _labelFormat,
     labelKey: _key,
     labelAttempts: _attempts,
     labelFile,

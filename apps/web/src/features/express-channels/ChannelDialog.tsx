@@ -90,6 +90,7 @@ const NEW_CHANNEL: Partial<ChannelForm> = {
   organisationIds: [],
   carrierAccountId: null,
   carrierService: '',
+  carrierLabelFormat: 'pdf',
   surcharges: {
     fuelPercent: '0',
     residential: '0',
@@ -123,6 +124,7 @@ function formOf(c: ExpressChannel): ChannelForm {
     organisationIds: c.organisationIds,
     carrierAccountId: c.carrierAccountId,
     carrierService: c.carrierService,
+    carrierLabelFormat: c.carrierLabelFormat,
     surcharges: {
       fuelPercent: s.fuelPercent,
       residential: s.residential,
@@ -148,6 +150,7 @@ function bodyOf(v: ChannelForm, id: number | undefined): ChannelInput {
     id,
     // A code typed for an account no longer chosen is not kept.
     carrierService: channel.carrierAccountId ? channel.carrierService : '',
+    carrierLabelFormat: channel.carrierAccountId ? channel.carrierLabelFormat : 'pdf',
     surcharges: {
       fuelPercent: s.fuelPercent,
       residential: s.residential,

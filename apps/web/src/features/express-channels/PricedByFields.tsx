@@ -1,3 +1,4 @@
+import { LABEL_FORMATS } from '@freight/contracts/carriers';
 import { expressChannelSaveBody } from '@freight/contracts/express-channels';
 import { Alert, AutoComplete, Col, Form, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -90,6 +91,23 @@ export function PricedByFields({ saved }: { saved: ExpressChannel | null }) {
               maxLength={60}
               placeholder={kind ? serviceOptions(kind)[0]?.value : undefined}
               data-testid="express-channel-carrier-service"
+            />
+          </Form.Item>
+        </Col>
+      )}
+      {accountId === null ? null : (
+        <Col xs={24} sm={12}>
+          <Form.Item
+            name="carrierLabelFormat"
+            label={t('expressChannels.labelFormat')}
+            extra={t('expressChannels.labelFormatTip')}
+          >
+            <Select
+              options={LABEL_FORMATS.map((format) => ({
+                value: format,
+                label: t(`expressChannels.labelFormat.${format}`),
+              }))}
+              data-testid="express-channel-label-format"
             />
           </Form.Item>
         </Col>

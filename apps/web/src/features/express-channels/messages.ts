@@ -115,6 +115,10 @@ export const expressChannelMessages = defineMessages(
     'expressChannels.noCarrierAccounts': '还没有启用的承运商账号,可在“承运商账号”页面添加',
     'expressChannels.accountsHidden': '选择承运商账号需要“承运商账号”页面的权限',
     'expressChannels.serviceCode': '承运商服务代码',
+    'expressChannels.labelFormat': '面单格式',
+    'expressChannels.labelFormatTip': '承运商按此格式出具面单,打印时也只能按此格式打印',
+    'expressChannels.labelFormat.pdf': 'PDF(4×6 英寸)',
+    'expressChannels.labelFormat.zpl': 'ZPL(热敏打印机)',
     'expressChannels.serviceCodeTip.ups':
       'UPS 的服务代码,如 03(Ground)、02(2nd Day Air)、01(Next Day Air)、07(Worldwide Express);可从列表选择',
     'expressChannels.serviceCodeTip.karrio':
@@ -322,6 +326,11 @@ export const expressChannelMessages = defineMessages(
       'No enabled carrier accounts yet; add one on the Carrier accounts page',
     'expressChannels.accountsHidden': 'Choosing a carrier account needs access to the Carrier accounts page',
     'expressChannels.serviceCode': 'Carrier service code',
+    'expressChannels.labelFormat': 'Label format',
+    'expressChannels.labelFormatTip':
+      'The carrier draws its labels in this format, and they print only in it',
+    'expressChannels.labelFormat.pdf': 'PDF (4 × 6 in)',
+    'expressChannels.labelFormat.zpl': 'ZPL (thermal printer)',
     'expressChannels.serviceCodeTip.ups':
       "UPS's service code, such as 03 (Ground), 02 (2nd Day Air), 01 (Next Day Air) or 07 (Worldwide Express); pick one from the list",
     'expressChannels.serviceCodeTip.karrio':
