@@ -320,9 +320,17 @@ export function registerCarrierAccountUses(uses: AccountUses) {
 }
 
 export async function deleteCarrierAccount(db: DbOrTx, caller: CarrierCaller, id: number) {
-  await findAccount(db, caller.tenantId, id);
+  const account = await findAccount(db, caller.tenantId, id);
   const uses = (await Promise.all(accountUses.map((named) => named(db, caller.tenantId, id)))).flat();
   if (uses.length > 0) throw conflict('carrierAccount.inUse', { uses: uses.slice(0, 5).join(', ') });
+  // The account's webhook at Karrio would post to nothing: ended there first, as far as Karrio lets
+  // it (a Karrio that refuses or is away disables a webhook that keeps failing on its own).
+  if (account.webhookId && serverSettings) {
+    const settings = serverSettings;
+    await Promise.resolve()
+      .then(() => karrioDeleteWebhook(connectionOf(settings, account), account.webhookId as string))
+      .catch(() => undefined);
+  }
   const [row] = await db
     .delete(carrierAccounts)
     .where(and(eq(carrierAccounts.tenantId, caller.tenantId), eq(carrierAccounts.id, id)))

@@ -685,4 +685,32 @@ describe("Karrio's tracker webhook", () => {
       before.list.find((a: { id: number }) => a.id === karrioAccount).webhook,
     );
   });
+
+  it('ends the webhook at Karrio when its account is deleted', async () => {
+    const account = await f.as('admin').ok('/api/admin/carrierAccount/create', {
+      kind: 'karrio',
+      label: 'Karrio going away',
+      environment: 'custom',
+      baseUrl: karrio.url,
+      timeoutMs: 1_500,
+      credentials: { apiKey: KARRIO_KEY },
+    });
+    karrio.respond('createWebhook', (request) => ({
+      status: 201,
+      body: {
+        id: 'web_gone',
+        url: (request.body as { url: string }).url,
+        enabled_events: ['tracker_updated'],
+        secret: 'whsec_account_going_away_1f2e3d4c',
+        test_mode: false,
+      },
+    }));
+    karrio.respond('removeWebhook', { body: { operation: 'Webhook deleted', success: true } });
+    await f.as('admin').ok('/api/admin/carrierAccount/registerWebhook', { id: account.id });
+    await f.as('admin').ok('/api/admin/carrierAccount/delete', { id: account.id });
+    expect(karrio.requests.filter((r) => r.operationId === 'removeWebhook').map((r) => r.path)).toEqual([
+      '/karrio/v1/webhooks/web_gone',
+    ]);
+    expect(karrio.violations).toEqual([]);
+  });
 });
