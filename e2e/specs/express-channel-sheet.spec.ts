@@ -12,7 +12,8 @@ test('staff export the channel list, import it with a new channel, and see it li
   await session(page, 'admin@example.com');
   await page.goto('/expressChannelManag');
   const table = page.getByTestId('express-channels-table');
-  await expect(table).toContainText('USG-STD');
+  // The first visit loads the page's code and its list: slow on a machine running two halves at once.
+  await expect(table).toContainText('USG-STD', { timeout: 30_000 });
 
   const exported = page.waitForEvent('download');
   await page.getByTestId('channels-export').click();

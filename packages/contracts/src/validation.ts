@@ -52,6 +52,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   carrierAccountId: { 'zh-CN': '承运商账号', 'en-US': 'Carrier account' },
   format: { 'zh-CN': '格式', 'en-US': 'Format' },
   carrierService: { 'zh-CN': '承运商服务代码', 'en-US': 'Carrier service code' },
+  carrierLabelFormat: { 'zh-CN': '面单格式', 'en-US': 'Label format' },
   token: { 'zh-CN': '令牌', 'en-US': 'Token' },
   locale: { 'zh-CN': '语言', 'en-US': 'Language' },
   name: { 'zh-CN': '名称', 'en-US': 'Name' },
