@@ -130,21 +130,34 @@ async function keepLabel(
   if (kept) return null;
   // The waybill was refunded while its label was bought: the label must not stay live at the carrier.
   await store.remove(key);
+  await voidOrRetry(db, waybill, label, 'a label bought for a refunded waybill', log);
+  return null;
+}
+
+/**
+ * Voids a bought label that must not stay live at the carrier; if the carrier will not void it, the
+ * carrier's words are kept on the waybill and the job is tried again later.
+ */
+async function voidOrRetry(
+  db: DbOrTx,
+  waybill: WaybillRow,
+  label: BoughtLabel,
+  why: string,
+  log: FastifyBaseLogger,
+) {
   const voided = await voidCarrierLabel(
     db,
     waybill.tenantId,
     waybill.carrierAccountId as number,
     label.shipmentId,
   );
-  if (!voided.ok) {
-    log.error(
-      { waybill: waybill.waybillNo, shipment: label.shipmentId, detail: voided.detail },
-      'a label bought for a refunded waybill could not be voided',
-    );
-    await keepCarrierError(db, waybill, `label ${label.shipmentId} not voided: ${voided.detail}`);
-    throw new LabelRetry(voided.detail);
-  }
-  return null;
+  if (voided.ok) return;
+  log.error(
+    { waybill: waybill.waybillNo, shipment: label.shipmentId, detail: voided.detail },
+    `${why} could not be voided`,
+  );
+  await keepCarrierError(db, waybill, `${why}: label ${label.shipmentId} not voided: ${voided.detail}`);
+  throw new LabelRetry(voided.detail);
 }
 
 /**
@@ -161,16 +174,7 @@ async function refuseTakenNumber(
 ) {
   const detail = `the carrier gave tracking number ${trackingNo}, which another waybill already has`;
   log.error({ waybill: waybill.waybillNo, shipment: label.shipmentId, trackingNo }, detail);
-  const voided = await voidCarrierLabel(
-    db,
-    waybill.tenantId,
-    waybill.carrierAccountId as number,
-    label.shipmentId,
-  );
-  if (!voided.ok) {
-    await keepCarrierError(db, waybill, `${detail}; label ${label.shipmentId} not voided: ${voided.detail}`);
-    throw new LabelRetry(voided.detail);
-  }
+  await voidOrRetry(db, waybill, label, detail, log);
   await refuseLabel(db, waybill, { ok: false, failure: 'refused', detail, retryable: false }, log);
 }
 
