@@ -130,5 +130,5 @@ describe('every input schema of the contracts', () => {
       }
     }
     expect(problems).toEqual([]);
-  });
+  }, 30_000); // Loads every contract module: seconds on a busy machine.
 });
