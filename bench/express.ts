@@ -85,12 +85,40 @@ const shipment: ExpressShipmentInput = {
   recipient: address('Dallas', 'TX', '75201'),
   unitSystem: 'lb_in',
   parcels: [
-    { quantity: 1, length: 12, width: 10, height: 8, weight: 6, declaredValue: '0', description: '' },
-    { quantity: 2, length: 20, width: 16, height: 12, weight: 18, declaredValue: '300.00', description: '' },
-    { quantity: 1, length: 50, width: 14, height: 10, weight: 40, declaredValue: '0', description: '' },
+    {
+      quantity: 1,
+      length: 12,
+      width: 10,
+      height: 8,
+      weight: 6,
+      declaredValue: '0',
+      description: '',
+      packaging: 'box',
+    },
+    {
+      quantity: 2,
+      length: 20,
+      width: 16,
+      height: 12,
+      weight: 18,
+      declaredValue: '300.00',
+      description: '',
+      packaging: 'box',
+    },
+    {
+      quantity: 1,
+      length: 50,
+      width: 14,
+      height: 10,
+      weight: 40,
+      declaredValue: '0',
+      description: '',
+      packaging: 'box',
+    },
   ],
   signature: true,
   reference: '',
+  shipDate: '',
 };
 
 async function setUp(database: Database) {

@@ -2,13 +2,18 @@ import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { LABEL_FORMATS } from './carriers.ts';
 import {
+  BEYOND_LAST_WEIGHT,
+  DIM_ROUNDINGS,
   EXPRESS_SCOPES,
+  PACKAGINGS,
   type PriceTable,
+  SURCHARGE_TRIGGERS,
   type SurchargeTerms,
   UNIT_SYSTEMS,
   type ZoneRow,
 } from './express-rating.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
+import { dateField } from './truck-shipment.ts';
 import { idField, moneyField, str } from './validation.ts';
 
 /**
@@ -143,14 +148,18 @@ export const expressChannelQuery = z.object({ channelId: idField() });
 const zip3Field = str()
   .trim()
   .regex(/^\d{3}$/, { error: 'express.zip3' });
+/** A destination is a ZIP3, or a ZIP5 for an exception over the ZIP3 rows (an island, rural Alaska). */
+const destinationZipField = str()
+  .trim()
+  .regex(/^(\d{3}|\d{5})$/, { error: 'express.zip3or5' });
 
 /** One zone chart row: origin ZIP3 range to a destination ZIP3 range (domestic) or a country. */
 export const zoneRowBody = z
   .object({
     originFrom: zip3Field,
     originTo: zip3Field,
-    destFrom: zip3Field.or(z.literal('')).default(''),
-    destTo: zip3Field.or(z.literal('')).default(''),
+    destFrom: destinationZipField.or(z.literal('')).default(''),
+    destTo: destinationZipField.or(z.literal('')).default(''),
     country: str()
       .trim()
       .toUpperCase()
@@ -170,6 +179,9 @@ export const zoneRowBody = z
       ctx.addIssue({ code: 'custom', path: ['country'], message: 'express.zoneDestination' });
     if (domestic && (v.destFrom === '' || (v.destTo !== '' && v.destTo < v.destFrom)))
       ctx.addIssue({ code: 'custom', path: ['destTo'], message: 'express.rangeOrder' });
+    const zip = /^(\d{3}|\d{5})$/;
+    if (zip.test(v.destFrom) && zip.test(v.destTo) && v.destTo.length !== v.destFrom.length)
+      ctx.addIssue({ code: 'custom', path: ['destTo'], message: 'express.zipLengths' });
   });
 export type ZoneRowBody = z.infer<typeof zoneRowBody>;
 
@@ -194,8 +206,27 @@ export const priceTableBody = z
       .nullable()
       .default(null),
     minimums: z.array(moneyField.or(z.literal(''))).default([]),
+    /** Cubic tiers (cubic feet, or cubic decimetres on a metric channel), each with its prices by zone. */
+    cubic: z
+      .array(
+        z.object({ tier: z.number().positive().max(100), prices: z.array(moneyField.or(z.literal(''))) }),
+      )
+      .max(50)
+      .default([]),
+    /**
+     * The first ship date the table prices: a later date keeps it beside the table in force until
+     * then (a carrier's new card, loaded ahead); none, or a date not after today, makes it the table.
+     */
+    effectiveFrom: dateField.optional(),
   })
   .superRefine((v, ctx) => {
+    v.cubic.forEach((c, i) => {
+      if (c.prices.length !== v.zones.length)
+        ctx.addIssue({ code: 'custom', path: ['cubic', i, 'prices'], message: 'express.pricePerZone' });
+      const before = v.cubic[i - 1];
+      if (before && c.tier <= before.tier)
+        ctx.addIssue({ code: 'custom', path: ['cubic', i, 'tier'], message: 'express.bracketOrder' });
+    });
     if (new Set(v.zones).size !== v.zones.length)
       ctx.addIssue({ code: 'custom', path: ['zones'], message: 'express.zoneTwice' });
     v.brackets.forEach((b, i) => {
@@ -211,6 +242,103 @@ export const priceTableBody = z
       ctx.addIssue({ code: 'custom', path: ['minimums'], message: 'express.pricePerZone' });
   });
 export type PriceTableBody = z.infer<typeof priceTableBody>;
+
+/** A table loaded ahead of its date, removed before it takes effect. */
+export const scheduledPricesDeleteBody = expressChannelQuery.extend({ effectiveFrom: dateField });
+
+/* ---------- rating rules ---------- */
+
+const zip5Value = str()
+  .trim()
+  .regex(/^\d{5}$/, { error: 'validation.zip' });
+const NUMERIC_TRIGGERS = new Set(['weight', 'longest', 'second', 'length_girth', 'volume']);
+
+/** A surcharge as a carrier's service guide states it (`SurchargeRule` in express-rating). */
+export const surchargeRuleBody = z
+  .object({
+    name: nameField(60),
+    trigger: z.enum(SURCHARGE_TRIGGERS),
+    /** The limit a numeric trigger must exceed, in the channel's units (cubic units for volume). */
+    over: z.number().min(0).max(10_000_000).default(0),
+    /** Packaging kinds for a packaging rule, five-digit ZIPs for a ZIP rule. */
+    values: z.array(str().trim().min(1).max(20)).max(50_000).default([]),
+    fee: moneyField.default('0'),
+    feeByZone: z
+      .array(
+        z.object({
+          zone: str()
+            .trim()
+            .min(1)
+            .max(10)
+            .regex(/^[A-Za-z0-9_-]+$/, { error: 'express.zoneName' }),
+          fee: moneyField,
+        }),
+      )
+      .max(50)
+      .default([]),
+    fuel: z.boolean().default(true),
+    group: str().trim().max(40).default(''),
+    replaces: z.array(str().trim().min(1).max(40)).max(20).default([]),
+    minBillable: z.number().min(0).max(10_000).default(0),
+  })
+  .superRefine((v, ctx) => {
+    if (NUMERIC_TRIGGERS.has(v.trigger) && v.over <= 0)
+      ctx.addIssue({ code: 'custom', path: ['over'], message: 'validation.required' });
+    if ((v.trigger === 'packaging' || v.trigger === 'zip5') && v.values.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['values'], message: 'validation.required' });
+    v.values.forEach((value, i) => {
+      const fits =
+        v.trigger === 'packaging'
+          ? (PACKAGINGS as readonly string[]).includes(value)
+          : v.trigger !== 'zip5' || zip5Value.safeParse(value).success;
+      if (!fits)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['values', i],
+          message: v.trigger === 'zip5' ? 'validation.zip' : 'express.packaging',
+        });
+    });
+    if (new Set(v.feeByZone.map((f) => f.zone)).size !== v.feeByZone.length)
+      ctx.addIssue({ code: 'custom', path: ['feeByZone'], message: 'express.zoneTwice' });
+  });
+export type SurchargeRuleBody = z.infer<typeof surchargeRuleBody>;
+
+/** The rules of a carrier's service guide beyond the tables (`RatingRules` in express-rating). */
+export const ratingRulesBody = z
+  .object({
+    channelId: idField(),
+    dimRounding: z.enum(DIM_ROUNDINGS).default('none'),
+    /** Cubic units above which dimensional weight counts; 0 for every parcel. */
+    dimThreshold: z.number().min(0).max(10_000_000).default(0),
+    /** Under one weight unit, round up to this step (0: as weighed); null: whole units. */
+    underOneUnit: z
+      .object({ step: z.number().min(0).max(1) })
+      .nullable()
+      .default(null),
+    beyondLastWeight: z.enum(BEYOND_LAST_WEIGHT).default('additional'),
+    cubic: z
+      .object({
+        roundDown: z.number().min(0).max(10),
+        maxWeight: measure(10_000),
+        maxLongest: z.number().min(0).max(1_000).default(0),
+      })
+      .nullable()
+      .default(null),
+    surchargeRules: z.array(surchargeRuleBody).max(200).default([]),
+    /** Fuel from each date on, as a percentage. */
+    fuel: z
+      .array(z.object({ from: dateField, percent: percentField }))
+      .max(2_000)
+      .default([]),
+  })
+  .superRefine((v, ctx) => {
+    const dates = v.fuel.map((f) => f.from);
+    dates.forEach((date, i) => {
+      if (dates.indexOf(date) !== i)
+        ctx.addIssue({ code: 'custom', path: ['fuel', i, 'from'], message: 'express.dateTwice' });
+    });
+  });
+export type RatingRulesBody = z.infer<typeof ratingRulesBody>;
 
 /** A delivery-area list of a channel: a name, a fee per parcel and its five-digit ZIP codes. */
 export const deliveryAreaBody = z.object({
@@ -319,9 +447,40 @@ export const priceTableView = z.object({
   brackets: z.array(z.object({ weight: z.number(), prices: z.array(moneyString.nullable()) })),
   additional: z.object({ unit: z.number(), prices: z.array(moneyString.nullable()) }).nullable(),
   minimums: z.array(moneyString.nullable()),
+  cubic: z.array(z.object({ tier: z.number(), prices: z.array(moneyString.nullable()) })),
   /** Zones of the chart that the table has no column for: quotes to them are refused. */
   unpricedZones: z.array(z.string()),
   updatedAt: timestamp.nullable(),
+  /** Tables loaded ahead of their dates, soonest first. */
+  scheduled: z.array(
+    z.object({ effectiveFrom: z.string(), brackets: z.number().int(), zones: z.array(z.string()) }),
+  ),
+});
+
+export const surchargeRuleView = z.object({
+  name: z.string(),
+  trigger: z.enum(SURCHARGE_TRIGGERS),
+  over: z.number(),
+  values: z.array(z.string()),
+  fee: moneyString,
+  feeByZone: z.array(z.object({ zone: z.string(), fee: moneyString })),
+  fuel: z.boolean(),
+  group: z.string(),
+  replaces: z.array(z.string()),
+  minBillable: z.number(),
+});
+
+export const ratingRulesView = z.object({
+  channelId: z.number().int(),
+  dimRounding: z.enum(DIM_ROUNDINGS),
+  dimThreshold: z.number(),
+  underOneUnit: z.object({ step: z.number() }).nullable(),
+  beyondLastWeight: z.enum(BEYOND_LAST_WEIGHT),
+  cubic: z.object({ roundDown: z.number(), maxWeight: z.number(), maxLongest: z.number() }).nullable(),
+  surchargeRules: z.array(surchargeRuleView),
+  fuel: z.array(z.object({ from: z.string(), percent: percentString })),
+  /** The fuel percentage in force today, as quotes use it. */
+  fuelToday: percentString,
 });
 
 export const importedRowsView = z.object({ imported: z.number().int() });

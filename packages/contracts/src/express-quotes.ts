@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { CARRIER_FAILURES, type CarrierFailure } from './carriers.ts';
-import { priceLevelSaveBody } from './customers.ts';
+import { formatPercentBp, priceLevelSaveBody } from './customers.ts';
 import {
   EXPRESS_REFUSALS,
   EXPRESS_SCOPES,
@@ -9,11 +9,13 @@ import {
   type ExpressBreakdown,
   type ExpressPriceLevel,
   type ExpressRefusal,
+  PACKAGINGS,
   type ExpressShipment as RatedShipment,
   UNIT_SYSTEMS,
 } from './express-rating.ts';
 import { formatMoney, parseMoney } from './money.ts';
 import { moneyString, pageOf, timestamp } from './responses.ts';
+import { dateField } from './truck-shipment.ts';
 import { emailField, englishField, idField, moneyField, str } from './validation.ts';
 
 /**
@@ -66,6 +68,8 @@ export const parcelBody = z.object({
   /** Per piece; 0 for no declared value. */
   declaredValue: moneyField.default('0'),
   description: english(100).default(''),
+  /** What the piece is packed in; some carriers charge for packaging that is not a carton. */
+  packaging: z.enum(PACKAGINGS).default('box'),
 });
 export type ParcelInput = z.infer<typeof parcelBody>;
 
@@ -161,6 +165,8 @@ export const expressShipmentBody = z.object({
   reference: english(60).default(''),
   /** Required for a parcel crossing a border (customsIssues). */
   customs: customsBody.optional(),
+  /** The day it ships: prices and fuel are those in force then. Empty for today. */
+  shipDate: dateField.or(z.literal('')).default(''),
 });
 export type ExpressShipmentInput = z.infer<typeof expressShipmentBody>;
 
@@ -224,7 +230,10 @@ export function ratedShipment(shipment: ExpressShipmentInput): RatedShipment {
       height: p.height,
       weight: p.weight,
       declaredValue: Number(parseMoney(p.declaredValue)),
+      // Older quotes were stored before a piece said its packaging: a carton.
+      packaging: p.packaging ?? 'box',
     })),
+    ...(shipment.shipDate ? { shipDate: shipment.shipDate } : {}),
   };
 }
 
@@ -297,7 +306,7 @@ export function visibleExpressLevels(
 const surchargeLine = z.object({
   code: z.enum(EXPRESS_SURCHARGES),
   fee: moneyString,
-  /** The carrier's own name of a `carrier` charge. */
+  /** The carrier's own name of a `carrier` charge, or a channel rule's. */
   name: z.string().optional(),
 });
 
@@ -326,9 +335,17 @@ export const expressBreakdownView = z.object({
       quantity: z.number().int(),
       freight: moneyString.optional(),
       minimumApplied: z.boolean().optional(),
+      /** The cubic tier that priced it; whether the last weight row was prorated. */
+      cubicTier: z.number().optional(),
+      prorated: z.boolean().optional(),
+      /** Sides as the carrier measures them, longest first. */
+      sides: z.array(z.number()).optional(),
       surcharges: z.array(surchargeLine.extend({ note: z.string().optional() })).optional(),
     }),
   ),
+  /** The fuel percentage applied (staff), and the first day of the price table that priced it. */
+  fuelPercent: z.string().optional(),
+  pricesFrom: z.string().optional(),
 });
 
 const channelView = z.object({
@@ -402,8 +419,16 @@ export function expressResultOnWire(
               dimWeight: p.dimWeight,
               billableWeight: p.billableWeight,
               quantity: p.quantity,
+              // How the carrier measures the piece is no cost: the customer checks an invoice by it.
+              ...(p.sides ? { sides: p.sides } : {}),
+              ...(p.cubicTier !== undefined ? { cubicTier: p.cubicTier } : {}),
+              ...(p.prorated ? { prorated: true } : {}),
             },
       ),
+      ...(withCost && breakdown.fuelBp !== undefined
+        ? { fuelPercent: formatPercentBp(breakdown.fuelBp) }
+        : {}),
+      ...(breakdown.pricesFrom ? { pricesFrom: breakdown.pricesFrom } : {}),
     },
     levels: (levels ?? all).map(expressLevelOnWire),
   };
@@ -438,10 +463,13 @@ export const expressShipmentView = z.object({
       weight: z.number(),
       declaredValue: z.string(),
       description: z.string(),
+      // Shipments stored before these fields were asked read as a carton shipped on the quote's day.
+      packaging: z.enum(PACKAGINGS).default('box'),
     }),
   ),
   signature: z.boolean(),
   reference: z.string(),
+  shipDate: z.string().default(''),
   customs: z
     .object({
       contentsType: z.enum(CUSTOMS_CONTENTS),

@@ -34,6 +34,8 @@ export const EXPRESS_SURCHARGES = [
   'declared_value',
   /** A charge a carrier's rate names, by its own name (`name`): a channel priced by a carrier's API. */
   'carrier',
+  /** A channel's own surcharge rule, by the name its carrier bills it under (`name`). */
+  'rule',
 ] as const;
 export type ExpressSurcharge = (typeof EXPRESS_SURCHARGES)[number];
 
@@ -71,11 +73,130 @@ export interface ZoneRow {
  */
 export interface PriceTable {
   zones: string[];
+  /** A bracket under one weight unit (4 oz is 0.25 lb) is an ounce tier: see `RatingRules.underOneUnit`. */
   brackets: { weight: number; prices: (number | null)[] }[];
   additional: { unit: number; prices: (number | null)[] } | null;
   /** The least a parcel costs in each zone before surcharges. */
   minimums: (number | null)[];
+  /**
+   * Cubic tiers (USPS's cubic prices): a parcel that fits `RatingRules.cubic` is priced by the first
+   * tier its volume does not exceed, in cubic feet (cubic decimetres on a metric channel), not by weight.
+   */
+  cubic?: { tier: number; prices: (number | null)[] }[];
 }
+
+/** A price table that takes over on a date (a carrier's new card, loaded weeks ahead). */
+export interface ScheduledPrices {
+  /** The first ship date the table prices, `YYYY-MM-DD`. */
+  effectiveFrom: string;
+  prices: PriceTable;
+}
+
+/** How each side is rounded before anything is measured: FedEx and UPS round to the nearest inch. */
+export const DIM_ROUNDINGS = ['none', 'nearest', 'up'] as const;
+export type DimRounding = (typeof DIM_ROUNDINGS)[number];
+
+/**
+ * What a billable weight past the card's last row costs: the `additional` units of the price table,
+ * the last row's price prorated per unit of weight (FedEx above 150 lb), or nothing (refused).
+ */
+export const BEYOND_LAST_WEIGHT = ['additional', 'prorate', 'refuse'] as const;
+export type BeyondLastWeight = (typeof BEYOND_LAST_WEIGHT)[number];
+
+/** What sets a surcharge rule off. */
+export const SURCHARGE_TRIGGERS = [
+  /** The actual weight of a piece is over `over`. */
+  'weight',
+  /** The longest side is over `over`. */
+  'longest',
+  /** The second-longest side is over `over`. */
+  'second',
+  /** The longest side plus twice each of the others is over `over`. */
+  'length_girth',
+  /** The volume, from the measured sides, is over `over` cubic units (USPS: 2 cubic feet). */
+  'volume',
+  /** The piece's packaging is one of `values` (not encased, cylinder, ...). */
+  'packaging',
+  /** The shipment goes to a home. */
+  'residential',
+  /** The shipment asks for a signature. */
+  'signature',
+  /** The destination's five-digit ZIP is one of `values`. */
+  'zip5',
+] as const;
+export type SurchargeTrigger = (typeof SURCHARGE_TRIGGERS)[number];
+
+/** Packaging a piece may be declared in; `box` (a corrugated carton) when not said. */
+export const PACKAGINGS = ['box', 'not_encased', 'cylinder', 'bag', 'wood', 'metal', 'other'] as const;
+export type Packaging = (typeof PACKAGINGS)[number];
+
+/**
+ * A surcharge as a carrier's service guide states it: what sets it off, what it costs (per zone where
+ * the carrier varies it), whether fuel applies to it. Rules of one `group` charge only their dearest
+ * (a piece over both a weight and a length limit pays Additional Handling once); a rule that applies
+ * removes the groups it `replaces` (Oversize replaces Additional Handling).
+ */
+export interface SurchargeRule {
+  /** The carrier's name for it, shown on the breakdown: "Additional Handling - Weight". */
+  name: string;
+  trigger: SurchargeTrigger;
+  /** The limit a numeric trigger must exceed, in the channel's units. */
+  over: number;
+  /** Packaging kinds, or five-digit ZIPs. */
+  values: string[];
+  /** Cents per piece (per shipment for residential and signature), unless its zone has its own. */
+  fee: number;
+  /** Cents by zone name, where the carrier varies the fee by zone. */
+  feeByZone: Record<string, number>;
+  /** Fuel is charged on it. */
+  fuel: boolean;
+  group: string;
+  replaces: string[];
+  /** Billable weight is at least this while it applies (0 for none): Oversize bills 90 lb. */
+  minBillable: number;
+}
+
+/** A fuel percentage from a date on (carriers change theirs weekly). */
+export interface FuelRate {
+  /** `YYYY-MM-DD`: the first ship date the rate applies to. */
+  from: string;
+  bp: number;
+}
+
+/**
+ * The rules of a carrier's service guide beyond the price table. Every field has a default that
+ * rates as the channel did before rules existed: sides as given, dimensional weight on every parcel,
+ * whole units, the additional units past the last row, no rules, the channel's one fuel percentage.
+ */
+export interface RatingRules {
+  dimRounding: DimRounding;
+  /** Dimensional weight counts only above this volume (cubic units; USPS: 1,728 in³); 0 for always. */
+  dimThreshold: number;
+  /**
+   * Under one weight unit, billable weight rounds up to `step` (1/16 lb: whole ounces) instead of to
+   * a whole unit, and is priced by the ounce tiers of the price table; null rounds to whole units.
+   */
+  underOneUnit: { step: number } | null;
+  beyondLastWeight: BeyondLastWeight;
+  /**
+   * Who is priced by the cubic tiers of the price table: pieces up to `maxWeight`, each side rounded
+   * down to `roundDown` first (USPS: a quarter inch); null prices every piece by weight.
+   */
+  cubic: { roundDown: number; maxWeight: number; maxLongest: number } | null;
+  surchargeRules: SurchargeRule[];
+  /** Effective-dated fuel; a ship date before every row takes the channel's own fuel percentage. */
+  fuel: FuelRate[];
+}
+
+export const DEFAULT_RATING_RULES: RatingRules = {
+  dimRounding: 'none',
+  dimThreshold: 0,
+  underOneUnit: null,
+  beyondLastWeight: 'additional',
+  cubic: null,
+  surchargeRules: [],
+  fuel: [],
+};
 
 export interface DeliveryArea {
   /** What the list is called on the breakdown, e.g. "DAS" or "Extended DAS". */
@@ -118,7 +239,10 @@ export interface ChannelTerms {
   limits: ChannelLimits;
   zones: ZoneRow[];
   prices: PriceTable;
+  /** Tables that take over on their dates; the latest one in force on the ship date prices. */
+  scheduledPrices?: ScheduledPrices[];
   surcharges: SurchargeTerms;
+  rules?: RatingRules;
 }
 
 /** A parcel as the shipper gives it, in the shipment's units; `quantity` identical pieces. */
@@ -130,6 +254,8 @@ export interface Parcel {
   weight: number;
   /** Cents declared per piece; 0 for none. */
   declaredValue: number;
+  /** `box` when not said. */
+  packaging?: Packaging;
 }
 
 /** One end of a shipment in full, as a carrier's API takes it (the tables need only its code). */
@@ -155,6 +281,8 @@ export interface ExpressShipment {
   residential: boolean;
   signature: boolean;
   parcels: Parcel[];
+  /** `YYYY-MM-DD`: picks the price table and the fuel rate in force; today (UTC) when not said. */
+  shipDate?: string;
 }
 
 export interface ParcelBreakdown {
@@ -166,7 +294,14 @@ export interface ParcelBreakdown {
   /** Cents per piece: the bracket price (or the minimum). */
   freight: number;
   minimumApplied: boolean;
-  surcharges: { code: ExpressSurcharge; fee: number; note?: string }[];
+  /** The cubic tier that priced the piece (cubic feet), when the cubic tiers did. */
+  cubicTier?: number;
+  /** The last row's price was prorated to the billable weight. */
+  prorated?: boolean;
+  /** Sides as the carrier measures them (rounded by the channel's rule), longest first. */
+  sides?: [number, number, number];
+  /** `name`: a rule's name; `note`: a delivery-area list's. */
+  surcharges: { code: ExpressSurcharge; fee: number; note?: string; name?: string }[];
 }
 
 export interface ExpressBreakdown {
@@ -178,6 +313,11 @@ export interface ExpressBreakdown {
   /** `name`: the carrier's own name of a `carrier` charge. */
   surcharges: { code: ExpressSurcharge; fee: number; name?: string }[];
   fuel: number;
+  /** The fuel percentage applied, in basis points, and the charges it was applied to (cents). */
+  fuelBp?: number;
+  fuelBase?: number;
+  /** The price table's first ship date, when a scheduled table priced the shipment. */
+  pricesFrom?: string;
   total: number;
   billableWeight: number;
 }
@@ -259,29 +399,34 @@ export function toUnits(parcel: Parcel, from: UnitSystem, to: UnitSystem): Parce
   };
 }
 
-const zip3 = (zip: string) => zip.trim().slice(0, 3);
-const inRange = (value: string, from: string, to: string) => value >= from && value <= (to || from);
+/** A ZIP in a range of ZIP3s or ZIP5s: compared on as many digits as the range gives. */
+const inRange = (zip: string, from: string, to: string) => {
+  const head = zip.trim().slice(0, from.length);
+  return head >= from && head <= (to || from);
+};
 
-/** The zone of a shipment on a chart: the first row that covers origin and destination. */
+/**
+ * The zone of a shipment on a chart. A row whose destination is a range of five-digit ZIPs is an
+ * exception (an island, rural Alaska) and wins over the ZIP3 rows; otherwise the first row that
+ * covers origin and destination.
+ */
 export function findZone(
   rows: readonly ZoneRow[],
   originZip: string,
   destinationCountry: string,
   destinationZip: string,
 ): string | null {
-  const origin = zip3(originZip);
   const domestic = destinationCountry === 'US';
-  const destination = zip3(destinationZip);
-  for (const row of rows) {
-    if (!inRange(origin, row.originFrom, row.originTo)) continue;
-    if (
-      domestic
-        ? row.country === '' && inRange(destination, row.destFrom, row.destTo)
-        : row.country === destinationCountry
-    )
-      return row.zone;
+  const covers = (row: ZoneRow) =>
+    inRange(originZip, row.originFrom, row.originTo) &&
+    (domestic
+      ? row.country === '' && inRange(destinationZip, row.destFrom, row.destTo)
+      : row.country === destinationCountry);
+  if (domestic) {
+    const exception = rows.find((row) => row.destFrom.length === 5 && covers(row));
+    if (exception) return exception.zone;
   }
-  return null;
+  return rows.find((row) => (domestic ? row.destFrom.length !== 5 : true) && covers(row))?.zone ?? null;
 }
 
 /** Sorted sides, longest first. */
@@ -293,17 +438,31 @@ export const lengthGirth = (p: Parcel) => {
   return l + 2 * (w + h);
 };
 
-/** The price of a billable weight in a zone, from the brackets and the additional units. */
-function bracketPrice(table: PriceTable, zoneIndex: number, billable: number): number | null {
+/**
+ * The price of a billable weight in a zone: the first bracket it does not exceed; past the last, by
+ * the channel's rule. Prorating takes the last row's price per unit of weight, times the billable
+ * weight, rounded half up to the cent once (FedEx: the 150 lb rate per pound above 150 lb).
+ */
+function bracketPrice(
+  table: PriceTable,
+  zoneIndex: number,
+  billable: number,
+  beyond: BeyondLastWeight,
+): { price: number; prorated: boolean } | null {
   for (const bracket of table.brackets)
-    if (billable <= bracket.weight + 1e-9) return bracket.prices[zoneIndex] ?? null;
+    if (billable <= bracket.weight + 1e-9) {
+      const price = bracket.prices[zoneIndex];
+      return price == null ? null : { price, prorated: false };
+    }
   const last = table.brackets[table.brackets.length - 1];
+  const base = last?.prices[zoneIndex];
+  if (!last || base == null || beyond === 'refuse') return null;
+  if (beyond === 'prorate')
+    return { price: Math.floor((base * billable) / last.weight + 0.5 + 1e-9), prorated: true };
   const perUnit = table.additional?.prices[zoneIndex];
-  if (!last || !table.additional || perUnit == null) return null;
-  const base = last.prices[zoneIndex];
-  if (base == null) return null;
+  if (!table.additional || perUnit == null) return null;
   const units = roundUp(billable - last.weight, table.additional.unit) / table.additional.unit;
-  return base + Math.round(units) * perUnit;
+  return { price: base + Math.round(units) * perUnit, prorated: false };
 }
 
 /** What a declared value costs per piece. */
@@ -313,17 +472,129 @@ export function declaredValueFee(terms: SurchargeTerms['declaredValue'], value: 
   return Math.max(terms.minimum, hundreds * terms.per100);
 }
 
+/** A side as the carrier measures it. */
+function roundSide(value: number, rule: DimRounding): number {
+  const clean = Number(value.toFixed(6));
+  if (rule === 'nearest') return Math.floor(clean + 0.5);
+  if (rule === 'up') return Math.ceil(clean);
+  return value;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The price table in force on a ship date: the latest scheduled one that has begun, else the channel's. */
+export function pricesInForce(
+  channel: Pick<ChannelTerms, 'prices' | 'scheduledPrices'>,
+  shipDate: string,
+): { prices: PriceTable; from: string | null } {
+  let best: ScheduledPrices | null = null;
+  for (const scheduled of channel.scheduledPrices ?? [])
+    if (scheduled.effectiveFrom <= shipDate && (!best || scheduled.effectiveFrom > best.effectiveFrom))
+      best = scheduled;
+  return best ? { prices: best.prices, from: best.effectiveFrom } : { prices: channel.prices, from: null };
+}
+
+/** The fuel percentage in force on a ship date, in basis points. */
+export function fuelInForce(rules: RatingRules, fallbackBp: number, shipDate: string): number {
+  let best: FuelRate | null = null;
+  for (const rate of rules.fuel) if (rate.from <= shipDate && (!best || rate.from > best.from)) best = rate;
+  return best ? best.bp : fallbackBp;
+}
+
+/** The cubic tier of a piece, or null when it is not priced by cubic tiers. */
+function cubicTierOf(
+  table: PriceTable,
+  rules: RatingRules,
+  unitSystem: UnitSystem,
+  p: Parcel,
+): { tier: number; index: number } | null {
+  const cubic = rules.cubic;
+  const tiers = table.cubic ?? [];
+  if (!cubic || tiers.length === 0 || p.weight > cubic.maxWeight + 1e-9) return null;
+  const down = (side: number) =>
+    cubic.roundDown > 0 ? Math.floor(Number((side / cubic.roundDown).toFixed(6))) * cubic.roundDown : side;
+  const rounded = [down(p.length), down(p.width), down(p.height)].sort((a, b) => b - a);
+  if (cubic.maxLongest > 0 && (rounded[0] ?? 0) > cubic.maxLongest + 1e-9) return null;
+  // Cubic feet, or cubic decimetres on a metric channel.
+  const volume = rounded.reduce((v, side) => v * side, 1) / (unitSystem === 'lb_in' ? 1728 : 1000);
+  const index = tiers.findIndex((t) => volume <= t.tier + 1e-9);
+  return index < 0 ? null : { tier: (tiers[index] as { tier: number }).tier, index };
+}
+
+/** Whether a rule is set off by a piece of a shipment. */
+function triggers(
+  rule: SurchargeRule,
+  piece: { sides: [number, number, number]; weight: number; packaging: Packaging },
+  shipment: ExpressShipment,
+  destinationZip: string,
+): boolean {
+  const [longest, second, third] = piece.sides;
+  switch (rule.trigger) {
+    case 'weight':
+      return piece.weight > rule.over + 1e-9;
+    case 'longest':
+      return longest > rule.over + 1e-9;
+    case 'second':
+      return second > rule.over + 1e-9;
+    case 'length_girth':
+      return longest + 2 * (second + third) > rule.over + 1e-9;
+    case 'volume':
+      return longest * second * third > rule.over + 1e-9;
+    case 'packaging':
+      return rule.values.includes(piece.packaging);
+    case 'residential':
+      return shipment.residential;
+    case 'signature':
+      return shipment.signature;
+    case 'zip5':
+      return rule.values.includes(destinationZip);
+  }
+}
+
+/**
+ * The rules a piece pays: within a group the dearest only, and none of a group another applying
+ * rule replaces. Each with its fee in the zone.
+ */
+function rulesCharged(rules: readonly SurchargeRule[], applying: readonly SurchargeRule[], zone: string) {
+  const fee = (rule: SurchargeRule) => rule.feeByZone[zone] ?? rule.fee;
+  const dearest = new Map<string, SurchargeRule>();
+  const charged: SurchargeRule[] = [];
+  for (const rule of applying) {
+    if (!rule.group) {
+      charged.push(rule);
+      continue;
+    }
+    const held = dearest.get(rule.group);
+    if (!held || fee(rule) > fee(held)) dearest.set(rule.group, rule);
+  }
+  charged.push(...dearest.values());
+  const replaced = new Set(charged.flatMap((rule) => rule.replaces));
+  return rules
+    .filter((rule) => charged.includes(rule) && !(rule.group && replaced.has(rule.group)))
+    .map((rule) => ({ rule, fee: fee(rule) }));
+}
+
 /** Prices a shipment on one channel at the operator's cost, or says why the channel cannot take it. */
 export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): ExpressRating {
   const domestic = shipment.destinationCountry === 'US';
   if (domestic !== (channel.scope === 'domestic')) return { ok: false, reason: 'wrong_scope' };
+  const rules = channel.rules ?? DEFAULT_RATING_RULES;
+  const shipDate = shipment.shipDate ?? today();
   const step = WEIGHT_STEP[channel.unitSystem];
   const parcels = shipment.parcels.map((p) => toUnits(p, shipment.unitSystem, channel.unitSystem));
-  for (const p of parcels) {
+  // Sides as the carrier measures them; every length rule reads these.
+  const measured = parcels.map(
+    (p) =>
+      [p.length, p.width, p.height]
+        .map((side) => roundSide(side, rules.dimRounding))
+        .sort((a, b) => b - a) as [number, number, number],
+  );
+  for (const [i, p] of parcels.entries()) {
+    const [longest, second, third] = measured[i] as [number, number, number];
     if (p.weight > channel.limits.maxWeight + 1e-9) return { ok: false, reason: 'overweight' };
     if (
-      sides(p)[0] > channel.limits.maxLength + 1e-9 ||
-      lengthGirth(p) > channel.limits.maxLengthGirth + 1e-9
+      longest > channel.limits.maxLength + 1e-9 ||
+      longest + 2 * (second + third) > channel.limits.maxLengthGirth + 1e-9
     )
       return { ok: false, reason: 'oversize' };
   }
@@ -334,7 +605,8 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
     shipment.destinationZip,
   );
   if (zone === null) return { ok: false, reason: 'no_zone' };
-  const zoneIndex = channel.prices.zones.indexOf(zone);
+  const { prices, from: pricesFrom } = pricesInForce(channel, shipDate);
+  const zoneIndex = prices.zones.indexOf(zone);
   if (zoneIndex < 0) return { ok: false, reason: 'no_price' };
 
   const terms = channel.surcharges;
@@ -344,17 +616,41 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
     .reduce<DeliveryArea | null>((best, a) => (best && best.fee >= a.fee ? best : a), null);
 
   const breakdowns: ParcelBreakdown[] = [];
-  for (const p of parcels) {
-    const [longest, second] = sides(p);
-    const dimWeight = channel.dimDivisor > 0 ? (p.length * p.width * p.height) / channel.dimDivisor : 0;
+  // Cents fuel is charged on: the freight and the surcharges fuel applies to, over every piece.
+  let fuelBase = 0;
+  for (const [i, p] of parcels.entries()) {
+    const sidesMeasured = measured[i] as [number, number, number];
+    const [longest, second, third] = sidesMeasured;
+    const lengthAndGirth = longest + 2 * (second + third);
+    const volume = longest * second * third;
+    const dimWeight =
+      channel.dimDivisor > 0 && volume > rules.dimThreshold + 1e-9 ? volume / channel.dimDivisor : 0;
+    const weighed = Math.max(p.weight, dimWeight);
+    let billable =
+      rules.underOneUnit && weighed < 1 - 1e-9
+        ? rules.underOneUnit.step > 0
+          ? roundUp(weighed, rules.underOneUnit.step)
+          : Number(weighed.toFixed(4))
+        : roundUp(weighed, step);
     const large =
       terms.largePackage !== null &&
-      (longest > terms.largePackage.longest + 1e-9 || lengthGirth(p) > terms.largePackage.lengthGirth + 1e-9);
-    let billable = roundUp(Math.max(p.weight, dimWeight), step);
+      (longest > terms.largePackage.longest + 1e-9 || lengthAndGirth > terms.largePackage.lengthGirth + 1e-9);
     if (large && terms.largePackage) billable = Math.max(billable, terms.largePackage.minBillable);
-    const price = bracketPrice(channel.prices, zoneIndex, billable);
-    if (price === null) return { ok: false, reason: 'no_price' };
-    const minimum = channel.prices.minimums[zoneIndex] ?? 0;
+    const piece = { sides: sidesMeasured, weight: p.weight, packaging: p.packaging ?? 'box' };
+    const applying = rules.surchargeRules.filter((rule) => triggers(rule, piece, shipment, destinationZip));
+    const charged = rulesCharged(rules.surchargeRules, applying, zone);
+    for (const { rule } of charged) billable = Math.max(billable, rule.minBillable);
+
+    const cubic = cubicTierOf(prices, rules, channel.unitSystem, p);
+    const cubicPrice = cubic ? (prices.cubic?.[cubic.index]?.prices[zoneIndex] ?? null) : null;
+    const priced =
+      cubicPrice !== null
+        ? { price: cubicPrice, prorated: false }
+        : bracketPrice(prices, zoneIndex, billable, rules.beyondLastWeight);
+    if (priced === null) return { ok: false, reason: 'no_price' };
+    const { price, prorated } = priced;
+    const minimum = prices.minimums[zoneIndex] ?? 0;
+    const freight = Math.max(price, minimum);
     const surcharges: ParcelBreakdown['surcharges'] = [];
     if (shipment.residential && terms.residential > 0)
       surcharges.push({ code: 'residential', fee: terms.residential });
@@ -369,30 +665,46 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
       surcharges.push({ code: 'additional_handling', fee: terms.additionalHandling.fee });
     if (shipment.signature && terms.signature > 0)
       surcharges.push({ code: 'signature', fee: terms.signature });
+    let fueled = freight + surcharges.reduce((sum, x) => sum + x.fee, 0);
+    for (const { rule, fee } of charged) {
+      surcharges.push({ code: 'rule', fee, name: rule.name });
+      if (rule.fuel) fueled += fee;
+    }
     const declared = declaredValueFee(terms.declaredValue, p.declaredValue);
     if (declared > 0) surcharges.push({ code: 'declared_value', fee: declared });
+    fuelBase += fueled * p.quantity;
     breakdowns.push({
       actualWeight: display(p.weight),
       dimWeight: display(dimWeight),
       billableWeight: billable,
       quantity: p.quantity,
-      freight: Math.max(price, minimum),
+      freight,
       minimumApplied: minimum > price,
+      ...(cubic && cubicPrice !== null ? { cubicTier: cubic.tier } : {}),
+      ...(prorated ? { prorated } : {}),
+      // The sides as measured, where the channel measures them otherwise than given.
+      ...(rules.dimRounding !== 'none'
+        ? { sides: sidesMeasured.map(display) as [number, number, number] }
+        : {}),
       surcharges,
     });
   }
 
   const freight = breakdowns.reduce((s, b) => s + b.freight * b.quantity, 0);
-  const totals = new Map<ExpressSurcharge, number>();
-  for (const b of breakdowns)
-    for (const s of b.surcharges) totals.set(s.code, (totals.get(s.code) ?? 0) + s.fee * b.quantity);
-  const surcharges = EXPRESS_SURCHARGES.filter((code) => totals.has(code)).map((code) => ({
-    code,
-    fee: totals.get(code) as number,
-  }));
-  const fuelBase =
-    freight + surcharges.filter((s) => s.code !== 'declared_value').reduce((s, x) => s + x.fee, 0);
-  const fuel = percentOf(fuelBase, terms.fuelBp);
+  // Summed by kind, and a rule by its name, in the order of the kinds and then of the rules.
+  const totals = new Map<string, { code: ExpressSurcharge; fee: number; name?: string }>();
+  for (const code of EXPRESS_SURCHARGES)
+    for (const b of breakdowns)
+      for (const s of b.surcharges) {
+        if (s.code !== code) continue;
+        const key = `${s.code}\u0000${s.name ?? ''}`;
+        const held = totals.get(key) ?? { code: s.code, fee: 0, ...(s.name ? { name: s.name } : {}) };
+        held.fee += s.fee * b.quantity;
+        totals.set(key, held);
+      }
+  const surcharges = [...totals.values()];
+  const fuelBp = fuelInForce(rules, terms.fuelBp, shipDate);
+  const fuel = percentOf(fuelBase, fuelBp);
   return {
     ok: true,
     breakdown: {
@@ -402,6 +714,9 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
       freight,
       surcharges,
       fuel,
+      fuelBp,
+      fuelBase,
+      ...(pricesFrom ? { pricesFrom } : {}),
       total: freight + surcharges.reduce((s, x) => s + x.fee, 0) + fuel,
       billableWeight: breakdowns.reduce((s, b) => s + b.billableWeight * b.quantity, 0),
     },

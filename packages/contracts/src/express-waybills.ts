@@ -231,7 +231,10 @@ export const waybillView = z.object({
   total: moneyString,
   freight: moneyString,
   fuel: moneyString,
-  surcharges: z.array(z.object({ code: z.enum(EXPRESS_SURCHARGES), fee: moneyString })),
+  // `name`: a carrier's own name of a `carrier` charge, or a channel rule's.
+  surcharges: z.array(
+    z.object({ code: z.enum(EXPRESS_SURCHARGES), fee: moneyString, name: z.string().optional() }),
+  ),
   /** Every level's price the caller may see (staff: all of them, the operator's cost first). */
   levels: z.array(expressLevelView),
   paid: moneyString,

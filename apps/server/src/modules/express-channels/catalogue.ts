@@ -235,9 +235,17 @@ export function surchargesToApi(terms: SurchargeTerms) {
 
 type ChannelWithProduct = ChannelRow & { productName: string; productNameEn: string };
 
-/** A channel as the API answers it; the price table itself travels through the price calls. */
+/** A channel as the API answers it; the price tables and rules travel through the price calls. */
 export function channelToApi(
-  { tenantId: _t, priceTable, pricesUpdatedAt: _p, surcharges, ...channel }: ChannelWithProduct,
+  {
+    tenantId: _t,
+    priceTable,
+    pricesUpdatedAt: _p,
+    scheduledPrices: _s,
+    ratingRules: _r,
+    surcharges,
+    ...channel
+  }: ChannelWithProduct,
   zoneRows: number,
 ) {
   return {

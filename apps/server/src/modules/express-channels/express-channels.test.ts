@@ -406,14 +406,15 @@ describe('zone charts', () => {
         sheet: 'Zones',
         row: 4,
         field: 'destFrom',
-        message: 'Destination ZIP3 from: Enter a three-digit ZIP prefix such as 900',
+        message:
+          'Destination ZIP3 from: Enter a three-digit ZIP prefix such as 900, or a five-digit ZIP for an exception such as 99501',
       },
     ]);
     const zh = await importZones(await workbookBytes({ Zones: file }), 'zh-CN');
     expect(zh.json().data.errors[0]).toMatchObject({
       row: 4,
       field: 'destFrom',
-      message: '目的邮编前三位(起):请填写三位邮编(如 900)',
+      message: '目的邮编前三位(起):请填写三位邮编(如 900)或五位邮编(例外区间,如 99501)',
     });
     const both = [...ZONE_FILE.slice(0, 2), ['900', '961', '300', '399', 'CA', '7']];
     const rule = await importZones(await workbookBytes({ Zones: both }));
@@ -455,7 +456,20 @@ describe('zone charts', () => {
     expect(badFields(noFile)).toEqual(['file']);
     expect(await zoneRows()).toEqual(before);
 
-    expect((await importZones(template.rawPayload, 'zh-CN')).json().data).toEqual({ imported: 3 });
+    // The examples are on a sheet the import never reads: the template as it comes imports nothing,
+    // and the chart stays as it was.
+    expect(rows).toHaveLength(1);
+    const examples = await sheetRows(template.rawPayload, '分区表示例(不导入)');
+    expect(examples.slice(1).map((r) => r.at(-1))).toEqual(['2', '8', '9', 'A']);
+    const untouched = await importZones(template.rawPayload, 'zh-CN');
+    expect(untouched.json()).toMatchObject({ code: 400, data: { errors: [{ message: '文件中没有数据' }] } });
+    expect(await zoneRows()).toEqual(before);
+    // Rows an operator copies from the example onto the data sheet are the operator's own.
+    const copied = await importZones(
+      await workbookBytes({ 分区表: [rows[0] ?? [], ...examples.slice(1)] }),
+      'zh-CN',
+    );
+    expect(copied.json().data).toEqual({ imported: 4 });
     // Put the chart the rest of the file relies on back.
     expect((await importZones(await workbookBytes({ Zones: ZONE_FILE }))).json().code).toBe(200);
   });
@@ -487,8 +501,10 @@ const PRICE_VIEW = {
   ],
   additional: { unit: 1, prices: ['0.85', '1.40', '2.15'] },
   minimums: ['9.00', null, null],
+  cubic: [],
   unpricedZones: ['A'],
   updatedAt: expect.any(String),
+  scheduled: [],
 };
 const importPrices = (content: Buffer, language: 'en-US' | 'zh-CN' = 'en-US') =>
   upload(`/api/admin/channelPrice/import?channelId=${channelId}`, content, 'admin', language);
@@ -513,8 +529,10 @@ describe('price tables', () => {
       ],
       additional: null,
       minimums: [],
+      cubic: [],
       unpricedZones: ['5', 'A'],
       updatedAt: expect.any(String),
+      scheduled: [],
     });
     expect(await priceInfo()).toEqual(saved);
 
@@ -618,16 +636,27 @@ describe('price tables', () => {
     expect((await channelInfo()).surcharges.deliveryAreas).toEqual(areasBefore);
   });
 
-  it('offers a template in the caller’s language that imports as it is', async () => {
+  it('offers a template in the caller’s language whose examples cannot be imported', async () => {
     const template = await download('/api/admin/channelPrice/template', 'zh-CN');
     const rows = await sheetRows(template.rawPayload, '价格');
-    expect(rows[0]).toEqual(['重量上限(lb)', '2', '3', '4']);
-    expect(rows.slice(-3).map((r) => r[0])).toEqual(['续重单位(lb)', '续重', '最低收费']);
-    expect(await sheetRows(template.rawPayload, '偏远地区')).toHaveLength(4);
+    expect(rows).toEqual([['重量上限(lb)', '2', '3', '4']]);
+    expect(await sheetRows(template.rawPayload, '偏远地区')).toHaveLength(1);
+    const example = await sheetRows(template.rawPayload, '价格示例(不导入)');
+    expect(example.slice(-3).map((r) => r[0])).toEqual(['续重单位(lb)', '续重', '最低收费']);
+    // The example's delivery areas are real ZIPs: left in, they would charge those addresses.
+    expect(await sheetRows(template.rawPayload, '偏远地区示例(不导入)')).toHaveLength(4);
     const en = await download('/api/admin/channelPrice/template', 'en-US');
     expect((await sheetRows(en.rawPayload, 'Prices'))[0]?.[0]).toBe('Weight up to (lb)');
+    expect((await sheetRows(en.rawPayload, 'Example Prices')).length).toBeGreaterThan(5);
     const before = await priceInfo();
-    expect((await importPrices(template.rawPayload, 'zh-CN')).json().data).toEqual({ imported: 5 });
+    const areasBefore = (await channelInfo()).surcharges.deliveryAreas;
+    const untouched = await importPrices(template.rawPayload, 'zh-CN');
+    expect(untouched.json().code).toBe(400);
+    expect(await priceInfo()).toEqual(before);
+    expect((await channelInfo()).surcharges.deliveryAreas).toEqual(areasBefore);
+    // The example copied onto the data sheets is the operator's own table.
+    const copied = await importPrices(await workbookBytes({ 价格: example }), 'zh-CN');
+    expect(copied.json().data).toEqual({ imported: 5 });
     expect((await priceInfo()).zones).toEqual(['2', '3', '4']);
     // Put the tested table back for the quote below.
     const restored = await importPrices(

@@ -16,12 +16,16 @@ import {
   importedRowsView,
   priceTableBody,
   priceTableView,
+  ratingRulesBody,
+  ratingRulesView,
+  scheduledPricesDeleteBody,
   surchargeTermsView,
   zoneListQuery,
   zoneListView,
 } from '@freight/contracts/express-channels';
 import { okResponse, xlsxResponse } from '@freight/contracts/responses';
 import { savedIdView } from '@freight/contracts/roles';
+import { dateField } from '@freight/contracts/truck-shipment';
 import { queryId } from '@freight/contracts/validation';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -41,8 +45,10 @@ import {
   setProductEnabled,
 } from './catalogue.ts';
 import { channelTemplate, exportChannels, importChannels } from './channel-sheet.ts';
+import { ratingRulesInfo, saveRatingRules } from './rules.ts';
 import {
   deleteDeliveryArea,
+  deleteScheduledPrices,
   exportPriceTable,
   exportZoneChart,
   importPriceTable,
@@ -70,6 +76,8 @@ const MAX_TABLE_BYTES = 10 * 1024 * 1024;
 
 const tags = ['express'];
 const channelQuery = z.object({ channelId: queryId() });
+/** A price workbook's channel, and the first ship date it prices when it is loaded ahead. */
+const priceImportQuery = channelQuery.extend({ effectiveFrom: dateField.optional() });
 
 /** The uploaded workbook's bytes: the `file` field, refused by name when missing or too large. */
 function uploadedWorkbook(request: FastifyRequest): Promise<Buffer> {
@@ -270,7 +278,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, response: { 200: xlsxResponse } },
     },
     async (request, reply) =>
-      sendFile(reply, 'zones-template.xlsx', await zoneWorkbook(templateZoneRows(), request.language)),
+      sendFile(reply, 'zones-template.xlsx', await zoneWorkbook([], request.language, templateZoneRows())),
   );
 
   /** Replaces a channel's zone chart with the workbook's rows: all of them, or none when a row is bad. */
@@ -319,6 +327,39 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.post(
+    '/admin/channelPrice/scheduled/delete',
+    {
+      config: { permission: PRICE_PAGE, audit: 'express.prices.unschedule' },
+      schema: { tags, body: scheduledPricesDeleteBody, response: { 200: okResponse(priceTableView) } },
+    },
+    async (request) => {
+      request.auditTarget = `expressChannel:${request.body.channelId}`;
+      return deleteScheduledPrices(db, currentUser(request), request.body);
+    },
+  );
+
+  app.post(
+    '/admin/channelPrice/rules/info',
+    {
+      config: { permission: PRICE_PAGE },
+      schema: { tags, body: expressChannelQuery, response: { 200: okResponse(ratingRulesView) } },
+    },
+    async (request) => ratingRulesInfo(db, currentUser(request), request.body.channelId),
+  );
+
+  app.post(
+    '/admin/channelPrice/rules/save',
+    {
+      config: { permission: PRICE_PAGE, audit: 'express.rules.save' },
+      schema: { tags, body: ratingRulesBody, response: { 200: okResponse(ratingRulesView) } },
+    },
+    async (request) => {
+      request.auditTarget = `expressChannel:${request.body.channelId}`;
+      return saveRatingRules(db, currentUser(request), request.body);
+    },
+  );
+
   app.get(
     '/admin/channelPrice/export',
     {
@@ -343,11 +384,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, response: { 200: xlsxResponse } },
     },
     async (request, reply) => {
-      const { table, areas } = templatePrices();
       return sendFile(
         reply,
         'prices-template.xlsx',
-        await priceWorkbook(table, areas, 'lb_in', request.language),
+        await priceWorkbook(null, [], 'lb_in', request.language, templatePrices()),
       );
     },
   );
@@ -357,20 +397,23 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/channelPrice/import',
     {
       config: { permission: PRICE_PAGE, audit: 'express.prices.import' },
-      schema: { tags, querystring: channelQuery, response: { 200: okResponse(importedRowsView) } },
+      schema: { tags, querystring: priceImportQuery, response: { 200: okResponse(importedRowsView) } },
     },
     async (request, reply) => {
-      const { channelId } = request.query;
-      const { brackets, areas } = await importPriceTable(
+      const { channelId, effectiveFrom } = request.query;
+      const { brackets, areas, scheduled } = await importPriceTable(
         db,
         currentUser(request),
         channelId,
         await uploadedWorkbook(request),
         request.language,
+        effectiveFrom,
       );
       request.auditTarget = `expressChannel:${channelId}`;
-      reply.messageKey = 'expressChannel.pricesImported';
-      reply.messageParams = { count: brackets, areas };
+      reply.messageKey = scheduled ? 'expressChannel.pricesScheduled' : 'expressChannel.pricesImported';
+      reply.messageParams = scheduled
+        ? { count: brackets, date: effectiveFrom ?? '' }
+        : { count: brackets, areas };
       return { imported: brackets };
     },
   );

@@ -1,5 +1,12 @@
 import type { LabelFormat } from '@freight/contracts/carriers';
-import type { ExpressScope, PriceTable, SurchargeTerms, UnitSystem } from '@freight/contracts/express-rating';
+import type {
+  ExpressScope,
+  PriceTable,
+  RatingRules,
+  ScheduledPrices,
+  SurchargeTerms,
+  UnitSystem,
+} from '@freight/contracts/express-rating';
 import {
   bigint,
   boolean,
@@ -74,6 +81,10 @@ export const expressChannels = pgTable(
     organisationIds: jsonb('organisation_ids').$type<number[]>().notNull().default([]),
     surcharges: jsonb('surcharges').$type<SurchargeTerms>().notNull(),
     priceTable: jsonb('price_table').$type<PriceTable>(),
+    /** Cards loaded ahead of their date; rating takes the latest begun by the ship date over `priceTable`. */
+    scheduledPrices: jsonb('scheduled_prices').$type<ScheduledPrices[]>().notNull().default([]),
+    /** The service guide's rules beyond the tables; null rates by the defaults (`DEFAULT_RATING_RULES`). */
+    ratingRules: jsonb('rating_rules').$type<RatingRules>(),
     pricesUpdatedAt: timestamp('prices_updated_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,4 +1,4 @@
-import type { ChannelTerms, ZoneRow } from '@freight/contracts/express-rating';
+import { type ChannelTerms, DEFAULT_RATING_RULES, type ZoneRow } from '@freight/contracts/express-rating';
 import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { Generations } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -40,9 +40,14 @@ const productNames = {
 const {
   surcharges: _surcharges,
   priceTable: _priceTable,
+  scheduledPrices: _scheduledPrices,
+  ratingRules: _ratingRules,
   ...summaryColumns
 } = getTableColumns(expressChannels);
-export type ChannelSummary = Omit<QuotableChannel, 'surcharges' | 'priceTable'>;
+export type ChannelSummary = Omit<
+  QuotableChannel,
+  'surcharges' | 'priceTable' | 'scheduledPrices' | 'ratingRules'
+>;
 
 /** The rows whose channel and product are both open to the organisation, with the product's names. */
 function keepOpen<C extends { organisationIds: number[] }>(
@@ -168,6 +173,8 @@ export function channelTerms(channel: ChannelRow, zones: ZoneRow[]): ChannelTerm
     },
     zones,
     prices: channel.priceTable ?? { zones: [], brackets: [], additional: null, minimums: [] },
+    scheduledPrices: channel.scheduledPrices,
     surcharges: channel.surcharges,
+    rules: channel.ratingRules ?? DEFAULT_RATING_RULES,
   };
 }

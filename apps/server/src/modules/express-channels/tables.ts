@@ -6,6 +6,7 @@ import {
   type deliveryAreaSaveBody,
   type PriceTableBody,
   priceTableBody,
+  type scheduledPricesDeleteBody,
   type ZoneRowBody,
   type zoneListQuery,
   zoneRowBody,
@@ -184,13 +185,24 @@ export function zoneRowToApi({
   return { id, originFrom, originTo, destFrom, destTo, country, zone };
 }
 
-/** A ZIP3 typed as the keyword finds the rows whose origin or destination range holds it. */
+/**
+ * A ZIP3 or ZIP5 typed as the keyword finds the rows whose origin or destination range holds it,
+ * each range compared on as many digits as both give (a ZIP3 finds the ZIP5 exceptions under it).
+ */
 function zoneKeyword(keyword: string): SQL | undefined {
-  if (/^\d{3}$/.test(keyword)) {
-    const destTo = sql`coalesce(nullif(${expressZoneRows.destTo}, ''), ${expressZoneRows.destFrom})`;
+  if (/^\d{3}(\d{2})?$/.test(keyword)) {
+    const zip3 = keyword.slice(0, 3);
+    const { destFrom } = expressZoneRows;
+    const destTo = sql`coalesce(nullif(${expressZoneRows.destTo}, ''), ${destFrom})`;
+    const digits = sql`least(length(${destFrom}), ${keyword.length})`;
+    const typed = sql`left(${keyword}, ${digits})`;
     return or(
-      and(lte(expressZoneRows.originFrom, keyword), gte(expressZoneRows.originTo, keyword)),
-      and(lte(expressZoneRows.destFrom, keyword), gte(destTo, keyword)),
+      and(lte(expressZoneRows.originFrom, zip3), gte(expressZoneRows.originTo, zip3)),
+      and(
+        sql`${destFrom} <> ''`,
+        sql`left(${destFrom}, ${digits}) <= ${typed}`,
+        sql`left(${destTo}, ${digits}) >= ${typed}`,
+      ),
     );
   }
   return or(
@@ -221,24 +233,42 @@ export async function listZoneRows(db: DbOrTx, caller: Caller, query: z.infer<ty
   return { list: rows.map(zoneRowToApi), total: total?.n ?? 0, page, limit };
 }
 
-/** A zone chart as a workbook: one row per chart row, headers in the caller's language. */
-export async function zoneWorkbook(rows: readonly ZoneRow[], language: Language): Promise<Buffer> {
+/** The name of the sheet that shows a data sheet's example: the import reads only the data sheets. */
+const exampleSheet = (language: Language, sheet: MessageKey) =>
+  translate(language, 'expressChannel.exampleOf', { sheet: translate(language, sheet) });
+
+/**
+ * A zone chart as a workbook: one row per chart row, headers in the caller's language. The template
+ * has no rows to import: its examples are on a sheet of their own, which the import never reads, so
+ * an example left in cannot be imported as data.
+ */
+export async function zoneWorkbook(
+  rows: readonly ZoneRow[],
+  language: Language,
+  examples: readonly ZoneRow[] = [],
+): Promise<Buffer> {
+  const sheet = (name: string, chartRows: readonly ZoneRow[]) => ({
+    name,
+    header: ZONE_COLUMNS.map((c) => fieldLabel(c, language)),
+    // ZIPs are written as text, so a spreadsheet keeps the zeros of "001".
+    rows: chartRows.map((row) => ZONE_COLUMNS.map((c) => row[c] || null)),
+    widths: [22, 22, 24, 24, 12, 10],
+  });
   return buildWorkbook([
-    {
-      name: translate(language, 'expressChannel.sheetZones'),
-      header: ZONE_COLUMNS.map((c) => fieldLabel(c, language)),
-      // ZIP3s are written as text, so a spreadsheet keeps the zeros of "001".
-      rows: rows.map((row) => ZONE_COLUMNS.map((c) => row[c] || null)),
-      widths: [22, 22, 24, 24, 12, 10],
-    },
+    sheet(translate(language, 'expressChannel.sheetZones'), rows),
+    ...(examples.length > 0 ? [sheet(exampleSheet(language, 'expressChannel.sheetZones'), examples)] : []),
   ]);
 }
 
-/** The rows the template shows: a domestic band to two destination ranges, and one country. */
+/**
+ * The rows the template's example sheet shows: a domestic band to two destination ranges, a ZIP5
+ * exception, and one country.
+ */
 export function templateZoneRows(): ZoneRow[] {
   return [
     { originFrom: '900', originTo: '961', destFrom: '900', destTo: '961', country: '', zone: '2' },
     { originFrom: '900', originTo: '961', destFrom: '000', destTo: '299', country: '', zone: '8' },
+    { originFrom: '900', originTo: '961', destFrom: '96799', destTo: '96799', country: '', zone: '9' },
     { originFrom: '000', originTo: '999', destFrom: '', destTo: '', country: 'CA', zone: 'A' },
   ];
 }
@@ -294,7 +324,11 @@ export function parseZoneWorkbook(
     const text = Object.fromEntries(
       ZONE_COLUMNS.map((c, i) => {
         const value = cells.values[i] ?? null;
-        return [c, c === 'country' || c === 'zone' ? codeText(value, 0) : codeText(value, 3)];
+        if (c === 'country' || c === 'zone') return [c, codeText(value, 0)];
+        // A destination of four or five digits read as a number is a ZIP5 that lost its zero.
+        const digits =
+          (c === 'destFrom' || c === 'destTo') && typeof value === 'number' && value >= 1_000 ? 5 : 3;
+        return [c, codeText(value, digits)];
       }),
     ) as Record<ZoneColumn, string>;
     const parsed = zoneRowBody.safeParse(text);
@@ -359,7 +393,10 @@ const centsOrNull = (value: string) => (value === '' ? null : cents(value));
 const moneyOrNull = (value: number | null) => (value === null ? null : money(value));
 
 /** The price table as stored: cents, null where a zone has no price; no minimums when none is set. */
-export function priceTableToStored(body: Omit<PriceTableBody, 'channelId'>): PriceTable {
+export function priceTableToStored(
+  body: Omit<PriceTableBody, 'channelId' | 'effectiveFrom' | 'cubic'> & { cubic?: PriceTableBody['cubic'] },
+): PriceTable {
+  const cubic = body.cubic ?? [];
   return {
     zones: body.zones,
     brackets: body.brackets.map((b) => ({ weight: b.weight, prices: b.prices.map(centsOrNull) })),
@@ -367,7 +404,26 @@ export function priceTableToStored(body: Omit<PriceTableBody, 'channelId'>): Pri
       ? { unit: body.additional.unit, prices: body.additional.prices.map(centsOrNull) }
       : null,
     minimums: body.minimums.every((m) => m === '') ? [] : body.minimums.map(centsOrNull),
+    ...(cubic.length > 0
+      ? { cubic: cubic.map((c) => ({ tier: c.tier, prices: c.prices.map(centsOrNull) })) }
+      : {}),
   };
+}
+
+/** Today as ship dates are written; a table dated today or before takes over at once. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Where a table staff saved or imported goes: a date after today keeps it beside the channel's table
+ * until then (replacing one loaded for the same date); otherwise it is the channel's table now.
+ */
+function placedPrices(channel: ChannelRow, table: PriceTable, effectiveFrom: string | undefined) {
+  if (!effectiveFrom || effectiveFrom <= today()) return { priceTable: table, pricesUpdatedAt: new Date() };
+  const scheduledPrices = [
+    ...channel.scheduledPrices.filter((s) => s.effectiveFrom !== effectiveFrom),
+    { effectiveFrom, prices: table },
+  ].sort((a, b) => a.effectiveFrom.localeCompare(b.effectiveFrom));
+  return { scheduledPrices };
 }
 
 /** Zones of the chart in the order they first appear. */
@@ -394,8 +450,16 @@ export async function priceTableView(db: DbOrTx, channel: ChannelRow) {
       ? { unit: table.additional.unit, prices: table.additional.prices.map(moneyOrNull) }
       : null,
     minimums: (table?.minimums ?? []).map(moneyOrNull),
+    cubic: (table?.cubic ?? []).map((c) => ({ tier: c.tier, prices: c.prices.map(moneyOrNull) })),
     unpricedZones: zones.filter((z) => !priced.has(z)),
     updatedAt: channel.pricesUpdatedAt,
+    // A table whose day has come prices already (rating picks it by date); it is still listed here
+    // until a save or an import folds it in, so staff see which card is in force.
+    scheduled: channel.scheduledPrices.map((s) => ({
+      effectiveFrom: s.effectiveFrom,
+      brackets: s.prices.brackets.length,
+      zones: s.prices.zones,
+    })),
   };
 }
 
@@ -403,14 +467,38 @@ export async function priceTableInfo(db: DbOrTx, caller: Caller, channelId: numb
   return priceTableView(db, await staffChannel(db, caller, channelId));
 }
 
-/** Replaces a channel's price table with the one staff edited on the page. */
+/**
+ * Replaces a channel's price table with the one staff edited on the page, or keeps it for its date
+ * when that is still to come.
+ */
 export async function savePriceTable(db: DbOrTx, caller: Caller, body: PriceTableBody) {
-  const { channelId, ...table } = body;
+  const { channelId, effectiveFrom, ...table } = body;
   const channel = await db.transaction(async (tx) => {
-    await lockedChannel(tx, caller, channelId);
+    const locked = await lockedChannel(tx, caller, channelId);
     const [row] = await tx
       .update(expressChannels)
-      .set({ priceTable: priceTableToStored(table), pricesUpdatedAt: new Date() })
+      .set(placedPrices(locked, priceTableToStored(table), effectiveFrom))
+      .where(and(eq(expressChannels.tenantId, caller.tenantId), eq(expressChannels.id, channelId)))
+      .returning();
+    return row as ChannelRow;
+  });
+  return priceTableView(db, channel);
+}
+
+/** Removes a table loaded ahead of its date; one whose date has come is the price of quotes already. */
+export async function deleteScheduledPrices(
+  db: DbOrTx,
+  caller: Caller,
+  { channelId, effectiveFrom }: z.infer<typeof scheduledPricesDeleteBody>,
+) {
+  const channel = await db.transaction(async (tx) => {
+    const locked = await lockedChannel(tx, caller, channelId);
+    if (!locked.scheduledPrices.some((s) => s.effectiveFrom === effectiveFrom))
+      throw notFound('expressChannel.noScheduledPrices');
+    if (effectiveFrom <= today()) throw badField('effectiveFrom', 'expressChannel.scheduleBegun');
+    const [row] = await tx
+      .update(expressChannels)
+      .set({ scheduledPrices: locked.scheduledPrices.filter((s) => s.effectiveFrom !== effectiveFrom) })
       .where(and(eq(expressChannels.tenantId, caller.tenantId), eq(expressChannels.id, channelId)))
       .returning();
     return row as ChannelRow;
@@ -496,31 +584,49 @@ export async function priceWorkbook(
   areas: readonly DeliveryArea[],
   unitSystem: UnitSystem,
   language: Language,
+  example?: { table: PriceTable; areas: readonly DeliveryArea[] },
 ): Promise<Buffer> {
   const t = (key: MessageKey) => translate(language, key, { unit: unitOf(unitSystem) });
   const amount = (value: number | null | undefined) => (value == null ? null : Number(money(value)));
-  const rows: (string | number | null)[][] = (table?.brackets ?? []).map((b) => [
-    b.weight,
-    ...b.prices.map(amount),
-  ]);
-  if (table?.additional) {
-    rows.push([t('expressChannel.additionalUnitRow'), table.additional.unit]);
-    rows.push([t('expressChannel.additionalRow'), ...table.additional.prices.map(amount)]);
-  }
-  if (table && table.minimums.length > 0)
-    rows.push([t('expressChannel.minimumRow'), ...table.minimums.map(amount)]);
+  const priceRows = (prices: PriceTable | null) => {
+    const rows: (string | number | null)[][] = (prices?.brackets ?? []).map((b) => [
+      b.weight,
+      ...b.prices.map(amount),
+    ]);
+    if (prices?.additional) {
+      rows.push([t('expressChannel.additionalUnitRow'), prices.additional.unit]);
+      rows.push([t('expressChannel.additionalRow'), ...prices.additional.prices.map(amount)]);
+    }
+    if (prices && prices.minimums.length > 0)
+      rows.push([t('expressChannel.minimumRow'), ...prices.minimums.map(amount)]);
+    return rows;
+  };
+  const pricesSheet = (name: string, prices: PriceTable | null, zones: readonly string[]) => ({
+    name,
+    header: [t('expressChannel.weightColumn'), ...zones],
+    rows: priceRows(prices),
+    widths: [22],
+  });
+  const areasSheet = (name: string, lists: readonly DeliveryArea[]) => ({
+    name,
+    header: AREA_COLUMNS.map((c) => areaHeader(language, c)),
+    rows: lists.flatMap((a) => a.zips.map((zip) => [a.name, amount(a.fee), zip])),
+  });
+  // The template's data sheets hold no rows (its zones head the price sheet as a start); its examples
+  // are on sheets of their own, which the import never reads.
   return buildWorkbook([
-    {
-      name: t('expressChannel.sheetPrices'),
-      header: [t('expressChannel.weightColumn'), ...(table?.zones ?? [])],
-      rows,
-      widths: [22],
-    },
-    {
-      name: t('expressChannel.sheetDeliveryAreas'),
-      header: AREA_COLUMNS.map((c) => areaHeader(language, c)),
-      rows: areas.flatMap((a) => a.zips.map((zip) => [a.name, amount(a.fee), zip])),
-    },
+    pricesSheet(t('expressChannel.sheetPrices'), table, table?.zones ?? example?.table.zones ?? []),
+    areasSheet(t('expressChannel.sheetDeliveryAreas'), areas),
+    ...(example
+      ? [
+          pricesSheet(
+            exampleSheet(language, 'expressChannel.sheetPrices'),
+            example.table,
+            example.table.zones,
+          ),
+          areasSheet(exampleSheet(language, 'expressChannel.sheetDeliveryAreas'), example.areas),
+        ]
+      : []),
   ]);
 }
 
@@ -774,6 +880,12 @@ function parseDeliveryAreaSheet(
   return areas;
 }
 
+/** Delivery-area lists compared as sets: the order of lists and of their ZIPs means nothing. */
+const areasKey = (areas: readonly DeliveryArea[]) =>
+  JSON.stringify(
+    areas.map((a) => [a.name, a.fee, [...a.zips].sort()] as const).sort((a, b) => a[0].localeCompare(b[0])),
+  );
+
 /**
  * Replaces a channel's price table, and its delivery areas when the file has that sheet, with the
  * workbook's: in one update, so a quote never sees the new prices with the old areas.
@@ -784,23 +896,36 @@ export async function importPriceTable(
   channelId: number,
   bytes: Buffer,
   language: Language,
-): Promise<{ brackets: number; areas: number }> {
+  effectiveFrom?: string,
+): Promise<{ brackets: number; areas: number; scheduled: boolean }> {
   await staffChannel(db, caller, channelId);
   const workbook = await readWorkbook(bytes);
   if (!workbook) throw badField('file', 'import.notXlsx');
   const parsed = parsePriceWorkbook(workbook, language);
   if ('errors' in parsed) throw importFailed(parsed.errors);
   const { table, areas } = parsed;
+  const scheduled = effectiveFrom !== undefined && effectiveFrom > today();
   await db.transaction(async (tx) => {
     const channel = await lockedChannel(tx, caller, channelId);
+    // Delivery areas have no date: a card loaded ahead may carry them only as they are today, so
+    // none changes before the prices do.
+    const areasChange = areas !== null && areasKey(areas) !== areasKey(channel.surcharges.deliveryAreas);
+    if (scheduled && areasChange)
+      throw importFailed([
+        {
+          sheet: translate(language, 'expressChannel.sheetDeliveryAreas'),
+          row: 0,
+          field: 'effectiveFrom',
+          message: translate(language, 'expressChannel.areasHaveNoDate'),
+        },
+      ]);
     await tx
       .update(expressChannels)
       .set({
-        priceTable: priceTableToStored(table),
-        pricesUpdatedAt: new Date(),
-        ...(areas ? { surcharges: { ...channel.surcharges, deliveryAreas: areas } } : {}),
+        ...placedPrices(channel, priceTableToStored(table), effectiveFrom),
+        ...(areas && !scheduled ? { surcharges: { ...channel.surcharges, deliveryAreas: areas } } : {}),
       })
       .where(and(eq(expressChannels.tenantId, caller.tenantId), eq(expressChannels.id, channelId)));
   });
-  return { brackets: table.brackets.length, areas: areas?.length ?? 0 };
+  return { brackets: table.brackets.length, areas: scheduled ? 0 : (areas?.length ?? 0), scheduled };
 }

@@ -47,10 +47,12 @@ function sampleShipment(input: SampleInput): ExpressShipmentInput {
         weight: input.weight,
         declaredValue: '0',
         description: '',
+        packaging: 'box',
       },
     ],
     signature: false,
     reference: '',
+    shipDate: '',
   };
 }
 

@@ -70,6 +70,7 @@ export async function createReturnFor(
     parcels: original.shipment.parcels,
     signature: false,
     reference: `RTN ${original.waybillNo}`,
+    shipDate: '',
   };
   const organisation = await findOrganisation(db, original.tenantId, original.organisationId);
   if (!organisation) throw notFound();

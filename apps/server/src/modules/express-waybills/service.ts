@@ -636,7 +636,11 @@ export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisati
     total: formatMoney(waybill.total),
     freight: money(customer?.freight ?? 0),
     fuel: money(customer?.fuel ?? 0),
-    surcharges: (customer?.surcharges ?? []).map((s) => ({ code: s.code, fee: money(s.fee) })),
+    surcharges: (customer?.surcharges ?? []).map((s) => ({
+      code: s.code,
+      fee: money(s.fee),
+      ...(s.name ? { name: s.name } : {}),
+    })),
     levels: visibleExpressLevels(levels, isStaff(caller) ? null : caller.organisationId).map(
       expressLevelOnWire,
     ),

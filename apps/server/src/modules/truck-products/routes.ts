@@ -189,7 +189,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['truck'], response: { 200: xlsxResponse } },
     },
     async (request, reply) =>
-      sendFile(reply, 'tariff-template.xlsx', await tariffWorkbook(templateLanes(), request.language)),
+      sendFile(reply, 'tariff-template.xlsx', await tariffWorkbook([], request.language, templateLanes())),
   );
 
   /** Replaces a product's lanes with those of the workbook: all of them, or none when a row is bad. */

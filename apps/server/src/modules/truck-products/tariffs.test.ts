@@ -171,7 +171,7 @@ describe('lanes of a product', () => {
 });
 
 describe('tariff workbooks', () => {
-  it('exports what it imports: the template round-trips through a product', async () => {
+  it('ships its example lanes where they cannot be imported; copied in, they round-trip through a product', async () => {
     const template = await f.ctx.app.inject({
       method: 'GET',
       url: '/api/admin/freightRule/template',
@@ -180,9 +180,30 @@ describe('tariff workbooks', () => {
     expect(template.headers['content-type']).toContain('spreadsheetml');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(template.rawPayload as unknown as ArrayBuffer);
-    expect(wb.worksheets.map((s) => s.name)).toEqual(['零担', '整车']);
-    // The Chinese template imports into the LTL product; its FTL lane is refused for an LTL product.
-    const refused = await importFile(ltlId, template.rawPayload);
+    expect(wb.worksheets.map((s) => s.name)).toEqual([
+      '零担',
+      '整车',
+      '零担示例(不导入)',
+      '整车示例(不导入)',
+    ]);
+    // The data sheets have headers only: the template as it comes imports nothing.
+    expect(wb.getWorksheet('零担')?.rowCount).toBe(1);
+    const untouched = await importFile(ltlId, template.rawPayload);
+    expect(untouched.json().code).toBe(400);
+    expect((await lanes(ltlId)).total).toBe(0);
+
+    // An operator who copies the example onto the data sheets imports it as the product's own: its
+    // FTL lane is refused for an LTL product.
+    for (const name of ['零担', '整车']) wb.removeWorksheet(wb.getWorksheet(name)?.id ?? 0);
+    for (const [example, data] of [
+      ['零担示例(不导入)', '零担'],
+      ['整车示例(不导入)', '整车'],
+    ] as const) {
+      const sheet = wb.getWorksheet(example);
+      if (sheet) sheet.name = data;
+    }
+    const copied = Buffer.from(await wb.xlsx.writeBuffer());
+    const refused = await importFile(ltlId, copied);
     expect(refused.json().code).toBe(400);
     expect(refused.json().data.errors[0].message).toContain('CA → NJ');
     expect((await lanes(ltlId)).total).toBe(0);

@@ -98,13 +98,38 @@ const header = (language: Language, column: string) => translate(language, `tari
 const sheetName = (language: Language, mode: 'LTL' | 'FTL') =>
   translate(language, `tariff.sheet${mode}` as MessageKey);
 
-/** Every lane of a product in two sheets, LTL (a row per lane and class) and FTL (a row per lane). */
-export async function tariffWorkbook(lanes: readonly LaneRow[], language: Language): Promise<Buffer> {
+/**
+ * Every lane of a product in two sheets, LTL (a row per lane and class) and FTL (a row per lane). The
+ * template's data sheets hold no lanes (its example's weight breaks head the LTL sheet as a start); its
+ * example lanes are on sheets of their own, which the import never reads.
+ */
+export async function tariffWorkbook(
+  lanes: readonly LaneRow[],
+  language: Language,
+  examples: readonly LaneRow[] = [],
+): Promise<Buffer> {
+  const breaks = weightBreaks(lanes.length > 0 ? lanes : examples);
+  const data = laneSheets(lanes, breaks, language, (mode) => sheetName(language, mode));
+  const example =
+    examples.length > 0
+      ? laneSheets(examples, breaks, language, (mode) =>
+          translate(language, 'tariff.exampleOf', { sheet: sheetName(language, mode) }),
+        )
+      : [];
+  return buildWorkbook([...data, ...example]);
+}
+
+/** One sheet has one set of weight-break columns: the union of every lane's breaks. */
+const weightBreaks = (lanes: readonly LaneRow[]) =>
+  [...new Set(lanes.flatMap((l) => l.ltl?.breaks.map((b) => b.minWeight) ?? []))].sort((a, b) => a - b);
+
+function laneSheets(
+  lanes: readonly LaneRow[],
+  breaks: readonly number[],
+  language: Language,
+  nameOf: (mode: 'LTL' | 'FTL') => string,
+) {
   const ltlLanes = lanes.filter((l) => l.ltl);
-  // One sheet has one set of weight-break columns: the union of every lane's breaks.
-  const breaks = [...new Set(ltlLanes.flatMap((l) => l.ltl?.breaks.map((b) => b.minWeight) ?? []))].sort(
-    (a, b) => a - b,
-  );
   const ltlRows: (string | number | null)[][] = [];
   for (const lane of ltlLanes) {
     const ltl = lane.ltl as LtlTariff;
@@ -141,14 +166,14 @@ export async function tariffWorkbook(lanes: readonly LaneRow[], language: Langua
         ftl.maxWeight,
       ];
     });
-  return buildWorkbook([
+  return [
     {
-      name: sheetName(language, 'LTL'),
+      name: nameOf('LTL'),
       header: [...LTL_COLUMNS.map((c) => header(language, c)), ...breaks.map(String)],
       rows: ltlRows,
     },
-    { name: sheetName(language, 'FTL'), header: FTL_COLUMNS.map((c) => header(language, c)), rows: ftlRows },
-  ]);
+    { name: nameOf('FTL'), header: FTL_COLUMNS.map((c) => header(language, c)), rows: ftlRows },
+  ];
 }
 
 /** The empty workbook with one example lane of each kind. */

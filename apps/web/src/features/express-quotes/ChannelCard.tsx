@@ -125,10 +125,10 @@ function PricedCard({
   const items: DescriptionsProps['items'] = price
     ? [
         { key: 'freight', label: t('expressQuote.freight'), children: money(price.freight, '$') },
-        // A carrier's charges are all `carrier` lines, each under the carrier's own name.
+        // A carrier's charges and a channel's rules each go under their own name.
         ...price.surcharges.map((s, i) => ({
           key: `${s.code}-${i}`,
-          label: s.code === 'carrier' && s.name ? s.name : t(`expressQuote.surcharge.${s.code}`),
+          label: s.name || t(`expressQuote.surcharge.${s.code}`),
           children: money(s.fee, '$'),
         })),
         { key: 'fuel', label: t('expressQuote.fuel'), children: money(price.fuel, '$') },

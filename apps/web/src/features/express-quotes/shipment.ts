@@ -137,6 +137,7 @@ export function toParcel(value: Partial<ParcelValues> | undefined): ParcelValues
     weight: value?.weight as number,
     declaredValue: text(value?.declaredValue) || '0',
     description: text(value?.description),
+    packaging: value?.packaging ?? 'box',
   };
 }
 
@@ -195,6 +196,7 @@ export const shipmentKey = (values: Partial<QuoteFormValues> | undefined) => JSO
 export function fromQuote(quote: ExpressQuoteView, withCustomer: boolean): QuoteFormValues {
   return {
     ...quote.shipment,
+    parcels: quote.shipment.parcels.map((p) => ({ ...p, packaging: p.packaging ?? 'box' })),
     // A quote within one country has none; the form keeps a fresh one should the recipient move abroad.
     customs: quote.shipment.customs ?? emptyCustoms(),
     organisationId: withCustomer ? quote.organisationId : undefined,

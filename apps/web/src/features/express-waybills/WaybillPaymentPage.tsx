@@ -131,8 +131,12 @@ export default function WaybillPaymentPage() {
             {t('waybill.zone')} {waybill.zone}
           </Descriptions.Item>
           <Descriptions.Item label={t('waybill.freight')}>{money(waybill.freight, '$')}</Descriptions.Item>
+          {/* A carrier's charges and a channel's rules each go by their own name. */}
           {waybill.surcharges.map((s) => (
-            <Descriptions.Item key={s.code} label={t(`waybill.surcharge.${s.code}`)}>
+            <Descriptions.Item
+              key={`${s.code}:${s.name ?? ''}`}
+              label={s.name || t(`waybill.surcharge.${s.code}`)}
+            >
               {money(s.fee, '$')}
             </Descriptions.Item>
           ))}
