@@ -57,6 +57,11 @@ export const OPLOG_ACTIONS = {
   'express.deliveryArea.delete': { 'zh-CN': '删除派送区域', 'en-US': 'Delete delivery area' },
   'express.deliveryArea.save': { 'zh-CN': '保存派送区域', 'en-US': 'Save delivery area' },
   'express.prices.import': { 'zh-CN': '导入渠道价格', 'en-US': 'Import channel prices' },
+  'express.prices.unschedule': {
+    'zh-CN': '删除待生效的渠道价格表',
+    'en-US': 'Remove a waiting channel price table',
+  },
+  'express.rules.save': { 'zh-CN': '保存渠道计费规则', 'en-US': 'Save channel billing rules' },
   'express.prices.save': { 'zh-CN': '保存渠道价格', 'en-US': 'Save channel prices' },
   'express.product.delete': { 'zh-CN': '删除快递产品', 'en-US': 'Delete express product' },
   'express.product.enable': { 'zh-CN': '启用/停用快递产品', 'en-US': 'Enable or disable express product' },

@@ -1,8 +1,8 @@
 import type { Language } from '@freight/contracts/api';
 import { ResultCode } from '@freight/contracts/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { Alert, App, Button, Card, DatePicker, Empty, List, Space, Tag, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
@@ -20,6 +20,7 @@ import {
   starterGrid,
   withZones,
 } from './PriceGrid.tsx';
+import { RatingRulesCard } from './RatingRulesCard.tsx';
 import { UNITS } from './units.ts';
 import { WorkbookActions } from './WorkbookActions.tsx';
 
@@ -69,6 +70,7 @@ export default function ChannelPricesPage() {
             setDraft={(grid) => setDraft(grid ? { channelId: channel.id, grid } : null)}
           />
           <DeliveryAreas key={`areas-${channel.id}`} channel={channel} />
+          <RatingRulesCard key={`rules-${channel.id}`} channel={channel} />
         </Space>
       ) : (
         <Card loading={chosen.channels.isLoading}>
@@ -89,10 +91,29 @@ function PriceTableCard({
   setDraft: (grid: Grid | null) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const reportError = useReportError();
   const queryClient = useQueryClient();
   const tableKey = [PRICE_TABLE_KEY, channel.id];
+  // A workbook imported with a later date waits beside the table in force until that day.
+  const [effectiveFrom, setEffectiveFrom] = useState<Dayjs | null>(null);
+  const unschedule = useMutation({
+    mutationFn: (date: string) => priceApi.unschedule(channel.id, date),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(tableKey, answer);
+      message.success(t('channelPrices.unscheduled'));
+    },
+    onError: (error) => reportError(error),
+  });
+  const confirmUnschedule = (date: string) =>
+    modal.confirm({
+      title: t('shell.dialogTitle'),
+      content: t('channelPrices.unscheduleConfirm', { date }),
+      okText: t('shell.ok'),
+      cancelText: t('shell.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'price-unschedule-ok' },
+      onOk: () => unschedule.mutateAsync(date),
+    });
   const table = useQuery({ queryKey: tableKey, queryFn: () => priceApi.info(channel.id) });
   const [problems, setProblems] = useState<string[]>([]);
   const unit = UNITS[channel.unitSystem].weight;
@@ -158,17 +179,31 @@ function PriceTableCard({
       data-testid="price-table"
     >
       <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
-        <WorkbookActions
-          channel={channel}
-          api={priceApi}
-          kind="prices"
-          onImported={() => {
-            setDraft(null);
-            setProblems([]);
-            void table.refetch();
-            refreshCounts();
-          }}
-        />
+        <Space wrap>
+          <WorkbookActions
+            channel={channel}
+            api={{
+              ...priceApi,
+              import: (channelId, file) =>
+                priceApi.import(channelId, file, effectiveFrom?.format('YYYY-MM-DD')),
+            }}
+            kind="prices"
+            onImported={() => {
+              setDraft(null);
+              setProblems([]);
+              setEffectiveFrom(null);
+              void table.refetch();
+              refreshCounts();
+            }}
+          />
+          <DatePicker
+            value={effectiveFrom}
+            onChange={setEffectiveFrom}
+            disabledDate={(d) => d.isBefore(dayjs(), 'day')}
+            placeholder={t('channelPrices.effectiveFrom')}
+            data-testid="price-effective-from"
+          />
+        </Space>
         {grid ? (
           <Space wrap>
             <Button
@@ -194,6 +229,46 @@ function PriceTableCard({
         ) : null}
       </Space>
       <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t('channelPrices.importTip')} />
+      {table.data && table.data.scheduled.length > 0 ? (
+        <Alert
+          type="info"
+          style={{ marginBottom: 12 }}
+          title={t('channelPrices.scheduledTitle')}
+          description={
+            <List
+              size="small"
+              dataSource={table.data.scheduled}
+              renderItem={(s) => (
+                <List.Item
+                  actions={
+                    // A card whose day has come prices already: it is no longer removed, only replaced.
+                    s.effectiveFrom > dayjs().format('YYYY-MM-DD')
+                      ? [
+                          <Button
+                            key="remove"
+                            size="small"
+                            danger
+                            onClick={() => confirmUnschedule(s.effectiveFrom)}
+                            data-testid={`price-unschedule-${s.effectiveFrom}`}
+                          >
+                            {t('common.delete')}
+                          </Button>,
+                        ]
+                      : []
+                  }
+                >
+                  {t('channelPrices.scheduledRow', {
+                    date: s.effectiveFrom,
+                    brackets: s.brackets,
+                    zones: s.zones.join(', '),
+                  })}
+                </List.Item>
+              )}
+            />
+          }
+          data-testid="price-scheduled"
+        />
+      ) : null}
       {unpriced.length > 0 ? (
         <Alert
           type="warning"

@@ -14,6 +14,8 @@ import type {
   importedRowsView,
   priceTableBody,
   priceTableView,
+  RatingRulesBody,
+  ratingRulesView,
   surchargeTermsView,
   zoneRowView,
 } from '@freight/contracts/express-channels';
@@ -40,6 +42,7 @@ export const pricedByCarrier = (c: Pick<ExpressChannel, 'provider'>) => c.provid
 export type ZoneRow = Wire<typeof zoneRowView>;
 export type PriceTable = Wire<typeof priceTableView>;
 export type PriceTableInput = z.input<typeof priceTableBody>;
+export type RatingRules = Wire<typeof ratingRulesView>;
 export type ImportedRows = Wire<typeof importedRowsView>;
 
 export const PRODUCT_LIST_URL = '/admin/expressProduct/list';
@@ -51,6 +54,7 @@ export const ALL_CHANNELS_KEY = 'express-channels-all';
 /** The query key of one channel's `/info` (the price page's delivery areas and counts). */
 export const CHANNEL_INFO_KEY = 'express-channel-info';
 export const PRICE_TABLE_KEY = 'express-price-table';
+export const RULES_KEY = 'express-rating-rules';
 /** The largest page the API gives: a picker shows every product or channel of a tenant from one call. */
 const EVERY_ROW = { page: 1, limit: 200 };
 
@@ -123,7 +127,10 @@ export const zoneApi: WorkbookApi = {
   import: (channelId, file) => upload<ImportedRows>(`/admin/expressZone/import?channelId=${channelId}`, file),
 };
 
-export const priceApi: WorkbookApi & {
+export const priceApi: Omit<WorkbookApi, 'import'> & {
+  /** With a date after today, the workbook's table waits beside the one in force until that day. */
+  import: (channelId: number, file: File, effectiveFrom?: string) => Promise<ImportedRows>;
+  unschedule: (channelId: number, effectiveFrom: string) => Promise<PriceTable>;
   info: (channelId: number) => Promise<PriceTable>;
   save: (body: PriceTableInput) => Promise<PriceTable>;
   saveDeliveryArea: (body: DeliveryAreaInput) => Promise<SurchargeTerms>;
@@ -134,8 +141,19 @@ export const priceApi: WorkbookApi & {
   template: () => downloadGet('/admin/channelPrice/template', 'channel-price-template.xlsx'),
   export: (channel) =>
     downloadGet(`/admin/channelPrice/export?channelId=${channel.id}`, `channel-price-${channel.code}.xlsx`),
-  import: (channelId, file) =>
-    upload<ImportedRows>(`/admin/channelPrice/import?channelId=${channelId}`, file),
+  import: (channelId, file, effectiveFrom?: string) =>
+    upload<ImportedRows>(
+      `/admin/channelPrice/import?channelId=${channelId}${effectiveFrom ? `&effectiveFrom=${effectiveFrom}` : ''}`,
+      file,
+    ),
+  unschedule: (channelId, effectiveFrom) =>
+    post<PriceTable>('/admin/channelPrice/scheduled/delete', { channelId, effectiveFrom }),
   saveDeliveryArea: (body) => post<SurchargeTerms>('/admin/channelPrice/deliveryArea/save', body),
   removeDeliveryArea: (body) => post<SurchargeTerms>('/admin/channelPrice/deliveryArea/delete', body),
+};
+
+/** A channel's rating rules (`/channelPrice`). */
+export const rulesApi = {
+  info: (channelId: number) => post<RatingRules>('/admin/channelPrice/rules/info', { channelId }),
+  save: (body: RatingRulesBody) => post<RatingRules>('/admin/channelPrice/rules/save', body),
 };

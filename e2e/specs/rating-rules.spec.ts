@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { api, authHeaders, expressAddress, screenshotDir, session, switchLanguage } from '../fixtures.ts';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+test('staff set a channel’s carrier billing rules on the price page; a quote names the rule’s charge', async ({
+  page,
+  browser,
+}) => {
+  await session(page, 'admin@example.com');
+  const channels = await api(page, '/admin/expressChannel/list', { page: 1, limit: 20, keyword: 'USG-STD' });
+  const channelId: number = channels.list.find((c: { code: string }) => c.code === 'USG-STD').id;
+  try {
+    await page.goto(`/channelPrice?channelId=${channelId}`);
+    const card = page.getByTestId('rating-rules');
+    await expect(card).toContainText('承运商计费规则');
+    await card.scrollIntoViewIfNeeded();
+
+    // A rule with no name is refused on its field before anything is sent.
+    await card.getByTestId('rules-add').click();
+    await card.getByTestId('rules-save').click();
+    await expect(card.getByText('请填写名称')).toBeVisible();
+
+    await card.getByTestId('rules-name-0').fill('Additional Handling - Length');
+    await card.getByTestId('rules-over-0').fill('48');
+    // Form fields are named by their place in the rules: `surchargeRules_0_fee`.
+    await card.locator('#surchargeRules_0_fee').fill('28.00');
+    await card.getByTestId('rules-dim-rounding').click();
+    await page.getByTitle('四舍五入到整数(FedEx、UPS)').click();
+    // Fuel from yesterday: the rate in force today.
+    await card.getByTestId('rules-fuel-add').click();
+    await card.getByTestId('rules-fuel-from-0').click();
+    await page.keyboard.type(day(-1));
+    await page.keyboard.press('Enter');
+    await card.locator('#fuel_0_percent').fill('18.5');
+    await card.getByTestId('rules-save').click();
+    await expect(card.getByTestId('rules-fuel-today')).toHaveText('今日燃油附加费 18.50%');
+    await page.screenshot({ path: `${screenshotDir}rating-rules-zh.png`, fullPage: true });
+
+    // The customer's quote names the charge: 48.5 in is measured 49, over 48.
+    const customer = await browser.newPage();
+    await session(customer, 'customer@example.com');
+    const { id } = await api(customer, '/express/quotation/getQuotas', {
+      sender: expressAddress('Los Angeles', 'CA', '90001'),
+      recipient: expressAddress('Dallas', 'TX', '75201'),
+      parcels: [{ length: 48.5, width: 10, height: 8, weight: 10 }],
+    });
+    // Priced through the API, then reopened on the quote page as the quote list opens it.
+    await customer.request.post('/api/express/quotation/rates', {
+      data: { id },
+      headers: await authHeaders(customer),
+    });
+    await customer.goto(`/onlineQuotation?quoteId=${id}`);
+    const standard = customer.getByTestId('channel-USG-STD');
+    await expect(standard).toContainText('Additional Handling - Length');
+    await customer.screenshot({ path: `${screenshotDir}rating-rules-quote-zh.png`, fullPage: true });
+    await customer.close();
+
+    await switchLanguage(page, 'en');
+    await expect(card).toContainText('Carrier billing rules');
+    await expect(card.getByTestId('rules-fuel-today')).toHaveText('Fuel today 18.50%');
+    await expect(card.getByTestId('rules-name-0')).toHaveValue('Additional Handling - Length');
+    await page.screenshot({ path: `${screenshotDir}rating-rules-en.png`, fullPage: true });
+    await switchLanguage(page, 'zh');
+  } finally {
+    // The demo channel's quotes in the specs after this one price as the demo has them.
+    await api(page, '/admin/channelPrice/rules/save', { channelId });
+  }
+});
