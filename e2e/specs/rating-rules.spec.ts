@@ -44,6 +44,7 @@ test('staff set a channel’s carrier billing rules on the price page; a quote n
       sender: expressAddress('Los Angeles', 'CA', '90001'),
       recipient: expressAddress('Dallas', 'TX', '75201'),
       parcels: [{ length: 48.5, width: 10, height: 8, weight: 10 }],
+      shipDate: day(1),
     });
     // Priced through the API, then reopened on the quote page as the quote list opens it.
     await customer.request.post('/api/express/quotation/rates', {
@@ -53,13 +54,33 @@ test('staff set a channel’s carrier billing rules on the price page; a quote n
     await customer.goto(`/onlineQuotation?quoteId=${id}`);
     const standard = customer.getByTestId('channel-USG-STD');
     await expect(standard).toContainText('Additional Handling - Length');
+    // The form keeps the quote's ship date and each piece's packaging.
+    await expect(customer.getByPlaceholder('今天')).toHaveValue(day(1));
+    await expect(customer.getByTestId('parcel-0-packaging')).toContainText('纸箱');
     await customer.screenshot({ path: `${screenshotDir}rating-rules-quote-zh.png`, fullPage: true });
+
+    // A packaging rule: a tube chosen on the form pays it, by its name.
+    await api(page, '/admin/channelPrice/rules/save', {
+      channelId,
+      dimRounding: 'nearest',
+      fuel: [{ from: day(-1), percent: '18.5' }],
+      surchargeRules: [
+        { name: 'Non-carton packaging', trigger: 'packaging', values: ['cylinder'], fee: '25.00' },
+      ],
+    });
+    await customer.getByTestId('parcel-0-length').fill('30');
+    await customer.getByTestId('parcel-0-packaging').click();
+    await customer.getByTitle('圆柱/桶').click();
+    await customer.getByTestId('get-quotes').click();
+    await expect(standard).toContainText('Non-carton packaging');
+    await expect(standard).not.toContainText('Additional Handling - Length');
     await customer.close();
 
     await switchLanguage(page, 'en');
     await expect(card).toContainText('Carrier billing rules');
     await expect(card.getByTestId('rules-fuel-today')).toHaveText('Fuel today 18.50%');
-    await expect(card.getByTestId('rules-name-0')).toHaveValue('Additional Handling - Length');
+    await page.reload();
+    await expect(card.getByTestId('rules-name-0')).toHaveValue('Non-carton packaging');
     await page.screenshot({ path: `${screenshotDir}rating-rules-en.png`, fullPage: true });
     await switchLanguage(page, 'zh');
   } finally {

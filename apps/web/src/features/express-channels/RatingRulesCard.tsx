@@ -200,12 +200,22 @@ export function RatingRulesCard({ channel }: { channel: ExpressChannel }) {
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
-              <Form.Item
-                name="underOneUnitStep"
-                label={t('ratingRules.underOneUnitStep', { unit: units.weight })}
-                tooltip={t('ratingRules.underOneUnitStepTip')}
-              >
-                <InputNumber min={0} max={1} step={0.0625} style={{ width: '100%' }} />
+              <Form.Item noStyle dependencies={['underOneUnitOn']}>
+                {({ getFieldValue }) => (
+                  <Form.Item
+                    name="underOneUnitStep"
+                    label={t('ratingRules.underOneUnitStep', { unit: units.weight })}
+                    tooltip={t('ratingRules.underOneUnitStepTip')}
+                  >
+                    <InputNumber
+                      min={0}
+                      max={1}
+                      step={0.0625}
+                      disabled={!getFieldValue('underOneUnitOn')}
+                      style={{ width: '100%' }}
+                    />
+                  </Form.Item>
+                )}
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>

@@ -1,4 +1,5 @@
 import { DeleteOutlined, EnvironmentOutlined, PlusOutlined } from '@ant-design/icons';
+import { PACKAGINGS } from '@freight/contracts/express-rating';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -7,6 +8,7 @@ import {
   Card,
   Checkbox,
   Col,
+  DatePicker,
   Empty,
   Form,
   type FormInstance,
@@ -17,6 +19,7 @@ import {
   Select,
   Space,
 } from 'antd';
+import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AmountInput } from '../../components/AmountInput.tsx';
@@ -483,11 +486,21 @@ function Parcels({ form }: { form: FormInstance<QuoteFormValues> }) {
                     4,
                   )}
                   {item('declaredValue', false, <AmountInput suffix="USD" />, 4)}
+                  {/* Some carriers charge for packaging that is not a carton (a tube, a bag, a crate). */}
+                  {item(
+                    'packaging',
+                    false,
+                    <Select
+                      options={PACKAGINGS.map((p) => ({ value: p, label: t(`expressQuote.packaging.${p}`) }))}
+                      data-testid={`parcel-${index}-packaging`}
+                    />,
+                    6,
+                  )}
                   {item(
                     'description',
                     false,
                     <Input maxLength={100} data-testid={`parcel-${index}-description`} />,
-                    24,
+                    18,
                   )}
                 </Row>
               </Card>
@@ -631,15 +644,35 @@ export function QuoteForm({
         {/* Unmounted within one country; the values stay (the form preserves them) for a move abroad. */}
         {abroad ? <CustomsFields form={form} /> : null}
         <Card size="small">
-          <Form.Item
-            name="reference"
-            label={t('expressQuote.reference')}
-            tooltip={t('expressQuote.referenceTip')}
-            rules={[referenceRule(t('expressQuote.reference'))]}
-            style={{ marginBottom: 0 }}
-          >
-            <Input maxLength={60} data-testid="quote-reference" />
-          </Form.Item>
+          <Row gutter={12}>
+            <Col xs={24} md={16}>
+              <Form.Item
+                name="reference"
+                label={t('expressQuote.reference')}
+                tooltip={t('expressQuote.referenceTip')}
+                rules={[referenceRule(t('expressQuote.reference'))]}
+                style={{ marginBottom: 0 }}
+              >
+                <Input maxLength={60} data-testid="quote-reference" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              {/* Prices and fuel are those in force on the day it ships: a card may change before then. */}
+              <Form.Item
+                name="shipDate"
+                label={t('expressQuote.shipDate')}
+                tooltip={t('expressQuote.shipDateTip')}
+                style={{ marginBottom: 0 }}
+              >
+                <DatePicker
+                  style={{ width: '100%' }}
+                  placeholder={t('expressQuote.shipDateToday')}
+                  disabledDate={(d) => d.isBefore(dayjs(), 'day')}
+                  data-testid="quote-ship-date"
+                />
+              </Form.Item>
+            </Col>
+          </Row>
         </Card>
         {footer}
       </Space>

@@ -13,6 +13,7 @@ import {
 } from '@freight/contracts/express-quotes';
 import { localizeIssues } from '@freight/contracts/validation';
 import type { FormRule } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import i18n from '../../i18n/index.ts';
 import type { AddressOption, ExpressQuoteView, FbaWarehouse, PricedResult, QuoteBody } from './api.ts';
 
@@ -56,6 +57,8 @@ export interface QuoteFormValues {
   signature: boolean;
   reference: string;
   customs: CustomsValues;
+  /** The day it ships; empty for today. */
+  shipDate?: Dayjs | null;
 }
 
 export const emptyAddress = (): AddressValues => ({
@@ -74,7 +77,12 @@ export const emptyAddress = (): AddressValues => ({
 });
 
 /** A new parcel row: one piece, no declared value; the sizes and weight are the user's to give. */
-export const emptyParcel = () => ({ quantity: 1, declaredValue: '', description: '' });
+export const emptyParcel = () => ({
+  quantity: 1,
+  declaredValue: '',
+  description: '',
+  packaging: 'box' as const,
+});
 
 /** A new customs line: one piece; what it is, its value and weight are the user's to give. */
 export const emptyCustomsItem = (): CustomsItemValues => ({
@@ -185,6 +193,7 @@ export function toBody(values: Partial<QuoteFormValues> | undefined): QuoteBody 
     parcels: (values?.parcels ?? []).map(toParcel),
     signature: Boolean(values?.signature),
     reference: text(values?.reference),
+    shipDate: values?.shipDate ? values.shipDate.format('YYYY-MM-DD') : '',
     ...(crossesBorder({ sender, recipient }) ? { customs: toCustoms(values?.customs) } : {}),
   };
 }
@@ -197,6 +206,7 @@ export function fromQuote(quote: ExpressQuoteView, withCustomer: boolean): Quote
   return {
     ...quote.shipment,
     parcels: quote.shipment.parcels.map((p) => ({ ...p, packaging: p.packaging ?? 'box' })),
+    shipDate: quote.shipment.shipDate ? dayjs(quote.shipment.shipDate) : null,
     // A quote within one country has none; the form keeps a fresh one should the recipient move abroad.
     customs: quote.shipment.customs ?? emptyCustoms(),
     organisationId: withCustomer ? quote.organisationId : undefined,
