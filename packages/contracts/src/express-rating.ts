@@ -429,14 +429,10 @@ export function findZone(
   return rows.find((row) => (domestic ? row.destFrom.length !== 5 : true) && covers(row))?.zone ?? null;
 }
 
-/** Sorted sides, longest first. */
-const sides = (p: Parcel) => [p.length, p.width, p.height].sort((a, b) => b - a) as [number, number, number];
+type Sides = [number, number, number];
 
-/** Length plus girth: the longest side plus twice each of the other two. */
-export const lengthGirth = (p: Parcel) => {
-  const [l, w, h] = sides(p);
-  return l + 2 * (w + h);
-};
+/** Length plus girth of sides sorted longest first: the longest plus twice each of the other two. */
+const lengthGirth = ([longest, second, third]: Sides) => longest + 2 * (second + third);
 
 /**
  * The price of a billable weight in a zone: the first bracket it does not exceed; past the last, by
@@ -480,7 +476,8 @@ function roundSide(value: number, rule: DimRounding): number {
   return value;
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today as ship dates are written (UTC), the date a quote that names none ships on. */
+export const shipDateToday = () => new Date().toISOString().slice(0, 10);
 
 /** The price table in force on a ship date: the latest scheduled one that has begun, else the channel's. */
 export function pricesInForce(
@@ -537,7 +534,7 @@ function triggers(
     case 'second':
       return second > rule.over + 1e-9;
     case 'length_girth':
-      return longest + 2 * (second + third) > rule.over + 1e-9;
+      return lengthGirth(piece.sides) > rule.over + 1e-9;
     case 'volume':
       return longest * second * third > rule.over + 1e-9;
     case 'packaging':
@@ -579,7 +576,7 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
   const domestic = shipment.destinationCountry === 'US';
   if (domestic !== (channel.scope === 'domestic')) return { ok: false, reason: 'wrong_scope' };
   const rules = channel.rules ?? DEFAULT_RATING_RULES;
-  const shipDate = shipment.shipDate ?? today();
+  const shipDate = shipment.shipDate ?? shipDateToday();
   const step = WEIGHT_STEP[channel.unitSystem];
   const parcels = shipment.parcels.map((p) => toUnits(p, shipment.unitSystem, channel.unitSystem));
   // Sides as the carrier measures them; every length rule reads these.
@@ -587,14 +584,14 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
     (p) =>
       [p.length, p.width, p.height]
         .map((side) => roundSide(side, rules.dimRounding))
-        .sort((a, b) => b - a) as [number, number, number],
+        .sort((a, b) => b - a) as Sides,
   );
   for (const [i, p] of parcels.entries()) {
-    const [longest, second, third] = measured[i] as [number, number, number];
+    const pieceSides = measured[i] as Sides;
     if (p.weight > channel.limits.maxWeight + 1e-9) return { ok: false, reason: 'overweight' };
     if (
-      longest > channel.limits.maxLength + 1e-9 ||
-      longest + 2 * (second + third) > channel.limits.maxLengthGirth + 1e-9
+      pieceSides[0] > channel.limits.maxLength + 1e-9 ||
+      lengthGirth(pieceSides) > channel.limits.maxLengthGirth + 1e-9
     )
       return { ok: false, reason: 'oversize' };
   }
@@ -619,9 +616,9 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
   // Cents fuel is charged on: the freight and the surcharges fuel applies to, over every piece.
   let fuelBase = 0;
   for (const [i, p] of parcels.entries()) {
-    const sidesMeasured = measured[i] as [number, number, number];
+    const sidesMeasured = measured[i] as Sides;
     const [longest, second, third] = sidesMeasured;
-    const lengthAndGirth = longest + 2 * (second + third);
+    const lengthAndGirth = lengthGirth(sidesMeasured);
     const volume = longest * second * third;
     const dimWeight =
       channel.dimDivisor > 0 && volume > rules.dimThreshold + 1e-9 ? volume / channel.dimDivisor : 0;

@@ -6,7 +6,7 @@ import type {
   ParcelBreakdown,
   ShipmentParty,
 } from '@freight/contracts/express-rating';
-import { rateExpress } from '@freight/contracts/express-rating';
+import { rateExpress, shipDateToday } from '@freight/contracts/express-rating';
 import { and, eq } from 'drizzle-orm';
 import { placesOfZip } from '../addresses/service.ts';
 import { BUILTIN_PROVIDER, type CarrierProvider, carrierRegistry } from '../carriers/provider.ts';
@@ -164,7 +164,7 @@ function carrierAccountProvider(kind: CarrierKind): ExpressCarrierProvider {
   return {
     name: kind,
     async rater(db, tenantId) {
-      const shipDate = new Date().toISOString().slice(0, 10);
+      const shipDate = shipDateToday();
       // Per shipment priced (the quote's channels get the same one): one Shop call per account.
       const asked = new WeakMap<object, { parcel: ParcelShipment; shops: CarrierShops }>();
       return {

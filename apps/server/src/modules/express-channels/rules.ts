@@ -5,8 +5,9 @@ import {
   fuelInForce,
   type RatingRules,
   type SurchargeRule,
+  shipDateToday,
 } from '@freight/contracts/express-rating';
-import { formatMoney, parseMoney } from '@freight/contracts/money';
+import { formatCents, parseMoney } from '@freight/contracts/money';
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -20,8 +21,6 @@ import type { ChannelRow } from './service.ts';
  */
 
 const cents = (money: string) => Number(parseMoney(money));
-const money = (value: number) => formatMoney(BigInt(value));
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** The rules as stored: cents, basis points, fuel rows by date. */
 export function rulesToStored({ channelId: _channelId, ...body }: RatingRulesBody): RatingRules {
@@ -62,11 +61,11 @@ export function rulesView(channel: ChannelRow) {
     cubic: rules.cubic,
     surchargeRules: rules.surchargeRules.map((rule) => ({
       ...rule,
-      fee: money(rule.fee),
-      feeByZone: Object.entries(rule.feeByZone).map(([zone, fee]) => ({ zone, fee: money(fee) })),
+      fee: formatCents(rule.fee),
+      feeByZone: Object.entries(rule.feeByZone).map(([zone, fee]) => ({ zone, fee: formatCents(fee) })),
     })),
     fuel: rules.fuel.map((f) => ({ from: f.from, percent: formatPercentBp(f.bp) })),
-    fuelToday: formatPercentBp(fuelInForce(rules, channel.surcharges.fuelBp, today())),
+    fuelToday: formatPercentBp(fuelInForce(rules, channel.surcharges.fuelBp, shipDateToday())),
   };
 }
 

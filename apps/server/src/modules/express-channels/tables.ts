@@ -11,7 +11,13 @@ import {
   type zoneListQuery,
   zoneRowBody,
 } from '@freight/contracts/express-channels';
-import type { DeliveryArea, PriceTable, UnitSystem, ZoneRow } from '@freight/contracts/express-rating';
+import {
+  type DeliveryArea,
+  type PriceTable,
+  shipDateToday,
+  type UnitSystem,
+  type ZoneRow,
+} from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
 import { fieldLabel, localizeIssues, moneyField } from '@freight/contracts/validation';
@@ -410,15 +416,14 @@ export function priceTableToStored(
   };
 }
 
-/** Today as ship dates are written; a table dated today or before takes over at once. */
-const today = () => new Date().toISOString().slice(0, 10);
-
 /**
  * Where a table staff saved or imported goes: a date after today keeps it beside the channel's table
  * until then (replacing one loaded for the same date); otherwise it is the channel's table now.
  */
 function placedPrices(channel: ChannelRow, table: PriceTable, effectiveFrom: string | undefined) {
-  if (!effectiveFrom || effectiveFrom <= today()) return { priceTable: table, pricesUpdatedAt: new Date() };
+  // A table dated today or before takes over at once.
+  if (!effectiveFrom || effectiveFrom <= shipDateToday())
+    return { priceTable: table, pricesUpdatedAt: new Date() };
   const scheduledPrices = [
     ...channel.scheduledPrices.filter((s) => s.effectiveFrom !== effectiveFrom),
     { effectiveFrom, prices: table },
@@ -495,7 +500,7 @@ export async function deleteScheduledPrices(
     const locked = await lockedChannel(tx, caller, channelId);
     if (!locked.scheduledPrices.some((s) => s.effectiveFrom === effectiveFrom))
       throw notFound('expressChannel.noScheduledPrices');
-    if (effectiveFrom <= today()) throw badField('effectiveFrom', 'expressChannel.scheduleBegun');
+    if (effectiveFrom <= shipDateToday()) throw badField('effectiveFrom', 'expressChannel.scheduleBegun');
     const [row] = await tx
       .update(expressChannels)
       .set({ scheduledPrices: locked.scheduledPrices.filter((s) => s.effectiveFrom !== effectiveFrom) })
@@ -904,7 +909,7 @@ export async function importPriceTable(
   const parsed = parsePriceWorkbook(workbook, language);
   if ('errors' in parsed) throw importFailed(parsed.errors);
   const { table, areas } = parsed;
-  const scheduled = effectiveFrom !== undefined && effectiveFrom > today();
+  const scheduled = effectiveFrom !== undefined && effectiveFrom > shipDateToday();
   await db.transaction(async (tx) => {
     const channel = await lockedChannel(tx, caller, channelId);
     // Delivery areas have no date: a card loaded ahead may carry them only as they are today, so

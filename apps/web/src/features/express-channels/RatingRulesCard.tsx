@@ -380,7 +380,8 @@ function RuleRow({ index, onRemove }: { index: number; onRemove: () => void }) {
             <Form.Item name={[index, 'packagings']} label={t('ratingRules.packagings')}>
               <Select
                 mode="multiple"
-                options={PACKAGINGS.map((value) => ({ value, label: t(`ratingRules.packaging.${value}`) }))}
+                // The quote form's words for each kind, so staff and customers read the same ones.
+                options={PACKAGINGS.map((value) => ({ value, label: t(`expressQuote.packaging.${value}`) }))}
               />
             </Form.Item>
           ) : trigger === 'zip5' ? (
