@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { bookChosenAndPay, fillParcelQuote, printedLabel } from '../carrier-steps.ts';
 import { api, authHeaders, expressAddress, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
 const API_KEY = 'karrio_e2e_channels_51c2';
@@ -142,18 +142,6 @@ async function toPhone(page: Page) {
 /** Scrolls a card to the middle of the screen, for a screenshot of it among its neighbours. */
 const centre = (locator: Locator) => locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
 
-async function fillQuote(page: Page) {
-  const fill = async (side: 'sender' | 'recipient', a: ReturnType<typeof expressAddress>) => {
-    for (const [key, value] of Object.entries(a)) await page.getByTestId(`${side}-${key}`).fill(value);
-  };
-  await fill('sender', expressAddress('Los Angeles', 'CA', '90001'));
-  await fill('recipient', expressAddress('Dallas', 'TX', '75201'));
-  await page.getByTestId('parcel-0-length').fill('10');
-  await page.getByTestId('parcel-0-width').fill('8');
-  await page.getByTestId('parcel-0-height').fill('6');
-  await page.getByTestId('parcel-0-weight').fill('4');
-}
-
 // A step that hangs fails as itself, before the clean-up's calls take the test's time and the blame.
 test.use({ actionTimeout: 30_000 });
 
@@ -267,7 +255,7 @@ test('staff let a Karrio account price a channel; a customer books it, waits for
     const customer = await browser.newPage();
     await session(customer, 'customer@example.com');
     await customer.goto('/onlineQuotation');
-    await fillQuote(customer);
+    await fillParcelQuote(customer);
     await customer.getByTestId('get-quotes').click();
     await expect(customer.getByTestId('channel-USG-STD-total')).toContainText('$');
     await expect(customer.getByTestId('channel-USG-STD-select')).toBeEnabled();
@@ -331,29 +319,14 @@ test('staff let a Karrio account price a channel; a customer books it, waits for
     await customer.setViewportSize({ width: 1440, height: 900 });
 
     // Booked and paid, the waybill waits a moment for the carrier's label, then prints it.
-    await customer.getByTestId(`channel-${CHANNEL}-select`).click();
-    await customer.getByTestId('book-pay').click();
-    await customer.getByTestId('book-pay-confirm').click();
-    await expect(customer).toHaveURL(/\/expressOrderList\?sn=/);
-    const waybillNo = decodeURIComponent(new URL(customer.url()).searchParams.get('sn') ?? '');
-    const row = customer.locator('tr.ant-table-row', { hasText: waybillNo });
-    await expect(row).toContainText('待打印', { timeout: 20_000 });
-    await expect(row).toContainText(TRACKING);
+    const { waybillNo, row } = await bookChosenAndPay(customer, CHANNEL, TRACKING);
     expect(standIn.bought).toEqual([waybillNo]);
     await row.getByTestId(`waybill-${waybillNo}`).click();
     await expect(customer.getByTestId('waybill-drawer-carrier-label')).toHaveText('已由承运商出具(KARRIO)');
     await customer.screenshot({ path: `${screenshotDir}carrier-booking-drawer-zh-1440.png` });
     await customer.keyboard.press('Escape');
-    const download = customer.waitForEvent('download');
-    await row.getByTestId('waybill-act-print').click();
-    const file = await download;
-    expect(file.suggestedFilename()).toBe(`label-${waybillNo}.pdf`);
     // The carrier's own label: its two 4 × 6 pages, not the portal's one.
-    const { PDFDocument } = await import('pdf-lib');
-    const printed = await PDFDocument.load(readFileSync(await file.path()));
-    expect(printed.getPageCount()).toBe(2);
-    expect(printed.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
-    await expect(row).toContainText('已打印');
+    expect((await printedLabel(customer, row, waybillNo)).getPageCount()).toBe(2);
 
     // Staff register the portal's tracking webhook at Karrio from the accounts page.
     await page.goto('/carrierAccounts');

@@ -82,11 +82,16 @@ function rateAddress(party: ShipmentParty | undefined, zipcode: string, country:
   };
 }
 
-/** The shipment as a carrier's API takes it: one parcel per piece, in the shipment's units. */
-export function parcelShipmentOf(shipment: ExpressShipment, shipDate: string): ParcelShipment {
+/**
+ * The shipment as a carrier's API takes it: one parcel per piece, in the shipment's units, on the day
+ * it ships (the carrier prices that day's tariff and fuel). A day already past, such as a booking made
+ * after the quote's date, ships today: no carrier takes a pickup in the past.
+ */
+export function parcelShipmentOf(shipment: ExpressShipment): ParcelShipment {
   const metric = shipment.unitSystem === 'kg_cm';
+  const today = shipDateToday();
   return {
-    shipDate,
+    shipDate: shipment.shipDate && shipment.shipDate > today ? shipment.shipDate : today,
     from: rateAddress(shipment.parties?.from, shipment.originZip, 'US'),
     to: rateAddress(shipment.parties?.to, shipment.destinationZip, shipment.destinationCountry),
     parcels: shipment.parcels.flatMap((p) =>
@@ -164,7 +169,6 @@ function carrierAccountProvider(kind: CarrierKind): ExpressCarrierProvider {
   return {
     name: kind,
     async rater(db, tenantId) {
-      const shipDate = shipDateToday();
       // Per shipment priced (the quote's channels get the same one): one Shop call per account.
       const asked = new WeakMap<object, { parcel: ParcelShipment; shops: CarrierShops }>();
       return {
@@ -172,7 +176,7 @@ function carrierAccountProvider(kind: CarrierKind): ExpressCarrierProvider {
           if (!channel.carrierAccountId) return { ok: false, reason: 'carrier_failed', failure: 'refused' };
           let ask = asked.get(shipment);
           if (!ask) {
-            ask = { parcel: parcelShipmentOf(shipment, shipDate), shops: carrierShops() };
+            ask = { parcel: parcelShipmentOf(shipment), shops: carrierShops() };
             asked.set(shipment, ask);
           }
           const rated = await rateWithCarrier(

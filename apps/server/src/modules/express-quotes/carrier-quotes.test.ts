@@ -227,6 +227,26 @@ describe('express channels priced by UPS', () => {
     expect(noService.msg).toContain('Carrier service code');
   });
 
+  it('asks UPS for the day the shipment ships, and for today when that day has passed', async () => {
+    ups.respond('CreateToken', token);
+    ups.respond('Rate', groundAnswer);
+    const pickupAsked = async (shipDate: string) => {
+      const before = ups.requests.length;
+      const { id } = await f
+        .as('customer')
+        .ok('/api/express/quotation/getQuotas', parcelShipment({ shipDate }));
+      await streamedExpressRates(f.as('customer'), id);
+      const shop = ups.requests.slice(before).find((r) => r.operationId === 'Rate');
+      const body = shop?.body as {
+        RateRequest: { Shipment: { DeliveryTimeInformation: { Pickup: { Date: string } } } };
+      };
+      return body.RateRequest.Shipment.DeliveryTimeInformation.Pickup.Date;
+    };
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    expect(await pickupAsked(day(3))).toBe(day(3).replaceAll('-', ''));
+    expect(await pickupAsked('2020-01-06')).toBe(day(0).replaceAll('-', ''));
+  });
+
   it('asks UPS once per quote for all the channels one account serves, each taking its own service', async () => {
     const products = await f.as('admin').ok('/api/admin/expressProduct/list', {});
     const second = await f.as('admin').ok(

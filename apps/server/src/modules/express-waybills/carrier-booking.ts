@@ -60,11 +60,10 @@ export async function sendLabelJob(tx: DbOrTx, waybill: Pick<WaybillRow, 'tenant
 
 /** The waybill as the carrier books it: its own addresses and parcels, its number as the reference. */
 export function bookingOf(waybill: WaybillRow): ParcelBooking {
-  const shipDate = new Date().toISOString().slice(0, 10);
   // Only a parcel crossing a border declares its contents; one kept by mistake on a domestic one is not sent.
   const customs = crossesBorder(waybill.shipment) ? waybill.shipment.customs : undefined;
   return {
-    ...parcelShipmentOf(ratedShipment(waybill.shipment), shipDate),
+    ...parcelShipmentOf(ratedShipment(waybill.shipment)),
     serviceCode: waybill.carrierService ?? '',
     reference: waybill.waybillNo,
     labelFormat: waybill.carrierLabelFormat ?? 'pdf',

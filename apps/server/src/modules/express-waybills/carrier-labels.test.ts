@@ -1,8 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import { GifWriter } from 'omggif';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CARRIER_DOCUMENTS, upsTokenAnswer, useCarrierMock } from '../../../test/carrier-mock.ts';
+import {
+  CARRIER_DOCUMENTS,
+  upsLabelGif,
+  upsRateAnswer,
+  upsShipAnswer,
+  upsTokenAnswer,
+  useCarrierMock,
+} from '../../../test/carrier-mock.ts';
 import {
   expressChannelBody,
   parcelShipment,
@@ -26,64 +32,8 @@ const TRACKING = '1Z999AA10123456784';
 let channelId = 0;
 let accountNumber = '';
 
-const usd = (value: string) => ({ CurrencyCode: 'USD', MonetaryValue: value });
-
-/** A real GIF, drawn lying down as UPS draws its 4 × 6 labels: wider than tall. */
-function upsGif(): Buffer {
-  const width = 120;
-  const height = 80;
-  const buffer = Buffer.alloc(1024 + width * height);
-  const writer = new GifWriter(buffer, width, height, { palette: [0x000000, 0xffffff] });
-  const pixels = Array.from({ length: width * height }, (_, i) => (i % width < width / 2 ? 0 : 1));
-  writer.addFrame(0, 0, width, height, pixels);
-  return buffer.subarray(0, writer.end());
-}
-
-const rateAnswer = {
-  body: {
-    RateResponse: {
-      Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
-      RatedShipment: [
-        {
-          Service: { Code: '03' },
-          BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '4.0' },
-          TransportationCharges: usd('9.50'),
-          ServiceOptionsCharges: usd('0.00'),
-          TotalCharges: usd('9.50'),
-          RatedPackage: [{ Weight: '4.0' }],
-        },
-      ],
-    },
-  },
-};
-
-function shipAnswer(tracking = TRACKING) {
-  return {
-    body: {
-      ShipmentResponse: {
-        Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
-        ShipmentResults: {
-          ShipmentCharges: {
-            TransportationCharges: usd('9.50'),
-            ServiceOptionsCharges: usd('0.00'),
-            TotalCharges: usd('9.50'),
-          },
-          BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '000004.0' },
-          ShipmentIdentificationNumber: tracking,
-          PackageResults: [
-            {
-              TrackingNumber: tracking,
-              ShippingLabel: {
-                ImageFormat: { Code: 'GIF', Description: 'GIF' },
-                GraphicImage: upsGif().toString('base64'),
-              },
-            },
-          ],
-        },
-      },
-    },
-  };
-}
+const rateAnswer = upsRateAnswer('03', '9.50');
+const shipAnswer = (tracking = TRACKING) => upsShipAnswer(tracking, '9.50');
 
 const refusal = {
   status: 400,
@@ -237,7 +187,7 @@ describe('booking an express waybill through UPS', () => {
               LabelImage: {
                 // The document lists GIF and PDF yet makes the code exactly four characters long.
                 LabelImageFormat: { Code: 'GIF ' },
-                GraphicImage: upsGif().toString('base64'),
+                GraphicImage: upsLabelGif().toString('base64'),
               },
             },
           ],
@@ -335,15 +285,10 @@ describe('booking an express waybill through UPS', () => {
       carrierLabelFormat: 'zpl',
     });
     const zpl = '^XA^FO50,50^A0N,40,40^FD1Z999AA10123456833^FS^XZ';
-    const answer = shipAnswer('1Z999AA10123456833');
-    const pkg = answer.body.ShipmentResponse.ShipmentResults.PackageResults[0] as {
-      ShippingLabel: { ImageFormat: { Code: string; Description: string }; GraphicImage: string };
-    };
-    pkg.ShippingLabel = {
-      ImageFormat: { Code: 'ZPL', Description: 'ZPL' },
-      GraphicImage: Buffer.from(zpl).toString('base64'),
-    };
-    ups.respond('Shipment', answer);
+    ups.respond(
+      'Shipment',
+      upsShipAnswer('1Z999AA10123456833', '9.50', { code: 'ZPL', image: Buffer.from(zpl) }),
+    );
     try {
       const created = await bookOnUps(true, saved.id);
       expect(await settled(created.id)).toMatchObject({ status: 'to_be_printed' });
