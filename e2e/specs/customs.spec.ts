@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { api, expressAddress, screenshotDir, session, switchLanguage } from '../fixtures.ts';
 
@@ -160,6 +161,21 @@ test('a parcel going abroad declares its customs on the quote form, and the wayb
       },
     ],
   });
+
+  // Its papers print on their own too, for a label sent to a thermal printer: the invoice and the CN 22.
+  const row = page.locator('tr.ant-table-row', { hasText: waybillNo });
+  await row.getByTestId(`waybill-${waybillNo}`).click();
+  await page.getByTestId('waybill-drawer-print-formats').click();
+  const papers = page.waitForEvent('download');
+  await page.getByTestId('waybill-drawer-print-customs').click();
+  const file = await papers;
+  expect(file.suggestedFilename()).toBe(`customs-${waybillNo}.pdf`);
+  const { PDFDocument } = await import('pdf-lib');
+  const pdf = await PDFDocument.load(readFileSync(await file.path()));
+  expect(pdf.getPageCount()).toBe(2);
+  // Papers are not the label: the waybill still waits to be printed.
+  await expect(page.getByTestId('waybill-drawer')).toContainText('待打印');
+  await page.keyboard.press('Escape');
 
   // The same form in English.
   await page.goto('/onlineQuotation');

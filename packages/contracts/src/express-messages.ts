@@ -112,6 +112,7 @@ export const expressZhCN = {
   'expressWaybill.labelPendingPrint': '运单 {{waybillNo}} 的承运商面单尚在出具中,请稍后再打印',
   'expressWaybill.carrierLabelFormat':
     '运单 {{waybillNo}} 的承运商面单是 {{format}} 文件,请按 {{format}} 打印',
+  'expressWaybill.noCustomsPapers': '运单 {{waybillNo}} 不出境或未申报内件,没有报关单据',
   'expressReturn.ofReturn': '退货运单不能再退货',
   'expressReturn.notReturnable': '运单 {{waybillNo}} 尚未签收或异常,不能退货',
   'expressReturn.addressNotFound': '请选择该客户快递地址簿中的退货地址',
@@ -293,6 +294,8 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
     "The carrier is still issuing waybill {{waybillNo}}'s label; print it in a moment",
   'expressWaybill.carrierLabelFormat':
     "Waybill {{waybillNo}}'s carrier label is a {{format}} file; print it as {{format}}",
+  'expressWaybill.noCustomsPapers':
+    'Waybill {{waybillNo}} does not cross a border with declared contents: it has no customs papers',
   'expressReturn.ofReturn': 'A return waybill cannot itself be returned',
   'expressReturn.notReturnable':
     'Waybill {{waybillNo}} is neither delivered nor in exception; it cannot be returned',

@@ -257,6 +257,8 @@ export const waybillView = z.object({
     .nullable(),
   /** A return waybill's original waybill number; null for any other. */
   returnOfNo: z.string().nullable(),
+  /** Whether it prints customs papers (it crosses a border and declares its contents): `order/customsPapers`. */
+  customsPapers: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
   actions: z.array(z.enum(WAYBILL_ACTIONS)),

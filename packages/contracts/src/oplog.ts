@@ -75,6 +75,7 @@ export const OPLOG_ACTIONS = {
   'express.waybill.create': { 'zh-CN': '创建运单', 'en-US': 'Create waybill' },
   'express.waybill.pay': { 'zh-CN': '支付运单', 'en-US': 'Pay waybill' },
   'express.waybill.print': { 'zh-CN': '打印面单', 'en-US': 'Print labels' },
+  'express.waybill.customsPapers': { 'zh-CN': '打印报关单据', 'en-US': 'Print customs papers' },
   'express.waybill.refund': { 'zh-CN': '运单退款', 'en-US': 'Refund waybill' },
   'express.waybill.return': { 'zh-CN': '创建退件', 'en-US': 'Create return' },
   'express.waybill.transition': { 'zh-CN': '变更运单状态', 'en-US': 'Change waybill status' },

@@ -144,9 +144,49 @@ describe('customs data on parcels crossing a border', () => {
     // The label, the commercial invoice, and the postal declaration: 77.50 USD and 1.8 lb make a CN 22.
     expect(pdf.getPageCount()).toBe(3);
     for (const page of pdf.getPages()) expect(page.getSize()).toEqual({ width: 288, height: 432 });
-    // A thermal printer takes the label alone.
+    // A thermal printer takes the label alone; its papers print on their own, as the same two pages.
     const zpl = await customer().post('/api/express/order/print', { ids: [created.id], format: 'zpl' });
     expect(zpl.body.match(/\^XA/g)).toHaveLength(1);
+    expect(waybill.customsPapers).toBe(true);
+    const papers = await customer().post('/api/express/order/customsPapers', { ids: [created.id] });
+    expect(papers.statusCode).toBe(200);
+    expect(papers.headers['content-type']).toBe('application/pdf');
+    expect(papers.headers['content-disposition']).toContain(`customs-${created.waybillNo}.pdf`);
+    const paperPdf = await PDFDocument.load(papers.rawPayload);
+    expect(paperPdf.getPageCount()).toBe(2);
+    // Papers are not a print: the count stays at the two labels printed.
+    const after = await customer().ok('/api/express/order/info', { id: created.id });
+    expect(after.waybill.printCount).toBe(2);
+  });
+
+  it('refuses customs papers for a waybill at home, one not paid, or one of another customer, naming it', async () => {
+    await fund('customer', 100_000n);
+    const abroadPaid = await bookAndPay(abroad({ customs }), 'INTL-EXP');
+    const home = await bookAndPay(parcelShipment(), 'USG-STD');
+    const { waybill } = await customer().ok('/api/express/order/info', { id: home.id });
+    expect(waybill.customsPapers).toBe(false);
+    const mixed = await customer().post('/api/express/order/customsPapers', {
+      ids: [abroadPaid.id, home.id],
+    });
+    expect(mixed.json()).toMatchObject({ code: 409 });
+    expect(mixed.json().msg).toBe(
+      `Waybill ${home.waybillNo} does not cross a border with declared contents: it has no customs papers`,
+    );
+    const inChinese = await customer().post('/api/express/order/customsPapers', { ids: [home.id] }, 'zh-CN');
+    expect(inChinese.json().msg).toContain('没有报关单据');
+
+    const { id } = await customer().ok('/api/express/quotation/getQuotas', abroad({ customs }));
+    const done = (await streamedExpressRates(customer(), id)).at(-1);
+    const line = done.results.find((r: { code: string }) => r.code === 'INTL-EXP');
+    await customer().ok('/api/express/quotation/select', { id, channelId: line.channelId });
+    const unpaid = await customer().ok('/api/express/order/create', { quoteId: id, pay: false });
+    const notPaid = await customer().post('/api/express/order/customsPapers', { ids: [unpaid.id] });
+    expect(notPaid.json()).toMatchObject({ code: 409 });
+    expect(notPaid.json().msg).toContain(unpaid.waybillNo);
+    // Staff print any customer's papers; a waybill outside the caller's reach is not found.
+    const staff = await f.as('admin').post('/api/express/order/customsPapers', { ids: [abroadPaid.id] });
+    expect(staff.statusCode).toBe(200);
+    await customer().fail('/api/express/order/customsPapers', { ids: [abroadPaid.id + 10_000] }, 404);
   });
 
   it('sends the declaration to UPS in its international forms', async () => {

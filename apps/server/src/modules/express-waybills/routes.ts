@@ -23,6 +23,7 @@ import {
 } from '@freight/contracts/express-waybills';
 import { formatMoney } from '@freight/contracts/money';
 import { okResponse, rawResponse, xlsxResponse } from '@freight/contracts/responses';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readUploadedFile } from '../../lib/multipart.ts';
 import { sendFile } from '../../lib/xlsx.ts';
@@ -35,6 +36,7 @@ import { waybillExport } from './export.ts';
 import { createReturnFor } from './returns.ts';
 import {
   createWaybillFor,
+  customsPapersFor,
   listWaybillsFor,
   payVisibleWaybill,
   payWaybillsFor,
@@ -176,11 +178,31 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         store,
       );
       request.auditTarget = `expressWaybill:${ids.join(',')}`;
-      return reply
-        .header('content-type', contentType)
-        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)
-        .header('cache-control', 'no-store')
-        .send(body);
+      return sendPrintable(reply, name, contentType, body);
+    },
+  );
+
+  /** The customs papers of waybills crossing a border, as one PDF, for labels printed as ZPL. */
+  app.post(
+    '/express/order/customsPapers',
+    {
+      config: { permission: WAYBILL_PAGES, raw: true, audit: 'express.waybill.customsPapers' },
+      schema: {
+        tags: ['express'],
+        body: waybillIdsBody,
+        response: {
+          200: rawResponse(
+            ['application/pdf'],
+            "4 × 6 inch pages: each waybill's commercial invoice, and the postal declaration (CN 22 or CN 23) on the portal's own label",
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { ids } = request.body;
+      const { name, contentType, body } = await customsPapersFor(db, currentUser(request), ids);
+      request.auditTarget = `expressWaybill:${ids.join(',')}`;
+      return sendPrintable(reply, name, contentType, body);
     },
   );
 
@@ -309,3 +331,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 };
 
 export default routes;
+
+/** A file to print, shown by the browser (inline) under its name, never kept by a cache. */
+function sendPrintable(reply: FastifyReply, name: string, contentType: string, body: Buffer | string) {
+  return reply
+    .header('content-type', contentType)
+    .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)
+    .header('cache-control', 'no-store')
+    .send(body);
+}

@@ -57,7 +57,7 @@ import { nextSerials } from '../numbering/service.ts';
 import { type ReportFact, recordSale, registerSalesSource, type SaleMove } from '../reports/service.ts';
 import type { UploadStore } from '../uploads/service.ts';
 import { carrierLabelFiles, releaseAtCarrier, sendLabelJob } from './carrier-booking.ts';
-import { customsForms } from './customs-forms.ts';
+import { customsForms, needsCustomsForms } from './customs-forms.ts';
 import { waybillLabels } from './label.ts';
 import { expressWaybillEvents, expressWaybills } from './schema.ts';
 import { waybillZpl } from './zpl.ts';
@@ -655,6 +655,7 @@ export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisati
             // The carrier's own words may name the operator's account and contracts: staff only.
             detail: isStaff(caller) ? carrierError : null,
           },
+    customsPapers: needsCustomsForms(waybill),
     actions: waybillActions(waybill, caller),
   };
 }
@@ -853,6 +854,37 @@ export async function payWaybillsFor(db: DbOrTx, caller: Caller, ids: readonly n
 
 type LabelFiles = Awaited<ReturnType<typeof carrierLabelFiles>>;
 
+/** The waybills asked, in order, once each, if the caller may print every one; the first that may not is named. */
+async function printableWaybills(db: DbOrTx, caller: Viewer, ids: readonly number[]) {
+  const waybills: WaybillRow[] = [];
+  for (const id of new Set(ids)) {
+    const waybill = await visibleWaybill(db, caller, id);
+    if (waybill.status === 'label_pending')
+      throw conflict('expressWaybill.labelPendingPrint', { waybillNo: waybill.waybillNo });
+    if (!waybillMachine.find(waybill.status, 'print', actor(caller)))
+      throw conflict('expressWaybill.notPrintable', { waybillNo: waybill.waybillNo });
+    waybills.push(waybill);
+  }
+  return waybills;
+}
+
+/**
+ * The customs papers of printable waybills as one PDF of 4 × 6 inch pages, without their labels: a
+ * label printed as ZPL goes to a thermal printer, which takes no papers, and the PDF print holds them
+ * already. Printing papers moves no status and counts no print. A waybill with none (it stays in its
+ * country, or declares nothing) refuses the call, naming it.
+ */
+export async function customsPapersFor(db: DbOrTx, caller: Viewer, ids: readonly number[]) {
+  const waybills = await printableWaybills(db, caller, ids);
+  const without = waybills.find((w) => !needsCustomsForms(w));
+  if (without) throw conflict('expressWaybill.noCustomsPapers', { waybillNo: without.waybillNo });
+  const forms = await customsForms(waybills);
+  const body = await joinPdfs(waybills.flatMap((w) => forms.get(w.id) ?? []));
+  const name =
+    waybills.length === 1 ? `customs-${waybills[0]?.waybillNo}.pdf` : `customs-${waybills.length}.pdf`;
+  return { name, contentType: 'application/pdf', body };
+}
+
 /**
  * The labels of some waybills as one file: a PDF of 4 × 6 inch pages, or ZPL for thermal printers.
  * A waybill a carrier serves prints the carrier's own label, in the order asked among the others.
@@ -895,15 +927,7 @@ export async function printWaybillsFor(
   format: LabelFormat,
   store: UploadStore,
 ) {
-  const waybills: WaybillRow[] = [];
-  for (const id of new Set(ids)) {
-    const waybill = await visibleWaybill(db, caller, id);
-    if (waybill.status === 'label_pending')
-      throw conflict('expressWaybill.labelPendingPrint', { waybillNo: waybill.waybillNo });
-    if (!waybillMachine.find(waybill.status, 'print', actor(caller)))
-      throw conflict('expressWaybill.notPrintable', { waybillNo: waybill.waybillNo });
-    waybills.push(waybill);
-  }
+  const waybills = await printableWaybills(db, caller, ids);
   const files = await carrierLabelFiles(store, waybills);
   for (const waybill of waybills) {
     const file = files.get(waybill.id);

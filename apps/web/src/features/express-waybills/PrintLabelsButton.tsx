@@ -4,22 +4,28 @@ import { Button, type ButtonProps, Dropdown, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** What the print button's choices print: the labels in a format, or the customs papers alone. */
+export type PrintChoice = LabelFormat | 'customs';
+
 /**
  * The print button with its formats beside it: the button prints the PDF as it always has, the arrow
- * offers the PDF or ZPL for thermal printers. `testId` stays the button's, so `<testId>-formats`,
- * `<testId>-pdf` and `<testId>-zpl` name the arrow and its choices.
+ * offers the PDF or ZPL for thermal printers, and, for parcels crossing a border (`customs`), their
+ * customs papers alone: a thermal printer takes labels only. `testId` stays the button's, so
+ * `<testId>-formats`, `<testId>-pdf`, `<testId>-zpl` and `<testId>-customs` name the arrow and its choices.
  */
 export function PrintLabelsButton({
   label,
   testId,
   onPrint,
+  customs = false,
   type,
   size,
   loading,
 }: {
   label: ReactNode;
   testId: string;
-  onPrint: (format: LabelFormat) => void;
+  onPrint: (choice: PrintChoice) => void;
+  customs?: boolean;
 } & Pick<ButtonProps, 'type' | 'size' | 'loading'>) {
   const { t } = useTranslation();
   return (
@@ -34,8 +40,16 @@ export function PrintLabelsButton({
           items: [
             { key: 'pdf', label: <span data-testid={`${testId}-pdf`}>{t('waybill.printPdf')}</span> },
             { key: 'zpl', label: <span data-testid={`${testId}-zpl`}>{t('waybill.printZpl')}</span> },
+            ...(customs
+              ? [
+                  {
+                    key: 'customs',
+                    label: <span data-testid={`${testId}-customs`}>{t('waybill.printCustoms')}</span>,
+                  },
+                ]
+              : []),
           ],
-          onClick: ({ key }) => onPrint(key as LabelFormat),
+          onClick: ({ key }) => onPrint(key as PrintChoice),
         }}
       >
         <Button

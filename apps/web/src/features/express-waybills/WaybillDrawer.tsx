@@ -1,4 +1,4 @@
-import type { LabelFormat, WaybillAction } from '@freight/contracts/express-waybills';
+import type { WaybillAction } from '@freight/contracts/express-waybills';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Skeleton, Space, Table, Timeline, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { LedgerRows } from '../../components/LedgerRows.tsx';
 import { money, sumMoney } from '../../lib/money.ts';
 import { LABEL_POLL_MS, type WaybillView, waybillApi } from './api.ts';
-import { PrintLabelsButton } from './PrintLabelsButton.tsx';
+import { type PrintChoice, PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
 export const WAYBILL_DETAIL_KEY = 'waybill-detail';
@@ -20,7 +20,7 @@ export function WaybillDrawer({
   id: number;
   onClose: () => void;
   /** What the action buttons do; without it the drawer only reads (the tracking page). */
-  onAct?: (waybill: WaybillView, action: WaybillAction, format?: LabelFormat) => void;
+  onAct?: (waybill: WaybillView, action: WaybillAction, choice?: PrintChoice) => void;
 }) {
   const { t, i18n } = useTranslation();
   const en = i18n.language === 'en-US';
@@ -62,7 +62,8 @@ export function WaybillDrawer({
                       type="primary"
                       label={t('waybillAction.print')}
                       testId="waybill-drawer-print"
-                      onPrint={(format) => onAct?.(waybill, a, format)}
+                      customs={waybill.customsPapers}
+                      onPrint={(choice) => onAct?.(waybill, a, choice)}
                     />
                   ) : (
                     <Button

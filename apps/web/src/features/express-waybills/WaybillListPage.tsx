@@ -1,5 +1,4 @@
 import {
-  type LabelFormat,
   WAYBILL_STATUSES,
   type WaybillAction,
   type WaybillStatus,
@@ -25,7 +24,7 @@ import {
   waybillApi,
   waybillPaymentPath,
 } from './api.ts';
-import { PrintLabelsButton } from './PrintLabelsButton.tsx';
+import { type PrintChoice, PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WAYBILL_DETAIL_KEY, WaybillDrawer } from './WaybillDrawer.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
@@ -36,6 +35,7 @@ interface Filters {
 
 /** The row menu's item for a label in ZPL, which is a way to print rather than a move of its own. */
 const ZPL_KEY = 'print-zpl';
+const CUSTOMS_KEY = 'print-customs';
 
 /** Moves that need a note written down; the others ask for a confirmation only. */
 const NOTED: readonly WaybillAction[] = ['cancel', 'exception', 'freeze', 'release'];
@@ -106,6 +106,8 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
   const selectedRows = list.rows.filter((w) => selected.includes(w.id));
   const allOffer = (action: WaybillAction) =>
     selectedRows.length > 0 && selectedRows.every((w) => w.actions.includes(action));
+  // The papers of the chosen parcels that cross a border; the others have none.
+  const withPapers = selectedRows.filter((w) => w.customsPapers).map((w) => w.id);
 
   const run = async (work: () => Promise<unknown>, done?: string) => {
     try {
@@ -135,8 +137,11 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
     });
 
   /** One waybill's move: pay and print have their own calls; refund and noted moves ask for a reason. */
-  const act = (w: WaybillView, action: WaybillAction, format: LabelFormat = 'pdf') => {
-    if (action === 'print') return void run(() => waybillApi.print([w.id], format));
+  const act = (w: WaybillView, action: WaybillAction, choice: PrintChoice = 'pdf') => {
+    if (action === 'print')
+      return void run(() =>
+        choice === 'customs' ? waybillApi.customsPapers([w.id]) : waybillApi.print([w.id], choice),
+      );
     if (action === 'pay') return navigate(waybillPaymentPath(w.id));
     if (action === 'refund' || NOTED.includes(action)) return setNoting({ waybill: w, action });
     modal.confirm({
@@ -213,7 +218,14 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
             <PrintLabelsButton
               label={t('waybill.printLabels')}
               testId="waybill-bulk-print"
-              onPrint={(format) => void run(() => waybillApi.print(selected, format))}
+              customs={withPapers.length > 0}
+              onPrint={(choice) =>
+                void run(() =>
+                  choice === 'customs'
+                    ? waybillApi.customsPapers(withPapers)
+                    : waybillApi.print(selected, choice),
+                )
+              }
             />
           ) : null}
         </Space>
@@ -295,6 +307,16 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
                       },
                     ]
                   : []),
+                ...(w.actions.includes('print') && w.customsPapers
+                  ? [
+                      {
+                        key: CUSTOMS_KEY,
+                        label: (
+                          <span data-testid="waybill-act-print-customs">{t('waybill.printCustoms')}</span>
+                        ),
+                      },
+                    ]
+                  : []),
                 ...rest.map((a) => ({ key: a, label: t(`waybillAction.${a}`), danger: a === 'refund' })),
               ];
               return (
@@ -317,7 +339,11 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
                       menu={{
                         items: more,
                         onClick: ({ key }) =>
-                          key === ZPL_KEY ? act(w, 'print', 'zpl') : act(w, key as WaybillAction),
+                          key === ZPL_KEY
+                            ? act(w, 'print', 'zpl')
+                            : key === CUSTOMS_KEY
+                              ? act(w, 'print', 'customs')
+                              : act(w, key as WaybillAction),
                       }}
                     >
                       <Button size="small" type="link" data-testid="waybill-more">

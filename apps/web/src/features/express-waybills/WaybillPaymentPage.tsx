@@ -1,4 +1,3 @@
-import type { LabelFormat } from '@freight/contracts/express-waybills';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Result, Skeleton, Space } from 'antd';
 import { useEffect, useState } from 'react';
@@ -8,7 +7,7 @@ import { AccountPayment } from '../../components/AccountPayment.tsx';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { compareMoney, money } from '../../lib/money.ts';
 import { LABEL_POLL_MS, waybillApi, waybillPaymentPath } from './api.ts';
-import { PrintLabelsButton } from './PrintLabelsButton.tsx';
+import { type PrintChoice, PrintLabelsButton } from './PrintLabelsButton.tsx';
 import { WaybillStatusTag } from './WaybillStatusTag.tsx';
 
 /**
@@ -95,10 +94,11 @@ export default function WaybillPaymentPage() {
       },
     });
 
-  const print = async (format: LabelFormat) => {
+  const print = async (choice: PrintChoice) => {
     setBusy(true);
     try {
-      await waybillApi.print([waybill.id], format);
+      if (choice === 'customs') await waybillApi.customsPapers([waybill.id]);
+      else await waybillApi.print([waybill.id], choice);
       await info.refetch();
     } catch (error) {
       reportError(error);
@@ -176,7 +176,8 @@ export default function WaybillPaymentPage() {
               loading={busy}
               label={t('waybillAction.print')}
               testId="waybill-print"
-              onPrint={(format) => void print(format)}
+              customs={waybill.customsPapers}
+              onPrint={(choice) => void print(choice)}
             />
           ) : null}
           <Button size="large" onClick={() => navigate(`/expressOrderList?sn=${waybill.waybillNo}`)}>

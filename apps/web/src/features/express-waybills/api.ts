@@ -60,6 +60,8 @@ export const waybillApi = {
    */
   print: (ids: number[], format: LabelFormat = 'pdf') =>
     download('/express/order/print', { ids, format }, `labels.${format}`),
+  /** The customs papers of waybills crossing a border as one PDF, for labels printed as ZPL; nothing moves. */
+  customsPapers: (ids: number[]) => download('/express/order/customsPapers', { ids }, 'customs.pdf'),
   /** The express dashboards' figures for the user's scope. */
   stats: () => post<ExpressStats>('/express/order/stats'),
 };
