@@ -202,6 +202,8 @@ const zhCN = {
   'quote.noManualNeed': '该货物可以在线报价,无需人工报价',
   'order.insufficientFunds': '卡车账户可用余额不足(可用 {{available}},需付 {{total}}),订单已保存为待支付',
   'order.transitionRefused': '订单当前状态不允许此操作',
+  'order.carrierPending': '订单 {{orderNo}} 正在交给承运商,承运商接受后即可支付',
+  'order.noticeCarrierRefused': '承运商未接受订单 {{orderNo}},订单已取消',
   'order.reasonRequired': '请填写原因',
   'order.addressLocked': '货物已提取,地址不能再修改',
   'order.paid': '支付成功',
@@ -680,6 +682,9 @@ const enUS: Record<MessageKey, string> = {
   'order.insufficientFunds':
     'The truck account cannot cover this order (available {{available}}, due {{total}}); the order is kept unpaid',
   'order.transitionRefused': "The order's status does not allow this action",
+  'order.carrierPending':
+    'Order {{orderNo}} is being handed to its carrier; it can be paid once the carrier accepts it',
+  'order.noticeCarrierRefused': 'The carrier did not accept order {{orderNo}}: the order was cancelled',
   'order.reasonRequired': 'Please give a reason',
   'order.addressLocked': 'The goods are picked up; the addresses can no longer change',
   'order.paid': 'Paid',

@@ -214,6 +214,8 @@ export const orderView = z.object({
   pickupCode: z.string(),
   deliveryCode: z.string(),
   carrierInfo: z.string(),
+  /** Booked by a batch for a carrier's product, still being handed to the carrier: it cannot be paid yet. */
+  carrierPending: z.boolean(),
   rejectReason: z.string(),
   shippingNote: z.string(),
   receivingNote: z.string(),

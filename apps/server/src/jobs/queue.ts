@@ -292,3 +292,24 @@ function requirePglite(database: Database): PGlite {
   if (!database.pglite) throw new Error('jobs: the embedded database has no session handle');
   return database.pglite;
 }
+
+/**
+ * A module's hold on the running server's queue: lent when the module's routes are registered (with
+ * the first retry delay its jobs use), given back when the server closes, asked for when a job is sent
+ * from code that has no request at hand (inside a transaction of the module's own).
+ */
+export function queueLoan(purpose: string) {
+  let lent: { queue: JobQueue; retrySeconds: number } | null = null;
+  return {
+    lend(queue: JobQueue, retrySeconds: number) {
+      lent = { queue, retrySeconds };
+    },
+    giveBack(queue: JobQueue) {
+      if (lent?.queue === queue) lent = null;
+    },
+    held() {
+      if (!lent) throw new Error(`no job queue to ${purpose} with`);
+      return lent;
+    },
+  };
+}

@@ -23,7 +23,11 @@ export interface CarrierProvider<TProduct, TShipment, TCost, TRefusal extends st
     tenantId: number,
     products: readonly TProduct[],
   ): Promise<CarrierRater<TProduct, TShipment, TCost, TRefusal>>;
-  /** Hands a booked order to the carrier; the answer is the carrier's reference, null when none is kept. */
+  /**
+   * Hands a booked order to the carrier; the answer is the carrier's reference, null when none is kept.
+   * It may be asked again for the same order number after a failure that reached the carrier (a batch's
+   * handoff retries): the number is the booking's idempotency key.
+   */
   book(db: DbOrTx, booking: CarrierBooking<TShipment>): Promise<{ reference: string | null }>;
   /** The carrier's own events of a booked shipment, beside those the tenant records on the order. */
   track(db: DbOrTx, booking: CarrierBookingRef): Promise<CarrierEvent[]>;

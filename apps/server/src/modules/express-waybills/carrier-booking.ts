@@ -2,7 +2,7 @@ import { type CustomsInput, crossesBorder, ratedShipment } from '@freight/contra
 import { parseMoney } from '@freight/contracts/money';
 import { and, eq, isNotNull, notInArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
+import { queueLoan } from '../../jobs/queue.ts';
 import { conflict } from '../../lib/errors.ts';
 import {
   findCarrierLabel,
@@ -32,19 +32,13 @@ export interface LabelJob {
   waybillId: number;
 }
 
-/** The running server's queue and first retry delay, lent when the module's routes are registered. */
-let labelQueue: { queue: JobQueue; retrySeconds: number } | null = null;
-export function useLabelQueue(queue: JobQueue, retrySeconds: number) {
-  labelQueue = { queue, retrySeconds };
-}
-export function forgetLabelQueue(queue: JobQueue) {
-  if (labelQueue?.queue === queue) labelQueue = null;
-}
+/** The running server's queue, lent when the module's routes are registered. */
+export const labelQueue = queueLoan('buy carrier labels');
 
 /** Sends the waybill's label job inside the paying transaction: it exists only if the payment commits. */
 export async function sendLabelJob(tx: DbOrTx, waybill: Pick<WaybillRow, 'tenantId' | 'id' | 'userId'>) {
-  if (!labelQueue) throw new Error('express-waybills: no job queue to buy carrier labels with');
-  await labelQueue.queue.send<LabelJob>(
+  const { queue, retrySeconds } = labelQueue.held();
+  await queue.send<LabelJob>(
     LABEL_QUEUE,
     { waybillId: waybill.id },
     {
@@ -52,7 +46,7 @@ export async function sendLabelJob(tx: DbOrTx, waybill: Pick<WaybillRow, 'tenant
       tenantId: waybill.tenantId,
       userId: waybill.userId,
       retryLimit: LABEL_RETRIES,
-      retryDelaySeconds: labelQueue.retrySeconds,
+      retryDelaySeconds: retrySeconds,
       retryBackoff: true,
     },
   );

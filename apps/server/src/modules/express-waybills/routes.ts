@@ -30,7 +30,7 @@ import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { answerExport } from '../downloads/runner.ts';
 import { localUploadStore } from '../uploads/service.ts';
-import { forgetLabelQueue, LABEL_QUEUE, type LabelJob, useLabelQueue } from './carrier-booking.ts';
+import { LABEL_QUEUE, type LabelJob, labelQueue } from './carrier-booking.ts';
 import { runLabelJob } from './carrier-labels.ts';
 import { waybillExport } from './export.ts';
 import { createReturnFor } from './returns.ts';
@@ -59,8 +59,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const store = localUploadStore(app.config.DATA_DIR);
 
   // Paying a carrier's waybill sends its label job; the worker buys the label (carrier-labels.ts).
-  useLabelQueue(app.jobs, app.config.CARRIER_LABEL_RETRY_SECONDS);
-  app.addHook('onClose', async () => forgetLabelQueue(app.jobs));
+  labelQueue.lend(app.jobs, app.config.CARRIER_LABEL_RETRY_SECONDS);
+  app.addHook('onClose', async () => labelQueue.giveBack(app.jobs));
   app.jobs.work<LabelJob>(LABEL_QUEUE, (job) => runLabelJob(db, store, job, app.log), { concurrency: 2 });
 
   /** `order/create`: a waybill from the channel selected on a quote; paid at once when asked. */

@@ -26,7 +26,9 @@ import { sendBuiltOnce } from '../../lib/response-serializer.ts';
 import { currentUser, type RequestUser } from '../../plugins/context.ts';
 import { answerExport } from '../downloads/runner.ts';
 import { registerRecordAccess } from '../uploads/service.ts';
+import { runHandoffJob } from './carrier-handoff.ts';
 import { truckOrderExport } from './export.ts';
+import { HANDOFF_QUEUE, type HandoffJob, handoffQueue } from './handoff-queue.ts';
 import { listOrdersFor, orderActionButton } from './list.ts';
 import {
   attachUploadedFile,
@@ -51,6 +53,10 @@ function checkButton(me: RequestUser, action: OrderAction) {
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
+  // A batch's carrier orders are handed to their carriers after it commits (carrier-handoff.ts).
+  handoffQueue.lend(app.jobs, app.config.CARRIER_LABEL_RETRY_SECONDS);
+  app.addHook('onClose', async () => handoffQueue.giveBack(app.jobs));
+  app.jobs.work<HandoffJob>(HANDOFF_QUEUE, (job) => runHandoffJob(db, job, app.log), { concurrency: 2 });
 
   // An order's file loads for whoever may open the order.
   registerRecordAccess('truck-order', async (db, user, id) => {

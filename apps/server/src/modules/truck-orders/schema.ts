@@ -4,6 +4,7 @@ import type { Shipment } from '@freight/contracts/truck-shipment';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -62,6 +63,8 @@ export const truckOrders = pgTable(
     pickupCode: text('pickup_code').notNull(),
     deliveryCode: text('delivery_code').notNull(),
     carrierInfo: text('carrier_info').notNull().default(''),
+    /** Booked by a batch for a carrier's product and not yet handed to the carrier (carrier-handoff.ts). */
+    carrierPending: boolean('carrier_pending').notNull().default(false),
     rejectReason: text('reject_reason').notNull().default(''),
     shippingNote: text('shipping_note').notNull().default(''),
     receivingNote: text('receiving_note').notNull().default(''),

@@ -27,6 +27,7 @@ import { truckCarriers } from '../truck-products/carriers.ts';
 import { markQuoteBooked, visibleQuote } from '../truck-quotes/service.ts';
 import { bookableResult, markTaskBooked } from '../truck-quotes/tasks.ts';
 import { claimUpload, recordOf } from '../uploads/service.ts';
+import { sendHandoffJobs } from './handoff-queue.ts';
 import { orderForCaller } from './list.ts';
 import { truckOrderEvents, truckOrders } from './schema.ts';
 import { type Caller, isStaff, type OrderViewer } from './viewer.ts';
@@ -115,26 +116,11 @@ function orderValues(input: BookInput, orderNo: string) {
 }
 
 /** The carrier provider that books a result: its product's, or the tenant's own for a manual price. */
-function carrierOf(result: Pick<QuoteResult, 'provider'>) {
+export function carrierOf(result: Pick<QuoteResult, 'provider'>) {
   const provider = truckCarriers.find(result.provider ?? BUILTIN_PROVIDER);
   // The product's provider left this release since the quote was priced.
   if (!provider) throw conflict('quote.productUnavailable');
   return provider;
-}
-
-/**
- * Hands a batch's order to its carrier. The batch books inside its transaction, so this may only call
- * what answers without the network (the built-in provider); a carrier's batch handoff after commit
- * is still to come (docs/carriers.md).
- */
-async function bookWithCarrier(db: DbOrTx, input: BookInput, orderNo: string) {
-  const { reference } = await carrierOf(input.result).book(db, {
-    tenantId: input.tenantId,
-    orderNo,
-    productId: input.result.productId || null,
-    shipment: input.shipment,
-  });
-  return reference === null ? {} : { carrierInfo: reference };
 }
 
 /** An order handed to its carrier, not yet written: its number and what the carrier answered. */
@@ -190,7 +176,9 @@ const BATCH_FIRST_CHUNK = 200;
 /**
  * Books many unpaid orders in the caller's transaction: one range of order numbers, and one statement
  * per chunk that writes the orders and their timeline rows together. Either all of them land or, with
- * the transaction, none. Answers the orders in the order of `inputs`.
+ * the transaction, none. An order of a carrier's product is written pending with its handoff job
+ * (handoff-queue.ts): no carrier is called while the transaction is open. Answers the orders in the
+ * order of `inputs`.
  */
 export async function bookOrders(db: DbOrTx, tenantId: number, inputs: BookInput[], note: string) {
   const booked = await bookOrdersAsMade(
@@ -219,6 +207,8 @@ export async function bookOrdersAsMade(
   if (count === 0) return [];
   const numbers = await nextSerials(db, tenantId, 'TK', count);
   const ids = new Map<string, number>();
+  // The carrier orders' numbers and their bookers, for their handoff jobs.
+  const handoffs = new Map<string, number>();
   let failed = false;
   await inChunks(
     db,
@@ -235,8 +225,10 @@ export async function bookOrdersAsMade(
       for (let i = 0; i < inputs.length; i++) {
         const input = inputs[i] as BookInput;
         const orderNo = numbers[from + i] as string;
-        const { carrierInfo = '' } = await bookWithCarrier(db, input, orderNo);
-        values.push({ ...orderValues(input, orderNo), carrierInfo });
+        // The tenant's own tables need no handoff; a carrier's product is handed over after commit.
+        const carrierPending = carrierOf(input.result).name !== BUILTIN_PROVIDER;
+        if (carrierPending) handoffs.set(orderNo, input.userId);
+        values.push({ ...orderValues(input, orderNo), carrierPending });
       }
       const orders = recordSet(truckOrders, values);
       return sql`
@@ -257,6 +249,11 @@ export async function bookOrdersAsMade(
     BATCH_FIRST_CHUNK,
   );
   if (failed) return null;
+  await sendHandoffJobs(
+    db,
+    tenantId,
+    [...handoffs].map(([orderNo, userId]) => ({ id: ids.get(orderNo) as number, userId })),
+  );
   return numbers.map((orderNo) => ({ id: ids.get(orderNo) as number, orderNo }));
 }
 
@@ -333,6 +330,8 @@ export async function payOrder(
     if (order.paidAt) return { repeated: true, status: order.status };
     throw conflict('order.transitionRefused');
   }
+  // Until its carrier accepts it, an order may still be cancelled for the carrier's refusal.
+  if (order.carrierPending) throw conflict('order.carrierPending', { orderNo: order.orderNo });
   return payFromBalance<{ repeated: boolean; status: OrderStatus }>(db, {
     owner: { ...order, line: 'truck' },
     amount: order.total,
@@ -354,6 +353,7 @@ export async function payOrder(
             eq(truckOrders.tenantId, order.tenantId),
             eq(truckOrders.id, order.id),
             eq(truckOrders.status, 'unpaid'),
+            eq(truckOrders.carrierPending, false),
           ),
         )
         .returning({ id: truckOrders.id });
@@ -363,6 +363,7 @@ export async function payOrder(
       // Someone else moved it since it was read: paid by them is a repeat, anything else a refusal.
       const now = await findOrder(tx, order.tenantId, order.id);
       if (now?.paidAt) return { repeated: true, status: now.status };
+      if (now?.carrierPending) throw conflict('order.carrierPending', { orderNo: order.orderNo });
       throw conflict('order.transitionRefused');
     },
     settle: async (tx) => {
@@ -612,6 +613,37 @@ export async function transitionOrder(
   });
 }
 
+/**
+ * An order its carrier would not accept (its handoff failed for good), cancelled by the portal: it was
+ * never paid (paying waits for the carrier), so no money moves; its booker is told why.
+ */
+export async function cancelRefusedByCarrier(db: DbOrTx, order: OrderRow) {
+  await db.transaction(async (tx) => {
+    const moved = await tx
+      .update(truckOrders)
+      .set({ status: 'cancelled', carrierPending: false })
+      .where(
+        and(
+          eq(truckOrders.tenantId, order.tenantId),
+          eq(truckOrders.id, order.id),
+          eq(truckOrders.status, 'unpaid'),
+          eq(truckOrders.carrierPending, true),
+        ),
+      )
+      .returning({ id: truckOrders.id });
+    if (moved.length === 0) return;
+    await addEvent(tx, order, 'cancel', 'unpaid', 'cancelled', null, '');
+    await noticeUser(tx, {
+      tenantId: order.tenantId,
+      userId: order.userId,
+      title: 'order.noticeTitle',
+      content: { key: 'order.noticeCarrierRefused', params: { orderNo: order.orderNo } },
+      orderType: NoticeOrderType.Order,
+      orderSn: order.orderNo,
+    });
+  });
+}
+
 async function noticeOwner(db: DbOrTx, order: OrderRow, status: OrderStatus, reason: string, refund: bigint) {
   await noticeUser(db, {
     tenantId: order.tenantId,
@@ -680,7 +712,7 @@ export async function attachOrderFile(db: DbOrTx, caller: Caller, order: OrderRo
   });
 }
 
-const carrierRef = (order: OrderRow) => ({
+export const carrierRef = (order: OrderRow) => ({
   tenantId: order.tenantId,
   orderNo: order.orderNo,
   productId: order.productId,

@@ -1,9 +1,21 @@
 import type { RatingBreakdown } from '@freight/contracts/truck-rating';
 import { and, eq } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
-import { creditTruck, ratedLtlProducts, savedQuoteId, streamedRates } from '../../../test/truck-fixtures.ts';
+import { postMultipart } from '../../../test/helpers.ts';
+import {
+  creditTruck,
+  ratedLtlProducts,
+  savedQuoteId,
+  streamedRates,
+  truckBatchRow,
+} from '../../../test/truck-fixtures.ts';
+import { BATCH_COLUMNS } from '../truck-orders/batch.ts';
+import { runHandoffJob } from '../truck-orders/carrier-handoff.ts';
+import { HANDOFF_RETRIES } from '../truck-orders/handoff-queue.ts';
+import { truckOrders } from '../truck-orders/schema.ts';
 import { type TruckCarrierProvider, truckCarriers } from './carriers.ts';
 import { truckProducts } from './schema.ts';
 
@@ -45,6 +57,7 @@ const testLtl: TruckCarrierProvider = {
   async book(db, booking) {
     // A carrier's call never runs while a transaction is open.
     if (db instanceof PgTransaction) throw new Error('booked inside a transaction');
+    if (refusing.has(booking.orderNo)) throw new Error('the carrier is down');
     booked.push(booking.orderNo);
     const meanwhile = whileBooking;
     whileBooking = null;
@@ -56,6 +69,9 @@ const testLtl: TruckCarrierProvider = {
     cancelled.push(booking.orderNo);
   },
 };
+
+/** Orders the carrier fails to take, as a carrier that is down. */
+const refusing = new Set<string>();
 
 /** Runs once while the carrier answers the next booking: what another click does in the meantime. */
 let whileBooking: (() => Promise<void>) | null = null;
@@ -143,5 +159,107 @@ describe('a truck product served by a carrier provider', () => {
     // exactly the booking of the order written.
     expect(booked).toContain(kept);
     expect(cancelled).toEqual(booked.filter((orderNo) => orderNo !== kept));
+  });
+
+  it('takes a batch’s carrier orders pending and hands them over after the batch commits, paid only then', async () => {
+    booked.length = 0;
+    const [product] = await f.db
+      .select({ code: truckProducts.code })
+      .from(truckProducts)
+      .where(and(eq(truckProducts.tenantId, f.t.tenant.id), eq(truckProducts.id, carrierProduct)));
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Orders');
+    sheet.addRow(BATCH_COLUMNS.map((c) => c.en));
+    sheet.addRow(truckBatchRow({ customerOrderNo: 'PO-LTL-BATCH', productCode: product?.code }));
+    // While the carrier answers, the customer tries to pay the order.
+    let refusal = '';
+    whileBooking = async () => {
+      const { list } = await f
+        .as('customer')
+        .ok('/api/admin/order/list', { page: 1, limit: 10, keyword: 'PO-LTL-BATCH' });
+      refusal = (await f.as('customer').fail('/api/admin/order/pay', { id: list[0].id }, 409)).msg;
+    };
+    const token = f.as('customer').token ?? '';
+    const imported = await postMultipart(
+      f.ctx,
+      '/api/admin/order/batchOrdering',
+      [
+        { name: 'token', value: token },
+        {
+          name: 'file',
+          filename: 'orders.xlsx',
+          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          content: Buffer.from(await wb.xlsx.writeBuffer()),
+        },
+      ],
+      { host: f.t.host, token, language: 'en-US' },
+    );
+    // Had the carrier been called inside the batch's transaction, it would have refused.
+    expect(imported.json()).toMatchObject({ code: 200 });
+    const { list } = await f
+      .as('customer')
+      .ok('/api/admin/order/list', { page: 1, limit: 10, keyword: 'PO-LTL-BATCH' });
+    const order = list[0] as { id: number; orderNo: string };
+
+    // Until the carrier takes it, it cannot be paid; then it carries the carrier's reference.
+    const read = async () =>
+      (
+        await f.db
+          .select()
+          .from(truckOrders)
+          .where(and(eq(truckOrders.tenantId, f.t.tenant.id), eq(truckOrders.id, order.id)))
+      )[0];
+    await expect.poll(async () => (await read())?.carrierPending, { timeout: 15_000 }).toBe(false);
+    expect(refusal).toBe(
+      `Order ${order.orderNo} is being handed to its carrier; it can be paid once the carrier accepts it`,
+    );
+    expect(await read()).toMatchObject({ carrierInfo: `TL-${order.orderNo}`, status: 'unpaid' });
+    expect(booked).toEqual([order.orderNo]);
+    await f.as('customer').ok('/api/admin/order/pay', { id: order.id });
+  });
+
+  it('cancels a batch order its carrier never takes after the last try, and tells its booker', async () => {
+    const [row] = await f.db
+      .select()
+      .from(truckOrders)
+      .where(and(eq(truckOrders.tenantId, f.t.tenant.id), eq(truckOrders.customerOrderNo, 'PO-LTL-BATCH')));
+    if (!row) throw new Error('the batch order is missing');
+    // The same order as it stood before its handoff, asked for a second time by a carrier that is down.
+    const pendingNo = `${row.orderNo}-R`;
+    const [pending] = await f.db
+      .insert(truckOrders)
+      .values({
+        ...row,
+        id: undefined,
+        orderNo: pendingNo,
+        status: 'unpaid',
+        paid: 0n,
+        paidAt: null,
+        carrierInfo: '',
+        carrierPending: true,
+      } as typeof truckOrders.$inferInsert)
+      .returning();
+    if (!pending) throw new Error('no pending order');
+    refusing.add(pendingNo);
+    const job = (retryCount: number) => ({
+      id: `handoff-${retryCount}`,
+      name: 'truck-order-handoff',
+      data: { orderId: pending.id },
+      tenantId: f.t.tenant.id,
+      retryCount,
+    });
+    const log = { error: () => {}, warn: () => {}, info: () => {} } as never;
+    // A try before the last fails for the queue to try again; the order waits.
+    await expect(runHandoffJob(f.db, job(0), log)).rejects.toThrow('the carrier is down');
+    const waiting = await f.as('customer').ok('/api/admin/order/info', { id: pending.id });
+    expect(waiting.order).toMatchObject({ status: 'unpaid', carrierPending: true });
+    await runHandoffJob(f.db, job(HANDOFF_RETRIES), log);
+    const { order } = await f.as('customer').ok('/api/admin/order/info', { id: pending.id });
+    expect(order).toMatchObject({ status: 'cancelled', carrierPending: false, paid: '0.00' });
+    const told = await f.as('customer').ok('/api/admin/notice/list', { page: 1, limit: 50 });
+    expect(JSON.stringify(told.list)).toContain(
+      `The carrier did not accept order ${pendingNo}: the order was cancelled`,
+    );
+    refusing.delete(pendingNo);
   });
 });

@@ -189,7 +189,7 @@ export default function OrderInfoPage() {
           <Space wrap>
             <span data-testid="order-no">{order.orderNo}</span>
             <span data-testid="order-info-status">
-              <OrderStatusTag status={order.status} />
+              <OrderStatusTag status={order.status} carrierPending={order.carrierPending} />
             </span>
           </Space>
         }

@@ -227,7 +227,7 @@ export default function OrderListPage() {
           {
             title: t('orderField.status'),
             dataIndex: 'status',
-            render: (s: OrderStatus) => <OrderStatusTag status={s} />,
+            render: (s: OrderStatus, o) => <OrderStatusTag status={s} carrierPending={o.carrierPending} />,
           },
           { title: t('orderField.mode'), dataIndex: 'mode', width: 80 },
           { title: t('orderField.carrier'), dataIndex: 'carrier', width: 160 },

@@ -17,11 +17,25 @@ const STATUS_COLOUR: Partial<Record<OrderStatus, string>> = {
   delivery_failed: 'warning',
 };
 
-export function OrderStatusTag({ status }: { status: OrderStatus }) {
+/** The order's status; `carrierPending` adds that its carrier has yet to take it (a batch's order). */
+export function OrderStatusTag({
+  status,
+  carrierPending = false,
+}: {
+  status: OrderStatus;
+  carrierPending?: boolean;
+}) {
   const { t } = useTranslation();
   return (
-    <Tag color={STATUS_COLOUR[status] ?? 'purple'} data-testid="order-status">
-      {t(`orderStatus.${status}`)}
-    </Tag>
+    <>
+      <Tag color={STATUS_COLOUR[status] ?? 'purple'} data-testid="order-status">
+        {t(`orderStatus.${status}`)}
+      </Tag>
+      {carrierPending ? (
+        <Tag color="processing" data-testid="order-carrier-pending">
+          {t('order.carrierPending')}
+        </Tag>
+      ) : null}
+    </>
   );
 }

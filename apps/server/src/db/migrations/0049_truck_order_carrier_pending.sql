@@ -1,0 +1,1 @@
+ALTER TABLE "truck_orders" ADD COLUMN "carrier_pending" boolean DEFAULT false NOT NULL;
