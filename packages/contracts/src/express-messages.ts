@@ -156,7 +156,7 @@ export const expressZhCN = {
   'expressBatch.note.sender': '发货地址在批量下单窗口中选择(必选),所有行都从该地址发货。',
   'expressBatch.note.channel': '渠道代码留空时,选择能承运该包裹的最便宜渠道。可用渠道:{{channels}}',
   'expressBatch.note.choices':
-    '住宅地址、签名服务填写“是”或“否”,留空为否;计量单位填写 lb_in(磅、英寸,留空时默认)或 kg_cm(千克、厘米)。',
+    '住宅地址、签名服务填写“是”或“否”,留空为否;计量单位填写 lb_in(磅、英寸,留空时默认)或 kg_cm(千克、厘米);包装填写 box(纸箱,留空时默认)、not_encased(无外包装)、cylinder(圆筒)、bag(袋装)、wood(木箱)、metal(金属)或 other(其他);发货日期填写 YYYY-MM-DD,按当天有效的价格和燃油费率计价,留空为今天。',
   'expressBatch.note.customs':
     '寄往境外的包裹须填写报关内容类型(merchandise 商品、documents 文件、gift 礼品、sample 样品、return 退货);非文件还须填写 HS 编码和原产国,品名、件数、单件申报价值和单件重量即为报关物品;贸易条款留空为 DAP。',
   'expressBatch.note.limit':
@@ -342,7 +342,7 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
   'expressBatch.note.channel':
     'An empty channel code takes the cheapest channel that can carry the parcel. Channels: {{channels}}',
   'expressBatch.note.choices':
-    'Residential and signature take yes or no (empty: no); units are lb_in (pounds and inches, the default when empty) or kg_cm (kilograms and centimetres).',
+    'Residential and signature take yes or no (empty: no); units are lb_in (pounds and inches, the default when empty) or kg_cm (kilograms and centimetres); packaging is box (a carton, the default when empty), not_encased, cylinder, bag, wood, metal or other; the ship date is YYYY-MM-DD and prices the parcel at the prices and fuel rate in force that day (empty: today).',
   'expressBatch.note.customs':
     'A parcel going abroad needs its customs contents (merchandise, documents, gift, sample or return); other than documents also its HS code and country of origin, and its description, quantity, declared value and weight per piece make the customs item; the incoterm is DAP when empty.',
   'expressBatch.note.limit':

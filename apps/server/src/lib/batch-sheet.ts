@@ -29,6 +29,8 @@ export interface SheetColumn {
   exampleVaries?: boolean;
   /** A number cell is padded back to this many digits: a ZIP a spreadsheet made 2134 is 02134 again. */
   zeroPad?: number;
+  /** A day: a date cell (what a spreadsheet makes of 2026-12-01 typed in) reads as that day, YYYY-MM-DD. */
+  date?: boolean;
 }
 
 export const columnLabel = (column: Pick<SheetColumn, 'zh' | 'en'>, language: Language) =>
@@ -115,7 +117,13 @@ function sheetRecordsReader(columns: readonly SheetColumn[], options: RecordOpti
   }
   const position = new Map<string, number>();
   // Decided once per file, not once per cell: where each column sits and what its example reads.
-  let reads: { key: string; col: number | undefined; zeroPad?: number; example: string | null }[] = [];
+  let reads: {
+    key: string;
+    col: number | undefined;
+    zeroPad?: number;
+    date: boolean;
+    example: string | null;
+  }[] = [];
   /** A row below the header exists (an empty one too): without one, the file is empty. */
   let pastHeader = false;
   /** Rows holding a value, the header's included. */
@@ -148,6 +156,7 @@ function sheetRecordsReader(columns: readonly SheetColumn[], options: RecordOpti
       key: column.key,
       col: position.get(column.key),
       zeroPad: column.zeroPad,
+      date: column.date ?? false,
       example: column.exampleVaries ? null : cellText(column.example),
     }));
     return null;
@@ -158,7 +167,7 @@ function sheetRecordsReader(columns: readonly SheetColumn[], options: RecordOpti
     let asExample = true;
     // The row's values at once: a cell object per column is needed only to name a bad cell.
     const cells = row.values as ExcelJS.CellValue[];
-    for (const { key, col, zeroPad, example } of reads) {
+    for (const { key, col, zeroPad, date, example } of reads) {
       let text = '';
       if (col) {
         const raw = cells[col];
@@ -167,6 +176,9 @@ function sheetRecordsReader(columns: readonly SheetColumn[], options: RecordOpti
         else if (typeof raw === 'number' && zeroPad && Number.isInteger(raw) && raw >= 0)
           text = String(raw).padStart(zeroPad, '0');
         else if (typeof raw === 'number') text = String(raw);
+        // A spreadsheet keeps a date as that day's midnight in UTC.
+        else if (date && raw instanceof Date && !Number.isNaN(raw.getTime()))
+          text = raw.toISOString().slice(0, 10);
         else {
           const cell = importValue(raw);
           if (!cell.ok) {

@@ -299,6 +299,38 @@ describe('express batch order', () => {
     expect(quotes?.n).toBeGreaterThanOrEqual(3);
   });
 
+  it('takes each parcel’s packaging and the ship date, typed or as a date cell, and names either when wrong', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    // A date typed into a spreadsheet becomes a date cell: that day at midnight UTC.
+    const dateCell = new Date(`${day(3)}T00:00:00Z`);
+    const res = await importFile(
+      await file([
+        row(21, { packaging: 'Cylinder', shipDate: dateCell }),
+        row(22, { packaging: '', shipDate: day(2) }),
+      ]),
+    );
+    expect(res.json()).toMatchObject({ code: 200 });
+    for (const [reference, packaging, shipDate] of [
+      ['PO-21', 'cylinder', day(3)],
+      ['PO-22', 'box', day(2)],
+    ]) {
+      const { list } = await f
+        .as('customer')
+        .ok('/api/express/order/list', { page: 1, limit: 10, keyword: reference });
+      expect(list[0].shipment.parcels[0].packaging, reference).toBe(packaging);
+      expect(list[0].shipment.shipDate, reference).toBe(shipDate);
+    }
+
+    const wrong = await check(
+      await file([row(23, { packaging: 'crate' }), row(24, { shipDate: '12/31/2026' })]),
+    );
+    const rows = wrong.json().data;
+    expect(rows['2']).toContain('Packaging');
+    expect(rows['3']).toContain('Ship date');
+    const inChinese = await check(await file([row(25, { packaging: 'crate' })]), { language: 'zh-CN' });
+    expect(inChinese.json().data['2']).toContain('包装');
+  });
+
   it('requires a shipping address the caller may see, naming the field', async () => {
     const before = await waybillCount();
     const missing = await importFile(await file([row(1)]), { addressId: null });

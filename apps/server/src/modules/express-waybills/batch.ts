@@ -10,7 +10,7 @@ import {
   expressShipmentBody,
   INCOTERMS,
 } from '@freight/contracts/express-quotes';
-import { UNIT_SYSTEMS } from '@freight/contracts/express-rating';
+import { PACKAGINGS, UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { localizeIssues } from '@freight/contracts/validation';
 import type { z } from 'zod';
@@ -102,8 +102,10 @@ export const EXPRESS_BATCH_COLUMNS: SheetColumn[] = [
   },
   { key: 'declaredValue', zh: '单件申报价值', en: 'Declared value per piece', width: 12, example: '' },
   { key: 'description', zh: '品名', en: 'Description', width: 20, example: 'Auto parts' },
+  { key: 'packaging', zh: '包装', en: 'Packaging', list: PACKAGINGS, width: 12, example: 'box' },
   { key: 'unitSystem', zh: '计量单位', en: 'Units', list: UNIT_SYSTEMS, width: 10, example: 'lb_in' },
   { key: 'signature', zh: '签名服务', en: 'Signature', width: 10, exampleVaries: true, example: 'no' },
+  { key: 'shipDate', zh: '发货日期', en: 'Ship date', text: true, date: true, width: 12, example: '' },
   // Customs of a parcel going abroad: one kind of goods a row, described by `description`, valued by
   // `declaredValue` a piece, `quantity` pieces of `weight` each.
   {
@@ -201,7 +203,8 @@ function columnOfPath(path: string): SheetColumn | null {
     return field && byField[field] ? column(byField[field]) : null;
   }
   if (head === 'parcels') return leaf ? (EXPRESS_BATCH_COLUMNS.find((c) => c.key === leaf) ?? null) : null;
-  if (head === 'unitSystem' || head === 'signature' || head === 'reference') return column(head);
+  if (head === 'unitSystem' || head === 'signature' || head === 'reference' || head === 'shipDate')
+    return column(head);
   if (head === 'customs') {
     // The row's one customs item is made of its parcel columns and its own.
     const byField: Record<string, string> = {
@@ -308,10 +311,12 @@ export function readExpressBatchSheet(
           weight: number('weight'),
           declaredValue: optional('declaredValue'),
           description: optional('description'),
+          packaging: optional('packaging')?.toLowerCase(),
         },
       ],
       signature: yes('signature'),
       reference: optional('reference'),
+      shipDate: optional('shipDate'),
       customs: rowCustoms(value, optional),
     });
     if (!parsed.success) {
