@@ -82,7 +82,37 @@ test('staff set a channel’s carrier billing rules on the price page; a quote n
     await page.reload();
     await expect(card.getByTestId('rules-name-0')).toHaveValue('Non-carton packaging');
     await page.screenshot({ path: `${screenshotDir}rating-rules-en.png`, fullPage: true });
+
+    // A tube priced step by step below the rules: sides measured, the rule by its name, fuel on both.
+    const sample = page.getByTestId('sample-price');
+    await sample.getByTestId('sample-length').fill('30.4');
+    await sample.getByTestId('sample-width').fill('6');
+    await sample.getByTestId('sample-height').fill('6');
+    await sample.getByTestId('sample-weight').fill('5');
+    await sample.getByTestId('sample-packaging').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option[title="Cylinder or drum"]')
+      .click();
+    await sample.getByTestId('sample-run').click();
+    await expect(sample.getByTestId('sample-step-sides')).toHaveText(
+      'Sides as the channel measures them: 30 × 6 × 6 in',
+    );
+    await expect(sample.getByTestId('sample-step-surcharge-0')).toHaveText('Non-carton packaging: $25.00');
+    await expect(sample.getByTestId('sample-step-fuel')).toContainText('Fuel: 18.50% of $');
+    await expect(sample.getByTestId('sample-total')).toContainText('Total cost: $');
+    await sample.getByTestId('sample-steps').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${screenshotDir}sample-price-en.png` });
     await switchLanguage(page, 'zh');
+    await sample.getByTestId('sample-run').click();
+    await expect(sample.getByTestId('sample-step-sides')).toHaveText('按渠道规则量得尺寸:30 × 6 × 6 in');
+    await expect(sample.getByTestId('sample-step-fuel')).toContainText('燃油附加费:$');
+    await sample.getByTestId('sample-steps').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${screenshotDir}sample-price-zh.png` });
+    // Abroad on a domestic channel: the quote's own reason.
+    await sample.getByTestId('sample-destinationCountry').fill('CA');
+    await sample.getByTestId('sample-destinationZip').fill('M5H 1A1');
+    await sample.getByTestId('sample-run').click();
+    await expect(sample.getByTestId('sample-refused')).toHaveText('该渠道不服务此目的国家');
   } finally {
     // The demo channel's quotes in the specs after this one price as the demo has them.
     await api(page, '/admin/channelPrice/rules/save', { channelId });

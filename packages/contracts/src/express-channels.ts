@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { pageQuery } from './api.ts';
 import { LABEL_FORMATS } from './carriers.ts';
+import { expressBreakdownView, parcelBody } from './express-quotes.ts';
 import {
   BEYOND_LAST_WEIGHT,
   DIM_ROUNDINGS,
+  EXPRESS_REFUSALS,
   EXPRESS_SCOPES,
   PACKAGINGS,
   type PriceTable,
@@ -482,6 +484,51 @@ export const ratingRulesView = z.object({
   /** The fuel percentage in force today, as quotes use it. */
   fuelToday: percentString,
 });
+
+/**
+ * A parcel priced on a channel's own tables and rules for staff to check against a carrier's invoice:
+ * `channelPrice/sample`. One piece, from ZIP to ZIP (or a country), on a ship date.
+ */
+export const samplePriceBody = z.object({
+  channelId: idField(),
+  originZip: str()
+    .trim()
+    .regex(/^\d{5}(-\d{4})?$/, { error: 'validation.zip' }),
+  destinationCountry: str()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, { error: 'express.country' })
+    .default('US'),
+  destinationZip: str().trim().toUpperCase().min(1).max(12),
+  unitSystem: z.enum(UNIT_SYSTEMS).default('lb_in'),
+  parcel: parcelBody.omit({ quantity: true, description: true }),
+  residential: z.boolean().default(false),
+  signature: z.boolean().default(false),
+  shipDate: dateField.or(z.literal('')).default(''),
+});
+export type SamplePriceBody = z.infer<typeof samplePriceBody>;
+
+/**
+ * The sample's price at cost, with what each step of it read: the channel's divisor and rules, the
+ * volume of the sides as measured, and the breakdown a staff quote shows; or why the channel refuses it.
+ */
+export const samplePriceView = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    unitSystem: z.enum(UNIT_SYSTEMS),
+    dimDivisor: z.number(),
+    dimThreshold: z.number(),
+    dimRounding: z.enum(DIM_ROUNDINGS),
+    /** Cubic units of the sides as measured. */
+    volume: z.number(),
+    breakdown: expressBreakdownView,
+    freight: moneyString,
+    surcharges: z.array(z.object({ code: z.string(), name: z.string().optional(), fee: moneyString })),
+    fuel: moneyString,
+    total: moneyString,
+  }),
+  z.object({ ok: z.literal(false), reason: z.enum(EXPRESS_REFUSALS) }),
+]);
 
 export const importedRowsView = z.object({ imported: z.number().int() });
 /** A channel workbook imported: every row, of which these were new channels and these existing ones. */

@@ -343,8 +343,9 @@ export const expressBreakdownView = z.object({
       surcharges: z.array(surchargeLine.extend({ note: z.string().optional() })).optional(),
     }),
   ),
-  /** The fuel percentage applied (staff), and the first day of the price table that priced it. */
+  /** The fuel percentage applied and the charges it was applied to (staff), and the first day of the price table that priced it. */
   fuelPercent: z.string().optional(),
+  fuelBase: moneyString.optional(),
   pricesFrom: z.string().optional(),
 });
 
@@ -403,34 +404,41 @@ export function expressResultOnWire(
   const { breakdown, levels: all, ...rest } = result;
   return {
     ...rest,
-    breakdown: {
-      zone: breakdown.zone,
-      unitSystem: breakdown.unitSystem,
-      billableWeight: breakdown.billableWeight,
-      parcels: breakdown.parcels.map((p) =>
-        withCost
-          ? {
-              ...p,
-              freight: moneyOf(p.freight),
-              surcharges: p.surcharges.map((s) => ({ ...s, fee: moneyOf(s.fee) })),
-            }
-          : {
-              actualWeight: p.actualWeight,
-              dimWeight: p.dimWeight,
-              billableWeight: p.billableWeight,
-              quantity: p.quantity,
-              // How the carrier measures the piece is no cost: the customer checks an invoice by it.
-              ...(p.sides ? { sides: p.sides } : {}),
-              ...(p.cubicTier !== undefined ? { cubicTier: p.cubicTier } : {}),
-              ...(p.prorated ? { prorated: true } : {}),
-            },
-      ),
-      ...(withCost && breakdown.fuelBp !== undefined
-        ? { fuelPercent: formatPercentBp(breakdown.fuelBp) }
-        : {}),
-      ...(breakdown.pricesFrom ? { pricesFrom: breakdown.pricesFrom } : {}),
-    },
+    breakdown: expressBreakdownOnWire(breakdown, withCost),
     levels: (levels ?? all).map(expressLevelOnWire),
+  };
+}
+
+/** How a price was reached, on the wire: each parcel's cost parts and the fuel applied for staff only. */
+export function expressBreakdownOnWire(
+  breakdown: ExpressBreakdown,
+  withCost: boolean,
+): z.input<typeof expressBreakdownView> {
+  return {
+    zone: breakdown.zone,
+    unitSystem: breakdown.unitSystem,
+    billableWeight: breakdown.billableWeight,
+    parcels: breakdown.parcels.map((p) =>
+      withCost
+        ? {
+            ...p,
+            freight: moneyOf(p.freight),
+            surcharges: p.surcharges.map((s) => ({ ...s, fee: moneyOf(s.fee) })),
+          }
+        : {
+            actualWeight: p.actualWeight,
+            dimWeight: p.dimWeight,
+            billableWeight: p.billableWeight,
+            quantity: p.quantity,
+            // How the carrier measures the piece is no cost: the customer checks an invoice by it.
+            ...(p.sides ? { sides: p.sides } : {}),
+            ...(p.cubicTier !== undefined ? { cubicTier: p.cubicTier } : {}),
+            ...(p.prorated ? { prorated: true } : {}),
+          },
+    ),
+    ...(withCost && breakdown.fuelBp !== undefined ? { fuelPercent: formatPercentBp(breakdown.fuelBp) } : {}),
+    ...(withCost && breakdown.fuelBase !== undefined ? { fuelBase: moneyOf(breakdown.fuelBase) } : {}),
+    ...(breakdown.pricesFrom ? { pricesFrom: breakdown.pricesFrom } : {}),
   };
 }
 

@@ -29,7 +29,7 @@ import {
   saveChannel,
 } from './catalogue.ts';
 import { expressChannels, expressProducts } from './schema.ts';
-import type { TableRowError } from './tables.ts';
+import type { TableRowError } from './workbook-cells.ts';
 
 /*
  * The channel list as a workbook (the /expressChannelManag page): a template, an export of the

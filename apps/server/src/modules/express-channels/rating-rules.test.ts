@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expressTenant, parcelShipment, streamedExpressRates } from '../../../test/express-fixtures.ts';
 import { useTestApp } from '../../../test/fixture.ts';
 import { badFields, fieldMessage, postMultipart, type Who } from '../../../test/helpers.ts';
-import { sheetRows, workbookBytes } from '../../../test/workbooks.ts';
+import { sheetRows, workbookBytes, workbookSheets } from '../../../test/workbooks.ts';
 
 /**
  * A channel's rating rules, scheduled price tables and ZIP5 zone exceptions through the API, priced
@@ -203,6 +203,63 @@ describe('rating rules of a channel', () => {
   });
 });
 
+describe('a sample price worked out step by step', () => {
+  it('prices one parcel at cost as the staff quote does, with what each step read', async () => {
+    await f.as('admin').ok('/api/admin/channelPrice/rules/save', {
+      channelId,
+      dimRounding: 'nearest',
+      dimThreshold: 1728,
+      fuel: [{ from: day(-3), percent: '12.5' }],
+    });
+    const parcel = { length: 12.4, width: 10.6, height: 8, weight: 4.2, packaging: 'box' };
+    const sample = await f.as('admin').ok('/api/admin/channelPrice/sample', {
+      channelId,
+      originZip: '90001',
+      destinationZip: '75201',
+      parcel,
+    });
+    // 12.4 and 10.6 measure 12 and 11: 1,056 cubic inches, not above 1,728, bill the actual weight.
+    expect(sample).toMatchObject({
+      ok: true,
+      unitSystem: 'lb_in',
+      dimThreshold: 1728,
+      dimRounding: 'nearest',
+      volume: 1056,
+      breakdown: { parcels: [{ sides: [12, 11, 8], dimWeight: 0, billableWeight: 5 }], fuelPercent: '12.50' },
+    });
+    const parts =
+      Number(sample.freight) +
+      sample.surcharges.reduce((t: number, s: { fee: string }) => t + Number(s.fee), 0);
+    expect(Number(sample.breakdown.fuelBase)).toBeCloseTo(parts, 2);
+    expect(Number(sample.total)).toBeCloseTo(parts + Number(sample.fuel), 2);
+    // The same parcel quoted by staff costs the operator exactly the sample's total.
+    const quoted = await quoteStandard('admin', { parcels: [{ quantity: 1, ...parcel }] });
+    expect((quoted.levels[0] as unknown as { total: string }).total).toBe(sample.total);
+
+    // Abroad on a domestic channel: refused with the reason a quote would give.
+    const abroad = await f.as('admin').ok('/api/admin/channelPrice/sample', {
+      channelId,
+      originZip: '90001',
+      destinationCountry: 'CA',
+      destinationZip: 'M5H 1A1',
+      parcel,
+    });
+    expect(abroad).toEqual({ ok: false, reason: 'wrong_scope' });
+    // A bad origin is named; a customer and another tenant's staff reach no channel.
+    const bad = await f.as('admin').post('/api/admin/channelPrice/sample', {
+      channelId,
+      originZip: '9001',
+      destinationZip: '75201',
+      parcel,
+    });
+    expect(badFields(bad)).toEqual(['originZip']);
+    const body = { channelId, originZip: '90001', destinationZip: '75201', parcel };
+    expect((await f.as('customer').post('/api/admin/channelPrice/sample', body)).json().code).not.toBe(200);
+    await f.as('admin', f.tenant(1)).fail('/api/admin/channelPrice/sample', body, 404);
+    await f.as('admin').ok('/api/admin/channelPrice/rules/save', { channelId });
+  });
+});
+
 describe('price tables loaded ahead of their date', () => {
   const priceInfo = () => f.as('admin').ok('/api/admin/channelPrice/info', { channelId });
   type Table = { zones: string[]; brackets: { weight: number; prices: (string | null)[] }[] };
@@ -308,6 +365,142 @@ describe('price tables loaded ahead of their date', () => {
       next,
     ]);
     await f.as('admin').ok('/api/admin/channelPrice/scheduled/delete', { channelId, effectiveFrom: next });
+  });
+});
+
+describe('billing rules and cubic tiers in the price workbook', () => {
+  const exportPrices = async () =>
+    (
+      await f.ctx.app.inject({
+        method: 'GET',
+        url: `/api/admin/channelPrice/export?channelId=${channelId}`,
+        headers: { host: f.t.host, accesstoken: f.as('admin').token ?? '', 'accept-language': 'en-US' },
+      })
+    ).rawPayload;
+  const importPrices = (content: Buffer, effectiveFrom = '') =>
+    postMultipart(
+      f.ctx,
+      `/api/admin/channelPrice/import?channelId=${channelId}${effectiveFrom ? `&effectiveFrom=${effectiveFrom}` : ''}`,
+      [{ name: 'file', filename: 'prices.xlsx', contentType: XLSX, content }],
+      { host: f.t.host, token: f.as('admin').token, language: 'en-US' },
+    );
+  type Info = {
+    zones: string[];
+    brackets: { weight: number; prices: (string | null)[] }[];
+    additional: { unit: number; prices: (string | null)[] } | null;
+    minimums: (string | null)[];
+  };
+  /** Saves the channel's table as `before` had it, with these cubic tiers. */
+  const saveTable = (before: Info, cubic: { tier: number; prices: string[] }[] = []) =>
+    f.as('admin').ok('/api/admin/channelPrice/save', {
+      channelId,
+      zones: before.zones,
+      brackets: before.brackets.map((b) => ({ weight: b.weight, prices: b.prices.map((p) => p ?? '') })),
+      additional: before.additional
+        ? { unit: before.additional.unit, prices: before.additional.prices.map((p) => p ?? '') }
+        : null,
+      minimums: before.minimums.map((p) => p ?? ''),
+      cubic,
+    });
+  const rules = {
+    dimRounding: 'nearest',
+    dimThreshold: 1728,
+    underOneUnit: { step: 0.0625 },
+    beyondLastWeight: 'prorate',
+    cubic: { roundDown: 0.25, maxWeight: 20, maxLongest: 18 },
+    surchargeRules: [
+      {
+        name: 'Additional Handling - Length',
+        trigger: 'longest',
+        over: 48,
+        fee: '28.00',
+        feeByZone: [{ zone: '5', fee: '31.00' }],
+        group: 'ahs',
+        minBillable: 40,
+      },
+      { name: 'Remote ZIPs', trigger: 'zip5', values: ['99501', '96701'], fee: '15.50', fuel: false },
+    ],
+    fuel: [
+      { from: '2026-01-05', percent: '18.25' },
+      { from: '2026-01-12', percent: '18.5' },
+    ],
+  };
+
+  it('exports a channel’s rules and cubic tiers and imports them back exactly; a bad cell is named by sheet and row', async () => {
+    const before = await f.as('admin').ok('/api/admin/channelPrice/info', { channelId });
+    const zones = before.zones as string[];
+    const cubic = [0.1, 0.2].map((tier, i) => ({
+      tier,
+      prices: zones.map((_, z) => (8 + i + z / 10).toFixed(2)),
+    }));
+    await saveTable(before, cubic);
+    const saved = await f.as('admin').ok('/api/admin/channelPrice/rules/save', { channelId, ...rules });
+    const file = await exportPrices();
+
+    const prices = await sheetRows(file, 'Prices');
+    expect(prices.find((r) => r[0] === 'Cubic 0.1')).toEqual([
+      'Cubic 0.1',
+      ...(cubic[0]?.prices.map(Number) ?? []),
+    ]);
+    const settings = await sheetRows(file, 'Billing rules');
+    expect(settings).toContainEqual(['Side rounding', 'nearest']);
+    expect(settings).toContainEqual(['Cubic tiers: Longest side up to', 18]);
+    const surcharges = await sheetRows(file, 'Surcharge rules');
+    expect(surcharges[0]).toContain('Zone 5');
+    expect(surcharges[1]?.[0]).toBe('Additional Handling - Length');
+    expect(surcharges[2]).toContain('99501, 96701');
+    expect(await sheetRows(file, 'Fuel')).toContainEqual(['2026-01-12', 18.5]);
+
+    // Rules reset, then the file brings them back as they were.
+    await f.as('admin').ok('/api/admin/channelPrice/rules/save', { channelId });
+    const imported = await importPrices(file);
+    expect(imported.json(), JSON.stringify(imported.json().data)).toMatchObject({ code: 200 });
+    expect(await rulesOf().then((r) => r.json().data)).toEqual(saved);
+    expect((await f.as('admin').ok('/api/admin/channelPrice/info', { channelId })).cubic).toEqual(cubic);
+
+    // A trigger no rule has and a setting that is no number: named on their sheets' rows; nothing changes.
+    const sheets = {
+      Prices: prices,
+      'Delivery areas': await sheetRows(file, 'Delivery areas'),
+      'Billing rules': settings.map((r) => (r[0] === 'Dimensional weight above' ? [r[0], 'lots'] : r)),
+      'Surcharge rules': surcharges.map((r, i) => (i === 2 ? ['Remote ZIPs', 'island', ...r.slice(2)] : r)),
+      Fuel: await sheetRows(file, 'Fuel'),
+    };
+    const refused = await importPrices(await workbookBytes(sheets));
+    expect(refused.json().code).toBe(400);
+    const errors = refused.json().data.errors as { sheet: string; row: number; message: string }[];
+    expect(errors).toContainEqual(
+      expect.objectContaining({
+        sheet: 'Billing rules',
+        row: 3,
+        message: expect.stringContaining('Dimensional weight above'),
+      }),
+    );
+    await f.as('admin').ok('/api/admin/channelPrice/rules/save', { channelId });
+    const second = await importPrices(await workbookBytes({ ...sheets, 'Billing rules': settings }));
+    expect(second.json().data.errors).toContainEqual(
+      expect.objectContaining({ sheet: 'Surcharge rules', row: 3 }),
+    );
+    expect(await rulesOf().then((r) => r.json().data.surchargeRules)).toEqual([]);
+
+    // Rules have no date: a card loaded ahead may not change them, and says so.
+    const ahead = await importPrices(file, day(9));
+    expect(ahead.json().code).toBe(400);
+    expect(JSON.stringify(ahead.json().data.errors)).toContain('Billing rules (fuel aside) have no date');
+    await saveTable(before);
+  });
+
+  it('shows example rules in the template on sheets the import never reads', async () => {
+    const res = await f.ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/channelPrice/template',
+      headers: { host: f.t.host, accesstoken: f.as('admin').token ?? '', 'accept-language': 'en-US' },
+    });
+    const sheets = await workbookSheets(res.rawPayload);
+    expect([...sheets.keys()]).toEqual(
+      expect.arrayContaining(['Example Billing rules', 'Example Surcharge rules', 'Example Fuel']),
+    );
+    expect([...sheets.keys()]).not.toContain('Billing rules');
   });
 });
 

@@ -18,6 +18,8 @@ import {
   priceTableView,
   ratingRulesBody,
   ratingRulesView,
+  samplePriceBody,
+  samplePriceView,
   scheduledPricesDeleteBody,
   surchargeTermsView,
   zoneListQuery,
@@ -45,7 +47,7 @@ import {
   setProductEnabled,
 } from './catalogue.ts';
 import { channelTemplate, exportChannels, importChannels } from './channel-sheet.ts';
-import { ratingRulesInfo, saveRatingRules } from './rules.ts';
+import { ratingRulesInfo, sampleChannelPrice, saveRatingRules } from './rules.ts';
 import {
   deleteDeliveryArea,
   deleteScheduledPrices,
@@ -358,6 +360,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       request.auditTarget = `expressChannel:${request.body.channelId}`;
       return saveRatingRules(db, currentUser(request), request.body);
     },
+  );
+
+  app.post(
+    '/admin/channelPrice/sample',
+    {
+      config: { permission: PRICE_PAGE },
+      schema: { tags, body: samplePriceBody, response: { 200: okResponse(samplePriceView) } },
+    },
+    async (request) => sampleChannelPrice(db, currentUser(request), request.body),
   );
 
   app.get(

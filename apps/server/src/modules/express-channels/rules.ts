@@ -1,19 +1,22 @@
 import { formatPercentBp, parsePercentBp } from '@freight/contracts/customers';
-import type { RatingRulesBody } from '@freight/contracts/express-channels';
+import type { RatingRulesBody, SamplePriceBody } from '@freight/contracts/express-channels';
+import { expressBreakdownOnWire } from '@freight/contracts/express-quotes';
 import {
   DEFAULT_RATING_RULES,
   fuelInForce,
   type RatingRules,
+  rateExpress,
   type SurchargeRule,
   shipDateToday,
+  toUnits,
 } from '@freight/contracts/express-rating';
 import { formatCents, parseMoney } from '@freight/contracts/money';
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { type Caller, staffChannel } from './catalogue.ts';
 import { expressChannels } from './schema.ts';
-import type { ChannelRow } from './service.ts';
+import { type ChannelRow, channelTerms, zoneChartsOf } from './service.ts';
 
 /*
  * A channel's rating rules (`RatingRules`): the service guide's rounding, thresholds, surcharge rules
@@ -83,4 +86,49 @@ export async function saveRatingRules(db: DbOrTx, caller: Caller, body: RatingRu
     .returning();
   if (!row) throw notFound();
   return rulesView(row);
+}
+
+/**
+ * One parcel priced at cost on the channel's own zone chart, price table and rules, as a quote on the
+ * ship date would price it, with what each step read: for staff to work a carrier's invoice through.
+ * A channel its carrier prices has no tables in use: it is refused.
+ */
+export async function sampleChannelPrice(db: DbOrTx, caller: Caller, body: SamplePriceBody) {
+  const channel = await staffChannel(db, caller, body.channelId);
+  if (channel.carrierAccountId !== null) throw conflict('expressChannel.sampleByCarrier');
+  const zones = (await zoneChartsOf(db, caller.tenantId, [channel.id])).get(channel.id) ?? [];
+  const terms = channelTerms(channel, zones);
+  const rated = rateExpress(terms, {
+    unitSystem: body.unitSystem,
+    originZip: body.originZip.slice(0, 5),
+    destinationCountry: body.destinationCountry,
+    destinationZip: body.destinationZip,
+    residential: body.residential,
+    signature: body.signature,
+    parcels: [{ ...body.parcel, quantity: 1, declaredValue: cents(body.parcel.declaredValue) }],
+    ...(body.shipDate ? { shipDate: body.shipDate } : {}),
+  });
+  if (!rated.ok) return { ok: false as const, reason: rated.reason };
+  const { breakdown } = rated;
+  const rules = channel.ratingRules ?? DEFAULT_RATING_RULES;
+  // The sides as the channel measured them: rounded where it rounds, else as given in its units.
+  const asGiven = toUnits(
+    { ...body.parcel, quantity: 1, declaredValue: 0 },
+    body.unitSystem,
+    channel.unitSystem,
+  );
+  const sides = breakdown.parcels[0]?.sides ?? [asGiven.length, asGiven.width, asGiven.height];
+  return {
+    ok: true as const,
+    unitSystem: channel.unitSystem,
+    dimDivisor: channel.dimDivisor,
+    dimThreshold: rules.dimThreshold,
+    dimRounding: rules.dimRounding,
+    volume: Math.round(sides[0] * sides[1] * sides[2] * 100) / 100,
+    breakdown: expressBreakdownOnWire(breakdown, true),
+    freight: formatCents(breakdown.freight),
+    surcharges: breakdown.surcharges.map((s) => ({ ...s, fee: formatCents(s.fee) })),
+    fuel: formatCents(breakdown.fuel),
+    total: formatCents(breakdown.total),
+  };
 }

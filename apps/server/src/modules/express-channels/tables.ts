@@ -12,25 +12,41 @@ import {
   zoneRowBody,
 } from '@freight/contracts/express-channels';
 import {
+  DEFAULT_RATING_RULES,
   type DeliveryArea,
   type PriceTable,
+  type RatingRules,
   shipDateToday,
   type UnitSystem,
   type ZoneRow,
 } from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney, parseMoney } from '@freight/contracts/money';
-import { fieldLabel, localizeIssues, moneyField } from '@freight/contracts/validation';
+import { fieldLabel, localizeIssues } from '@freight/contracts/validation';
 import { and, asc, count, eq, gte, ilike, lte, min, or, type SQL, sql } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, notFound } from '../../lib/errors.ts';
 import { containing } from '../../lib/filters.ts';
-import { buildWorkbook, importCell, readWorkbook } from '../../lib/xlsx.ts';
+import { buildWorkbook, readWorkbook } from '../../lib/xlsx.ts';
 import { type Caller, requireStaff, staffChannel, surchargesToApi } from './catalogue.ts';
+import { rulesToStored } from './rules.ts';
+import { parseRulesSheets, type RulesInput, rulesSheets } from './rules-workbook.ts';
 import { expressChannels, expressZoneRows } from './schema.ts';
 import type { ChannelRow } from './service.ts';
+import {
+  aboutColumn,
+  codeText,
+  headerColumns,
+  moneyText,
+  normalised,
+  readCells,
+  sheetNamed,
+  type TableRowError,
+  textsOf,
+  weightOf,
+} from './workbook-cells.ts';
 
 /*
  * The rating tables of a channel as staff keep them: its zone chart (rows of their own) and its price
@@ -50,15 +66,6 @@ const INSERT_CHUNK = 5_000;
 const cents = (money: string) => Number(parseMoney(money));
 const money = (value: number) => formatMoney(BigInt(value));
 
-/** A row of a workbook the import refused, as the spreadsheet numbers it; row 0 is the whole file. */
-export interface TableRowError {
-  sheet: string;
-  row: number;
-  /** The field the message is about (`originFrom`, `brackets.2.weight`...); empty when none. */
-  field: string;
-  message: string;
-}
-
 const importFailed = (errors: TableRowError[]) =>
   new AppError(ResultCode.BadInput, 'import.failed', {}, undefined, { errors: errors.slice(0, MAX_ERRORS) });
 
@@ -75,103 +82,6 @@ async function lockedChannel(db: DbOrTx, caller: Caller, channelId: number): Pro
     .for('update');
   if (!channel) throw notFound();
   return channel;
-}
-
-/* ---------- cells ---------- */
-
-type CellValue = string | number | null;
-
-/** The cells of a row at these columns, or the message for the first one an import cannot take. */
-function readCells(
-  row: ExcelJS.Row,
-  columns: readonly number[],
-  language: Language,
-): { values: CellValue[] } | { message: string } {
-  const values: CellValue[] = [];
-  for (const column of columns) {
-    const cell = row.getCell(column);
-    const read = importCell(cell);
-    if (!read.ok)
-      return {
-        message: translate(language, read.reason === 'formula' ? 'import.formula' : 'import.badCell', {
-          cell: cell.address,
-        }),
-      };
-    values.push(typeof read.value === 'boolean' ? String(read.value) : read.value);
-  }
-  return { values };
-}
-
-/** A code of `digits` digits; a spreadsheet that read "001" as the number 1 gets its zeros back. */
-function codeText(value: CellValue, digits: number): string {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 10 ** digits)
-    return String(value).padStart(digits, '0');
-  return value === null ? '' : String(value).trim();
-}
-
-/** Money as the API takes it from a cell: '' for an empty cell, null for one that is not an amount. */
-function moneyText(value: CellValue): string | null {
-  if (value === null) return '';
-  let text: string;
-  if (typeof value === 'number') {
-    const hundredths = Math.round(value * 100);
-    // 8.95 is stored as 8.9499999...; anything further from a whole cent has more than two places.
-    if (!Number.isSafeInteger(hundredths) || Math.abs(value * 100 - hundredths) > 1e-6) return null;
-    text = formatMoney(BigInt(hundredths));
-  } else text = value.trim();
-  return moneyField.safeParse(text).success ? text : null;
-}
-
-/** A weight from a cell, or null when it is not a plain number. */
-function weightOf(value: CellValue): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (value === null || !/^\d+(\.\d+)?$/.test(value.trim())) return null;
-  return Number(value);
-}
-
-/**
- * A message about a column of a workbook, naming the column as its header does. Messages that say
- * `{{field}}` name it themselves; any other gets the name in front (as field messages do).
- */
-function aboutColumn(language: Language, column: string, key: MessageKey, params = {}): string {
-  const text = translate(language, key, { field: column, ...params });
-  if (text.toLowerCase().includes(column.toLowerCase())) return text;
-  return language === 'zh-CN' ? `${column}:${text}` : `${column}: ${text}`;
-}
-
-/** Every text a header or a row label may carry, in either language, lower-cased. */
-function textsOf(key: MessageKey): Set<string> {
-  const out = new Set<string>();
-  for (const language of ['zh-CN', 'en-US'] as const)
-    for (const unit of ['lb', 'kg']) out.add(translate(language, key, { unit }).trim().toLowerCase());
-  return out;
-}
-
-const normalised = (value: CellValue) => (value === null ? '' : String(value).trim().toLowerCase());
-
-/** The sheet of the workbook with either language's name for it. */
-function sheetNamed(workbook: ExcelJS.Workbook, key: MessageKey): ExcelJS.Worksheet | undefined {
-  const names = textsOf(key);
-  return workbook.worksheets.find((s) => names.has(s.name.trim().toLowerCase()));
-}
-
-/** Header columns by the field each stands for, read in either language; and the fields missing. */
-function headerColumns<F extends string>(
-  sheet: ExcelJS.Worksheet,
-  fields: readonly F[],
-  headerOf: (language: Language, field: F) => string,
-) {
-  const byText = new Map<string, F>();
-  for (const field of fields)
-    for (const language of ['zh-CN', 'en-US'] as const)
-      byText.set(headerOf(language, field).trim().toLowerCase(), field);
-  const found = new Map<F, number>();
-  sheet.getRow(1).eachCell((cell, column) => {
-    const read = importCell(cell);
-    const field = read.ok && read.value !== null ? byText.get(normalised(String(read.value))) : undefined;
-    if (field && !found.has(field)) found.set(field, column);
-  });
-  return { found, missing: fields.filter((f) => !found.has(f)) };
 }
 
 /* ---------- zone charts ---------- */
@@ -566,6 +476,12 @@ export async function deleteDeliveryArea(
 /* ---------- the price workbook ---------- */
 
 const unitOf = (system: UnitSystem) => (system === 'lb_in' ? 'lb' : 'kg');
+/** The rule sheets in the order `rulesSheets` makes them, for their examples' names. */
+const RULE_SHEETS = [
+  'expressChannel.sheetRules',
+  'expressChannel.sheetSurchargeRules',
+  'expressChannel.sheetFuel',
+];
 const AREA_COLUMNS = ['name', 'fee', 'zip'] as const;
 type AreaColumn = (typeof AREA_COLUMNS)[number];
 const AREA_HEADERS: Record<AreaColumn, MessageKey> = {
@@ -589,7 +505,8 @@ export async function priceWorkbook(
   areas: readonly DeliveryArea[],
   unitSystem: UnitSystem,
   language: Language,
-  example?: { table: PriceTable; areas: readonly DeliveryArea[] },
+  example?: { table: PriceTable; areas: readonly DeliveryArea[]; rules: RatingRules },
+  rules?: RatingRules,
 ): Promise<Buffer> {
   const t = (key: MessageKey) => translate(language, key, { unit: unitOf(unitSystem) });
   const amount = (value: number | null | undefined) => (value == null ? null : Number(money(value)));
@@ -604,6 +521,8 @@ export async function priceWorkbook(
     }
     if (prices && prices.minimums.length > 0)
       rows.push([t('expressChannel.minimumRow'), ...prices.minimums.map(amount)]);
+    for (const tier of prices?.cubic ?? [])
+      rows.push([`${t('expressChannel.cubicRow')} ${tier.tier}`, ...tier.prices.map(amount)]);
     return rows;
   };
   const pricesSheet = (name: string, prices: PriceTable | null, zones: readonly string[]) => ({
@@ -619,9 +538,17 @@ export async function priceWorkbook(
   });
   // The template's data sheets hold no rows (its zones head the price sheet as a start); its examples
   // are on sheets of their own, which the import never reads.
+  // The template carries no rules to import (a channel's own stay as they are), only their example.
+  const exampleRules = example
+    ? rulesSheets(example.rules, example.table.zones, language).map((sheet, i) => ({
+        ...sheet,
+        name: exampleSheet(language, RULE_SHEETS[i] as MessageKey),
+      }))
+    : [];
   return buildWorkbook([
     pricesSheet(t('expressChannel.sheetPrices'), table, table?.zones ?? example?.table.zones ?? []),
     areasSheet(t('expressChannel.sheetDeliveryAreas'), areas),
+    ...(rules ? rulesSheets(rules, table?.zones ?? [], language) : []),
     ...(example
       ? [
           pricesSheet(
@@ -630,13 +557,14 @@ export async function priceWorkbook(
             example.table.zones,
           ),
           areasSheet(exampleSheet(language, 'expressChannel.sheetDeliveryAreas'), example.areas),
+          ...exampleRules,
         ]
       : []),
   ]);
 }
 
 /** What the template shows: three zones, five brackets, additional units, minimums and a DAS list. */
-export function templatePrices(): { table: PriceTable; areas: DeliveryArea[] } {
+export function templatePrices(): { table: PriceTable; areas: DeliveryArea[]; rules: RatingRules } {
   const zones = ['2', '3', '4'];
   return {
     table: {
@@ -649,6 +577,26 @@ export function templatePrices(): { table: PriceTable; areas: DeliveryArea[] } {
       minimums: [850, 970, 1_090],
     },
     areas: [{ name: 'DAS', fee: 395, zips: ['59001', '82001', '99501'] }],
+    rules: {
+      ...DEFAULT_RATING_RULES,
+      dimRounding: 'nearest',
+      beyondLastWeight: 'prorate',
+      surchargeRules: [
+        {
+          name: 'Additional Handling - Weight',
+          trigger: 'weight',
+          over: 50,
+          values: [],
+          fee: 3_100,
+          feeByZone: { '2': 3_100, '3': 3_350, '4': 3_600 },
+          fuel: true,
+          group: 'ahs',
+          replaces: [],
+          minBillable: 0,
+        },
+      ],
+      fuel: [{ from: '2026-01-05', bp: 1_850 }],
+    },
   };
 }
 
@@ -661,6 +609,8 @@ export async function exportPriceTable(db: DbOrTx, caller: Caller, channelId: nu
       channel.surcharges.deliveryAreas,
       channel.unitSystem,
       language,
+      undefined,
+      channel.ratingRules ?? DEFAULT_RATING_RULES,
     ),
   };
 }
@@ -674,7 +624,9 @@ type PriceInput = Omit<PriceTableBody, 'channelId'>;
 export function parsePriceWorkbook(
   workbook: ExcelJS.Workbook,
   language: Language,
-): { table: PriceInput; areas: DeliveryArea[] | null } | { errors: TableRowError[] } {
+):
+  | { table: PriceInput; areas: DeliveryArea[] | null; rules: RulesInput | null }
+  | { errors: TableRowError[] } {
   const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
     translate(language, key, params);
   const sheet = sheetNamed(workbook, 'expressChannel.sheetPrices');
@@ -705,8 +657,15 @@ export function parsePriceWorkbook(
     additional: textsOf('expressChannel.additionalRow'),
     minimum: textsOf('expressChannel.minimumRow'),
   };
-  const rowsOf = { brackets: [] as number[], unit: 0, additional: 0, minimum: 0 };
+  const rowsOf = { brackets: [] as number[], cubic: [] as number[], unit: 0, additional: 0, minimum: 0 };
   const brackets: PriceInput['brackets'] = [];
+  const cubic: NonNullable<PriceInput['cubic']> = [];
+  // "Cubic 0.1" in either language: a cubic tier's prices.
+  const cubicLabels = [...textsOf('expressChannel.cubicRow')];
+  const cubicTier = (label: string): string | null => {
+    const prefix = cubicLabels.find((p) => label.startsWith(p));
+    return prefix === undefined ? null : label.slice(prefix.length).trim();
+  };
   let unit: number | null = null;
   let additional: string[] | null = null;
   let minimums: string[] = [];
@@ -761,6 +720,21 @@ export function parsePriceWorkbook(
       }
       return;
     }
+    const tier = cubicTier(label);
+    if (tier !== null) {
+      const size = weightOf(tier);
+      if (size === null)
+        return fail(
+          rowNumber,
+          'cubic.tier',
+          aboutColumn(language, fieldLabel('cubic.tier', language), 'validation.invalid'),
+        );
+      const prices = pricesOf(row, rowNumber);
+      if (!prices) return;
+      rowsOf.cubic.push(rowNumber);
+      cubic.push({ tier: size, prices });
+      return;
+    }
     const weight = weightOf(first.values[0] ?? null);
     if (weight === null) {
       // Something typed beside the table (past the last zone) is not a bracket.
@@ -781,6 +755,7 @@ export function parsePriceWorkbook(
     fail(Math.max(rowsOf.unit, rowsOf.additional), 'additional', t('expressChannel.additionalPair'));
 
   const areas = parseDeliveryAreaSheet(workbook, language, errors);
+  const rules = parseRulesSheets(workbook, language, errors);
   if (errors.length > 0)
     return { errors: errors.sort((a, b) => a.sheet.localeCompare(b.sheet) || a.row - b.row) };
 
@@ -790,6 +765,7 @@ export function parsePriceWorkbook(
     brackets,
     additional: unit !== null && additional ? { unit, prices: additional } : null,
     minimums,
+    cubic,
   };
   const parsed = priceTableBody.safeParse(body);
   if (!parsed.success) {
@@ -797,6 +773,7 @@ export function parsePriceWorkbook(
     const rowOf = (path: readonly PropertyKey[]) => {
       const [head, index] = path;
       if (head === 'brackets' && typeof index === 'number') return rowsOf.brackets[index] ?? 0;
+      if (head === 'cubic' && typeof index === 'number') return rowsOf.cubic[index] ?? 0;
       if (head === 'additional') return index === 'unit' ? rowsOf.unit : rowsOf.additional;
       if (head === 'minimums') return rowsOf.minimum;
       return head === 'zones' ? 1 : 0;
@@ -807,7 +784,7 @@ export function parsePriceWorkbook(
     return { errors: errors.sort((a, b) => a.row - b.row) };
   }
   const { channelId: _c, ...table } = parsed.data;
-  return { table, areas };
+  return { table, areas, rules };
 }
 
 /**
@@ -885,6 +862,14 @@ function parseDeliveryAreaSheet(
   return areas;
 }
 
+/** A value as JSON with every object's keys in order: the database keeps a document's keys its own way. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+
 /** Delivery-area lists compared as sets: the order of lists and of their ZIPs means nothing. */
 const areasKey = (areas: readonly DeliveryArea[]) =>
   JSON.stringify(
@@ -908,8 +893,9 @@ export async function importPriceTable(
   if (!workbook) throw badField('file', 'import.notXlsx');
   const parsed = parsePriceWorkbook(workbook, language);
   if ('errors' in parsed) throw importFailed(parsed.errors);
-  const { table, areas } = parsed;
+  const { table, areas, rules } = parsed;
   const scheduled = effectiveFrom !== undefined && effectiveFrom > shipDateToday();
+  const storedRules = rules ? rulesToStored({ channelId, ...rules }) : null;
   await db.transaction(async (tx) => {
     const channel = await lockedChannel(tx, caller, channelId);
     // Delivery areas have no date: a card loaded ahead may carry them only as they are today, so
@@ -924,11 +910,23 @@ export async function importPriceTable(
           message: translate(language, 'expressChannel.areasHaveNoDate'),
         },
       ]);
+    // So have the billing rules: a card loaded ahead may carry them only unchanged.
+    const current = channel.ratingRules ?? DEFAULT_RATING_RULES;
+    if (scheduled && storedRules && canonical(storedRules) !== canonical(current))
+      throw importFailed([
+        {
+          sheet: translate(language, 'expressChannel.sheetRules'),
+          row: 0,
+          field: 'effectiveFrom',
+          message: translate(language, 'expressChannel.rulesHaveNoDate'),
+        },
+      ]);
     await tx
       .update(expressChannels)
       .set({
         ...placedPrices(channel, priceTableToStored(table), effectiveFrom),
         ...(areas && !scheduled ? { surcharges: { ...channel.surcharges, deliveryAreas: areas } } : {}),
+        ...(storedRules && !scheduled ? { ratingRules: storedRules } : {}),
       })
       .where(and(eq(expressChannels.tenantId, caller.tenantId), eq(expressChannels.id, channelId)));
   });

@@ -21,6 +21,7 @@ import {
   withZones,
 } from './PriceGrid.tsx';
 import { RatingRulesCard } from './RatingRulesCard.tsx';
+import { SamplePriceCard } from './SamplePriceCard.tsx';
 import { UNITS } from './units.ts';
 import { WorkbookActions } from './WorkbookActions.tsx';
 
@@ -71,6 +72,7 @@ export default function ChannelPricesPage() {
           />
           <DeliveryAreas key={`areas-${channel.id}`} channel={channel} />
           <RatingRulesCard key={`rules-${channel.id}`} channel={channel} />
+          <SamplePriceCard key={`sample-${channel.id}`} channel={channel} />
         </Space>
       ) : (
         <Card loading={chosen.channels.isLoading}>

@@ -16,6 +16,8 @@ import type {
   priceTableView,
   RatingRulesBody,
   ratingRulesView,
+  SamplePriceBody,
+  samplePriceView,
   surchargeTermsView,
   zoneRowView,
 } from '@freight/contracts/express-channels';
@@ -153,6 +155,13 @@ export const priceApi: Omit<WorkbookApi, 'import'> & {
 };
 
 /** A channel's rating rules (`/channelPrice`). */
+export type SamplePrice = Wire<typeof samplePriceView>;
+
+export const sampleApi = {
+  /** One parcel priced at cost on the channel's tables and rules, with what each step read. */
+  price: (body: SamplePriceBody) => post<SamplePrice>('/admin/channelPrice/sample', body),
+};
+
 export const rulesApi = {
   info: (channelId: number) => post<RatingRules>('/admin/channelPrice/rules/info', { channelId }),
   save: (body: RatingRulesBody) => post<RatingRules>('/admin/channelPrice/rules/save', body),
