@@ -128,7 +128,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post('/login', { config: loginConfig, schema: loginSchema }, loginHandler);
 
   const logoutHandler = async (request: FastifyRequest) => {
-    await revokeSession(app.db, currentUser(request).sessionHash);
+    await revokeSession(app.db, currentUser(request).tenantId, currentUser(request).sessionHash);
     return null;
   };
   app.post(

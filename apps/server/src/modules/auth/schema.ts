@@ -80,7 +80,7 @@ export const sessions = pgTable(
   'sessions',
   {
     /** SHA-256 of the token; the token itself is never stored. */
-    tokenHash: text('token_hash').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
     tenantId: tenantId(),
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     ip: text('ip').notNull().default(''),
@@ -89,7 +89,11 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [index('sessions_user').on(t.tenantId, t.userId)],
+  // Keyed by tenant first, as every table: a database spread by tenant keeps a session on its tenant's node.
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.tokenHash] }),
+    index('sessions_user').on(t.tenantId, t.userId),
+  ],
 );
 
 export const verificationCodes = pgTable(
@@ -115,14 +119,17 @@ export const verificationCodes = pgTable(
 export const passwordResets = pgTable(
   'password_resets',
   {
-    tokenHash: text('token_hash').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
     tenantId: tenantId(),
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
-  (t) => [index('password_resets_user').on(t.tenantId, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.tokenHash] }),
+    index('password_resets_user').on(t.tenantId, t.userId),
+  ],
 );
 
 /**

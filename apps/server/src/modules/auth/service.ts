@@ -402,8 +402,11 @@ export async function findSession(db: Db, tenantId: number, token: string): Prom
   return row && row.expiresAt.getTime() > Date.now() ? row : null;
 }
 
-export async function revokeSession(db: DbOrTx, tokenHash: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.tokenHash, tokenHash));
+export async function revokeSession(db: DbOrTx, tenantId: number, tokenHash: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.tokenHash, tokenHash)));
   await sessionsChanged(db);
 }
 

@@ -41,8 +41,8 @@ export const apiKeys = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    // The lookup of every call made with a key; unique across tenants since keys are random.
-    uniqueIndex('api_keys_hash').on(t.keyHash),
+    // The lookup of every call made with a key, within its tenant (the host names it).
+    uniqueIndex('api_keys_hash').on(t.tenantId, t.keyHash),
     index('api_keys_organisation').on(t.tenantId, t.organisationId, t.createdAt),
     index('api_keys_user').on(t.tenantId, t.userId),
   ],

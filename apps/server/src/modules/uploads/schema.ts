@@ -36,7 +36,7 @@ export const uploads = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('uploads_key').on(t.key),
+    uniqueIndex('uploads_key').on(t.tenantId, t.key),
     index('uploads_record').on(t.tenantId, t.record),
     index('uploads_pending_client').on(t.tenantId, t.client).where(sql`${t.client} is not null`),
   ],
