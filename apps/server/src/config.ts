@@ -24,6 +24,15 @@ const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /**
+   * On a Citus coordinator, spread the tables by tenant at start (db/citus.ts). Off by default: the
+   * tenant policies do not yet reach the workers' shards (docs/operations.md), so the rehearsal
+   * (`npm run rehearse:citus`) turns it on.
+   */
+  DATABASE_DISTRIBUTE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** Connections in each pool (the primary's, and the replica's when there is one). */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(20),
   /**

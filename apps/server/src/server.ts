@@ -12,6 +12,7 @@ async function main() {
     replicaUrl: config.DATABASE_REPLICA_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DATABASE_POOL_MAX,
+    distribute: config.DATABASE_DISTRIBUTE,
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
   });
   // Start-up writes reference data and the first tenants: system work, declared as such. Only this

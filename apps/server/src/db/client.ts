@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../lib/errors.ts';
 import { MIGRATIONS_DIR } from '../paths.ts';
+import { distributeOnCitus } from './citus.ts';
 import * as schema from './schema.ts';
 import { runAsSystem, scopeConnectionsToTenant } from './tenant-scope.ts';
 
@@ -57,6 +58,8 @@ export async function openDatabase(options: {
   acquireTimeoutMs?: number;
   /** How long the reader leaves a replica that did not answer before it tries it again. */
   replicaRetryMs?: number;
+  /** On a Citus coordinator, spread the tables by tenant after the migrations (db/citus.ts). */
+  distribute?: boolean;
   /** An in-memory embedded database starts as a copy of this dump (`dumpDataDir`) instead of empty. */
   pgliteTemplate?: Blob;
 }): Promise<Database> {
@@ -69,6 +72,8 @@ export async function openDatabase(options: {
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     // Migrations may move rows of every tenant: they declare themselves system work.
     await runAsSystem(() => migratePg(drizzlePg(pool), { migrationsFolder }));
+    // On Citus, what the migrations made spreads by tenant before anything is written to it.
+    if (options.distribute) await distributeOnCitus(pool);
     const replicaPool = options.replicaUrl ? openPool(options.replicaUrl, sizing) : null;
     const fallback = replicaPool
       ? replicaFallingBack(replicaPool, pool, options.replicaRetryMs ?? POOL_DEFAULTS.replicaRetryMs)

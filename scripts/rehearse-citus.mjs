@@ -1,0 +1,299 @@
+#!/usr/bin/env node
+// The rehearsal of Citus by tenant (issue 30): on this machine, a Citus coordinator and two workers on
+// loopback ports, two server processes on the coordinator (the first migrates, spreads every tenant's
+// table by tenant_id and seeds), then customers quoting, booking and paying through both processes.
+// It checks that every table with a tenant is distributed and co-located and the global ones are
+// reference tables, that shards sit on both workers, that no call failed, that money is exact (each
+// balance the sum of its ledger, each paid record paid once), and that row-level security still keeps
+// one tenant's rows from another's session. Prints its figures, removes everything it started and
+// exits non-zero on any broken rule. Builds Citus from ../shared/citus when missing. Runs as root.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  expressRound,
+  failed,
+  freePort,
+  moneyInvariants,
+  newTally,
+  pgBin,
+  requests,
+  run,
+  signIn,
+  sleep,
+  truckRound,
+  waitReady,
+} from './rehearsal-kit.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const LOAD_SECONDS = Number(env.REHEARSE_SECONDS ?? 20);
+const CLIENTS_PER_SERVER = Number(env.REHEARSE_CLIENTS ?? 2);
+const KEEP = env.REHEARSE_KEEP === '1';
+const ROLE = { name: 'portal', password: 'portal-rehearsal' };
+const DB = 'freight';
+const CUSTOMERS = ['customer@example.com', 'direct@example.com'];
+/** Read by every request whatever its tenant (apps/server/src/db/citus.ts). */
+const REFERENCE = ['menu_items', 'server_keys', 'tenant_hosts', 'tenants'];
+
+const t0 = Date.now();
+const log = (...args) => console.log(`[rehearse:citus ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...args);
+const failures = [];
+function check(ok, what, detail = '') {
+  log(`${ok ? 'ok  ' : 'FAIL'}  ${what}${detail ? ` (${detail})` : ''}`);
+  if (!ok) failures.push(`${what}${detail ? `: ${detail}` : ''}`);
+  return ok;
+}
+const asPostgres = (cmd, args, opts) => run('runuser', ['-u', 'postgres', '--', cmd, ...args], opts);
+
+// --------------------------------------------------------------------------------------------------
+// Citus itself: built from the source kept beside the project when this PostgreSQL has none.
+
+function ensureCitus() {
+  if (process.getuid?.() !== 0) throw new Error('run as root: the nodes are started as the postgres user');
+  if (!pgBin()) {
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'postgresql'], {
+      env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  }
+  const libdir = run(`${pgBin()}/pg_config`, ['--pkglibdir']).stdout.trim();
+  if (existsSync(join(libdir, 'citus.so'))) return;
+  const build = resolve(root, '..', 'shared', 'citus', 'build.sh');
+  if (!existsSync(build)) throw new Error(`Citus is not installed and ${build} is missing`);
+  log('building Citus (about two minutes)');
+  run('bash', [build], { stdio: 'inherit' });
+}
+
+// --------------------------------------------------------------------------------------------------
+// Everything started is stopped on the way out, whatever happens.
+
+const state = { tmp: null, nodes: new Map(), servers: new Map() };
+async function cleanup() {
+  for (const child of state.servers.values())
+    if (child.exitCode === null && child.signalCode === null)
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+  for (const dir of state.nodes.values())
+    if (existsSync(join(dir, 'postmaster.pid')))
+      asPostgres(`${pgBin()}/pg_ctl`, ['-D', dir, '-m', 'immediate', '-w', 'stop'], { allowFail: true });
+  if (state.tmp && !KEEP) rmSync(state.tmp, { recursive: true, force: true });
+  else if (state.tmp) log(`kept ${state.tmp}`);
+}
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => void cleanup().then(() => process.exit(130)));
+
+/** A Citus node: its own cluster with the extension loaded, the portal's role and database. */
+function startNode(name, port) {
+  const dir = join(state.tmp, name);
+  asPostgres(
+    `${pgBin()}/initdb`,
+    ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-instructions', '--no-sync'],
+    { stdio: 'ignore' },
+  );
+  state.nodes.set(name, dir);
+  const opts = [
+    `-p ${port} -h 127.0.0.1 -k ${state.tmp}`,
+    '-c shared_preload_libraries=citus',
+    '-c max_connections=300',
+    // The cache triggers of the pricing tables and the order counts run on the shards.
+    '-c citus.enable_unsafe_triggers=on',
+    // A rehearsal's data need not survive a power cut.
+    '-c fsync=off -c synchronous_commit=off',
+  ].join(' ');
+  asPostgres(`${pgBin()}/pg_ctl`, [
+    '-D',
+    dir,
+    '-l',
+    join(state.tmp, `${name}.log`),
+    '-o',
+    opts,
+    '-w',
+    'start',
+  ]);
+  psql(port, `create role ${ROLE.name} login nosuperuser password '${ROLE.password}'`, 'postgres');
+  psql(port, `create database ${DB} owner ${ROLE.name}`, 'postgres');
+  psql(port, 'create extension citus');
+}
+
+/** One value (or rows of `|`-separated values) from psql, as the superuser or as another role. */
+function psql(port, sql, db = DB, user = 'postgres') {
+  const args = ['-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port)];
+  return run(`${pgBin()}/psql`, [...args, '-U', user, '-d', db, '-c', sql], {
+    env: { ...env, PGPASSWORD: ROLE.password },
+  }).stdout.trim();
+}
+
+function startServer(name, port, extraEnv) {
+  const out = openSync(join(state.tmp, `${name}.log`), 'a');
+  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.js'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...env, ...extraEnv, PORT: String(port) },
+  });
+  state.servers.set(name, child);
+  return child;
+}
+
+async function main() {
+  ensureCitus();
+  state.tmp = mkdtempSync(join(tmpdir(), 'rehearse-citus-'));
+  chmodSync(state.tmp, 0o755);
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  chownSync(state.tmp, uid, gid);
+  const ports = new Set();
+  while (ports.size < 5) ports.add(await freePort());
+  const [coordinator, worker1, worker2, s1Port, s2Port] = [...ports];
+  const figures = {};
+
+  for (const [name, port] of [
+    ['coordinator', coordinator],
+    ['worker1', worker1],
+    ['worker2', worker2],
+  ]) {
+    log(`${name} on ${port}`);
+    startNode(name, port);
+  }
+  psql(coordinator, `select citus_set_coordinator_host('127.0.0.1', ${coordinator})`);
+  for (const port of [worker1, worker2]) psql(coordinator, `select citus_add_node('127.0.0.1', ${port})`);
+  check(
+    psql(coordinator, 'select count(*) from citus_get_active_worker_nodes()') === '2',
+    'the coordinator has two active workers',
+  );
+
+  const serverEnv = (name) => ({
+    HOST: '127.0.0.1',
+    DATABASE_URL: `postgres://${ROLE.name}:${ROLE.password}@127.0.0.1:${coordinator}/${DB}?application_name=portal-${name}`,
+    DATA_DIR: join(state.tmp, 'data'),
+    RATE_LIMIT_SCALE: '1000',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+    SEED_DEMO: name === 's1' ? 'true' : 'false',
+    DATABASE_DISTRIBUTE: 'true',
+  });
+  execFileSync(process.execPath, ['scripts/ensure-server-build.mjs'], { cwd: root, stdio: 'inherit' });
+  log(`server s1 on ${s1Port} (migrates, spreads the tables by tenant, seeds)`);
+  let started = Date.now();
+  await waitReady(`http://127.0.0.1:${s1Port}`, 300, startServer('s1', s1Port, serverEnv('s1')));
+  figures.firstStartSeconds = (Date.now() - started) / 1000;
+  log(`server s2 on ${s2Port}`);
+  started = Date.now();
+  await waitReady(`http://127.0.0.1:${s2Port}`, 180, startServer('s2', s2Port, serverEnv('s2')));
+  figures.secondStartSeconds = (Date.now() - started) / 1000;
+
+  // The tables as Citus has them.
+  const tenantTables = psql(
+    coordinator,
+    `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind = 'r'
+       and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id')
+       and c.relname <> all (array['${REFERENCE.join("','")}'])
+     order by 1`,
+  ).split('\n');
+  const spread = new Map(
+    psql(coordinator, 'select table_name::text, citus_table_type, colocation_id from citus_tables')
+      .split('\n')
+      .map((line) => line.split('|'))
+      .map(([table, type, colocation]) => [table, { type, colocation }]),
+  );
+  const undistributed = tenantTables.filter((t) => spread.get(t)?.type !== 'distributed');
+  check(
+    undistributed.length === 0,
+    'every table with a tenant is distributed by it',
+    undistributed.join(', '),
+  );
+  const colocations = new Set(tenantTables.map((t) => spread.get(t)?.colocation));
+  check(colocations.size === 1, 'all of them co-located', `${colocations.size} co-location groups`);
+  const notReference = REFERENCE.filter((t) => spread.get(t)?.type !== 'reference');
+  check(notReference.length === 0, 'the global tables are reference tables', notReference.join(', '));
+  const shardNodes = psql(
+    coordinator,
+    "select count(distinct nodeport) from citus_shards where citus_table_type = 'distributed'",
+  );
+  check(shardNodes === '2', 'the shards sit on both workers', `${shardNodes} nodes hold shards`);
+  figures.distributedTables = tenantTables.length;
+
+  // Customers on both processes, quoting, booking and paying.
+  const bases = [`http://127.0.0.1:${s1Port}`, `http://127.0.0.1:${s2Port}`];
+  const tokens = [];
+  for (const email of CUSTOMERS)
+    for (const base of bases) tokens.push({ base, token: await signIn(base, email) });
+  const tallies = [];
+  const until = Date.now() + LOAD_SECONDS * 1000;
+  await Promise.all(
+    tokens.flatMap(({ base, token }) =>
+      Array.from({ length: CLIENTS_PER_SERVER }, async (_, i) => {
+        const tally = newTally();
+        tallies.push(tally);
+        for (let round = i; Date.now() < until; round++) {
+          if (round % 2 === 0) await truckRound(base, token, tally);
+          else await expressRound(base, token, tally);
+          await sleep(20);
+        }
+      }),
+    ),
+  );
+  const bad = requests.filter(failed);
+  figures.requests = requests.length;
+  figures.truckPaid = tallies.reduce((n, t) => n + t.truckPaid.length, 0);
+  figures.expressPaid = tallies.reduce((n, t) => n + t.expressPaid.length, 0);
+  check(
+    bad.length === 0,
+    'no call failed',
+    bad
+      .slice(0, 5)
+      .map((r) => `${r.path} ${r.status} ${r.code} ${r.msg ?? r.error ?? ''}`)
+      .join('; '),
+  );
+  check(figures.truckPaid > 0 && figures.expressPaid > 0, 'truck orders and waybills were paid');
+  const paidInDb = Number(
+    psql(
+      coordinator,
+      "select count(*) from truck_orders where paid_at is not null and customer_order_no = ''",
+    ),
+  );
+  check(paidInDb >= figures.truckPaid, 'every truck order paid is paid in the database', `${paidInDb}`);
+  for (const [what, n] of moneyInvariants((sql) => psql(coordinator, sql))) check(n === 0, what, `${n} rows`);
+
+  // Row-level security on the shards: a session of one tenant sees no row of another.
+  const tenant = psql(coordinator, 'select min(tenant_id) from truck_orders');
+  const stranger = psql(
+    coordinator,
+    `select set_config('app.tenant_id', '${Number(tenant) + 1000}', false) is not null,
+            (select count(*) from truck_orders)`,
+    DB,
+    ROLE.name,
+  );
+  check(stranger.endsWith('|0'), "another tenant's session sees none of its orders", stranger);
+  return figures;
+}
+
+let figures = null;
+try {
+  figures = await main();
+} catch (error) {
+  failures.push(`aborted: ${error?.stack ?? error}`);
+  log(`ABORTED: ${error?.stack ?? error}`);
+  if (state.tmp)
+    for (const name of ['s1', 's2', 'coordinator', 'worker1', 'worker2']) {
+      const file = join(state.tmp, `${name}.log`);
+      if (existsSync(file))
+        console.log(
+          `--- ${name}.log (tail)\n${readFileSync(file, 'utf8').split('\n').slice(-25).join('\n')}`,
+        );
+    }
+} finally {
+  await cleanup();
+}
+if (figures) console.log(`Figures: ${JSON.stringify(figures)}`);
+if (failures.length > 0) {
+  console.log(`Citus rehearsal FAILED (${failures.length}):\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('Citus rehearsal passed.');
+process.exit(0);
