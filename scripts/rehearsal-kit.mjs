@@ -1,11 +1,12 @@
 // What the rehearsals share (npm run rehearse, npm run rehearse:citus): the PostgreSQL binaries, free
 // ports, waiting for a server to be ready, the portal's calls as a customer makes them (sign in, a
 // truck round, an express round), and the money rules checked in the database afterwards.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, openSync, readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 /** The path HAProxy checks and the scripts wait on. */
 export const READY_PATH = '/api/health/ready';
@@ -167,6 +168,17 @@ export const usAddress = (zipcode, state, city) => ({
   email: 'dock@example.com',
 });
 
+/** A truck quote of one pallet from Los Angeles to Dallas, as a customer asks it. */
+export const truckQuoteBody = () => ({
+  mode: 'LTL',
+  pickup: usAddress('90001', 'CA', 'Los Angeles'),
+  delivery: usAddress('75201', 'TX', 'Dallas'),
+  quoteDate: new Date().toISOString().slice(0, 10),
+  lines: [
+    { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 150 },
+  ],
+});
+
 /** What one client achieved; pays are counted only when the answer says this call paid. */
 export function newTally() {
   return { truckPaid: [], expressPaid: [], booked: 0, quotes: 0, refused: 0 };
@@ -177,20 +189,7 @@ export function newTally() {
  * call it stopped at (200 when it paid).
  */
 export async function truckRound(base, token, tally) {
-  const quote = await call(
-    base,
-    '/api/admin/quotation/save',
-    {
-      mode: 'LTL',
-      pickup: usAddress('90001', 'CA', 'Los Angeles'),
-      delivery: usAddress('75201', 'TX', 'Dallas'),
-      quoteDate: new Date().toISOString().slice(0, 10),
-      lines: [
-        { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 150 },
-      ],
-    },
-    token,
-  );
+  const quote = await call(base, '/api/admin/quotation/save', truckQuoteBody(), token);
   if (quote.code !== 200) return quote.code;
   const rates = await call(base, '/api/admin/quotation/rates', { id: quote.data.id }, token);
   if (rates.code !== 200) return rates.code;
@@ -291,4 +290,20 @@ export function moneyInvariants(count) {
       ),
     ],
   ];
+}
+
+/**
+ * The compiled server, as `npm start` runs it, in a process group of its own (so SIGKILL really kills
+ * it), logging to `<dir>/<name>.log`; recorded in `servers` for the clean-up.
+ */
+export function startServer({ root, dir, servers, name, port, env }) {
+  const out = openSync(join(dir, `${name}.log`), 'a');
+  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.js'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...env, PORT: String(port) },
+  });
+  servers.set(name, child);
+  return child;
 }

@@ -7,8 +7,8 @@
 // balance the sum of its ledger, each paid record paid once), and that row-level security still keeps
 // one tenant's rows from another's session. Prints its figures, removes everything it started and
 // exits non-zero on any broken rule. Builds Citus from ../shared/citus when missing. Runs as root.
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import {
   run,
   signIn,
   sleep,
+  startServer as startKitServer,
   truckRound,
   waitReady,
 } from './rehearsal-kit.mjs';
@@ -127,17 +128,8 @@ function psql(port, sql, db = DB, user = 'postgres') {
   }).stdout.trim();
 }
 
-function startServer(name, port, extraEnv) {
-  const out = openSync(join(state.tmp, `${name}.log`), 'a');
-  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.js'], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', out, out],
-    env: { ...env, ...extraEnv, PORT: String(port) },
-  });
-  state.servers.set(name, child);
-  return child;
-}
+const startServer = (name, port, serverEnv) =>
+  startKitServer({ root, dir: state.tmp, servers: state.servers, name, port, env: serverEnv });
 
 async function main() {
   ensureCitus();

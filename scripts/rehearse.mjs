@@ -36,8 +36,9 @@ import {
   run,
   signIn,
   sleep,
+  startServer as startKitServer,
+  truckQuoteBody,
   truckRound,
-  usAddress,
   waitReady,
 } from './rehearsal-kit.mjs';
 
@@ -234,16 +235,7 @@ function psqlAsync(port, sql, db = DB) {
 
 function startServer(name, port, extraEnv) {
   if (state.stopping) throw new Error('stopping');
-  const out = openSync(join(state.tmp, `${name}.log`), 'a');
-  // node itself on the compiled server, as `npm start` runs it: one process, so SIGKILL really kills it.
-  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.js'], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', out, out],
-    env: { ...env, ...extraEnv, PORT: String(port) },
-  });
-  state.servers.set(name, child);
-  return child;
+  return startKitServer({ root, dir: state.tmp, servers: state.servers, name, port, env: extraEnv });
 }
 
 const envelope503 = (language) => JSON.stringify({ code: 503, msg: BALANCER_503[language], data: null });
@@ -928,15 +920,7 @@ async function main() {
   const quoteDown = await call(
     direct.s1,
     '/api/admin/quotation/save',
-    {
-      mode: 'LTL',
-      pickup: usAddress('90001', 'CA', 'Los Angeles'),
-      delivery: usAddress('75201', 'TX', 'Dallas'),
-      quoteDate: new Date().toISOString().slice(0, 10),
-      lines: [
-        { name: 'Parts', quantity: 1, palletCount: 1, length: 40, width: 40, height: 40, totalWeight: 150 },
-      ],
-    },
+    truckQuoteBody(),
     tokens[CUSTOMERS[0]],
   );
   check(
