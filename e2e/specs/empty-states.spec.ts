@@ -157,9 +157,19 @@ async function checkEmpty(page: Page, item: EmptyList, language: 'zh' | 'en') {
 }
 
 /** Searches the page in view for a keyword that nothing has. */
+/**
+ * Searches the page shown for a keyword nothing matches. While a tab opens, the page left may still
+ * show its filters for a moment, and a page may still be settling its own: the search is made again
+ * until the list answers it, so the keyword typed is the one searched.
+ */
 async function searchNothing(page: Page) {
-  await page.locator('.app-content .filter-bar:visible input[id$="keyword"]').fill('zz-nothing-here');
-  await page.locator('.app-content [data-testid="filter-search"]:visible').click();
+  await expect(async () => {
+    const keyword = page.locator('.app-content .filter-bar:visible input[id$="keyword"]');
+    await expect(keyword).toHaveCount(1);
+    await keyword.fill('zz-nothing-here');
+    await page.locator('.app-content [data-testid="filter-search"]:visible').click();
+    await expect(noMatch(page)).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
   await page.waitForLoadState('networkidle');
 }
 

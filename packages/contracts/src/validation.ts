@@ -309,6 +309,7 @@ export const fieldLabels: Record<string, Record<Language, string>> = {
   recipient: { 'zh-CN': '收件人', 'en-US': 'Recipient' },
   residential: { 'zh-CN': '住宅地址', 'en-US': 'Residential address' },
   parcels: { 'zh-CN': '包裹', 'en-US': 'Parcels' },
+  parcel: { 'zh-CN': '包裹', 'en-US': 'Parcel' },
   weight: { 'zh-CN': '重量', 'en-US': 'Weight' },
   declaredValue: { 'zh-CN': '申报价值', 'en-US': 'Declared value' },
   signature: { 'zh-CN': '签名服务', 'en-US': 'Signature' },
