@@ -3,9 +3,11 @@ import {
   CARRIER_DOCUMENTS,
   type CarrierMock,
   startCarrierMock,
+  upsActivity,
   upsRateAnswer,
   upsShipAnswer,
   upsTokenAnswer,
+  upsTrackAnswer,
 } from '../../apps/server/test/carrier-stand-in.ts';
 import { bookChosenAndPay, fillParcelQuote, printedLabel } from '../carrier-steps.ts';
 import { api, authHeaders, screenshotDir, session, switchLanguage } from '../fixtures.ts';
@@ -140,6 +142,25 @@ test('staff connect a UPS account and test it; a customer quotes UPS’s own pri
     await customer.keyboard.press('Escape');
     // UPS's GIF, drawn lying down, stands upright on one 4 × 6 page.
     expect((await printedLabel(customer, row, waybillNo)).getPageCount()).toBe(1);
+
+    // The customer asks UPS where the parcel is now, from the waybill's drawer: UPS's scans show.
+    ups.respond(
+      'getSingleTrackResponseUsingGET',
+      upsTrackAnswer(TRACKING, [
+        upsActivity('I', 'AR', 'Arrived at Facility', '20260304', '221000', 'Dallas'),
+        upsActivity('P', 'PU', 'Pickup Scan', '20260302', '174700', 'Los Angeles'),
+      ]),
+    );
+    await row.getByTestId(`waybill-${waybillNo}`).click();
+    await customer.getByTestId('waybill-drawer-track-now').click();
+    await expect(customer.locator('.ant-message')).toContainText('已向承运商查询,新增 2 条轨迹');
+    const drawer = customer.getByTestId('waybill-drawer');
+    // The pickup moved it on, as a staff scan would; the later scan keeps it in transit.
+    await expect(drawer).toContainText('已揽收 · 运输中 · Los Angeles, TX, US · Pickup Scan (PU)');
+    await customer.screenshot({ path: `${screenshotDir}carrier-ups-tracked-zh-1440.png` });
+    await customer.keyboard.press('Escape');
+    // The list behind says so too.
+    await expect(row).toContainText('运输中');
     // Every call the portal made keeps to UPS's documents.
     expect(ups.violations).toEqual([]);
   } finally {

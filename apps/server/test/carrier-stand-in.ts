@@ -616,3 +616,50 @@ export function upsShipAnswer(
     },
   };
 }
+
+/** One scan of a package, as UPS's Tracking document shapes it (a Texas time). */
+export const upsActivity = (
+  type: string,
+  code: string,
+  description: string,
+  date: string,
+  time: string,
+  city = 'Dallas',
+) => ({
+  date,
+  time,
+  gmtOffset: '-06:00',
+  location: { address: { city, stateProvince: 'TX', countryCode: 'US' } },
+  status: { type, code, description },
+});
+export type UpsActivity = ReturnType<typeof upsActivity>;
+
+/** UPS's answer for one package, its activity newest first as UPS lists it. */
+export function upsTrackAnswer(trackingNumber: string, activities: UpsActivity[]): CarrierMockAnswer {
+  const newest = activities[0]?.status;
+  return {
+    body: {
+      trackResponse: {
+        shipment: [
+          {
+            package: [
+              {
+                trackingNumber,
+                ...(newest
+                  ? {
+                      currentStatus: {
+                        type: newest.type,
+                        code: newest.code,
+                        description: newest.description,
+                      },
+                    }
+                  : {}),
+                activity: activities,
+              },
+            ],
+          },
+        ],
+      },
+    },
+  };
+}

@@ -133,6 +133,8 @@ export const expressZhCN = {
   'expressWaybill.carrierLabelFormat':
     '运单 {{waybillNo}} 的承运商面单是 {{format}} 文件,请按 {{format}} 打印',
   'expressWaybill.noCustomsPapers': '运单 {{waybillNo}} 不出境或未申报内件,没有报关单据',
+  'expressWaybill.trackedNow': '已向承运商查询,新增 {{count}} 条轨迹',
+  'expressWaybill.trackedRecently': '一分钟内已查询过或该运单不由承运商追踪,轨迹为最新',
   'expressChannel.sampleByCarrier': '该渠道由承运商报价,价格表不参与计价,无法试算',
   'expressReturn.ofReturn': '退货运单不能再退货',
   'expressReturn.notReturnable': '运单 {{waybillNo}} 尚未签收或异常,不能退货',
@@ -337,6 +339,9 @@ export const expressEnUS: Record<keyof typeof expressZhCN, string> = {
     "Waybill {{waybillNo}}'s carrier label is a {{format}} file; print it as {{format}}",
   'expressWaybill.noCustomsPapers':
     'Waybill {{waybillNo}} does not cross a border with declared contents: it has no customs papers',
+  'expressWaybill.trackedNow': 'The carrier was asked: {{count}} new tracking events',
+  'expressWaybill.trackedRecently':
+    'Asked within the last minute, or not tracked by a carrier: the tracking shown is the latest',
   'expressChannel.sampleByCarrier':
     'This channel is priced by its carrier: its tables price nothing, so there is no sample to work out',
   'expressReturn.ofReturn': 'A return waybill cannot itself be returned',

@@ -264,6 +264,24 @@ export const waybillView = z.object({
   actions: z.array(z.enum(WAYBILL_ACTIONS)),
 });
 
+/** Statuses in which a carrier's parcel may still move: from its label printed to an exception being cleared. */
+export const CARRIER_TRACKED_STATUSES: readonly WaybillStatus[] = [
+  'printed',
+  'ready_to_ship',
+  'to_be_shipped',
+  'in_transit',
+  'out_for_delivery',
+  'exception',
+];
+
+/** `order/trackNow`: whether the carrier was asked, the scans it added, and what happened in words. */
+export const trackNowView = z.object({
+  asked: z.boolean(),
+  recorded: z.number().int(),
+  failure: z.enum(CARRIER_FAILURES).nullable(),
+  message: z.string(),
+});
+
 export const waybillListView = pageOf(waybillView).extend({
   /** Waybills per status over the filters other than status (null when filtered by status). */
   counts: z.partialRecord(z.enum(WAYBILL_STATUSES), z.number().int()).nullable(),

@@ -3,8 +3,10 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CARRIER_DOCUMENTS,
-  type CarrierMockAnswer,
+  type UpsActivity,
+  upsActivity,
   upsTokenAnswer,
+  upsTrackAnswer,
   useCarrierMock,
 } from '../../../test/carrier-mock.ts';
 import {
@@ -157,62 +159,15 @@ const poll = (options: CarrierTrackingOptions = {}) =>
 
 /* ----- UPS ----- */
 
-const activity = (
-  type: string,
-  code: string,
-  description: string,
-  date: string,
-  time: string,
-  city = 'Dallas',
-) => ({
-  date,
-  time,
-  gmtOffset: '-06:00',
-  location: { address: { city, stateProvince: 'TX', countryCode: 'US' } },
-  status: { type, code, description },
-});
-
+const activity = upsActivity;
 const LABEL = activity('M', 'MP', 'Shipper created a label', '20260302', '091000', '');
 const PICKUP = activity('P', 'PU', 'Pickup Scan', '20260302', '174700', 'Los Angeles');
 const ARRIVED = activity('I', 'AR', 'Arrived at Facility', '20260304', '221000');
 const OUT = activity('O', 'OT', 'Out For Delivery Today', '20260305', '081500');
 const DELIVERED = activity('D', 'FS', 'Delivered', '20260305', '143210');
 
-/** UPS's answer for one package, its activity newest first as UPS lists it. */
-function upsTrackAnswer(
-  trackingNumber: string,
-  activities: ReturnType<typeof activity>[],
-): CarrierMockAnswer {
-  const newest = activities[0]?.status;
-  return {
-    body: {
-      trackResponse: {
-        shipment: [
-          {
-            package: [
-              {
-                trackingNumber,
-                ...(newest
-                  ? {
-                      currentStatus: {
-                        type: newest.type,
-                        code: newest.code,
-                        description: newest.description,
-                      },
-                    }
-                  : {}),
-                activity: activities,
-              },
-            ],
-          },
-        ],
-      },
-    },
-  };
-}
-
 /** UPS answers each number with what `activityOf` says of it now. */
-function upsTracks(activityOf: Map<string, ReturnType<typeof activity>[]>) {
+function upsTracks(activityOf: Map<string, UpsActivity[]>) {
   ups.respond('CreateToken', upsTokenAnswer('client-t', 'tok-track'));
   ups.respond('getSingleTrackResponseUsingGET', (request) => {
     const number = decodeURIComponent(request.path.split('/').pop() ?? '');
@@ -223,6 +178,33 @@ function upsTracks(activityOf: Map<string, ReturnType<typeof activity>[]>) {
 const trackCalls = (number: string) =>
   ups.requests.filter((r) => r.operationId === 'getSingleTrackResponseUsingGET' && r.path.endsWith(number))
     .length;
+
+describe('tracking asked for now', () => {
+  it('asks UPS about one waybill at once, then not again within the minute, and says why in words', async () => {
+    const waybill = await carrierWaybill(upsAccounts[0] as number, '03');
+    upsTracks(new Map([[waybill.trackingNo, [PICKUP, LABEL]]]));
+    const customer = f.as('customer');
+    const first = await customer.ok('/api/express/order/trackNow', { id: waybill.id });
+    expect(first).toMatchObject({ asked: true, recorded: 1, failure: null });
+    expect(first.message).toBe('The carrier was asked: 1 new tracking events');
+    expect(trackCalls(waybill.trackingNo)).toBe(1);
+    expect((await stateOf(waybill)).status).toBe('in_transit');
+    // Within the minute the carrier is not asked again.
+    const again = await customer.ok('/api/express/order/trackNow', { id: waybill.id });
+    expect(again).toMatchObject({ asked: false, recorded: 0 });
+    expect(trackCalls(waybill.trackingNo)).toBe(1);
+
+    // A carrier that fails says so in the reader's language, and the waybill keeps its status.
+    const down = await carrierWaybill(upsAccounts[0] as number, '03');
+    ups.respond('getSingleTrackResponseUsingGET', { status: 500, body: { response: { errors: [] } } });
+    const failed = await customer.in('zh-CN').ok('/api/express/order/trackNow', { id: down.id });
+    expect(failed).toMatchObject({ asked: true, recorded: 0 });
+    expect(failed.failure).not.toBeNull();
+    expect(failed.message).toMatch(/[\u4e00-\u9fff]/);
+    expect((await stateOf(down)).status).toBe('printed');
+    ups.violations.length = 0;
+  });
+});
 
 describe('tracking from UPS', () => {
   it('follows the parcel through the staff moves, records each scan once and tells the booking user of the delivery', async () => {

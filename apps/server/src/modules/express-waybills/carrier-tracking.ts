@@ -1,5 +1,12 @@
-import type { TrackingCode, WaybillStatus } from '@freight/contracts/express-waybills';
+import type { Language } from '@freight/contracts/api';
+import type { CarrierFailure } from '@freight/contracts/carriers';
+import {
+  CARRIER_TRACKED_STATUSES,
+  type TrackingCode,
+  type WaybillStatus,
+} from '@freight/contracts/express-waybills';
 import { storableText } from '@freight/contracts/fields';
+import { translate } from '@freight/contracts/messages';
 import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.ts';
 import { runAsSystem, runAsTenant } from '../../db/tenant-scope.ts';
@@ -11,6 +18,7 @@ import {
   trackWithCarrier,
 } from '../carriers/tracking.ts';
 import { expressWaybills } from './schema.ts';
+import { type Caller, visibleWaybill } from './service.ts';
 import { type CarrierScan, recordCarrierScans } from './tracking.ts';
 
 /**
@@ -18,16 +26,6 @@ import { type CarrierScan, recordCarrierScans } from './tracking.ts';
  * label is bought are asked after, on a timer, and the carrier's events recorded as scans with source
  * `carrier`, through the path staff scans take (tracking.ts `recordCarrierScans`).
  */
-
-/** Statuses in which the parcel may still move: from its label printed to an exception being cleared. */
-export const CARRIER_TRACKED_STATUSES: readonly WaybillStatus[] = [
-  'printed',
-  'ready_to_ship',
-  'to_be_shipped',
-  'in_transit',
-  'out_for_delivery',
-  'exception',
-];
 
 /** Accounts read per query while a run walks every tenant's. */
 const ACCOUNTS_PER_BATCH = 100;
@@ -293,4 +291,56 @@ async function trackAccount(
       },
       'carrier tracking failed; the waybills keep their status',
     );
+}
+
+/** A waybill asked about by "track now" is not asked again this soon: the carriers limit their calls. */
+export const TRACK_NOW_EVERY_MS = 60_000;
+const askedNow = new WeakMap<Db, Map<string, number>>();
+
+/**
+ * Asks the carrier about one waybill now, as the poll would, for someone waiting on it: its new scans
+ * are recorded and moved on the status machine. A waybill asked less than a minute ago, one the
+ * carrier does not serve, or one no longer moving is not asked (`asked: false`); a carrier that fails
+ * says why (`failure`), and the waybill keeps its status.
+ */
+export async function trackWaybillNow(
+  db: Db,
+  settings: CarrierSettings,
+  waybill: WaybillRef & {
+    carrierAccountId: number | null;
+    carrierService: string | null;
+    status: WaybillStatus;
+    labelFile: string | null;
+  },
+): Promise<{ asked: boolean; recorded: number; failure: CarrierFailure | null }> {
+  const none = { asked: false, recorded: 0, failure: null };
+  if (waybill.carrierAccountId === null || !waybill.labelFile || !waybill.trackingNo) return none;
+  if (!CARRIER_TRACKED_STATUSES.includes(waybill.status)) return none;
+  const byWaybill = askedNow.get(db) ?? new Map<string, number>();
+  askedNow.set(db, byWaybill);
+  const key = `${waybill.tenantId}:${waybill.id}`;
+  if (Date.now() - (byWaybill.get(key) ?? 0) < TRACK_NOW_EVERY_MS) return none;
+  byWaybill.set(key, Date.now());
+  const [result] = await trackWithCarrier(db, settings, waybill.tenantId, waybill.carrierAccountId, [
+    { trackingNumber: waybill.trackingNo, carrierService: waybill.carrierService },
+  ]);
+  if (!result?.ok) return { asked: true, recorded: 0, failure: result?.failure ?? 'unavailable' };
+  return { asked: true, recorded: await recordCarrierTracking(db, waybill, result.tracking), failure: null };
+}
+
+/** `order/trackNow`: a waybill the caller may see, asked about now, with what happened in words. */
+export async function trackVisibleWaybillNow(
+  db: Db,
+  settings: CarrierSettings,
+  caller: Caller,
+  id: number,
+  language: Language,
+) {
+  const outcome = await trackWaybillNow(db, settings, await visibleWaybill(db, caller, id));
+  const message = outcome.failure
+    ? translate(language, `carrier.${outcome.failure}`)
+    : outcome.asked
+      ? translate(language, 'expressWaybill.trackedNow', { count: outcome.recorded })
+      : translate(language, 'expressWaybill.trackedRecently');
+  return { ...outcome, message };
 }

@@ -5,6 +5,7 @@ import {
   trackingImportedView,
   trackingListQuery,
   trackingListView,
+  trackNowView,
   waybillBulkView,
   waybillCreateBody,
   waybillCreatedView,
@@ -28,10 +29,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readUploadedFile } from '../../lib/multipart.ts';
 import { sendFile } from '../../lib/xlsx.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { carrierSettingsOf } from '../carriers/settings.ts';
 import { answerExport } from '../downloads/runner.ts';
 import { localUploadStore } from '../uploads/service.ts';
 import { LABEL_QUEUE, type LabelJob, labelQueue } from './carrier-booking.ts';
 import { runLabelJob } from './carrier-labels.ts';
+import { trackVisibleWaybillNow } from './carrier-tracking.ts';
 import { waybillExport } from './export.ts';
 import { createReturnFor } from './returns.ts';
 import {
@@ -57,6 +60,7 @@ const WAYBILL_PAGES = ['/expressOrderList', '/waybillValuation', '/waybillTracki
 const routes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db;
   const store = localUploadStore(app.config.DATA_DIR);
+  const carrierSettings = carrierSettingsOf(app.config);
 
   // Paying a carrier's waybill sends its label job; the worker buys the label (carrier-labels.ts).
   labelQueue.lend(app.jobs, app.config.CARRIER_LABEL_RETRY_SECONDS);
@@ -204,6 +208,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       request.auditTarget = `expressWaybill:${ids.join(',')}`;
       return sendPrintable(reply, name, contentType, body);
     },
+  );
+
+  /**
+   * The carrier asked about a waybill now (at most once a minute each), its new scans recorded: for a
+   * customer waiting on a parcel between two polls.
+   */
+  app.post(
+    '/express/order/trackNow',
+    {
+      config: { permission: WAYBILL_PAGES, apiKey: 'track' },
+      schema: { tags: ['express'], body: waybillIdBody, response: { 200: okResponse(trackNowView) } },
+    },
+    async (request) =>
+      trackVisibleWaybillNow(db, carrierSettings, currentUser(request), request.body.id, request.language),
   );
 
   app.post(

@@ -63,7 +63,7 @@ import { expressWaybillEvents, expressWaybills } from './schema.ts';
 import { waybillZpl } from './zpl.ts';
 
 export type WaybillRow = typeof expressWaybills.$inferSelect;
-type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
+export type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 type Viewer = Caller & Pick<RequestUser, 'grants'>;
 
 const isStaff = (user: Pick<RequestUser, 'identity'>) => user.identity === 'employee';

@@ -1,6 +1,6 @@
-import type { WaybillAction } from '@freight/contracts/express-waybills';
-import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Descriptions, Drawer, Skeleton, Space, Table, Timeline, Typography } from 'antd';
+import { CARRIER_TRACKED_STATUSES, type WaybillAction } from '@freight/contracts/express-waybills';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Descriptions, Drawer, Skeleton, Space, Table, Timeline, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { LedgerRows } from '../../components/LedgerRows.tsx';
@@ -16,9 +16,12 @@ export function WaybillDrawer({
   id,
   onClose,
   onAct,
+  onTracked,
 }: {
   id: number;
   onClose: () => void;
+  /** After the carrier was asked now: the list behind shows the status it moved to. */
+  onTracked?: () => void;
   /** What the action buttons do; without it the drawer only reads (the tracking page). */
   onAct?: (waybill: WaybillView, action: WaybillAction, choice?: PrintChoice) => void;
 }) {
@@ -29,6 +32,17 @@ export function WaybillDrawer({
     queryFn: () => waybillApi.info(id),
     refetchInterval: (query) =>
       query.state.data?.waybill.status === 'label_pending' ? LABEL_POLL_MS : false,
+  });
+  const { message } = App.useApp();
+  // The carrier asked now, for someone waiting between two polls; the answer says what came of it.
+  const trackNow = useMutation({
+    mutationFn: () => waybillApi.trackNow(id),
+    onSuccess: (answer) => {
+      if (answer.failure) void message.warning(answer.message);
+      else void message.success(answer.message);
+      void detail.refetch();
+      onTracked?.();
+    },
   });
   const time = (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm');
   const unit = detail.data?.waybill.shipment.unitSystem === 'kg_cm' ? 'kg' : 'lb';
@@ -91,6 +105,17 @@ export function WaybillDrawer({
                   <span className="number-text" data-testid="waybill-drawer-tracking">
                     {waybill.trackingNo}
                   </span>
+                  {waybill.carrierLabel?.bought && CARRIER_TRACKED_STATUSES.includes(waybill.status) ? (
+                    <Button
+                      size="small"
+                      type="link"
+                      loading={trackNow.isPending}
+                      onClick={() => trackNow.mutate()}
+                      data-testid="waybill-drawer-track-now"
+                    >
+                      {t('waybill.trackNow')}
+                    </Button>
+                  ) : null}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('waybill.reference')}>
                   {waybill.reference || '-'}

@@ -357,7 +357,14 @@ export function WaybillList({ type, extra }: { type?: 'return'; extra?: ReactNod
           },
         ]}
       />
-      {open !== null ? <WaybillDrawer id={open} onClose={() => setOpen(null)} onAct={act} /> : null}
+      {open !== null ? (
+        <WaybillDrawer
+          id={open}
+          onClose={() => setOpen(null)}
+          onAct={act}
+          onTracked={() => void list.refetch()}
+        />
+      ) : null}
       {noting ? (
         <ReasonDialog
           title={t(`waybillAction.${noting.action}`)}

@@ -5,6 +5,7 @@ import type {
   trackingAddBody,
   trackingAddedView,
   trackingImportedView,
+  trackNowView,
   waybillBulkView,
   waybillCreatedView,
   waybillDetailView,
@@ -62,6 +63,8 @@ export const waybillApi = {
     download('/express/order/print', { ids, format }, `labels.${format}`),
   /** The customs papers of waybills crossing a border as one PDF, for labels printed as ZPL; nothing moves. */
   customsPapers: (ids: number[]) => download('/express/order/customsPapers', { ids }, 'customs.pdf'),
+  /** Asks the carrier about the waybill now (at most once a minute); its new scans are recorded. */
+  trackNow: (id: number) => post<Wire<typeof trackNowView>>('/express/order/trackNow', { id }),
   /** The express dashboards' figures for the user's scope. */
   stats: () => post<ExpressStats>('/express/order/stats'),
 };
