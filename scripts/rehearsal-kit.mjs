@@ -3,7 +3,7 @@
 // truck round, an express round), and the money rules checked in the database afterwards.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, openSync, readdirSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -306,4 +306,15 @@ export function startServer({ root, dir, servers, name, port, env }) {
   });
   servers.set(name, child);
   return child;
+}
+
+/** The last lines of each named log under `dir`, printed after an aborted rehearsal. */
+export function printLogTails(dir, names, lines = 25) {
+  for (const name of names) {
+    const file = join(dir, `${name}.log`);
+    if (existsSync(file))
+      console.log(
+        `--- ${name}.log (tail)\n${readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n')}`,
+      );
+  }
 }

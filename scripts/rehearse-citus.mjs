@@ -8,7 +8,7 @@
 // one tenant's rows from another's session. Prints its figures, removes everything it started and
 // exits non-zero on any broken rule. Builds Citus from ../shared/citus when missing. Runs as root.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import {
   moneyInvariants,
   newTally,
   pgBin,
+  printLogTails,
   requests,
   run,
   signIn,
@@ -271,14 +272,7 @@ try {
 } catch (error) {
   failures.push(`aborted: ${error?.stack ?? error}`);
   log(`ABORTED: ${error?.stack ?? error}`);
-  if (state.tmp)
-    for (const name of ['s1', 's2', 'coordinator', 'worker1', 'worker2']) {
-      const file = join(state.tmp, `${name}.log`);
-      if (existsSync(file))
-        console.log(
-          `--- ${name}.log (tail)\n${readFileSync(file, 'utf8').split('\n').slice(-25).join('\n')}`,
-        );
-    }
+  if (state.tmp) printLogTails(state.tmp, ['s1', 's2', 'coordinator', 'worker1', 'worker2']);
 } finally {
   await cleanup();
 }

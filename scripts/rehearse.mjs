@@ -31,6 +31,7 @@ import {
   moneyInvariants,
   newTally,
   pgBin,
+  printLogTails,
   READY_PATH,
   requests,
   run,
@@ -1018,15 +1019,7 @@ try {
 } catch (error) {
   failures.push(`aborted: ${error?.stack ?? error}`);
   log(`ABORTED: ${error?.stack ?? error}`);
-  if (state.tmp) {
-    for (const name of ['s1', 's2', 'primary', 'replica', 'haproxy']) {
-      const file = join(state.tmp, `${name}.log`);
-      if (existsSync(file))
-        console.log(
-          `--- ${name}.log (tail)\n${readFileSync(file, 'utf8').split('\n').slice(-20).join('\n')}`,
-        );
-    }
-  }
+  if (state.tmp) printLogTails(state.tmp, ['s1', 's2', 'primary', 'replica', 'haproxy'], 20);
 } finally {
   await cleanup();
 }

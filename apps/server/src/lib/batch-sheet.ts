@@ -33,6 +33,21 @@ export interface SheetColumn {
   date?: boolean;
 }
 
+/** The yes and no a template's dropdown offers, in the reader's language. */
+export const YES_NO: Record<Language, readonly [string, string]> = {
+  'zh-CN': ['是', '否'],
+  'en-US': ['yes', 'no'],
+};
+const YES = new Set(['yes', 'y', 'true', '1', '是', 'x']);
+const NO = new Set(['no', 'n', 'false', '0', '否']);
+
+/** A yes-or-no cell in either language: true or false, undefined when empty, null when it is neither. */
+export function yesNoCell(text: string): boolean | undefined | null {
+  const value = text.trim().toLowerCase();
+  if (value === '') return undefined;
+  return YES.has(value) ? true : NO.has(value) ? false : null;
+}
+
 export const columnLabel = (column: Pick<SheetColumn, 'zh' | 'en'>, language: Language) =>
   language === 'zh-CN' ? column.zh : column.en;
 

@@ -18,6 +18,8 @@ import {
   rowIssueMessage,
   type SheetColumn,
   templateWorkbook,
+  YES_NO,
+  yesNoCell,
 } from '../../lib/batch-sheet.ts';
 import { AppError, badField } from '../../lib/errors.ts';
 import { buildWorkbook, readWorkbook } from '../../lib/xlsx.ts';
@@ -41,13 +43,6 @@ import type { TableRowError } from './workbook-cells.ts';
 
 /** A file of more rows than this is refused whole; a tenant's channels are a few dozen. */
 export const MAX_CHANNEL_ROWS = 1_000;
-
-const YES_NO: Record<Language, readonly [string, string]> = {
-  'zh-CN': ['是', '否'],
-  'en-US': ['yes', 'no'],
-};
-const YES = new Set(['yes', 'y', 'true', '1', '是']);
-const NO = new Set(['no', 'n', 'false', '0', '否']);
 
 /** The columns of the template, the export and the import, in this order; headers in either language. */
 export const CHANNEL_COLUMNS: SheetColumn[] = [
@@ -357,8 +352,8 @@ export function readChannelSheet(
         fail(row, key, t('validation.invalid', { field: label(key) }));
         bad = true;
       }
-    const enabledText = value('enabled').toLowerCase();
-    if (enabledText !== '' && !YES.has(enabledText) && !NO.has(enabledText)) {
+    const enabled = yesNoCell(value('enabled'));
+    if (enabled === null) {
       fail(row, 'enabled', t('expressBatch.yesNo', { field: label('enabled') }));
       bad = true;
     }
@@ -408,7 +403,7 @@ export function readChannelSheet(
       maxWeight: number('maxWeight'),
       maxLength: number('maxLength'),
       maxLengthGirth: number('maxLengthGirth'),
-      enabled: enabledText === '' ? undefined : YES.has(enabledText),
+      enabled: enabled ?? undefined,
       surcharges: {
         fuelPercent: text('fuelPercent'),
         residential: text('residential'),

@@ -6,6 +6,7 @@ import { type MessageKey, translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import { fieldLabel, localizeIssues } from '@freight/contracts/validation';
 import type ExcelJS from 'exceljs';
+import { YES_NO, yesNoCell } from '../../lib/batch-sheet.ts';
 import {
   aboutColumn,
   type CellValue,
@@ -72,8 +73,6 @@ const fuelHeader = (language: Language, column: FuelColumn) =>
 /** A zone's fee column: "Zone 5" in either language. */
 const zoneHeader = (language: Language, zone: string) => `${fieldLabel('zone', language)} ${zone}`;
 
-const YES = new Set(['yes', 'y', 'true', '1', '是']);
-const NO = new Set(['no', 'n', 'false', '0', '否']);
 const listOf = (value: CellValue) =>
   codeText(value, 0)
     .split(/[\s,;,、]+/)
@@ -82,7 +81,7 @@ const listOf = (value: CellValue) =>
 /** The three rule sheets of a channel's rules, the zones of its table heading the zone fee columns. */
 export function rulesSheets(rules: RatingRules, zones: readonly string[], language: Language): Sheet[] {
   const money = (cents: number) => Number(formatMoney(BigInt(cents)));
-  const yesNo = (value: boolean) => (language === 'zh-CN' ? (value ? '是' : '否') : value ? 'yes' : 'no');
+  const yesNo = (value: boolean) => YES_NO[language][value ? 0 : 1];
   const values: Record<Setting, string | number | null> = {
     dimRounding: rules.dimRounding,
     dimThreshold: rules.dimThreshold,
@@ -224,8 +223,8 @@ export function parseRulesSheets(
         if ('message' in cells) return fail(rulesSheet, rowNumber, '', cells.message);
         if (cells.values.every((v) => v === null)) return;
         const cell = (c: RuleColumn) => cells.values[RULE_COLUMNS.indexOf(c)] ?? null;
-        const fuel = normalised(cell('fuel'));
-        if (fuel !== '' && !YES.has(fuel) && !NO.has(fuel))
+        const fuel = yesNoCell(codeText(cell('fuel'), 0));
+        if (fuel === null)
           return fail(
             rulesSheet,
             rowNumber,
@@ -253,7 +252,7 @@ export function parseRulesSheets(
           values: listOf(cell('values')),
           fee: moneyText(cell('fee')) || undefined,
           feeByZone: amounts.filter((a) => a.fee !== '').map((a) => ({ zone: a.zone, fee: a.fee })),
-          fuel: fuel === '' ? undefined : YES.has(fuel),
+          fuel,
           group: codeText(cell('group'), 0),
           replaces: listOf(cell('replaces')),
           minBillable: numeric('minBillable'),

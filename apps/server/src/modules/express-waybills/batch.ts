@@ -22,6 +22,8 @@ import {
   type SheetColumn,
   type SheetRecords,
   templateWorkbook,
+  YES_NO,
+  yesNoCell,
 } from '../../lib/batch-sheet.ts';
 import { AppError, badField } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -41,10 +43,6 @@ type PricedResult = Extract<ExpressQuoteResult, { ok: true }>;
 
 /** A file of more rows than this is refused whole: split it. */
 export const MAX_EXPRESS_BATCH_ROWS = 10_000;
-
-const YES_NO: Record<Language, readonly string[]> = { 'zh-CN': ['是', '否'], 'en-US': ['yes', 'no'] };
-const YES = new Set(['yes', 'y', 'true', '1', '是', 'x']);
-const NO = new Set(['no', 'n', 'false', '0', '否']);
 
 /**
  * The template's columns, in order; the header may be in either language. One row is one waybill of
@@ -275,16 +273,13 @@ export function readExpressBatchSheet(
       errors.set(row, t('validation.invalid', { field: label(notNumber) }));
       continue;
     }
-    const notYesNo = ['residential', 'signature'].find((key) => {
-      const v = value(key).toLowerCase();
-      return v !== '' && !YES.has(v) && !NO.has(v);
-    });
+    const notYesNo = ['residential', 'signature'].find((key) => yesNoCell(value(key)) === null);
     if (notYesNo) {
       errors.set(row, t('expressBatch.yesNo', { field: label(notYesNo) }));
       continue;
     }
     const number = (key: string) => (value(key) === '' ? undefined : Number(value(key)));
-    const yes = (key: string) => (value(key) === '' ? undefined : YES.has(value(key).toLowerCase()));
+    const yes = (key: string) => yesNoCell(value(key)) ?? undefined;
     const optional = (key: string) => (value(key) === '' ? undefined : value(key));
     const parsed = expressShipmentBody.safeParse({
       sender,

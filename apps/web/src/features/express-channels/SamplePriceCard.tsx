@@ -20,6 +20,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useReportError } from '../../hooks/useReportError.ts';
 import { ApiError } from '../../lib/http.ts';
+import { money } from '../../lib/money.ts';
 import { type ExpressChannel, type SamplePrice, sampleApi } from './api.ts';
 import { UNITS } from './units.ts';
 
@@ -41,7 +42,7 @@ interface FormValues {
 /** A figure as the steps write it: at most two decimals, grouped. */
 const figure = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 /** Dollars, as the channel's tables are written. */
-const usd = (money: string) => `$${money}`;
+const usd = (amount: string) => money(amount, '$');
 
 /**
  * One parcel priced at cost on the channel's own tables and rules, each step written out as the
