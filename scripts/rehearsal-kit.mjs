@@ -318,3 +318,27 @@ export function printLogTails(dir, names, lines = 25) {
       );
   }
 }
+
+/**
+ * What the servers logged as failing (errors, and warnings of a failed sweep or job), one line each
+ * with its cause: a rehearsal whose calls all answered may still hide a background failure.
+ */
+export function loggedFailures(dir, names) {
+  const found = [];
+  for (const name of names) {
+    const file = join(dir, `${name}.log`);
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.startsWith('{')) continue;
+      let entry;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (entry.level >= 50 || (entry.level >= 40 && /failed/.test(entry.msg ?? '')))
+        found.push(`${name}: ${entry.msg} ${(entry.err?.message ?? '').split('\n').at(-1).slice(0, 200)}`);
+    }
+  }
+  return found;
+}

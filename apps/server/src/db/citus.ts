@@ -13,17 +13,55 @@ import type pg from 'pg';
 export const REFERENCE_TABLES = ['tenants', 'tenant_hosts', 'menu_items', 'server_keys'] as const;
 /** Spread by tenant with this one, and every other with it. */
 const COLOCATE_WITH = 'accounts';
+/**
+ * The tenant policy as Citus takes it. The migrations' policy reads the settings through sub-selects,
+ * which PostgreSQL evaluates once per query rather than once per row; Citus refuses sub-queries in the
+ * policies of a distributed table, so here they read the settings directly. The rule is the same: the
+ * tenant the transaction names, or every row for system work, or none.
+ */
+const FLAT_POLICY =
+  "tenant_id = nullif(current_setting('app.tenant_id', true), '')::bigint " +
+  "OR coalesce(current_setting('app.system', true), '') = 'on'";
+/**
+ * The order counts' triggers as Citus runs them. On plain PostgreSQL a statement's inserted or deleted
+ * orders are added up at once through a transition table (migration 0030); a shard's trigger on Citus
+ * finds no transition table, so there each order moves its count as it is written. Same counts, one
+ * upsert per order rather than per statement.
+ */
+const ROW_LEVEL_ORDER_COUNTS = [
+  `create or replace function truck_order_counts_row() returns trigger language plpgsql as $$
+   begin
+     if TG_OP = 'INSERT' then
+       insert into truck_order_counts as c (tenant_id, organisation_id, status, n)
+         values (NEW.tenant_id, NEW.organisation_id, NEW.status, 1)
+         on conflict (tenant_id, organisation_id, status) do update set n = c.n + 1;
+     else
+       insert into truck_order_counts as c (tenant_id, organisation_id, status, n)
+         values (OLD.tenant_id, OLD.organisation_id, OLD.status, -1)
+         on conflict (tenant_id, organisation_id, status) do update set n = c.n - 1;
+     end if;
+     return null;
+   end $$`,
+  'drop trigger if exists truck_order_counts_insert on truck_orders',
+  `create trigger truck_order_counts_insert after insert on truck_orders
+     for each row execute function truck_order_counts_row()`,
+  'drop trigger if exists truck_order_counts_delete on truck_orders',
+  `create trigger truck_order_counts_delete after delete on truck_orders
+     for each row execute function truck_order_counts_row()`,
+];
+
 /** Two servers starting at once spread the tables once. */
 const LOCK_KEY = 'freight-portal:citus-distribute';
 
 export async function distributeOnCitus(
   pool: pg.Pool,
-): Promise<{ distributed: string[]; reference: string[] }> {
+): Promise<{ citus: boolean; distributed: string[]; reference: string[] }> {
   const client = await pool.connect();
-  const done = { distributed: [] as string[], reference: [] as string[] };
+  const done = { citus: false, distributed: [] as string[], reference: [] as string[] };
   try {
     const citus = await client.query("select 1 from pg_extension where extname = 'citus'");
     if (citus.rowCount === 0) return done;
+    done.citus = true;
     await client.query('select pg_advisory_lock(hashtext($1))', [LOCK_KEY]);
     try {
       // The cache triggers (pricing changes, order counts) run on each shard.
@@ -39,6 +77,14 @@ export async function distributeOnCitus(
       for (const table of tables.rows) {
         if (table.spread) continue;
         const name = `public.${table.name}`;
+        if (table.name === 'truck_orders')
+          for (const statement of ROW_LEVEL_ORDER_COUNTS) await client.query(statement);
+        const policy = await client.query(
+          "select 1 from pg_policies where schemaname = 'public' and tablename = $1 and policyname = 'tenant_isolation'",
+          [table.name],
+        );
+        if (policy.rowCount)
+          await client.query(`alter policy tenant_isolation on ${name} using (${FLAT_POLICY})`);
         if ((REFERENCE_TABLES as readonly string[]).includes(table.name)) {
           await client.query('select create_reference_table($1)', [name]);
           done.reference.push(table.name);

@@ -47,6 +47,13 @@ export const POOL_DEFAULTS = { max: 20, acquireTimeoutMs: 10_000, replicaRetryMs
 
 const migrationsFolder = MIGRATIONS_DIR;
 
+let distributed = false;
+/**
+ * Whether this process's database spreads by tenant on Citus, which refuses a few things plain
+ * PostgreSQL takes (a volatile function in a modification's WHERE, for one).
+ */
+export const onDistributedDatabase = () => distributed;
+
 /** PGlite under `dataDir` (or in memory when `dataDir` is null), or a PostgreSQL server by URL. */
 export async function openDatabase(options: {
   url?: string;
@@ -67,13 +74,14 @@ export async function openDatabase(options: {
     const sizing = {
       max: options.poolMax ?? POOL_DEFAULTS.max,
       acquireTimeoutMs: options.acquireTimeoutMs ?? POOL_DEFAULTS.acquireTimeoutMs,
+      distributed: options.distribute ?? false,
     };
     const pool = openPool(options.url, sizing);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     // Migrations may move rows of every tenant: they declare themselves system work.
     await runAsSystem(() => migratePg(drizzlePg(pool), { migrationsFolder }));
     // On Citus, what the migrations made spreads by tenant before anything is written to it.
-    if (options.distribute) await distributeOnCitus(pool);
+    if (options.distribute) distributed = (await distributeOnCitus(pool)).citus;
     const replicaPool = options.replicaUrl ? openPool(options.replicaUrl, sizing) : null;
     const fallback = replicaPool
       ? replicaFallingBack(replicaPool, pool, options.replicaRetryMs ?? POOL_DEFAULTS.replicaRetryMs)
@@ -104,20 +112,25 @@ export async function openDatabase(options: {
   return { db, reader: db, kind: 'pglite', pglite: client, close: () => client.close() };
 }
 
-function openPool(connectionString: string, sizing: { max: number; acquireTimeoutMs: number }): pg.Pool {
+function openPool(
+  connectionString: string,
+  sizing: { max: number; acquireTimeoutMs: number; distributed: boolean },
+): pg.Pool {
   // A query waits in line for a connection up to the acquire timeout: a burst (200 payments on one
   // account at once) queues rather than failing; only a database that does not answer within it is a 503.
   const pool = new pg.Pool({
     connectionString,
     max: sizing.max,
     connectionTimeoutMillis: sizing.acquireTimeoutMs,
+    // On Citus a transaction's `SET LOCAL` reaches the workers, and the tenant's scope with it.
+    ...(sizing.distributed ? { options: '-c citus.propagate_set_commands=local' } : {}),
   });
   // An idle connection the server drops (a restart, a failover) must not take the process down; the
   // pool discards it and the next request opens a fresh one.
   pool.on('error', () => {});
   // Each connection carries the request's tenant for row-level security (PGlite, one embedded
-  // superuser session, has no pool and is left as it is).
-  scopeConnectionsToTenant(pool);
+  // superuser session, has no pool and is left as it is); on Citus, each transaction carries it too.
+  scopeConnectionsToTenant(pool, { perTransaction: sizing.distributed });
   return pool;
 }
 

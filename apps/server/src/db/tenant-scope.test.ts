@@ -3,22 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { currentTenantId, runAsSystem, runAsTenant, scopeConnectionsToTenant } from './tenant-scope.ts';
 
 /** A pool of one connection that records what is sent on it; `failing` makes the next statement fail. */
-function fakePool() {
+function fakePool(options: { perTransaction?: boolean } = {}) {
   const sent: string[] = [];
   const released: (Error | undefined)[] = [];
   const listening: string[] = [];
-  let failing = false;
+  // The next statement to fail (any, or the one named).
+  let failing: false | true | string = false;
   const client = {
     on: (event: string) => {
       listening.push(event);
       return client;
     },
-    query: async (text: string, values: string[]) => {
-      if (failing) {
+    query: async (text: string | { text: string }, values?: string[]) => {
+      const statement = typeof text === 'string' ? text : text.text;
+      if (failing === true || failing === statement) {
         failing = false;
         throw new Error('connection lost');
       }
-      sent.push(`${text} ${JSON.stringify(values)}`);
+      sent.push(values ? `${statement} ${JSON.stringify(values)}` : statement);
+      return { rows: [] };
     },
     release: (error?: Error) => {
       released.push(error);
@@ -34,15 +37,15 @@ function fakePool() {
       else setImmediate(() => callback(undefined, client, client.release));
     },
   } as unknown as pg.Pool;
-  scopeConnectionsToTenant(pool);
+  scopeConnectionsToTenant(pool, options);
   return {
     pool,
     client,
     sent,
     released,
     listening,
-    failNext: () => {
-      failing = true;
+    failNext: (statement?: string) => {
+      failing = statement ?? true;
     },
     hold: () => {
       busy = true;
@@ -132,5 +135,62 @@ describe('connections scoped to the tenant', () => {
     expect(sent).toEqual([
       `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["9","off"]`,
     ]);
+  });
+
+  describe("on Citus, where only a transaction's SET LOCAL reaches the workers", () => {
+    const SCOPE_7 = `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["7","off"]`;
+
+    it('opens each transaction with the scope, and leaves the rest of it as it is', async () => {
+      const { pool, sent } = fakePool({ perTransaction: true });
+      const client = await runAsTenant(7, () => pool.connect());
+      await client.query({ text: 'begin' } as never);
+      await client.query('select 1 from truck_orders where id = $1', [1]);
+      await client.query('savepoint a');
+      await client.query('rollback to savepoint a');
+      await client.query('select 2');
+      await client.query('commit');
+      expect(sent).toEqual([
+        SCOPE_7,
+        'begin',
+        "set local app.tenant_id = '7'",
+        'select 1 from truck_orders where id = $1 [1]',
+        'savepoint a',
+        'rollback to savepoint a',
+        'select 2',
+        'commit',
+      ]);
+    });
+
+    it('runs a statement outside a transaction in one of its own, in the callback form too', async () => {
+      const { pool, sent } = fakePool({ perTransaction: true });
+      const client = await runAsSystem(() => pool.connect());
+      await new Promise((resolve, reject) =>
+        client.query('update accounts set balance = 0', [], (err) => (err ? reject(err) : resolve(null))),
+      );
+      await client.query('create index if not exists a on b (c)');
+      expect(sent.slice(1)).toEqual([
+        'begin',
+        "set local app.system = 'on'",
+        'update accounts set balance = 0 []',
+        'commit',
+        'create index if not exists a on b (c)',
+      ]);
+    });
+
+    it('rolls its own transaction back when the statement fails, and sends work of no scope as it is', async () => {
+      const { pool, sent, failNext } = fakePool({ perTransaction: true });
+      const client = await runAsTenant(7, () => pool.connect());
+      sent.length = 0;
+      failNext('select 1');
+      await expect(client.query('select 1')).rejects.toThrow('connection lost');
+      expect(sent).toEqual(['begin', "set local app.tenant_id = '7'", 'rollback']);
+      sent.length = 0;
+      const unscoped = await pool.connect();
+      await unscoped.query('select 1');
+      expect(sent).toEqual([
+        `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["","off"]`,
+        'select 1',
+      ]);
+    });
   });
 });

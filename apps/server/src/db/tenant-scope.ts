@@ -65,6 +65,77 @@ function guard(client: pg.PoolClient): void {
   client.on('error', () => {});
 }
 
+/** A query that reads or writes rows (and so meets row-level security), as opposed to DDL or a SET. */
+const READS_OR_WRITES = /^\s*(select|insert|update|delete|with|values|table|merge)\b/i;
+const OPENS = /^\s*(begin|start\s+transaction)\b/i;
+/** Ends the transaction; `rollback to savepoint` does not. */
+const CLOSES = /^\s*(commit|end|abort|rollback\b(?!\s+(work\s+|transaction\s+)?to\b))/i;
+
+/** The `SET LOCAL` that carries a scope (`tenant|system`) into one transaction, or null for none. */
+function localScope(setting: string): string | null {
+  const [tenant, system] = setting.split('|');
+  if (tenant) return `set local app.tenant_id = '${Number(tenant)}'`;
+  return system === 'on' ? "set local app.system = 'on'" : null;
+}
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/**
+ * On Citus, the shards' own row-level security reads the scope on the workers, where a session's
+ * `set_config` never arrives: Citus carries only `SET LOCAL` there, inside a transaction block
+ * (`citus.propagate_set_commands = local`). So each transaction the connection opens starts with the
+ * scope's `SET LOCAL`, and a query that reads or writes rows outside one runs in a transaction of its
+ * own that carries it. DDL and other statements go as they are. Costs round trips, so only on Citus.
+ */
+const unscopedQuery = new WeakMap<pg.PoolClient, QueryFn>();
+function scopeEachTransaction(client: pg.PoolClient): void {
+  if (unscopedQuery.has(client)) return;
+  const send = client.query.bind(client) as QueryFn;
+  unscopedQuery.set(client, send);
+  let inTransaction = false;
+  const scoped = async (args: unknown[]): Promise<unknown> => {
+    const first = args[0] as string | { text?: unknown; submit?: unknown } | undefined;
+    const text = typeof first === 'string' ? first : first?.text;
+    const local = localScope(settingOf.get(client) ?? '|off');
+    if (typeof text !== 'string') return send(...args);
+    if (OPENS.test(text)) {
+      const result = await send(...args);
+      inTransaction = true;
+      if (local) await send(local);
+      return result;
+    }
+    if (CLOSES.test(text)) {
+      inTransaction = false;
+      return send(...args);
+    }
+    if (inTransaction || !local || !READS_OR_WRITES.test(text)) return send(...args);
+    await send('begin');
+    try {
+      await send(local);
+      const result = await send(...args);
+      await send('commit');
+      return result;
+    } catch (error) {
+      await (send('rollback') as Promise<unknown>).catch(() => {});
+      throw error;
+    }
+  };
+  client.query = ((...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    // A streamed query (a cursor) is submitted to the connection as it is.
+    if (first && typeof first === 'object' && typeof first.submit === 'function') return send(...args);
+    const callback =
+      typeof args.at(-1) === 'function' ? (args.pop() as (e?: Error, r?: unknown) => void) : null;
+    const result = scoped(args);
+    if (!callback) return result;
+    result.then(
+      (value) => callback(undefined, value),
+      (error: Error) => callback(error),
+    );
+    return undefined;
+  }) as pg.PoolClient['query'];
+}
+
 /**
  * Makes every connection the pool hands out carry the current tenant. `pool.query` checks out through
  * `pool.connect` too, and so do drizzle's transactions, so this one place covers both. The setting is
@@ -72,16 +143,19 @@ function guard(client: pg.PoolClient): void {
  * system work, costs no extra round trip. The tenant is read when the caller asks, not when a busy
  * pool gets round to answering, which may happen in another request's turn.
  */
-export function scopeConnectionsToTenant(pool: pg.Pool): void {
+export function scopeConnectionsToTenant(pool: pg.Pool, options: { perTransaction?: boolean } = {}): void {
   const checkout = pool.connect.bind(pool) as (callback: ConnectCallback) => void;
   const scopedConnect = (wanted: string) =>
     new Promise<pg.PoolClient>((resolve, reject) => {
       checkout((err, client) => {
         if (err || !client) return reject(err);
         guard(client);
+        if (options.perTransaction) scopeEachTransaction(client);
         if ((settingOf.get(client) ?? '|off') === wanted) return resolve(client);
         const [tenant, system] = wanted.split('|');
-        client.query(SET_SCOPE, [tenant, system]).then(
+        // The session's setting itself needs no transaction of its own.
+        const query = unscopedQuery.get(client) ?? (client.query.bind(client) as QueryFn);
+        (query(SET_SCOPE, [tenant, system]) as Promise<unknown>).then(
           () => {
             settingOf.set(client, wanted);
             resolve(client);

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 
 /** Rows one statement deletes at most: a few milliseconds of row locks, however long the backlog. */
@@ -14,9 +14,23 @@ export interface BatchOptions {
 const rowsOf = (result: unknown) => ((result as { rows?: unknown[] }).rows ?? (result as unknown[])).length;
 
 /**
+ * The table's primary key columns. Rows are picked by it rather than by their physical
+ * address (`ctid`), which on Citus is a shard's own and not unique across the table.
+ */
+function primaryKeyOf(table: PgTable): SQL {
+  const config = getTableConfig(table);
+  const columns = config.primaryKeys[0]?.columns ?? config.columns.filter((column) => column.primary);
+  if (columns.length === 0) throw new Error(`${config.name} has no primary key to delete by`);
+  return sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+}
+
+/**
  * Deletes the rows matching `where`, one bounded statement at a time, each committed on its own, until
- * none is left. Rows are picked by their physical address and `where` is checked again as each is
- * deleted, so a row changed in between (a rate-limit window just renewed) is left alone.
+ * none is left. Rows are picked by their key and `where` is checked again as each is deleted, so a row
+ * changed in between (a rate-limit window just renewed) is left alone.
  */
 export async function deleteInBatches(
   db: DbOrTx,
@@ -25,10 +39,11 @@ export async function deleteInBatches(
   options: BatchOptions = {},
 ): Promise<number> {
   const batch = options.batch ?? DELETE_BATCH;
+  const key = primaryKeyOf(table);
   let total = 0;
   while (!options.signal?.aborted) {
     const result = await db.execute(
-      sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${where} limit ${batch})) and ${where} returning 1`,
+      sql`delete from ${table} where (${key}) in (select ${key} from ${table} where ${where} limit ${batch}) and ${where} returning 1`,
     );
     const deleted = rowsOf(result);
     total += deleted;

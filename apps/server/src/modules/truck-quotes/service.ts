@@ -34,7 +34,7 @@ import {
   generationsNow,
   parseGenerations,
 } from '../../db/cache-generations.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, onDistributedDatabase } from '../../db/client.ts';
 import { perHandle } from '../../db/per-handle.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -161,10 +161,11 @@ const pricingStatementsFor = perHandle((db: DbOrTx) => {
   // Their commit does not wait for the disk (`synchronous_commit` off for the statement's own
   // transaction): a crash may lose the last fraction of a second of pricings, which the customer
   // prices again, never anything else, as any later commit that waits (a booking) writes them first.
+  // Citus refuses a volatile function there; its workers' commits are their own anyway.
   const openQuote = and(
     thisQuote,
     ne(truckQuotes.status, 'booked'),
-    sql`set_config('synchronous_commit', 'off', true) = 'off'`,
+    onDistributedDatabase() ? undefined : sql`set_config('synchronous_commit', 'off', true) = 'off'`,
   );
   // A value given at each call, converted as the column converts it (times to text).
   const given = (name: string, column: AnyPgColumn) => sql`${sql.param(sql.placeholder(name), column)}`;
