@@ -62,7 +62,7 @@ export const requests = [];
  * One request on a connection of its own (no keep-alive towards the balancer), so a failure is this
  * request's own and never a race with a connection the balancer closed between two requests.
  */
-export function call(base, path, body, token) {
+export function call(base, path, body, token, extraHeaders = {}) {
   const rec = {
     path,
     start: Date.now(),
@@ -76,7 +76,7 @@ export function call(base, path, body, token) {
   };
   requests.push(rec);
   const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
-  const headers = { 'accept-language': 'en-US', connection: 'close' };
+  const headers = { 'accept-language': 'en-US', connection: 'close', ...extraHeaders };
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(payload.length);
