@@ -1,3 +1,4 @@
+import type { OrderStatus } from '@freight/contracts/truck-orders';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isoDay, useTestApp } from '../../../test/fixture.ts';
@@ -274,6 +275,18 @@ describe('booking and paying', () => {
     // The page itself is the same; only the counting stops.
     expect(capped.rows.map((o) => o.id)).toEqual(exact.rows.map((o) => o.id));
     for (const [status, n] of Object.entries(capped.counts ?? {}))
+      expect(n).toBe(Math.min(exact.counts?.[status] ?? 0, 3));
+    // Under a filter (a day range matching all of them) the figures are counted: grouped at once when
+    // they fit the cap, each on its own when they do not.
+    const filter = { page: 1, limit: 10, from: '2000-01-01' };
+    const counted = await listOrders(f.db, customer, filter);
+    expect(counted).toMatchObject({ total: exact.total, totalCapped: false, counts: exact.counts });
+    const status = Object.keys(exact.counts ?? {})[0] as OrderStatus;
+    const oneTab = await listOrders(f.db, customer, { ...filter, status, page: 2 });
+    expect(oneTab).toMatchObject({ total: exact.counts?.[status], counts: null });
+    const countedCapped = await listOrders(f.db, customer, filter, 2);
+    expect(countedCapped).toMatchObject({ total: 2, totalCapped: true, countCap: 2 });
+    for (const [status, n] of Object.entries(countedCapped.counts ?? {}))
       expect(n).toBe(Math.min(exact.counts?.[status] ?? 0, 3));
   });
 
