@@ -291,7 +291,7 @@ async function atScale(coordinator, bases, customerToken, adminToken, tenant, te
   check(figures.ordersByNode.split(' ').length === 2, 'the orders lie on both workers', figures.ordersByNode);
 
   // Every list, timed through the servers.
-  const number = `TG${String(5 * Math.floor(ORDERS / 10)).padStart(10, '0')}`;
+  const number = `TG${String(5 * Math.max(1, Math.floor(ORDERS / 10))).padStart(10, '0')}`;
   const deep = Math.max(2, Math.floor(Math.min(figures.demoTenantOrders / 6, 10_000) / 20));
   const lists = [
     ['orders, first page', '/api/admin/order/list', { page: 1, limit: 20 }],

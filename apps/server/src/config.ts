@@ -25,9 +25,9 @@ const configSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   /**
-   * On a Citus coordinator, spread the tables by tenant at start (db/citus.ts). Off by default: the
-   * tenant policies do not yet reach the workers' shards (docs/operations.md), so the rehearsal
-   * (`npm run rehearse:citus`) turns it on.
+   * On a Citus coordinator, spread the tables by tenant at start (db/citus.ts) and carry the tenant to
+   * the workers in each transaction (db/tenant-scope.ts); docs/operations.md, "Running the portal on
+   * Citus". Off by default: plain PostgreSQL and the embedded database need neither.
    */
   DATABASE_DISTRIBUTE: z
     .enum(['true', 'false', '1', '0'])

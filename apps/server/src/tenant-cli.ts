@@ -141,7 +141,13 @@ function main() {
 
 async function command() {
   const config = loadConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolMax: 2 });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: 2,
+    // On Citus its system work must reach the shards as the server's does.
+    distribute: config.DATABASE_DISTRIBUTE,
+  });
   try {
     await syncReferenceData(database.db);
     await runTenantCommand(process.argv.slice(2), {

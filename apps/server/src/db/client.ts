@@ -122,8 +122,6 @@ function openPool(
     connectionString,
     max: sizing.max,
     connectionTimeoutMillis: sizing.acquireTimeoutMs,
-    // On Citus a transaction's `SET LOCAL` reaches the workers, and the tenant's scope with it.
-    ...(sizing.distributed ? { options: '-c citus.propagate_set_commands=local' } : {}),
   });
   // An idle connection the server drops (a restart, a failover) must not take the process down; the
   // pool discards it and the next request opens a fresh one.

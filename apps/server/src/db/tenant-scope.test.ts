@@ -138,7 +138,9 @@ describe('connections scoped to the tenant', () => {
   });
 
   describe("on Citus, where only a transaction's SET LOCAL reaches the workers", () => {
-    const SCOPE_7 = `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["7","off"]`;
+    const scope = (values: string) =>
+      `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false), set_config('citus.propagate_set_commands', 'local', false) ${values}`;
+    const SCOPE_7 = scope('["7","off"]');
 
     it('opens each transaction with the scope, and leaves the rest of it as it is', async () => {
       const { pool, sent } = fakePool({ perTransaction: true });
@@ -187,9 +189,23 @@ describe('connections scoped to the tenant', () => {
       sent.length = 0;
       const unscoped = await pool.connect();
       await unscoped.query('select 1');
+      expect(sent).toEqual([scope('["","off"]'), 'select 1']);
+    });
+
+    it('ends a transaction whose scope could not be set, and wraps what it did not know to', async () => {
+      const { pool, sent, failNext } = fakePool({ perTransaction: true });
+      const client = await runAsTenant(7, () => pool.connect());
+      sent.length = 0;
+      failNext("set local app.tenant_id = '7'");
+      await expect(client.query('begin')).rejects.toThrow('connection lost');
+      await client.query('(select 1) union all (select 2)');
       expect(sent).toEqual([
-        `select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false) ["","off"]`,
-        'select 1',
+        'begin',
+        'rollback',
+        'begin',
+        "set local app.tenant_id = '7'",
+        '(select 1) union all (select 2)',
+        'commit',
       ]);
     });
   });

@@ -45,6 +45,11 @@ function wantedSetting(): string {
 }
 
 const SET_SCOPE = "select set_config('app.tenant_id', $1, false), set_config('app.system', $2, false)";
+/**
+ * On Citus, the same, and the coordinator told to carry a transaction's `SET LOCAL` to the workers. A
+ * connection takes a scope this way before it is ever asked to carry one (`scopeEachTransaction`).
+ */
+const SET_SCOPE_PROPAGATED = `${SET_SCOPE}, set_config('citus.propagate_set_commands', 'local', false)`;
 
 type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, release?: () => void) => void;
 
@@ -66,7 +71,7 @@ function guard(client: pg.PoolClient): void {
 }
 
 /** A query that reads or writes rows (and so meets row-level security), as opposed to DDL or a SET. */
-const READS_OR_WRITES = /^\s*(select|insert|update|delete|with|values|table|merge)\b/i;
+const READS_OR_WRITES = /^\s*(\(|(select|insert|update|delete|with|values|table|merge|explain|copy)\b)/i;
 const OPENS = /^\s*(begin|start\s+transaction)\b/i;
 /** Ends the transaction; `rollback to savepoint` does not. */
 const CLOSES = /^\s*(commit|end|abort|rollback\b(?!\s+(work\s+|transaction\s+)?to\b))/i;
@@ -101,7 +106,15 @@ function scopeEachTransaction(client: pg.PoolClient): void {
     if (OPENS.test(text)) {
       const result = await send(...args);
       inTransaction = true;
-      if (local) await send(local);
+      if (local)
+        try {
+          await send(local);
+        } catch (error) {
+          // The caller saw its BEGIN fail, and will not end the transaction itself.
+          inTransaction = false;
+          await (send('rollback') as Promise<unknown>).catch(() => {});
+          throw error;
+        }
       return result;
     }
     if (CLOSES.test(text)) {
@@ -155,7 +168,8 @@ export function scopeConnectionsToTenant(pool: pg.Pool, options: { perTransactio
         const [tenant, system] = wanted.split('|');
         // The session's setting itself needs no transaction of its own.
         const query = unscopedQuery.get(client) ?? (client.query.bind(client) as QueryFn);
-        (query(SET_SCOPE, [tenant, system]) as Promise<unknown>).then(
+        const statement = options.perTransaction ? SET_SCOPE_PROPAGATED : SET_SCOPE;
+        (query(statement, [tenant, system]) as Promise<unknown>).then(
           () => {
             settingOf.set(client, wanted);
             resolve(client);
