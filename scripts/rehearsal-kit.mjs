@@ -342,3 +342,37 @@ export function loggedFailures(dir, names) {
   }
   return found;
 }
+
+/**
+ * A rehearsal's log and its checks: each line stamped with the seconds since it began (`t0`), each check
+ * logged as ok or FAIL and a failed one kept in `failures` for the closing summary.
+ */
+export function reporter(label) {
+  const t0 = Date.now();
+  const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  const log = (...args) => console.log(`[${label} ${since()}]`, ...args);
+  const failures = [];
+  function check(ok, what, detail = '') {
+    log(`${ok ? 'ok  ' : 'FAIL'}  ${what}${detail ? ` (${detail})` : ''}`);
+    if (!ok) failures.push(`${what}${detail ? `: ${detail}` : ''}`);
+    return ok;
+  }
+  return { log, check, failures, since, t0 };
+}
+
+/** A command run as the `postgres` user (the clusters' owner). */
+export const asPostgres = (cmd, args, opts) => run('runuser', ['-u', 'postgres', '--', cmd, ...args], opts);
+
+/** psql's flags for one value, or rows of `|`-separated values, from a loopback port. */
+export const psqlFlags = (port) => [
+  '-X',
+  '-A',
+  '-t',
+  '-q',
+  '-v',
+  'ON_ERROR_STOP=1',
+  '-h',
+  '127.0.0.1',
+  '-p',
+  String(port),
+];

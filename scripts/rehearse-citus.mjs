@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  asPostgres,
   call,
   expressRound,
   failed,
@@ -26,6 +27,8 @@ import {
   newTally,
   pgBin,
   printLogTails,
+  psqlFlags,
+  reporter,
   requests,
   run,
   signIn,
@@ -50,15 +53,7 @@ const CUSTOMERS = ['customer@example.com', 'direct@example.com'];
 /** Read by every request whatever its tenant (apps/server/src/db/citus.ts). */
 const REFERENCE = ['menu_items', 'server_keys', 'tenant_hosts', 'tenants'];
 
-const t0 = Date.now();
-const log = (...args) => console.log(`[rehearse:citus ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...args);
-const failures = [];
-function check(ok, what, detail = '') {
-  log(`${ok ? 'ok  ' : 'FAIL'}  ${what}${detail ? ` (${detail})` : ''}`);
-  if (!ok) failures.push(`${what}${detail ? `: ${detail}` : ''}`);
-  return ok;
-}
-const asPostgres = (cmd, args, opts) => run('runuser', ['-u', 'postgres', '--', cmd, ...args], opts);
+const { log, check, failures } = reporter('rehearse:citus');
 
 // --------------------------------------------------------------------------------------------------
 // Citus itself: built from the source kept beside the project when this PostgreSQL has none.
@@ -134,31 +129,28 @@ function startNode(name, port) {
   psql(port, 'create extension citus');
 }
 
-/** One value (or rows of `|`-separated values) from psql, as the superuser or as another role. */
-function psql(port, sql, db = DB, user = 'postgres') {
-  const args = ['-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port)];
-  return run(`${pgBin()}/psql`, [...args, '-U', user, '-d', db, '-c', sql], {
+/**
+ * One value (or rows of `|`-separated values) from psql, as the superuser or as another role: a
+ * statement, or a script sent one statement after another (a SET LOCAL reaches the workers so).
+ */
+function psql(port, sql, db = DB, user = 'postgres', { script = false } = {}) {
+  const what = script ? ['-f', '-'] : ['-c', sql];
+  return run(`${pgBin()}/psql`, [...psqlFlags(port), '-U', user, '-d', db, ...what], {
+    ...(script ? { input: sql } : {}),
     env: { ...env, PGPASSWORD: ROLE.password },
   }).stdout.trim();
 }
 
 /** As `psql`, without blocking the customers' calls running in this process meanwhile. */
 function psqlAsync(port, sql) {
-  const args = ['-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port)];
   return new Promise((resolve, reject) =>
-    execFile(`${pgBin()}/psql`, [...args, '-U', 'postgres', '-d', DB, '-c', sql], (error, stdout, stderr) =>
-      error ? reject(new Error(`${sql}: ${stderr || error.message}`)) : resolve(stdout.trim()),
+    execFile(
+      `${pgBin()}/psql`,
+      [...psqlFlags(port), '-U', 'postgres', '-d', DB, '-c', sql],
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${sql}: ${stderr || error.message}`)) : resolve(stdout.trim()),
     ),
   );
-}
-
-/** A script, one statement after another as psql sends them (a SET LOCAL reaches the workers so). */
-function psqlScript(port, script, user = 'postgres') {
-  const args = ['-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port)];
-  return run(`${pgBin()}/psql`, [...args, '-U', user, '-d', DB, '-f', '-'], {
-    input: script,
-    env: { ...env, PGPASSWORD: ROLE.password },
-  }).stdout.trim();
 }
 
 const startServer = (name, port, serverEnv) =>
@@ -196,11 +188,7 @@ async function tenantDigest(port, tenant, lastLedgerId) {
 }
 
 /** A tenant of its own host made by the platform's administrator; created again if it shares a shard. */
-async function secondTenant(coordinator, base, adminToken) {
-  const tenant = Number(
-    psql(coordinator, "select tenant_id from users where email = 'customer@example.com'"),
-  );
-  const shardOf = (id) => psql(coordinator, `select get_shard_id_for_distribution_column('accounts', ${id})`);
+async function secondTenant(base, adminToken, tenant, shardOf) {
   for (let n = 2; n < 12; n++) {
     const host = `t${n}.rehearsal.test`;
     const adminEmail = `owner@t${n}.rehearsal.test`;
@@ -439,18 +427,19 @@ async function main() {
     const token = await signIn(bases[0], email);
     for (const base of bases) tokens.push({ base, token });
   }
-  // A second tenant, whose shards the stopped worker must not take down with the first's.
-  const admin = await signIn(bases[0], 'admin@example.com');
-  const second = await secondTenant(coordinator, bases[0], admin);
-  figures.secondTenant = second.id;
-
-  // The tenant the customers work in, its shard group, and what it held before the move.
+  // The tenant the customers work in, and where its shard group lies.
   const tenant = Number(
     psql(coordinator, "select tenant_id from users where email = 'customer@example.com'"),
   );
   const shardOf = (id) => psql(coordinator, `select get_shard_id_for_distribution_column('accounts', ${id})`);
   const nodeOf = (shard) =>
     Number(psql(coordinator, `select nodeport from citus_shards where shardid = ${shard}`));
+  // A second tenant, whose shards the stopped worker must not take down with the first's.
+  const admin = await signIn(bases[0], 'admin@example.com');
+  const second = await secondTenant(bases[0], admin, tenant, shardOf);
+  figures.secondTenant = second.id;
+
+  // What the customers' tenant held before the move.
   const shard = shardOf(tenant);
   const from = nodeOf(shard);
   const to = from === worker1 ? worker2 : worker1;
@@ -519,7 +508,7 @@ async function main() {
   // Row-level security on the shards: a transaction of one tenant sees its own orders and no row of
   // another's, with the scope carried to the workers as the portal carries it (db/tenant-scope.ts).
   const seen = (asTenant) =>
-    psqlScript(
+    psql(
       coordinator,
       [
         'set citus.propagate_set_commands = local;',
@@ -528,7 +517,9 @@ async function main() {
         `select count(*) from truck_orders where tenant_id = ${Number(tenant)};`,
         'commit;',
       ].join('\n'),
+      DB,
       ROLE.name,
+      { script: true },
     );
   const own = Number(seen(Number(tenant)));
   check(own > 0, "a tenant's transaction sees its own orders on the shards", `${own} orders`);

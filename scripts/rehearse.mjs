@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  asPostgres,
   call,
   expressRound,
   failed,
@@ -32,7 +33,9 @@ import {
   newTally,
   pgBin,
   printLogTails,
+  psqlFlags,
   READY_PATH,
+  reporter,
   requests,
   run,
   signIn,
@@ -81,21 +84,8 @@ const DB = 'freight';
 // --------------------------------------------------------------------------------------------------
 // Small helpers
 
-const t0 = Date.now();
-const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
-const log = (...args) => console.log(`[rehearse ${since()}]`, ...args);
+const { log, check, failures, since, t0 } = reporter('rehearse');
 
-const failures = [];
-function check(ok, what, detail = '') {
-  if (ok) log(`ok    ${what}${detail ? ` (${detail})` : ''}`);
-  else {
-    failures.push(`${what}${detail ? `: ${detail}` : ''}`);
-    log(`FAIL  ${what}${detail ? ` (${detail})` : ''}`);
-  }
-  return ok;
-}
-
-const asPostgres = (cmd, args, opts) => run('runuser', ['-u', 'postgres', '--', cmd, ...args], opts);
 /** The same without blocking the load's clients: resolves with the exit code. */
 const asPostgresAsync = (cmd, args) =>
   new Promise((res) =>
@@ -187,45 +177,12 @@ function stopCluster(name) {
 
 /** One value (or rows of `|`-separated values) from psql as the superuser. */
 function psql(port, sql, db = DB) {
-  const r = run(`${pgBin()}/psql`, [
-    '-X',
-    '-A',
-    '-t',
-    '-q',
-    '-v',
-    'ON_ERROR_STOP=1',
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    '-U',
-    'postgres',
-    '-d',
-    db,
-    '-c',
-    sql,
-  ]);
-  return r.stdout.trim();
+  return run(`${pgBin()}/psql`, [...psqlFlags(port), '-U', 'postgres', '-d', db, '-c', sql]).stdout.trim();
 }
 
 /** The same without blocking the load's clients. */
 function psqlAsync(port, sql, db = DB) {
-  const args = [
-    '-X',
-    '-A',
-    '-t',
-    '-q',
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    '-U',
-    'postgres',
-    '-d',
-    db,
-    '-c',
-    sql,
-  ];
+  const args = [...psqlFlags(port), '-U', 'postgres', '-d', db, '-c', sql];
   return new Promise((res) =>
     execFile(`${pgBin()}/psql`, args, (error, stdout) => res(error ? '' : stdout.trim())),
   );
