@@ -15,10 +15,10 @@ import type { WaybillStatus } from '@freight/contracts/express-waybills';
 import type { MessageKey } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import type { OrderStatus } from '@freight/contracts/truck-orders';
-import { and, count, desc, eq, inArray, isNotNull, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { dayRange, numberPrefix } from '../../lib/filters.ts';
+import { dayRange, numbersStartWith } from '../../lib/filters.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { InsufficientFundsError, type Payable, payFromBalance, payWithin } from '../accounts/service.ts';
@@ -406,14 +406,14 @@ async function billCondition(
 ): Promise<SQL | undefined> {
   if (!seesBillsOf(caller, q.line)) throw forbidden();
   const scope = await organisationScope(db, caller);
-  const prefix = q.keyword ? numberPrefix(q.keyword) : null;
+  const keyword = q.keyword;
   return and(
     eq(bounceBills.tenantId, caller.tenantId),
     eq(bounceBills.line, q.line),
     scope.kind === 'subtree'
       ? inArray(bounceBills.organisationId, visibleOrganisationIds(db, scope))
       : undefined,
-    prefix ? or(like(bounceBills.billNo, prefix), like(bounceBills.orderNo, prefix)) : undefined,
+    keyword ? numbersStartWith([bounceBills.billNo, bounceBills.orderNo], keyword) : undefined,
     q.status ? eq(bounceBills.status, q.status as BounceBillStatus) : undefined,
     q.type ? eq(bounceBills.type, q.type) : undefined,
     q.orderId ? eq(bounceBills.orderId, q.orderId) : undefined,

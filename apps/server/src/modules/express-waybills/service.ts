@@ -18,23 +18,10 @@ import {
 } from '@freight/contracts/express-waybills';
 import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
-import {
-  and,
-  count,
-  desc,
-  eq,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  like,
-  lt,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { dayRange, numbersStartWith } from '../../lib/filters.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { available, ensureAccount, listLedger, moveMoney, payFromBalance } from '../accounts/service.ts';
@@ -660,10 +647,6 @@ export function waybillForCaller(waybill: WaybillRow, caller: Viewer, organisati
   };
 }
 
-const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');
-const dayStart = (day?: string) => (day ? new Date(`${day}T00:00:00Z`) : undefined);
-const dayAfter = (day?: string) => (day ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : undefined);
-
 /** The filters of the waybill list other than status, within what the caller may see. */
 async function waybillFilters(
   db: DbOrTx,
@@ -671,17 +654,14 @@ async function waybillFilters(
   query: Omit<WaybillListQuery, 'page' | 'limit'>,
 ): Promise<(SQL | undefined)[]> {
   const scope = await organisationScope(db, caller);
-  const keyword = query.keyword ? `${escapeLike(query.keyword.toUpperCase())}%` : null;
-  const from = dayStart(query.from);
-  const to = dayAfter(query.to);
+  const keyword = query.keyword;
   return [
     eq(expressWaybills.tenantId, caller.tenantId),
     isStaff(caller) ? undefined : inArray(expressWaybills.organisationId, visibleOrganisationIds(db, scope)),
     keyword
-      ? or(
-          like(expressWaybills.waybillNo, keyword),
-          like(expressWaybills.trackingNo, keyword),
-          like(expressWaybills.reference, keyword),
+      ? numbersStartWith(
+          [expressWaybills.waybillNo, expressWaybills.trackingNo, expressWaybills.reference],
+          keyword,
         )
       : undefined,
     query.channelId ? eq(expressWaybills.channelId, query.channelId) : undefined,
@@ -690,8 +670,7 @@ async function waybillFilters(
       : query.type === 'regular'
         ? isNull(expressWaybills.returnOfId)
         : undefined,
-    from ? gte(expressWaybills.createdAt, from) : undefined,
-    to ? lt(expressWaybills.createdAt, to) : undefined,
+    ...dayRange(expressWaybills.createdAt, query.from, query.to),
   ];
 }
 

@@ -20,11 +20,11 @@ import {
   type workOrderMessageBody,
   type workOrderSaveBody,
 } from '@freight/contracts/work-orders';
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, like, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { dayRange, numberPrefix } from '../../lib/filters.ts';
+import { dayRange, numbersStartWith } from '../../lib/filters.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { debitOrRefuse, ensureAccount, moveMoney, netChargedFor } from '../accounts/service.ts';
@@ -447,14 +447,14 @@ export async function listWorkOrders(
 async function workOrderCondition(db: DbOrTx, caller: Viewer, q: Omit<WorkOrderListQuery, 'page' | 'limit'>) {
   if (!seesWorkOrdersOf(caller, q.line)) throw forbidden();
   const scope = await organisationScope(db, caller);
-  const prefix = q.keyword ? numberPrefix(q.keyword) : null;
+  const keyword = q.keyword;
   return and(
     eq(workOrders.tenantId, caller.tenantId),
     eq(workOrders.line, q.line),
     scope.kind === 'subtree'
       ? inArray(workOrders.organisationId, visibleOrganisationIds(db, scope))
       : undefined,
-    prefix ? or(like(workOrders.workOrderNo, prefix), like(workOrders.orderNo, prefix)) : undefined,
+    keyword ? numbersStartWith([workOrders.workOrderNo, workOrders.orderNo], keyword) : undefined,
     q.status ? eq(workOrders.status, q.status) : undefined,
     q.category ? eq(workOrders.category, q.category) : undefined,
     q.orderId ? eq(workOrders.orderId, q.orderId) : undefined,
