@@ -4,26 +4,26 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 /** `like` wildcards typed by a user are matched as themselves. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** A pattern for numbers that start with what was typed (numbers are stored in capitals). */
-export const numberPrefix = (keyword: string) => `${escapeLike(keyword.toUpperCase())}%`;
-
 /**
- * Rows where one of the numbers (stored in capitals) starts with what was typed. Row-level security
- * checks its policy before any condition whose function is not leakproof, so under the policy `like`
- * cannot take an index and a tenant's rows are read whole. The pattern comparisons `~>=~` and `~<~` are
- * leakproof: the numbers' byte ranges, in a condition of their own, take the `text_pattern_ops`
- * indexes; `like`, in a second condition, keeps the match exact on the rows they found.
+ * Rows where one of `columns` starts with `start`. Row-level security checks its policy before any
+ * condition whose function is not leakproof, so under the policy `like` cannot take an index and a
+ * tenant's rows are read whole. The pattern comparisons `~>=~` and `~<~` are leakproof: the byte
+ * ranges, in a condition of their own, take the `text_pattern_ops` indexes; `like`, in a second
+ * condition, keeps the match exact on the rows they found.
  */
-export function numbersStartWith(columns: (PgColumn | SQL)[], keyword: string): SQL | undefined {
-  const start = keyword.toUpperCase();
-  // The highest code point (a noncharacter no number holds): all that start with `start` sort below this.
+export function startsWith(columns: (PgColumn | SQL)[], start: string): SQL | undefined {
+  // The highest code point (a noncharacter no number or path holds): all that start with `start` sort below this.
   const end = `${start}\u{10FFFF}`;
-  const pattern = numberPrefix(keyword);
+  const pattern = `${escapeLike(start)}%`;
   return and(
     or(...columns.map((c) => sql`(${c} ~>=~ ${start} and ${c} ~<~ ${end})`)),
     or(...columns.map((c) => sql`${c} like ${pattern}`)),
   );
 }
+
+/** Rows where one of the numbers (stored in capitals) starts with what was typed. */
+export const numbersStartWith = (columns: (PgColumn | SQL)[], keyword: string) =>
+  startsWith(columns, keyword.toUpperCase());
 
 /** A pattern for text that contains what was typed. */
 export const containing = (keyword: string) => `%${escapeLike(keyword)}%`;

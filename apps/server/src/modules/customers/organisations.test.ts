@@ -1,3 +1,5 @@
+import type { Identity } from '@freight/contracts/identity';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/fixture.ts';
 import { allowNewCode, call, codeIn, lastMailTo, signInAs, uploadFor } from '../../../test/helpers.ts';
@@ -5,7 +7,14 @@ import { accountsOfOrganisations } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
 import { usersOfOrganisation } from '../auth/users.ts';
 import { rolesOfUsers } from '../roles/service.ts';
-import { findOrganisation, listInvitationCodes } from './service.ts';
+import { organisations } from './schema.ts';
+import {
+  createOrganisation,
+  findOrganisation,
+  listInvitationCodes,
+  organisationScope,
+  visibleOrganisationIds,
+} from './service.ts';
 
 const f = useTestApp();
 
@@ -145,5 +154,50 @@ describe('one way to create an organisation', () => {
       expect(shape.users).toEqual([{ identity: type, enabled: true, roles: [expect.any(String)] }]);
       expect((await listInvitationCodes(db, f.t.tenant.id, org)).map((c) => c.code)).toEqual([code]);
     }
+  });
+});
+
+describe('the shape of the tree', () => {
+  it('never puts an organisation under a customer, whichever way it is made', async () => {
+    const db = f.db;
+    const customer = await findUserByEmail(db, f.t.tenant.id, f.t.email('customer'));
+    const under = createOrganisation(db, f.t.tenant.id, {
+      type: 'customer',
+      name: 'Below a customer',
+      parentId: customer?.organisationId as number,
+    });
+    await expect(under).rejects.toMatchObject({ key: 'customers.parentNotAllowed' });
+    const agentAtTop = createOrganisation(db, f.t.tenant.id, { type: 'agent', name: 'Agent at the top' });
+    await expect(agentAtTop).rejects.toMatchObject({ key: 'customers.parentNotAllowed' });
+  });
+
+  it('scopes a customer to its own organisation by id, and an agent to its subtree by path', async () => {
+    const db = f.db;
+    const user = async (who: string) => {
+      const found = await findUserByEmail(db, f.t.tenant.id, f.t.email(who));
+      return {
+        tenantId: f.t.tenant.id,
+        identity: found?.identity as Identity,
+        organisationId: found?.organisationId ?? null,
+      };
+    };
+    const customer = await user('customer');
+    const agent = await user('agent');
+    const customerScope = await organisationScope(db, customer);
+    expect(customerScope).toMatchObject({ kind: 'subtree', only: customer.organisationId });
+    expect(visibleOrganisationIds(db, customerScope)).toEqual([customer.organisationId]);
+    const agentScope = await organisationScope(db, agent);
+    expect(agentScope).toMatchObject({ kind: 'subtree' });
+    expect(agentScope).not.toHaveProperty('only');
+    const seen = (await visibleOrganisationIds(db, agentScope)) as { id: number }[];
+    // The agent's own organisation and every one under it, found through the path range.
+    const own = await findOrganisation(db, f.t.tenant.id, agent.organisationId as number);
+    const all = await db
+      .select({ id: organisations.id, path: organisations.path })
+      .from(organisations)
+      .where(eq(organisations.tenantId, f.t.tenant.id));
+    const under = all.filter((o) => o.path.startsWith(own?.path ?? '?')).map((o) => o.id);
+    expect(under).toContain(customer.organisationId);
+    expect(seen.map((o) => o.id).sort((a, b) => a - b)).toEqual(under.sort((a, b) => a - b));
   });
 });

@@ -33,7 +33,10 @@ export const organisations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('organisations_path').on(t.tenantId, t.path)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('organisations_path').on(t.tenantId, t.path.op('text_pattern_ops')),
+  ],
 );
 
 /** Codes an organisation hands out; a shipper registering with one lands under that organisation. */

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
-import { containing } from '../../lib/filters.ts';
+import { containing, startsWith } from '../../lib/filters.ts';
 import { keysetPages } from '../../lib/keyset.ts';
 import { handleKey } from '../../lib/short-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -107,6 +107,10 @@ export async function createOrganisation(
   return db.transaction(async (tx) => {
     const parent = input.parentId ? await findOrganisation(tx, tenantId, input.parentId) : null;
     if (input.parentId && !parent) throw new Error(`parent organisation ${input.parentId} not found`);
+    // Every way in keeps the tree's shape: a customer never has organisations under it, which the
+    // scopes rely on (`organisationScope`).
+    if (!CHILD_TYPES[parent?.type ?? 'platform'].includes(input.type))
+      throw badField('parentId', 'customers.parentNotAllowed');
     const [row] = await tx
       .insert(organisations)
       .values({
@@ -348,7 +352,16 @@ export async function createInvitationCode(
  */
 export type OrganisationScope =
   | { kind: 'tenant'; tenantId: number }
-  | { kind: 'subtree'; tenantId: number; path: string };
+  | {
+      kind: 'subtree';
+      tenantId: number;
+      path: string;
+      /**
+       * The organisation itself when nothing can be under it (a customer: `CHILD_TYPES`): the scope is
+       * then that one organisation, which a list filters by equality, not through the tree.
+       */
+      only?: number;
+    };
 
 /**
  * Organisation paths by database handle, tenant and id. A path is written once, when its organisation is
@@ -356,7 +369,7 @@ export type OrganisationScope =
  * life of the process and every list call of the customer side saves its round trip. A read inside a
  * transaction is not kept: it may see an organisation a rollback takes back. Bounded: cleared when full.
  */
-const pathOf = new Map<string, string>();
+const pathOf = new Map<string, { path: string; only?: number }>();
 const PATHS_KEPT = 50_000;
 
 export async function organisationScope(
@@ -368,24 +381,28 @@ export async function organisationScope(
   if (!user.organisationId) return { kind: 'subtree', tenantId: user.tenantId, path: '/none/' };
   const held = !(db instanceof PgTransaction);
   const key = `${handleKey(db)}:${user.tenantId}:${user.organisationId}`;
-  let path = held ? pathOf.get(key) : undefined;
-  if (path === undefined) {
+  let place = held ? pathOf.get(key) : undefined;
+  if (place === undefined) {
     const own = await findOrganisation(db, user.tenantId, user.organisationId);
     if (!own) return { kind: 'subtree', tenantId: user.tenantId, path: '/none/' };
-    path = own.path;
+    // An organisation's type, like its path, never changes.
+    place = CHILD_TYPES[own.type].length === 0 ? { path: own.path, only: own.id } : { path: own.path };
     if (held) {
       if (pathOf.size >= PATHS_KEPT) pathOf.clear();
-      pathOf.set(key, path);
+      pathOf.set(key, place);
     }
   }
-  return { kind: 'subtree', tenantId: user.tenantId, path };
+  return { kind: 'subtree', tenantId: user.tenantId, ...place };
 }
 
 /** Condition on `organisations` for a scope. */
 export function scopeCondition(scope: OrganisationScope): SQL | undefined {
+  if (scope.kind === 'tenant') return eq(organisations.tenantId, scope.tenantId);
   return and(
     eq(organisations.tenantId, scope.tenantId),
-    scope.kind === 'subtree' ? like(organisations.path, scopePatternOf(scope)) : undefined,
+    scope.only === undefined
+      ? startsWith([organisations.path], scope.path)
+      : eq(organisations.id, scope.only),
   );
 }
 
@@ -394,12 +411,15 @@ export function scopeCondition(scope: OrganisationScope): SQL | undefined {
  * (`inArray(accounts.organisationId, visibleOrganisationIds(db, scope))`) without reading this table.
  */
 export function visibleOrganisationIds(db: DbOrTx, scope: OrganisationScope) {
+  // One organisation is named: the database then knows it filters by one value, and a list of it reads
+  // its own index range (through the tree, a page deep in a customer's orders read them all and sorted).
+  if (scope.kind === 'subtree' && scope.only !== undefined) return [scope.only];
   return db.select({ id: organisations.id }).from(organisations).where(scopeCondition(scope));
 }
 
 /**
  * `visibleOrganisationIds` for a statement prepared once and run for every caller of a subtree scope:
- * the tenant and the scope are its parameters `tenantId` and `scopePattern` (`scopePatternOf`).
+ * the tenant and the scope are its parameters `tenantId` and those of `scopeParamsOf`.
  */
 export function visibleOrganisationIdsPrepared(db: DbOrTx) {
   return db
@@ -408,13 +428,22 @@ export function visibleOrganisationIdsPrepared(db: DbOrTx) {
     .where(
       and(
         eq(organisations.tenantId, sql.placeholder('tenantId')),
+        sql`${organisations.path} ~>=~ ${sql.placeholder('scopeStart')}`,
+        sql`${organisations.path} ~<~ ${sql.placeholder('scopeEnd')}`,
         like(organisations.path, sql.placeholder('scopePattern')),
       ),
     );
 }
 
-/** The `scopePattern` parameter of `visibleOrganisationIdsPrepared` for a subtree scope. */
-export const scopePatternOf = (scope: Extract<OrganisationScope, { kind: 'subtree' }>) => `${scope.path}%`;
+/**
+ * The parameters of `visibleOrganisationIdsPrepared` for a subtree scope: its paths' byte range (which
+ * the path index serves under row-level security, see `startsWith`) and the exact pattern.
+ */
+export const scopeParamsOf = (scope: Extract<OrganisationScope, { kind: 'subtree' }>) => ({
+  scopeStart: scope.path,
+  scopeEnd: `${scope.path}\u{10FFFF}`,
+  scopePattern: `${scope.path}%`,
+});
 
 /**
  * A subquery of the organisations in a scope whose name, contact or contact e-mail contains the

@@ -24,7 +24,7 @@ import { answerOnce } from '../../lib/response-serializer.ts';
 import { contentKey, handleKey, ShortCache } from '../../lib/short-cache.ts';
 import {
   organisationScope,
-  scopePatternOf,
+  scopeParamsOf,
   visibleOrganisationIds,
   visibleOrganisationIdsPrepared,
 } from '../customers/service.ts';
@@ -449,19 +449,25 @@ async function currentState(
   scope: Awaited<ReturnType<typeof organisationScope>>,
   q: OrderListQuery,
 ) {
-  const subtree = scope.kind === 'subtree';
-  const shape = `${subtree}|${Boolean(q.status)}|${Boolean(q.organisationId)}|${q.limit}`;
+  // A scope of one organisation is that organisation's filter: the statement reads its index range.
+  const only = scope.kind === 'subtree' ? scope.only : undefined;
+  const alone = only !== undefined && (q.organisationId === undefined || q.organisationId === only);
+  const subtree = scope.kind === 'subtree' && !alone;
+  const organisationId = alone ? only : q.organisationId;
+  const shape = `${subtree}|${Boolean(q.status)}|${Boolean(organisationId)}|${q.limit}`;
   const statements = fingerprintStatements(db);
   let statement = statements.get(shape);
   if (!statement) {
-    statement = fingerprintStatement(db, subtree, Boolean(q.status), Boolean(q.organisationId), q.limit);
+    statement = fingerprintStatement(db, subtree, Boolean(q.status), Boolean(organisationId), q.limit);
     statements.set(shape, statement);
   }
   const result = await statement.execute({
     tenantId: caller.tenantId,
-    scopePattern: subtree ? scopePatternOf(scope) : null,
+    ...(subtree && scope.kind === 'subtree'
+      ? scopeParamsOf(scope)
+      : { scopeStart: null, scopeEnd: null, scopePattern: null }),
     status: q.status ?? null,
-    organisationId: q.organisationId ?? null,
+    organisationId: organisationId ?? null,
   });
   const [row] = rowsOf<{ versions: string; counts: Record<string, number | string> }>(result);
   if (!row) throw new Error('the list fingerprint answered no row');
