@@ -173,7 +173,7 @@ describe('the shape of the tree', () => {
 
   it('scopes a customer to its own organisation by id, and an agent to its subtree by path', async () => {
     const db = f.db;
-    const user = async (who: string) => {
+    const user = async (who: 'customer' | 'agent') => {
       const found = await findUserByEmail(db, f.t.tenant.id, f.t.email(who));
       return {
         tenantId: f.t.tenant.id,

@@ -1,5 +1,5 @@
 import type { OrderStatus } from '@freight/contracts/truck-orders';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isoDay, useTestApp } from '../../../test/fixture.ts';
 import { badFields, postMultipart, type Who } from '../../../test/helpers.ts';
@@ -14,6 +14,8 @@ import {
 import { ledgerEntries, notices, truckOrders } from '../../db/schema.ts';
 import { ensureAccount, findAccount, ledgerMismatches } from '../accounts/service.ts';
 import { findUserByEmail } from '../auth/service.ts';
+import { organisations } from '../customers/schema.ts';
+import { organisationScope } from '../customers/service.ts';
 import { listOrders } from './list.ts';
 
 const f = useTestApp({
@@ -288,6 +290,54 @@ describe('booking and paying', () => {
     expect(countedCapped).toMatchObject({ total: 2, totalCapped: true, countCap: 2 });
     for (const [status, n] of Object.entries(countedCapped.counts ?? {}))
       expect(n).toBe(Math.min(exact.counts?.[status] ?? 0, 3));
+  });
+
+  it("pages a branch's and an agent's orders by merging each organisation's, as through the subtree", async () => {
+    // Orders of the agent and of the customer under it, interleaved in time, several at one instant.
+    for (const [org, prefix] of [
+      [orgs.agent, 'MA'],
+      [orgs.customer, 'MC'],
+    ] as const)
+      await f.db.execute(sql`
+        insert into truck_orders (tenant_id, order_no, query_code, organisation_id, user_id, carrier, mode, status,
+          shipment, quote, levels, origin, destination, transit_days_min, transit_days_max, pickup_code, delivery_code,
+          created_at)
+        select ${f.t.tenant.id}, ${prefix} || g, ${prefix} || 'Q' || g, ${org}, 1, 'C', 'LTL',
+          (array['unpaid','in_transit'])[1 + g % 2], '{}'::jsonb, '{}'::jsonb, '[]'::jsonb, 'A', 'B', 1, 2,
+          '000000', '000000', timestamptz '2030-01-01 00:00:00Z' - ((g / 3) || ' minutes')::interval
+        from generate_series(1, 23) as g`);
+    for (const who of ['branch', 'agent'] as const) {
+      const user = await findUserByEmail(f.db, f.t.tenant.id, f.t.email(who));
+      if (!user) throw new Error(`no demo ${who}`);
+      const path = (await organisationScope(f.db, user)) as { path: string };
+      for (const status of [undefined, 'in_transit'] as const) {
+        const all = await f.db
+          .select({ id: truckOrders.id })
+          .from(truckOrders)
+          .innerJoin(
+            organisations,
+            and(
+              eq(organisations.tenantId, truckOrders.tenantId),
+              eq(organisations.id, truckOrders.organisationId),
+            ),
+          )
+          .where(
+            and(
+              eq(truckOrders.tenantId, f.t.tenant.id),
+              sql`${organisations.path} like ${`${path.path}%`}`,
+              status ? eq(truckOrders.status, status) : undefined,
+            ),
+          )
+          .orderBy(desc(truckOrders.createdAt), desc(truckOrders.id));
+        expect(all.length).toBeGreaterThan(20);
+        const paged: number[] = [];
+        for (let page = 1; page <= Math.ceil(all.length / 10); page++) {
+          const { rows } = await listOrders(f.db, user, { page, limit: 10, ...(status ? { status } : {}) });
+          paged.push(...rows.map((o) => o.id));
+        }
+        expect(paged, `${who}, ${status ?? 'all'}`).toEqual(all.map((o) => o.id));
+      }
+    }
   });
 
   it('keeps the status counts equal to the orders themselves, however they were written', async () => {
