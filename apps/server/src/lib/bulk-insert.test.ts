@@ -82,6 +82,21 @@ describe('bulk insert', () => {
     expect(kept?.n).toBe(5);
   });
 
+  it('leaves generated columns to the database when a row read back whole is written again', async () => {
+    await insertRows(database.db, truckOrders, [order(900, { customerOrderNo: 'po-9' })]);
+    const [read] = (await bulkRows()).filter((r) => r.orderNo === 'BULK000900');
+    expect(read?.customerOrderNoUpper).toBe('PO-9');
+    const { id: _id, ...copy } = read as NonNullable<typeof read>;
+    await insertRows(database.db, truckOrders, [
+      { ...copy, orderNo: 'BULK000901', customerOrderNo: 'po-10' },
+    ]);
+    const [again] = (await bulkRows()).filter((r) => r.orderNo === 'BULK000901');
+    expect(again?.customerOrderNoUpper).toBe('PO-10');
+    await database.db
+      .delete(truckOrders)
+      .where(and(eq(truckOrders.tenantId, TENANT), like(truckOrders.orderNo, 'BULK0009%')));
+  });
+
   it('refuses rows that give different columns, before writing any', async () => {
     expect(() => recordSet(truckOrders, [order(10), order(11, { customerOrderNo: 'PO-1' })])).toThrow(
       /same columns/,

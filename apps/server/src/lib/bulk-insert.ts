@@ -39,7 +39,10 @@ function converter(column: PgColumn): (value: unknown) => unknown {
 }
 
 export function recordSet<T extends PgTable>(table: T, rows: readonly T['$inferInsert'][]): RecordSet {
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  // A generated column is the database's to fill: a row read back whole and written again leaves it out.
+  const columns = Object.fromEntries(
+    Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(([, c]) => !c.generated),
+  );
   /** The table's columns a row gives a value for. */
   const given = (row: Record<string, unknown>) => {
     const keys: string[] = [];

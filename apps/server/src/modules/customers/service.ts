@@ -107,9 +107,9 @@ export async function createOrganisation(
   return db.transaction(async (tx) => {
     const parent = input.parentId ? await findOrganisation(tx, tenantId, input.parentId) : null;
     if (input.parentId && !parent) throw new Error(`parent organisation ${input.parentId} not found`);
-    // Every way in keeps the tree's shape: a customer never has organisations under it, which the
-    // scopes rely on (`organisationScope`).
-    if (!CHILD_TYPES[parent?.type ?? 'platform'].includes(input.type))
+    // Whichever way in, nothing is put under a customer: its users' scope is that one organisation
+    // (`organisationScope`). Which types go where is otherwise the callers' rule (`addOrganisation`).
+    if (parent && CHILD_TYPES[parent.type].length === 0)
       throw badField('parentId', 'customers.parentNotAllowed');
     const [row] = await tx
       .insert(organisations)
