@@ -5,6 +5,15 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
+ * What starts with `start`, as `startsWith` matches it: the byte range `[start, end)` and the exact
+ * `like` pattern. Apart for statements prepared once, which take them as parameters.
+ */
+export function prefixRange(start: string) {
+  // The highest code point (a noncharacter no number or path holds): all that start with `start` sort below this.
+  return { start, end: `${start}\u{10FFFF}`, pattern: `${escapeLike(start)}%` };
+}
+
+/**
  * Rows where one of `columns` starts with `start`. Row-level security checks its policy before any
  * condition whose function is not leakproof, so under the policy `like` cannot take an index and a
  * tenant's rows are read whole. The pattern comparisons `~>=~` and `~<~` are leakproof: the byte
@@ -12,9 +21,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * condition, keeps the match exact on the rows they found.
  */
 export function startsWith(columns: (PgColumn | SQL)[], start: string): SQL | undefined {
-  // The highest code point (a noncharacter no number or path holds): all that start with `start` sort below this.
-  const end = `${start}\u{10FFFF}`;
-  const pattern = `${escapeLike(start)}%`;
+  const { end, pattern } = prefixRange(start);
   return and(
     or(...columns.map((c) => sql`(${c} ~>=~ ${start} and ${c} ~<~ ${end})`)),
     or(...columns.map((c) => sql`${c} like ${pattern}`)),

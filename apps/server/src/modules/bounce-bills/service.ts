@@ -406,14 +406,13 @@ async function billCondition(
 ): Promise<SQL | undefined> {
   if (!seesBillsOf(caller, q.line)) throw forbidden();
   const scope = await organisationScope(db, caller);
-  const keyword = q.keyword;
   return and(
     eq(bounceBills.tenantId, caller.tenantId),
     eq(bounceBills.line, q.line),
     scope.kind === 'subtree'
       ? inArray(bounceBills.organisationId, visibleOrganisationIds(db, scope))
       : undefined,
-    keyword ? numbersStartWith([bounceBills.billNo, bounceBills.orderNo], keyword) : undefined,
+    q.keyword ? numbersStartWith([bounceBills.billNo, bounceBills.orderNo], q.keyword) : undefined,
     q.status ? eq(bounceBills.status, q.status as BounceBillStatus) : undefined,
     q.type ? eq(bounceBills.type, q.type) : undefined,
     q.orderId ? eq(bounceBills.orderId, q.orderId) : undefined,

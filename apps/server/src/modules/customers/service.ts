@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
-import { containing, startsWith } from '../../lib/filters.ts';
+import { containing, prefixRange, startsWith } from '../../lib/filters.ts';
 import { keysetPages } from '../../lib/keyset.ts';
 import { handleKey } from '../../lib/short-cache.ts';
 import type { RequestUser } from '../../plugins/context.ts';
@@ -439,11 +439,10 @@ export function visibleOrganisationIdsPrepared(db: DbOrTx) {
  * The parameters of `visibleOrganisationIdsPrepared` for a subtree scope: its paths' byte range (which
  * the path index serves under row-level security, see `startsWith`) and the exact pattern.
  */
-export const scopeParamsOf = (scope: Extract<OrganisationScope, { kind: 'subtree' }>) => ({
-  scopeStart: scope.path,
-  scopeEnd: `${scope.path}\u{10FFFF}`,
-  scopePattern: `${scope.path}%`,
-});
+export function scopeParamsOf(scope: Extract<OrganisationScope, { kind: 'subtree' }>) {
+  const { start, end, pattern } = prefixRange(scope.path);
+  return { scopeStart: start, scopeEnd: end, scopePattern: pattern };
+}
 
 /**
  * A subquery of the organisations in a scope whose name, contact or contact e-mail contains the

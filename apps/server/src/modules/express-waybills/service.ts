@@ -654,14 +654,13 @@ async function waybillFilters(
   query: Omit<WaybillListQuery, 'page' | 'limit'>,
 ): Promise<(SQL | undefined)[]> {
   const scope = await organisationScope(db, caller);
-  const keyword = query.keyword;
   return [
     eq(expressWaybills.tenantId, caller.tenantId),
     isStaff(caller) ? undefined : inArray(expressWaybills.organisationId, visibleOrganisationIds(db, scope)),
-    keyword
+    query.keyword
       ? numbersStartWith(
           [expressWaybills.waybillNo, expressWaybills.trackingNo, expressWaybills.reference],
-          keyword,
+          query.keyword,
         )
       : undefined,
     query.channelId ? eq(expressWaybills.channelId, query.channelId) : undefined,

@@ -150,7 +150,6 @@ function listCondition(
   q: OrderListQuery,
   organisationId?: number,
 ) {
-  const keyword = q.keyword;
   return and(
     eq(truckOrders.tenantId, caller.tenantId),
     organisationId !== undefined
@@ -158,7 +157,7 @@ function listCondition(
       : scope.kind === 'subtree'
         ? inArray(truckOrders.organisationId, visibleOrganisationIds(db, scope))
         : undefined,
-    keyword ? orderNumberSearch(keyword) : undefined,
+    q.keyword ? orderNumberSearch(q.keyword) : undefined,
     q.status ? eq(truckOrders.status, q.status) : undefined,
     q.mode ? eq(truckOrders.mode, q.mode) : undefined,
     q.productId ? eq(truckOrders.productId, q.productId) : undefined,

@@ -447,14 +447,13 @@ export async function listWorkOrders(
 async function workOrderCondition(db: DbOrTx, caller: Viewer, q: Omit<WorkOrderListQuery, 'page' | 'limit'>) {
   if (!seesWorkOrdersOf(caller, q.line)) throw forbidden();
   const scope = await organisationScope(db, caller);
-  const keyword = q.keyword;
   return and(
     eq(workOrders.tenantId, caller.tenantId),
     eq(workOrders.line, q.line),
     scope.kind === 'subtree'
       ? inArray(workOrders.organisationId, visibleOrganisationIds(db, scope))
       : undefined,
-    keyword ? numbersStartWith([workOrders.workOrderNo, workOrders.orderNo], keyword) : undefined,
+    q.keyword ? numbersStartWith([workOrders.workOrderNo, workOrders.orderNo], q.keyword) : undefined,
     q.status ? eq(workOrders.status, q.status) : undefined,
     q.category ? eq(workOrders.category, q.category) : undefined,
     q.orderId ? eq(workOrders.orderId, q.orderId) : undefined,
