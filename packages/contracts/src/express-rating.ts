@@ -571,6 +571,20 @@ function rulesCharged(rules: readonly SurchargeRule[], applying: readonly Surcha
     .map((rule) => ({ rule, fee: fee(rule) }));
 }
 
+/**
+ * A delivery area's ZIPs as a set, made once per area as held: a carrier's list runs to tens of
+ * thousands of ZIPs, looked up for every channel of every parcel priced.
+ */
+const areaZips = new WeakMap<DeliveryArea, ReadonlySet<string>>();
+function zipsOf(area: DeliveryArea): ReadonlySet<string> {
+  let zips = areaZips.get(area);
+  if (!zips) {
+    zips = new Set(area.zips);
+    areaZips.set(area, zips);
+  }
+  return zips;
+}
+
 /** Prices a shipment on one channel at the operator's cost, or says why the channel cannot take it. */
 export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): ExpressRating {
   const domestic = shipment.destinationCountry === 'US';
@@ -608,9 +622,9 @@ export function rateExpress(channel: ChannelTerms, shipment: ExpressShipment): E
 
   const terms = channel.surcharges;
   const destinationZip = shipment.destinationZip.trim().slice(0, 5);
-  const area = terms.deliveryAreas
-    .filter((a) => a.zips.includes(destinationZip))
-    .reduce<DeliveryArea | null>((best, a) => (best && best.fee >= a.fee ? best : a), null);
+  let area: DeliveryArea | null = null;
+  for (const a of terms.deliveryAreas)
+    if (zipsOf(a).has(destinationZip) && !(area && area.fee >= a.fee)) area = a;
 
   const breakdowns: ParcelBreakdown[] = [];
   // Cents fuel is charged on: the freight and the surcharges fuel applies to, over every piece.

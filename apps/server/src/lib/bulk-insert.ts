@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client.ts';
 
 /**
  * Many rows of a table as one statement's row source: the rows travel as a single JSON parameter that
- * the database reads back with `json_to_recordset`. A multi-row `VALUES` of a wide table builds and
+ * the database reads back with `jsonb_to_recordset`. A multi-row `VALUES` of a wide table builds and
  * sends one parameter per value (500 orders of 39 columns are 19,500), and building them costs more
  * than the database's own work; one JSON text costs one `JSON.stringify`. Values are converted as
  * drizzle's insert converts them, and every row
@@ -13,7 +13,10 @@ import type { DbOrTx } from '../db/client.ts';
 export interface RecordSet {
   /** The column list, for `insert into t (...)`. */
   columns: SQL;
-  /** `json_to_recordset($1) as r(...)`, to select the same columns from. */
+  /**
+   * `jsonb_to_recordset($1) as r(...)`, to select the same columns from. As jsonb the document is parsed
+   * once: read as json, each jsonb column's part was parsed again (a fifth more of the statement's time).
+   */
   source: SQL;
   /** The same columns as read from the source, for `select ... from source`. */
   values: SQL;
@@ -75,7 +78,7 @@ export function recordSet<T extends PgTable>(table: T, rows: readonly T['$inferI
   const names = used.map(({ name }) => quoted(name));
   return {
     columns: sql.raw(names.join(', ')),
-    source: sql`json_to_recordset(${JSON.stringify(document)}::json) as r(${sql.raw(
+    source: sql`jsonb_to_recordset(${JSON.stringify(document)}::jsonb) as r(${sql.raw(
       used.map(({ name, column }) => `${quoted(name)} ${column.getSQLType()}`).join(', '),
     )})`,
     values: sql.raw(names.map((n) => `r.${n}`).join(', ')),

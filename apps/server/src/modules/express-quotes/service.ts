@@ -11,10 +11,11 @@ import {
   ratedShipment,
   visibleExpressLevels,
 } from '@freight/contracts/express-quotes';
-import { expressPriceLevels } from '@freight/contracts/express-rating';
-import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { type ExpressShipment, expressPriceLevels } from '@freight/contracts/express-rating';
+import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { generationsNow } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { inChunks, recordSet } from '../../lib/bulk-insert.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { hiddenExpressChannelIds } from '../auth/service.ts';
@@ -110,42 +111,51 @@ export function expressPricer(
     return { channels, chains, raters: new Map(raters) };
   })();
 
+  /** One channel's result for a shipment as the raters take it. */
+  async function priceOne(
+    channel: Awaited<typeof prepared>['channels'][number],
+    rated: ExpressShipment,
+  ): Promise<ExpressQuoteResult> {
+    const { chains, raters } = await prepared;
+    const base = channelOfQuote(channel);
+    const rater = raters.get(channel.provider);
+    if (!rater) return { ...base, ok: false, reason: 'no_carrier' };
+    const rate = await rater.rate(channel, rated);
+    if (!rate.ok)
+      return {
+        ...base,
+        ok: false,
+        reason: rate.reason,
+        ...(rate.failure ? { failure: rate.failure } : {}),
+      };
+    const chain = (chains.get(channel.code) ?? []).map((level) => ({
+      organisationId: level.organisationId,
+      type: level.type,
+      markup: { percentBp: level.markup.percentBp, fixedCents: Number(level.markup.fixedCents) },
+    }));
+    return {
+      ...base,
+      ok: true,
+      breakdown: rate.cost,
+      levels: expressPriceLevels(rate.cost, chain),
+      cheapest: false,
+      fastest: false,
+    };
+  }
+
   /**
    * Each channel's result as soon as its provider answers: every channel is asked at once, so a slow
    * carrier (bounded by its account's time limit) holds up only its own line, and the tables' answers
    * come first.
    */
   async function* price(shipment: ExpressShipmentInput): AsyncGenerator<ExpressQuoteResult> {
-    const { channels, chains, raters } = await prepared;
+    const { channels } = await prepared;
     const rated = ratedShipment(shipment);
-    const priceOne = async (channel: (typeof channels)[number]): Promise<ExpressQuoteResult> => {
-      const base = channelOfQuote(channel);
-      const rater = raters.get(channel.provider);
-      if (!rater) return { ...base, ok: false, reason: 'no_carrier' };
-      const rate = await rater.rate(channel, rated);
-      if (!rate.ok)
-        return {
-          ...base,
-          ok: false,
-          reason: rate.reason,
-          ...(rate.failure ? { failure: rate.failure } : {}),
-        };
-      const chain = (chains.get(channel.code) ?? []).map((level) => ({
-        organisationId: level.organisationId,
-        type: level.type,
-        markup: { percentBp: level.markup.percentBp, fixedCents: Number(level.markup.fixedCents) },
-      }));
-      return {
-        ...base,
-        ok: true,
-        breakdown: rate.cost,
-        levels: expressPriceLevels(rate.cost, chain),
-        cheapest: false,
-        fastest: false,
-      };
-    };
     const waiting = new Map(
-      channels.map((channel, index) => [index, priceOne(channel).then((result) => ({ index, result }))]),
+      channels.map((channel, index) => [
+        index,
+        priceOne(channel, rated).then((result) => ({ index, result })),
+      ]),
     );
     while (waiting.size > 0) {
       const { index, result } = await Promise.race(waiting.values());
@@ -161,11 +171,32 @@ export function expressPricer(
     return markBestExpress(sorted);
   }
 
+  /**
+   * Tables-only prices by what the tables read of a shipment: the parties (names, phones, streets) go
+   * to a carrier's API, never into a table's zone, weight or surcharge. A batch file repeats its
+   * parcels and lanes, and each such shipment is priced once for the file.
+   */
+  const pricedByTables = options.tablesOnly ? new Map<string, Promise<ExpressQuoteResult[]>>() : null;
+
   /** Every channel's result, in the channels' order. */
   async function priceAll(shipment: ExpressShipmentInput): Promise<ExpressQuoteResult[]> {
-    const results: ExpressQuoteResult[] = [];
-    for await (const result of price(shipment)) results.push(result);
-    return settled(results);
+    if (!pricedByTables) {
+      const results: ExpressQuoteResult[] = [];
+      for await (const result of price(shipment)) results.push(result);
+      return settled(results);
+    }
+    const { parties: _parties, ...read } = ratedShipment(shipment);
+    const key = JSON.stringify(read);
+    let results = pricedByTables.get(key);
+    if (!results) {
+      // Tables answer at once: every channel together, already in the channels' order.
+      results = (async () => {
+        const { channels } = await prepared;
+        return markBestExpress(await Promise.all(channels.map((channel) => priceOne(channel, read))));
+      })();
+      pricedByTables.set(key, results);
+    }
+    return results;
   }
 
   return { price, priceAll, settled };
@@ -382,8 +413,8 @@ export async function markExpressQuoteBooked(db: DbOrTx, tenantId: number, id: n
   return rows.length === 1;
 }
 
-/** Rows a multi-row insert carries at once, well under the driver's limit of bind parameters. */
-const INSERT_CHUNK = 500;
+/** Quotes a statement of a batch: one JSON parameter each. */
+const INSERT_CHUNK = 1_000;
 
 /**
  * Quotes priced elsewhere (a batch file, by `expressPricer`) and booked at once on their chosen
@@ -404,27 +435,35 @@ export async function insertBookedExpressQuotes(
   if (quotes.length === 0) return [];
   const numbers = await nextSerials(db, tenantId, 'EQ', quotes.length);
   const pricedAt = new Date();
-  const saved: { id: number; quoteNo: string }[] = [];
-  for (let i = 0; i < quotes.length; i += INSERT_CHUNK) {
-    const rows = await db
-      .insert(expressQuotes)
-      .values(
-        quotes.slice(i, i + INSERT_CHUNK).map((quote, j) => ({
+  const ids = new Map<string, number>();
+  // One JSON parameter a chunk, each chunk built while the database writes the one before.
+  await inChunks(
+    db,
+    quotes.length,
+    INSERT_CHUNK,
+    (from, to) => {
+      const rows = recordSet(
+        expressQuotes,
+        quotes.slice(from, to).map((quote, j) => ({
           tenantId,
           organisationId: quote.organisationId,
           userId: quote.userId,
-          quoteNo: numbers[i + j] as string,
+          quoteNo: numbers[from + j] as string,
           status: 'booked' as const,
           shipment: quote.shipment,
           results: quote.results,
           selectedChannelId: quote.channelId,
           pricedAt,
         })),
-      )
-      .returning({ id: expressQuotes.id, quoteNo: expressQuotes.quoteNo });
-    saved.push(...rows);
-  }
+      );
+      return sql`insert into ${expressQuotes} (${rows.columns}) select ${rows.values} from ${rows.source}
+        returning id, quote_no`;
+    },
+    (rows) => {
+      for (const row of rows as { id: string | number; quote_no: string }[])
+        ids.set(row.quote_no, Number(row.id));
+    },
+  );
   // In the order asked: the numbers were handed out in that order.
-  const ids = new Map(saved.map((r) => [r.quoteNo, r.id]));
   return numbers.map((quoteNo) => ({ id: ids.get(quoteNo) as number, quoteNo }));
 }

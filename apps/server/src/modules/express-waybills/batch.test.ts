@@ -1,3 +1,4 @@
+import { expressShipmentBody } from '@freight/contracts/express-quotes';
 import { and, count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,8 @@ import { expressTenant, parcelShipment, streamedExpressRates } from '../../../te
 import { useTestApp } from '../../../test/fixture.ts';
 import { postMultipart, type TestTenant, type Who } from '../../../test/helpers.ts';
 import { expressQuotes, expressWaybills } from '../../db/schema.ts';
+import { findOrganisation } from '../customers/service.ts';
+import { expressPricer } from '../express-quotes/service.ts';
 import { EXPRESS_BATCH_COLUMNS } from './batch.ts';
 
 const f = useTestApp({
@@ -297,6 +300,51 @@ describe('express batch order', () => {
       .from(expressQuotes)
       .where(and(eq(expressQuotes.tenantId, f.t.tenant.id), eq(expressQuotes.status, 'booked')));
     expect(quotes?.n).toBeGreaterThanOrEqual(3);
+    // A file's quote keeps the one channel its waybill was booked on, not every channel's price.
+    for (const reference of Object.keys(expected)) {
+      const [waybill] = await f.db
+        .select({ quoteId: expressWaybills.quoteId, channelId: expressWaybills.channelId })
+        .from(expressWaybills)
+        .where(and(eq(expressWaybills.tenantId, f.t.tenant.id), eq(expressWaybills.reference, reference)));
+      const [quote] = await f.db
+        .select()
+        .from(expressQuotes)
+        .where(and(eq(expressQuotes.tenantId, f.t.tenant.id), eq(expressQuotes.id, waybill?.quoteId ?? 0)));
+      expect(quote?.selectedChannelId).toBe(waybill?.channelId);
+      expect(quote?.results.map((r) => r.channelId)).toEqual([waybill?.channelId]);
+      expect(quote?.results[0]).toMatchObject({ ok: true, code: expected[reference] });
+    }
+  });
+
+  it('prices each shipment a file repeats once, by what the tables read of it: not by names or phones', async () => {
+    const organisation = await findOrganisation(f.db, f.t.tenant.id, orgs.customer as number);
+    if (!organisation) throw new Error('no customer organisation');
+    const pricer = expressPricer(f.db, f.t.tenant.id, organisation, { tablesOnly: true });
+    const shipment = expressShipmentBody.parse(parcelShipment({ organisationId: orgs.customer }));
+    const first = await pricer.priceAll(shipment);
+    expect(first.filter((r) => r.ok).length).toBeGreaterThan(1);
+    // Another recipient at the same ZIP, another reference: the same prices, worked out once.
+    const renamed = {
+      ...shipment,
+      reference: 'PO-other',
+      recipient: { ...shipment.recipient, name: 'Sam Ray', phone: '2145550100', address1: '500 Elm St' },
+    };
+    expect(await pricer.priceAll(renamed)).toBe(first);
+    // What a table reads priced anew: another zone, another weight.
+    const farther = {
+      ...shipment,
+      recipient: { ...shipment.recipient, zipcode: '10001', state: 'NY', city: 'New York' },
+    };
+    const heavier = { ...shipment, parcels: shipment.parcels.map((p) => ({ ...p, weight: p.weight + 20 })) };
+    for (const other of [farther, heavier]) {
+      const results = await pricer.priceAll(other);
+      expect(results).not.toBe(first);
+      // Each priced as a pricer that never saw the first would price it.
+      const fresh = expressPricer(f.db, f.t.tenant.id, organisation, { tablesOnly: true });
+      expect(results).toEqual(await fresh.priceAll(other));
+      const total = (rs: typeof first) => rs.map((r) => (r.ok ? r.levels.at(-1)?.total : r.reason));
+      expect(total(results)).not.toEqual(total(first));
+    }
   });
 
   it('takes each parcel’s packaging and the ship date, typed or as a date cell, and names either when wrong', async () => {

@@ -36,7 +36,7 @@ import {
   quotableChannels,
   quoteOrganisation,
 } from '../express-quotes/service.ts';
-import { insertWaybills } from './service.ts';
+import { writeWaybills } from './service.ts';
 
 type Caller = Pick<RequestUser, 'id' | 'tenantId' | 'identity' | 'organisationId'>;
 type PricedResult = Extract<ExpressQuoteResult, { ok: true }>;
@@ -475,8 +475,7 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
   // booked in batches (each row would be a call to the carrier).
   const pricer = expressPricer(db, caller.tenantId, organisation, { hiddenChannelIds, tablesOnly: true });
   const answers = new Map<number, string>(sheet.errors);
-  const booked: { shipment: ExpressShipmentInput; results: ExpressQuoteResult[]; chosen: PricedResult }[] =
-    [];
+  const booked: { shipment: ExpressShipmentInput; chosen: PricedResult }[] = [];
   for (const row of sheet.rows) {
     const results = await pricer.priceAll(row.shipment);
     const chosen = chooseChannel(results, row.channelCode, language);
@@ -485,7 +484,7 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
       continue;
     }
     answers.set(row.row, 'success');
-    booked.push({ shipment: row.shipment, results, chosen: chosen.result });
+    booked.push({ shipment: row.shipment, chosen: chosen.result });
   }
   const rows = Object.fromEntries(
     [...answers.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v]),
@@ -506,11 +505,14 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
         organisationId,
         userId: caller.id,
         shipment: b.shipment,
-        results: b.results,
+        // The channel the row books is what its quote keeps: a file's quotes are never priced or
+        // chosen again, and twenty channels' prices on each of thousands of rows cost more to write
+        // than the waybills themselves.
+        results: [b.chosen],
         channelId: b.chosen.channelId,
       })),
     );
-    return insertWaybills(
+    return writeWaybills(
       tx,
       caller.tenantId,
       booked.map((b, i) => ({

@@ -20,6 +20,7 @@ import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { inChunks, recordSet } from '../../lib/bulk-insert.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numbersStartWith } from '../../lib/filters.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
@@ -251,73 +252,117 @@ export interface WaybillDraft {
   carrier?: { accountId: number; service: string; labelFormat: LabelFormat };
 }
 
-/** Rows a multi-row insert carries at once, well under the driver's limit of bind parameters. */
-const INSERT_CHUNK = 500;
+/** Waybills a statement of a batch: one JSON parameter each. */
+const INSERT_CHUNK = 1_000;
+
+/** A new waybill's row: unpaid, with the snapshot of its shipment, its channel and every level's price. */
+function waybillValues(
+  tenantId: number,
+  draft: WaybillDraft,
+  waybillNo: string,
+  trackingNo: string,
+): typeof expressWaybills.$inferInsert {
+  const { ok: _ok, breakdown, levels, cheapest: _c, fastest: _f, ...channel } = draft.result;
+  const customer = levels[levels.length - 1];
+  const platform = levels[0];
+  if (!customer || !platform) throw conflict('expressQuote.notPriced');
+  return {
+    tenantId,
+    waybillNo,
+    trackingNo,
+    reference: draft.shipment.reference,
+    organisationId: draft.organisationId,
+    userId: draft.userId,
+    quoteId: draft.quoteId,
+    channelId: channel.channelId,
+    channel,
+    status: 'unpaid' as const,
+    shipment: draft.shipment,
+    breakdown,
+    levels,
+    total: BigInt(customer.total),
+    cost: BigInt(platform.total),
+    returnOfId: draft.returnOf?.id ?? null,
+    returnOfNo: draft.returnOf?.waybillNo ?? null,
+    carrierAccountId: draft.carrier?.accountId ?? null,
+    carrierService: draft.carrier?.service ?? null,
+    carrierLabelFormat: draft.carrier?.labelFormat ?? null,
+    // One key for the whole purchase, however many times it is tried.
+    labelKey: draft.carrier ? randomUUID() : null,
+  };
+}
 
 /**
- * The one writer of new waybills (a booking from the quote page, a batch file): each unpaid, with the
- * snapshot of its shipment, its channel and every level's price, and its `create` event. Numbers are
- * taken in one go; run it inside the booking's transaction. Answers the waybills in the order given.
+ * The one writer of new waybills (a booking from the quote page, a batch file, a return label): each
+ * unpaid, with its `create` event written by the same statement. Numbers are taken in one go; run it
+ * inside the booking's transaction. A chunk's statement is built while the database writes the one
+ * before. Answers the waybills' ids and numbers in the order given.
  */
-export async function insertWaybills(
+export async function writeWaybills(
   tx: DbOrTx,
   tenantId: number,
   drafts: readonly WaybillDraft[],
-): Promise<WaybillRow[]> {
+): Promise<{ id: number; waybillNo: string }[]> {
   if (drafts.length === 0) return [];
   const [waybillNos, trackingNos] = await Promise.all([
     nextSerials(tx, tenantId, 'EW', drafts.length),
     nextSerials(tx, tenantId, 'FP', drafts.length),
   ]);
-  const inserted: WaybillRow[] = [];
-  for (let i = 0; i < drafts.length; i += INSERT_CHUNK) {
-    const values = drafts.slice(i, i + INSERT_CHUNK).map((draft, j) => {
-      const { ok: _ok, breakdown, levels, cheapest: _c, fastest: _f, ...channel } = draft.result;
-      const customer = levels[levels.length - 1];
-      const platform = levels[0];
-      if (!customer || !platform) throw conflict('expressQuote.notPriced');
-      return {
-        tenantId,
-        waybillNo: waybillNos[i + j] as string,
-        trackingNo: trackingNos[i + j] as string,
-        reference: draft.shipment.reference,
-        organisationId: draft.organisationId,
-        userId: draft.userId,
-        quoteId: draft.quoteId,
-        channelId: channel.channelId,
-        channel,
-        status: 'unpaid' as const,
-        shipment: draft.shipment,
-        breakdown,
-        levels,
-        total: BigInt(customer.total),
-        cost: BigInt(platform.total),
-        returnOfId: draft.returnOf?.id ?? null,
-        returnOfNo: draft.returnOf?.waybillNo ?? null,
-        carrierAccountId: draft.carrier?.accountId ?? null,
-        carrierService: draft.carrier?.service ?? null,
-        carrierLabelFormat: draft.carrier?.labelFormat ?? null,
-        // One key for the whole purchase, however many times it is tried.
-        labelKey: draft.carrier ? randomUUID() : null,
-      };
-    });
-    const rows = await tx.insert(expressWaybills).values(values).returning();
-    await tx.insert(expressWaybillEvents).values(
-      rows.map((waybill) => ({
-        tenantId,
-        waybillId: waybill.id,
-        action: 'create',
-        fromStatus: null,
-        toStatus: 'unpaid' as const,
-        actorId: waybill.userId,
-        note: waybill.waybillNo,
-      })),
-    );
-    inserted.push(...rows);
-  }
+  const ids = new Map<string, number>();
+  await inChunks(
+    tx,
+    drafts.length,
+    INSERT_CHUNK,
+    (from, to) => {
+      const rows = recordSet(
+        expressWaybills,
+        drafts
+          .slice(from, to)
+          .map((draft, j) =>
+            waybillValues(tenantId, draft, waybillNos[from + j] as string, trackingNos[from + j] as string),
+          ),
+      );
+      return sql`
+        with added as (
+          insert into ${expressWaybills} (${rows.columns}) select ${rows.values} from ${rows.source}
+          returning tenant_id, id, waybill_no, user_id
+        ), timeline as (
+          insert into ${expressWaybillEvents} (tenant_id, waybill_id, action, from_status, to_status, actor_id, note)
+          select tenant_id, id, 'create', null, 'unpaid', user_id, waybill_no from added
+        )
+        select id, waybill_no from added`;
+    },
+    (rows) => {
+      for (const row of rows as { id: string | number; waybill_no: string }[])
+        ids.set(row.waybill_no, Number(row.id));
+    },
+  );
   // In the order given: the numbers were handed out in that order.
-  const byNo = new Map(inserted.map((w) => [w.waybillNo, w]));
-  return waybillNos.map((no) => byNo.get(no) as WaybillRow);
+  return waybillNos.map((waybillNo) => ({ id: ids.get(waybillNo) as number, waybillNo }));
+}
+
+/** `writeWaybills`, answering the waybills' whole rows in the order given (a booking shows its waybill). */
+export async function insertWaybills(
+  tx: DbOrTx,
+  tenantId: number,
+  drafts: readonly WaybillDraft[],
+): Promise<WaybillRow[]> {
+  const written = await writeWaybills(tx, tenantId, drafts);
+  if (written.length === 0) return [];
+  const rows = await tx
+    .select()
+    .from(expressWaybills)
+    .where(
+      and(
+        eq(expressWaybills.tenantId, tenantId),
+        inArray(
+          expressWaybills.id,
+          written.map((w) => w.id),
+        ),
+      ),
+    );
+  const byId = new Map(rows.map((w) => [w.id, w]));
+  return written.map((w) => byId.get(w.id) as WaybillRow);
 }
 
 async function waybillOfQuote(db: DbOrTx, tenantId: number, quoteId: number) {
