@@ -29,14 +29,13 @@ const EMBEDDED = [
 ];
 
 /**
- * Files that measure or patch the process itself: the memory a sheet's reading takes (against the
- * process's high-water mark), timers spied on, and modules loaded afresh for a second server copy. Each runs in a process of its own; every other file
+ * Files that patch the process itself: timers spied on, and modules loaded afresh for a second server
+ * copy. Each runs in a process of its own; every other file
  * shares its worker's loaded modules with the files before it, which saves loading the app for each
  * file. Module-level caches are keyed by database handle, so files on their own databases never share
  * an entry (lib/short-cache.ts `handleKey`).
  */
 const OWN_PROCESS = [
-  'src/lib/sheet-rows.test.ts',
   'test/decompression-bombs.test.ts',
   'test/housekeeping.test.ts',
   // A second copy of the server from a fresh load of its modules (test/second-copy.ts resets and mocks
