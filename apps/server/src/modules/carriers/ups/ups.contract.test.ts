@@ -335,13 +335,15 @@ describe('UPS client against the UPS OAuth and Rating documents', () => {
     });
 
     it('tells a timeout when UPS answers later than the account allows', async () => {
-      mock.respond('CreateToken', { ...tokenAnswer(), delayMs: 1_000 });
+      // An answer 5 s away, a limit of 0.2 s: waiting for the answer would take the 5 s, and the margin
+      // below leaves a busy machine seconds to tell the timeout.
+      mock.respond('CreateToken', { ...tokenAnswer(), delayMs: 5_000 });
 
       const started = Date.now();
       const check = failedCheck(await new UpsClient().testConnection(upsConnection({ timeoutMs: 200 })));
 
       expect(check.failure).toBe('timeout');
-      expect(Date.now() - started).toBeLessThan(900);
+      expect(Date.now() - started).toBeLessThan(4_000);
       await expect(
         failureOf(new UpsClient().rateShop(upsConnection({ timeoutMs: 200 }), shipment)),
       ).resolves.toMatchObject({ failure: 'timeout', retryable: true });
