@@ -113,6 +113,33 @@ export async function inChunks(
   await running;
 }
 
+/**
+ * `inChunks` for statements that write numbered rows and answer each row's `id` and its number (the
+ * column `numberColumn`): the ids by number, for a caller that answers its rows in the order their
+ * numbers were handed out.
+ */
+export async function idsByNumber(
+  db: DbOrTx,
+  count: number,
+  size: number,
+  statement: (from: number, to: number) => SQL | Promise<SQL>,
+  numberColumn: string,
+  firstSize = size,
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  await inChunks(
+    db,
+    count,
+    size,
+    statement,
+    (rows) => {
+      for (const row of rows as Record<string, unknown>[]) ids.set(String(row[numberColumn]), Number(row.id));
+    },
+    firstSize,
+  );
+  return ids;
+}
+
 /** Inserts many rows of a table, `size` rows a statement, by `recordSet`; in the caller's transaction when given one. */
 export async function insertRows<T extends PgTable>(
   db: DbOrTx,

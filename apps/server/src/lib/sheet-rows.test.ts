@@ -85,18 +85,12 @@ describe('reading a batch sheet row by row', () => {
     const dir = mkdtempSync(join(tmpdir(), 'batch-sheet-'));
     const file = join(dir, 'full.xlsx');
     writeFileSync(file, fullFile);
-    const read = (mode: 'rows' | 'whole') =>
-      spawnSync(
-        process.execPath,
-        [`--max-old-space-size=${HEAP_CAP_MB}`, '--import', 'tsx', READER, mode, file],
-        {
-          cwd: serverRoot,
-          encoding: 'utf8',
-          env: { ...process.env, NODE_OPTIONS: '' },
-        },
-      );
     try {
-      const rows = read('rows');
+      const rows = spawnSync(
+        process.execPath,
+        [`--max-old-space-size=${HEAP_CAP_MB}`, '--import', 'tsx', READER, 'rows', file],
+        { cwd: serverRoot, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+      );
       expect(rows.stderr).toBe('');
       expect(rows.status).toBe(0);
       expect(rows.stdout.trim()).toBe(String(MAX_BATCH_ROWS));

@@ -15,7 +15,7 @@ import { type ExpressShipment, expressPriceLevels } from '@freight/contracts/exp
 import { and, count, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { generationsNow } from '../../db/cache-generations.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { inChunks, recordSet } from '../../lib/bulk-insert.ts';
+import { idsByNumber, recordSet } from '../../lib/bulk-insert.ts';
 import { badField, conflict, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../../plugins/context.ts';
 import { hiddenExpressChannelIds } from '../auth/service.ts';
@@ -171,6 +171,12 @@ export function expressPricer(
     return markBestExpress(sorted);
   }
 
+  /** Every channel's result at once, in the channels' order, with the cheapest and fastest marked. */
+  async function priceEvery(rated: ExpressShipment): Promise<ExpressQuoteResult[]> {
+    const { channels } = await prepared;
+    return markBestExpress(await Promise.all(channels.map((channel) => priceOne(channel, rated))));
+  }
+
   /**
    * Tables-only prices by what the tables read of a shipment: the parties (names, phones, streets) go
    * to a carrier's API, never into a table's zone, weight or surcharge. A batch file repeats its
@@ -179,21 +185,14 @@ export function expressPricer(
   const pricedByTables = options.tablesOnly ? new Map<string, Promise<ExpressQuoteResult[]>>() : null;
 
   /** Every channel's result, in the channels' order. */
-  async function priceAll(shipment: ExpressShipmentInput): Promise<ExpressQuoteResult[]> {
-    if (!pricedByTables) {
-      const results: ExpressQuoteResult[] = [];
-      for await (const result of price(shipment)) results.push(result);
-      return settled(results);
-    }
-    const { parties: _parties, ...read } = ratedShipment(shipment);
+  function priceAll(shipment: ExpressShipmentInput): Promise<ExpressQuoteResult[]> {
+    const rated = ratedShipment(shipment);
+    if (!pricedByTables) return priceEvery(rated);
+    const { parties: _parties, ...read } = rated;
     const key = JSON.stringify(read);
     let results = pricedByTables.get(key);
     if (!results) {
-      // Tables answer at once: every channel together, already in the channels' order.
-      results = (async () => {
-        const { channels } = await prepared;
-        return markBestExpress(await Promise.all(channels.map((channel) => priceOne(channel, read))));
-      })();
+      results = priceEvery(read);
       pricedByTables.set(key, results);
     }
     return results;
@@ -435,9 +434,8 @@ export async function insertBookedExpressQuotes(
   if (quotes.length === 0) return [];
   const numbers = await nextSerials(db, tenantId, 'EQ', quotes.length);
   const pricedAt = new Date();
-  const ids = new Map<string, number>();
   // One JSON parameter a chunk, each chunk built while the database writes the one before.
-  await inChunks(
+  const ids = await idsByNumber(
     db,
     quotes.length,
     INSERT_CHUNK,
@@ -459,10 +457,7 @@ export async function insertBookedExpressQuotes(
       return sql`insert into ${expressQuotes} (${rows.columns}) select ${rows.values} from ${rows.source}
         returning id, quote_no`;
     },
-    (rows) => {
-      for (const row of rows as { id: string | number; quote_no: string }[])
-        ids.set(row.quote_no, Number(row.id));
-    },
+    'quote_no',
   );
   // In the order asked: the numbers were handed out in that order.
   return numbers.map((quoteNo) => ({ id: ids.get(quoteNo) as number, quoteNo }));

@@ -312,7 +312,8 @@ describe('express batch order', () => {
         .where(and(eq(expressQuotes.tenantId, f.t.tenant.id), eq(expressQuotes.id, waybill?.quoteId ?? 0)));
       expect(quote?.selectedChannelId).toBe(waybill?.channelId);
       expect(quote?.results.map((r) => r.channelId)).toEqual([waybill?.channelId]);
-      expect(quote?.results[0]).toMatchObject({ ok: true, code: expected[reference] });
+      // Marked among what the quote holds: the quote list shows its price as the quote's cheapest.
+      expect(quote?.results[0]).toMatchObject({ ok: true, code: expected[reference], cheapest: true });
     }
   });
 

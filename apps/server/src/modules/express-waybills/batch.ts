@@ -9,6 +9,7 @@ import {
   expressAddressBody,
   expressShipmentBody,
   INCOTERMS,
+  markBestExpress,
 } from '@freight/contracts/express-quotes';
 import { PACKAGINGS, UNIT_SYSTEMS } from '@freight/contracts/express-rating';
 import { type MessageKey, translate } from '@freight/contracts/messages';
@@ -507,8 +508,9 @@ export async function bookExpressBatch(db: Db, request: ExpressBatchRequest): Pr
         shipment: b.shipment,
         // The channel the row books is what its quote keeps: a file's quotes are never priced or
         // chosen again, and twenty channels' prices on each of thousands of rows cost more to write
-        // than the waybills themselves.
-        results: [b.chosen],
+        // than the waybills themselves. Its marks are those of what the quote holds, so the quote list
+        // shows its price as the quote's cheapest.
+        results: markBestExpress([b.chosen]),
         channelId: b.chosen.channelId,
       })),
     );

@@ -20,7 +20,7 @@ import { translate } from '@freight/contracts/messages';
 import { formatMoney } from '@freight/contracts/money';
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { inChunks, recordSet } from '../../lib/bulk-insert.ts';
+import { idsByNumber, recordSet } from '../../lib/bulk-insert.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dayRange, numbersStartWith } from '../../lib/filters.ts';
 import { cappedCount, keysetPages } from '../../lib/keyset.ts';
@@ -308,8 +308,7 @@ export async function writeWaybills(
     nextSerials(tx, tenantId, 'EW', drafts.length),
     nextSerials(tx, tenantId, 'FP', drafts.length),
   ]);
-  const ids = new Map<string, number>();
-  await inChunks(
+  const ids = await idsByNumber(
     tx,
     drafts.length,
     INSERT_CHUNK,
@@ -332,10 +331,7 @@ export async function writeWaybills(
         )
         select id, waybill_no from added`;
     },
-    (rows) => {
-      for (const row of rows as { id: string | number; waybill_no: string }[])
-        ids.set(row.waybill_no, Number(row.id));
-    },
+    'waybill_no',
   );
   // In the order given: the numbers were handed out in that order.
   return waybillNos.map((waybillNo) => ({ id: ids.get(waybillNo) as number, waybillNo }));

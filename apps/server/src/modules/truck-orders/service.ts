@@ -14,7 +14,7 @@ import type { PriceLevel, QuoteResult } from '@freight/contracts/truck-quotes';
 import type { Shipment, ShipmentAddress } from '@freight/contracts/truck-shipment';
 import { and, count, eq, gte, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { inChunks, recordSet } from '../../lib/bulk-insert.ts';
+import { idsByNumber, recordSet } from '../../lib/bulk-insert.ts';
 import { AppError, badField, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { available, ensureAccount, listLedger, moveMoney, payFromBalance } from '../accounts/service.ts';
 import { BUILTIN_PROVIDER } from '../carriers/provider.ts';
@@ -206,11 +206,10 @@ export async function bookOrdersAsMade(
 ): Promise<{ id: number; orderNo: string }[] | null> {
   if (count === 0) return [];
   const numbers = await nextSerials(db, tenantId, 'TK', count);
-  const ids = new Map<string, number>();
   // The carrier orders' numbers and their bookers, for their handoff jobs.
   const handoffs = new Map<string, number>();
   let failed = false;
-  await inChunks(
+  const ids = await idsByNumber(
     db,
     count,
     BATCH_CHUNK,
@@ -241,10 +240,7 @@ export async function bookOrdersAsMade(
         )
         select id, order_no from added`;
     },
-    (rows) => {
-      for (const row of rows as { id: string | number; order_no: string }[])
-        ids.set(row.order_no, Number(row.id));
-    },
+    'order_no',
     // A small first chunk: its rows are priced before anything is written, the rest while writing.
     BATCH_FIRST_CHUNK,
   );
